@@ -1,0 +1,44 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
+import { resolveDatabase, type DatabaseTarget } from "./config";
+import { LedgerSqliteAdapterFactory } from "./sqlite-adapter";
+
+/**
+ * Both generated clients expose the same models and methods; the SQLite one's type stands for both.
+ * (Provider-only extras such as Postgres' `mode: "insensitive"` are not used by Stopline.)
+ */
+export type PrismaDb = InstanceType<typeof SqliteClient>;
+export type Tx = Parameters<Parameters<PrismaDb["$transaction"]>[0]>[0];
+
+export interface Database {
+  readonly provider: DatabaseTarget["provider"];
+  readonly target: DatabaseTarget;
+  readonly prisma: PrismaDb;
+  close(): Promise<void>;
+}
+
+// Interactive transactions queue behind each other on SQLite's single writer; give them room under load.
+const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
+
+export function openDatabase(url?: string): Database {
+  const target = resolveDatabase(url);
+  let prisma: PrismaDb;
+  if (target.provider === "sqlite") {
+    if (target.file !== ":memory:") mkdirSync(path.dirname(target.file), { recursive: true });
+    prisma = new SqliteClient({ adapter: new LedgerSqliteAdapterFactory(target.file), transactionOptions });
+  } else {
+    const adapter = new PrismaPg({ connectionString: target.url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+    prisma = new PostgresClient({ adapter, transactionOptions }) as unknown as PrismaDb;
+  }
+  return { provider: target.provider, target, prisma, close: () => prisma.$disconnect() };
+}
+
+const globalForDb = globalThis as unknown as { stoplineDb?: Database };
+
+/** The process-wide database named by DATABASE_URL (one client per process, also across Next's module reloads). */
+export function db(): Database {
+  return (globalForDb.stoplineDb ??= openDatabase());
+}

@@ -1,0 +1,30 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+export const PRISMA_DIR = path.resolve(import.meta.dirname, "..", "..", "prisma");
+export const PROVIDERS = { sqlite: "sqlite", postgres: "postgresql" } as const;
+export type Provider = keyof typeof PROVIDERS;
+
+const header = (provider: Provider) => `// GENERATED from prisma/models.prisma by \`npm run db:generate\`. Do not edit: edit models.prisma.
+
+generator client {
+  provider     = "prisma-client"
+  output       = "../../lib/db/generated/${provider}"
+  moduleFormat = "esm"
+}
+
+datasource db {
+  provider = "${PROVIDERS[provider]}"
+}
+
+`;
+
+/** The two provider schemas, derived from the one model source. */
+export function deriveSchemas(): { provider: Provider; file: string; text: string }[] {
+  const models = readFileSync(path.join(PRISMA_DIR, "models.prisma"), "utf8");
+  return (Object.keys(PROVIDERS) as Provider[]).map((provider) => ({
+    provider,
+    file: path.join(PRISMA_DIR, provider, "schema.prisma"),
+    text: header(provider) + models,
+  }));
+}

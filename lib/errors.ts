@@ -1,0 +1,34 @@
+/**
+ * The one error type the domain throws. `code` decides the HTTP status (lib/api/http-errors.ts, the only
+ * mapping); `details` says what was wrong in terms the caller can act on.
+ */
+export const ErrorCode = {
+  badRequest: "bad_request",
+  unauthorized: "unauthorized",
+  forbidden: "forbidden",
+  notFound: "not_found",
+  /** A compare-and-set found another state than expected (the current one is in details). */
+  conflict: "conflict",
+  illegalTransition: "illegal_transition",
+  /** The task's cancellation boundary exists: nothing new may start or commit. */
+  cancelRequested: "cancel_requested",
+  /** The work item was prepared under an older intent or proposal version. */
+  staleIntent: "stale_intent",
+  /** The caller's lease token is not (or no longer) the item's current one. */
+  staleLease: "stale_lease",
+  unavailable: "unavailable",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export class AppError extends Error {
+  override readonly name = "AppError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

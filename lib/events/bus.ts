@@ -1,0 +1,26 @@
+import { EventEmitter } from "node:events";
+
+/**
+ * In-process notification that ledger events were committed. It only wakes listeners early (SSE streams,
+ * the in-process worker pool); the events table stays the source of truth, so subscribers in other
+ * processes see the same events by polling it.
+ */
+export interface CommittedEvent {
+  seq: number;
+  taskId: string | null;
+  workItemId: string | null;
+  type: string;
+  toState: string | null;
+}
+
+const globalForBus = globalThis as unknown as { stoplineBus?: EventEmitter };
+const bus = (globalForBus.stoplineBus ??= new EventEmitter().setMaxListeners(0));
+
+export function publishCommitted(events: CommittedEvent[]): void {
+  if (events.length) bus.emit("committed", events);
+}
+
+export function onCommitted(listener: (events: CommittedEvent[]) => void): () => void {
+  bus.on("committed", listener);
+  return () => bus.off("committed", listener);
+}

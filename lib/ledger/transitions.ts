@@ -1,0 +1,84 @@
+import { IllegalTransitionError } from "./errors";
+import type { ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+
+/**
+ * The transition tables. Every allowed transition is listed; everything else is rejected with
+ * IllegalTransitionError. Pure: no database, no clock.
+ */
+type Table<S extends string> = { readonly [From in S]: readonly S[] };
+
+export const TASK_TRANSITIONS: Table<TaskStage> = {
+  active: ["cancel_requested", "completed", "failed"],
+  cancel_requested: ["cancelled"],
+  cancelled: [],
+  completed: [],
+  failed: [],
+};
+
+export const WORK_ITEM_TRANSITIONS: Table<WorkItemStatus> = {
+  // claim, or removed from dispatch at the boundary
+  queued: ["running", "cancelled"],
+  // queued: lease expired before any external submission (safe to retry);
+  // cancelled: lease expired after the boundary, nothing submitted;
+  // uncertain: the worker vanished while it may have been mid-submission
+  // partial / cancelled_incomplete: the running code saw its AbortSignal and stopped itself
+  running: [
+    "submitted", "completed", "failed", "cancelling", "unrecoverable", "uncertain", "queued", "cancelled",
+    "partial", "cancelled_incomplete",
+  ],
+  // cancelled: the provider confirmed the action was cancelled before it took effect
+  submitted: ["completed", "failed", "cancelling", "unrecoverable", "uncertain", "cancelled"],
+  // a stop raced with completion: completed/failed stand as they are
+  cancelling: ["cancelled", "partial", "cancelled_incomplete", "completed", "failed", "uncertain"],
+  unrecoverable: ["completed", "failed", "uncertain"],
+  // reconciliation: committed → completed; never accepted → cancelled
+  uncertain: ["completed", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+  partial: [],
+  cancelled_incomplete: [],
+};
+
+export const RESOURCE_TRANSITIONS: Table<ResourceState> = {
+  held: ["release_requested", "released", "orphaned"],
+  release_requested: ["released", "orphaned", "held"],
+  orphaned: ["released"],
+  released: [],
+};
+
+export const SIDE_EFFECT_TRANSITIONS: Table<SideEffectOutcome> = {
+  unknown: ["committed", "not_committed"],
+  committed: ["compensated"],
+  not_committed: [],
+  compensated: [],
+};
+
+export const REVIEW_ITEM_TRANSITIONS: Table<ReviewItemStatus> = {
+  open: ["escalated", "approved", "rejected", "resolved"],
+  escalated: ["approved", "rejected", "resolved"],
+  approved: ["resolved"],
+  rejected: [],
+  resolved: [],
+};
+
+export const TABLES = {
+  task: TASK_TRANSITIONS,
+  workItem: WORK_ITEM_TRANSITIONS,
+  resource: RESOURCE_TRANSITIONS,
+  sideEffect: SIDE_EFFECT_TRANSITIONS,
+  reviewItem: REVIEW_ITEM_TRANSITIONS,
+} as const;
+export type Entity = keyof typeof TABLES;
+type StateOf<E extends Entity> = keyof (typeof TABLES)[E] & string;
+
+export function canTransition<E extends Entity>(entity: E, from: string, to: string): boolean {
+  const table = TABLES[entity] as Record<string, readonly string[]>;
+  return Object.hasOwn(table, from) && table[from].includes(to);
+}
+
+/** Returns `to` when the move is allowed; throws IllegalTransitionError (with the current state) otherwise. */
+export function transition<E extends Entity>(entity: E, from: string, to: StateOf<E>): StateOf<E> {
+  if (!canTransition(entity, from, to)) throw new IllegalTransitionError(entity, from, to);
+  return to;
+}

@@ -1,0 +1,138 @@
+import type { Database, Tx } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import { publishCommitted, type CommittedEvent } from "../events/bus";
+import { IllegalTransitionError } from "./errors";
+import { canTransition, type Entity } from "./transitions";
+
+export interface EventInput {
+  taskId?: string | null;
+  workItemId?: string | null;
+  entityType: Entity | "lease" | "checkpoint" | "token";
+  entityId: string;
+  actor: string;
+  type: string;
+  fromState?: string | null;
+  toState?: string | null;
+  reason?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
+export interface Writer {
+  readonly tx: Tx;
+  readonly provider: Database["provider"];
+  /** Appends an event in this transaction. */
+  event(e: EventInput): Promise<void>;
+  /** The database's clock (leases are judged by it, not by the caller's). */
+  now(): Promise<Date>;
+  /**
+   * Throw `error` after this transaction COMMITS: for rejections that must leave a trace (a stale lease
+   * token, a checkpoint after the boundary) — the rejection event is kept, the caller still gets the error.
+   */
+  rejectAfterCommit(error: AppError): void;
+}
+
+// A PostgreSQL transaction-level advisory lock key, taken first by every ledger write (see writeLedger).
+const LEDGER_WRITE_LOCK = 724_202;
+
+/**
+ * Runs `fn` in one ledger write transaction. Every state write is made through `casUpdate` (compare-and-set)
+ * and every change appends its event through the same Writer, so the change and its event commit together.
+ *
+ * Ordering: SSE consumers resume from the last event `seq` they saw, so events must become visible in `seq`
+ * order. On PostgreSQL, sequence values are handed out before commit and could commit out of order; taking
+ * one transaction-scoped advisory lock first serialises ledger writers so that commit order = seq order.
+ * (SQLite already serialises writers: BEGIN IMMEDIATE, see lib/db/sqlite-adapter.ts.) Taking it first, before
+ * any row lock, means it cannot take part in a deadlock.
+ *
+ * Side effects (in-process notifications) run only after the commit.
+ */
+export async function writeLedger<T>(database: Database, fn: (w: Writer) => Promise<T>): Promise<T> {
+  const committed: CommittedEvent[] = [];
+  let deferred: AppError | undefined;
+  const result = await database.prisma.$transaction(async (tx) => {
+    committed.length = 0;
+    deferred = undefined;
+    if (database.provider === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+    const writer: Writer = {
+      tx,
+      provider: database.provider,
+      async event(e) {
+        const row = await tx.ledgerEvent.create({
+          data: {
+            taskId: e.taskId ?? null,
+            workItemId: e.workItemId ?? null,
+            entityType: e.entityType,
+            entityId: e.entityId,
+            actor: e.actor,
+            type: e.type,
+            fromState: e.fromState ?? null,
+            toState: e.toState ?? null,
+            reason: e.reason ?? null,
+            data: (e.data ?? undefined) as never,
+          },
+          select: { seq: true },
+        });
+        committed.push({ seq: row.seq, taskId: e.taskId ?? null, workItemId: e.workItemId ?? null, type: e.type, toState: e.toState ?? null });
+      },
+      now: () => databaseNow(tx, database.provider),
+      rejectAfterCommit(error) {
+        deferred = error;
+      },
+    };
+    return fn(writer);
+  });
+  publishCommitted(committed);
+  if (deferred) throw deferred;
+  return result;
+}
+
+export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Database["provider"]): Promise<Date> {
+  if (provider === "postgres") {
+    const rows = await tx.$queryRawUnsafe<{ now: Date }[]>(`SELECT clock_timestamp() AS now`);
+    return new Date(rows[0].now);
+  }
+  // SQLite's clock is this process's clock; millisecond precision, UTC.
+  const rows = await tx.$queryRawUnsafe<{ now: string }[]>(`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`);
+  return new Date(rows[0].now);
+}
+
+type StateField = { task: "stage"; workItem: "status"; resource: "state"; sideEffect: "outcome"; reviewItem: "status" };
+const STATE_FIELD: StateField = { task: "stage", workItem: "status", resource: "state", sideEffect: "outcome", reviewItem: "status" };
+
+export interface CasInput<E extends Entity> {
+  entity: E;
+  id: string;
+  /** The state the caller observed; the write happens only if the row is still in it. */
+  from: string;
+  to: string;
+  /** Further guards (lease token, intent version …) that must also still hold. */
+  guard?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+  event: Omit<EventInput, "entityType" | "entityId" | "fromState" | "toState">;
+}
+
+/**
+ * Compare-and-set of one row's state plus its event, inside a writeLedger transaction. The transition must
+ * be in the table (IllegalTransitionError otherwise). Returns false — writing nothing — when the row is no
+ * longer in `from` or a guard no longer holds; the caller decides whether that is a conflict.
+ */
+export async function casUpdate<E extends Entity>(w: Writer, input: CasInput<E>): Promise<boolean> {
+  if (!canTransition(input.entity, input.from, input.to)) {
+    throw new IllegalTransitionError(input.entity, input.from, input.to);
+  }
+  const field = STATE_FIELD[input.entity];
+  const delegate = (w.tx as unknown as Record<E, { updateMany(a: unknown): Promise<{ count: number }> }>)[input.entity];
+  const { count } = await delegate.updateMany({
+    where: { id: input.id, [field]: input.from, ...input.guard },
+    data: { [field]: input.to, rowVersion: { increment: 1 }, ...input.data },
+  });
+  if (count !== 1) return false;
+  await w.event({ ...input.event, entityType: input.entity, entityId: input.id, fromState: input.from, toState: input.to });
+  return true;
+}
+
+export function conflict(entity: string, id: string, expected: string, current: string | undefined): AppError {
+  return current === undefined
+    ? new AppError(ErrorCode.notFound, `${entity} ${id} not found`, { entity, id })
+    : new AppError(ErrorCode.conflict, `${entity} ${id} is "${current}", not "${expected}"`, { entity, id, currentState: current, expectedState: expected });
+}
