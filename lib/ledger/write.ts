@@ -27,9 +27,13 @@ export interface Writer {
   /**
    * Throw `error` after this transaction COMMITS: for rejections that must leave a trace (a stale lease
    * token, a checkpoint after the boundary) — the rejection event is kept, the caller still gets the error.
+   * Return its result from the transaction function (throwing inside would roll the trace back).
    */
-  rejectAfterCommit(error: AppError): void;
+  rejectAfterCommit(error: AppError): Rejected;
 }
+
+export const REJECTED: unique symbol = Symbol("rejected after commit");
+export type Rejected = typeof REJECTED;
 
 // A PostgreSQL transaction-level advisory lock key, taken first by every ledger write (see writeLedger).
 const LEDGER_WRITE_LOCK = 724_202;
@@ -46,7 +50,7 @@ const LEDGER_WRITE_LOCK = 724_202;
  *
  * Side effects (in-process notifications) run only after the commit.
  */
-export async function writeLedger<T>(database: Database, fn: (w: Writer) => Promise<T>): Promise<T> {
+export async function writeLedger<T>(database: Database, fn: (w: Writer) => Promise<T | Rejected>): Promise<T> {
   const committed: CommittedEvent[] = [];
   let deferred: AppError | undefined;
   const result = await database.prisma.$transaction(async (tx) => {
@@ -77,13 +81,14 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
       now: () => databaseNow(tx, database.provider),
       rejectAfterCommit(error) {
         deferred = error;
+        return REJECTED;
       },
     };
     return fn(writer);
   });
   publishCommitted(committed);
-  if (deferred) throw deferred;
-  return result;
+  if (deferred || result === REJECTED) throw deferred;
+  return result as T;
 }
 
 export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Database["provider"]): Promise<Date> {

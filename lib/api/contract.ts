@@ -1,0 +1,79 @@
+import type { z } from "zod";
+import type { TokenRole } from "../ledger/states";
+import * as s from "./schemas";
+
+/**
+ * The HTTP API, declared once: route handlers are built from these entries (lib/api/route.ts), the OpenAPI
+ * document is generated from them (lib/api/openapi.ts), and the SDK calls through them.
+ */
+export interface RouteContract {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  summary: string;
+  /** Roles allowed; "public" needs no credentials. */
+  auth: readonly TokenRole[] | "public";
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  /** Success status (200 unless said). */
+  status?: number;
+  /** A server-sent event stream instead of JSON. */
+  stream?: true;
+}
+
+const ALL = ["admin", "agent", "worker"] as const;
+const AGENTS = ["admin", "agent"] as const;
+const WORKERS = ["admin", "worker"] as const;
+
+export const contract = {
+  createTask: { method: "POST", path: "/api/tasks", summary: "Create a task (one user request handled by an agent)", auth: AGENTS, body: s.CreateTaskBody, response: s.TaskSchema, status: 201 },
+  listTasks: { method: "GET", path: "/api/tasks", summary: "List tasks, newest first; filter by status (comma-separated) and conversation", auth: ALL, query: s.ListTasksQuery, response: s.TaskListSchema },
+  getTask: { method: "GET", path: "/api/tasks/{taskId}", summary: "A task with its work items, resources, side effects and review items", auth: ALL, params: s.TaskParams, response: s.TaskDetailSchema },
+  scheduleWorkItem: {
+    method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
+    summary: "Schedule a child work item; 409 once the task's cancellation was requested or when intentVersion is stale",
+  },
+  cancelTask: {
+    method: "POST", path: "/api/tasks/{taskId}/cancel", auth: AGENTS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
+    summary: "Stop: record the cancellation boundary (intent version +1) before anything else; a repeat returns the same boundary",
+  },
+  getCancellation: {
+    method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: ALL, params: s.TaskParams, response: s.CancellationSummarySchema,
+    summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
+  },
+  taskEvents: {
+    method: "GET", path: "/api/tasks/{taskId}/events", auth: ALL, params: s.TaskParams, query: s.EventsQuery, stream: true,
+    summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",
+  },
+  allEvents: {
+    method: "GET", path: "/api/events", auth: ALL, query: s.EventsQuery, stream: true,
+    summary: "Server-sent ledger events of all tasks; resume with Last-Event-ID (header) or lastEventId (query)",
+  },
+  claim: {
+    method: "POST", path: "/api/workers/claim", auth: WORKERS, body: s.ClaimBody, response: s.ClaimResponseSchema,
+    summary: "Claim the oldest queued work item that may start (lease + fencing token); workItem is null when there is none",
+  },
+  heartbeat: {
+    method: "POST", path: "/api/work-items/{id}/heartbeat", auth: WORKERS, params: s.WorkItemParams, body: s.HeartbeatBody, response: s.HeartbeatResponseSchema,
+    summary: "Extend the lease; answers whether cancellation was requested (stop when cancelRequested is true)",
+  },
+  checkpoint: {
+    method: "POST", path: "/api/work-items/{id}/checkpoint", auth: WORKERS, params: s.WorkItemParams, body: s.CheckpointBody, response: s.CheckpointResponseSchema,
+    summary: "The intent/proposal version check right before a commitment; 409 after the cancellation boundary or when a version moved",
+  },
+  submitted: {
+    method: "POST", path: "/api/work-items/{id}/submitted", auth: WORKERS, params: s.WorkItemParams, body: s.SubmittedBody, response: s.SubmissionResponseSchema,
+    summary: "Record the operation id of an external action the service accepted, before waiting for its result",
+  },
+  complete: {
+    method: "POST", path: "/api/work-items/{id}/complete", auth: WORKERS, params: s.WorkItemParams, body: s.CompleteBody, response: s.WorkItemSchema,
+    summary: "Report how the work item ended (completed, failed, or — after a stop — cancelled, partial, cancelled_incomplete)",
+  },
+  createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, summary: "Create an API token (shown once)", status: 201 },
+  createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
+  deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
+  openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },
+} as const satisfies Record<string, RouteContract>;
+
+export type Contract = typeof contract;

@@ -1,0 +1,120 @@
+import type { z } from "zod";
+import { db, type Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import { authenticateToken, type Principal } from "../auth/tokens";
+import type { RouteContract } from "./contract";
+import { errorResponse } from "./http-errors";
+
+export const SESSION_COOKIE = "stopline_session";
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteArgs<C extends RouteContract> {
+  request: Request;
+  database: Database;
+  principal: C["auth"] extends "public" ? Principal | null : Principal;
+  params: Infer<C["params"]>;
+  query: Infer<C["query"]>;
+  body: Infer<C["body"]>;
+}
+
+type Handler<C extends RouteContract> = (args: RouteArgs<C>) => Promise<unknown>;
+
+/**
+ * Builds a Next.js route handler from a contract entry: authenticates, checks the role, parses params,
+ * query and JSON body with zod, calls the handler (one domain call), and maps every error in one place.
+ * A handler returns data (sent as JSON with the contract's status) or a Response of its own.
+ */
+export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>) {
+  return async (request: Request, context: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+    try {
+      const database = db();
+      const principal = await authenticate(database, request, route);
+      const params = route.params ? route.params.parse((await context.params) ?? {}) : undefined;
+      const query = route.query ? route.query.parse(Object.fromEntries(new URL(request.url).searchParams)) : undefined;
+      const body = route.body ? route.body.parse(await readJson(request)) : undefined;
+      const result = await handler({ request, database, principal, params, query, body } as RouteArgs<C>);
+      if (result instanceof Response) return result;
+      if (result === undefined) return new Response(null, { status: route.status ?? 204 });
+      return Response.json(serialize(route, result), { status: route.status ?? 200 });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/**
+ * Sends exactly what the contract's response schema describes: unknown fields (lease tokens of other
+ * workers, password hashes …) are stripped, and a response that breaks the contract is a server error.
+ */
+function serialize(route: RouteContract, result: unknown): unknown {
+  const plain = JSON.parse(JSON.stringify(result));
+  if (!route.response) return plain;
+  const parsed = route.response.safeParse(plain);
+  if (!parsed.success) {
+    throw new Error(`response of ${route.method} ${route.path} breaks its contract: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  const raw = await request.text();
+  if (!raw.trim()) return {};
+  // Only JSON is accepted: a form post from another site cannot be mistaken for an API call.
+  if (!/^application\/json\b/i.test(type)) {
+    throw new AppError(ErrorCode.badRequest, `the body must be JSON (Content-Type: application/json), not "${type || "none"}"`, { field: "(body)" });
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new AppError(ErrorCode.badRequest, "the body is not valid JSON", { field: "(body)" });
+  }
+}
+
+async function authenticate(database: Database, request: Request, route: RouteContract): Promise<Principal | null> {
+  const header = request.headers.get("authorization");
+  let principal: Principal | null = null;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    principal = match ? await authenticateToken(database, match[1]) : null;
+    if (!principal && route.auth !== "public") throw new AppError(ErrorCode.unauthorized, "the bearer token is not valid (wrong, revoked or malformed)");
+  } else {
+    const cookie = readCookie(request, SESSION_COOKIE);
+    if (cookie) {
+      principal = await authenticateToken(database, cookie);
+      if (principal && isUnsafe(request.method)) assertSameOrigin(request);
+    }
+  }
+  if (route.auth === "public") return principal;
+  if (!principal) throw new AppError(ErrorCode.unauthorized, "sign in, or send Authorization: Bearer <token>");
+  if (!route.auth.includes(principal.role)) {
+    throw new AppError(ErrorCode.forbidden, `a ${principal.role} token may not ${route.summary.toLowerCase()}`, { role: principal.role, allowed: route.auth });
+  }
+  return principal;
+}
+
+const isUnsafe = (method: string) => !["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
+
+/** Cookie-authenticated writes must come from this site (cross-site request forgery). */
+function assertSameOrigin(request: Request) {
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") throw new AppError(ErrorCode.forbidden, "cross-site request refused");
+  const origin = request.headers.get("origin");
+  if (origin) {
+    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+    if (!host || new URL(origin).host !== host) throw new AppError(ErrorCode.forbidden, "cross-site request refused (Origin does not match)");
+  } else if (!site) {
+    throw new AppError(ErrorCode.forbidden, "a signed-in browser write needs an Origin or Sec-Fetch-Site header");
+  }
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return null;
+}

@@ -1,0 +1,220 @@
+import { z } from "zod";
+import {
+  Mechanism,
+  ResourceState,
+  ReviewItemKind,
+  ReviewItemStatus,
+  RiskLevel,
+  SideEffectOutcome,
+  TaskStage,
+  TokenRole,
+  values,
+  WorkItemKind,
+  WorkItemStatus,
+} from "../ledger/states";
+
+/**
+ * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
+ * generated from them, and the SDK parses responses with them. They import nothing server-only.
+ */
+
+const id = z.string().min(1).max(200);
+const isoDate = z.iso.datetime({ offset: true });
+const json = z.unknown();
+
+export const TaskStageSchema = z.enum(values(TaskStage));
+export const WorkItemStatusSchema = z.enum(values(WorkItemStatus));
+export const WorkItemKindSchema = z.enum(values(WorkItemKind));
+export const MechanismSchema = z.enum(values(Mechanism));
+export const RiskLevelSchema = z.enum(values(RiskLevel));
+export const TokenRoleSchema = z.enum(values(TokenRole));
+
+// ---- path parameters -----------------------------------------------------------------------------
+export const TaskParams = z.object({ taskId: id });
+export const WorkItemParams = z.object({ id });
+
+// ---- resources -------------------------------------------------------------------------------------
+export const TaskSchema = z.object({
+  id, ownerId: z.string(), conversationId: z.string().nullable(), title: z.string(), riskLevel: RiskLevelSchema,
+  stage: TaskStageSchema, intentVersion: z.number().int(), proposalVersion: z.number().int(),
+  cancelRequestedAt: isoDate.nullable(), cancelReason: z.string().nullable(), cancelRequestedBy: z.string().nullable(),
+  cancelIntentVersion: z.number().int().nullable(), rowVersion: z.number().int(), createdAt: isoDate, updatedAt: isoDate,
+});
+
+export const WorkItemSchema = z.object({
+  id, taskId: id, parentWorkItemId: z.string().nullable(), kind: WorkItemKindSchema, toolName: z.string(),
+  correlationId: z.string(), input: json.nullable(), status: WorkItemStatusSchema, preparedIntentVersion: z.number().int(),
+  proposalVersion: z.number().int().nullable(), mechanism: MechanismSchema, commitsEffect: z.boolean(),
+  operationId: z.string().nullable(), providerRef: z.string().nullable(), idempotencyKey: z.string(),
+  leaseOwner: z.string().nullable(), leaseExpiresAt: isoDate.nullable(), heartbeatAt: isoDate.nullable(),
+  attempt: z.number().int(), partialResult: json.nullable(), partialComplete: z.boolean().nullable(), result: json.nullable(),
+  error: z.string().nullable(), reconcileDeadline: isoDate.nullable(), rowVersion: z.number().int(),
+  createdAt: isoDate, startedAt: isoDate.nullable(), submittedAt: isoDate.nullable(), finishedAt: isoDate.nullable(), updatedAt: isoDate,
+});
+
+/** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
+export const ClaimedWorkItemSchema = WorkItemSchema.extend({ leaseToken: z.string() });
+
+export const ResourceSchema = z.object({
+  id, taskId: id, workItemId: id, type: z.string(), handle: z.string(), state: z.enum(values(ResourceState)),
+  attempts: z.number().int(), verifiedAt: isoDate.nullable(), createdAt: isoDate, updatedAt: isoDate,
+});
+
+export const SideEffectSchema = z.object({
+  id, taskId: id, workItemId: id, operationId: z.string(), providerRef: z.string().nullable(),
+  externalRecordId: z.string().nullable(), externalVersion: z.string().nullable(), reversible: z.boolean(),
+  description: z.string().nullable(), outcome: z.enum(values(SideEffectOutcome)), createdAt: isoDate, updatedAt: isoDate,
+});
+
+export const ReviewItemSchema = z.object({
+  id, taskId: id, workItemId: z.string().nullable(), sideEffectId: z.string().nullable(), resourceId: z.string().nullable(),
+  kind: z.enum(values(ReviewItemKind)), subject: z.string(), proposal: json.nullable(), deadline: isoDate,
+  status: z.enum(values(ReviewItemStatus)), assignee: z.string().nullable(), requestedBy: z.string().nullable(),
+  decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+});
+
+export const TaskDetailSchema = TaskSchema.extend({
+  workItems: z.array(WorkItemSchema), resources: z.array(ResourceSchema),
+  sideEffects: z.array(SideEffectSchema), reviewItems: z.array(ReviewItemSchema),
+});
+
+export const TaskListSchema = z.object({
+  tasks: z.array(TaskSchema.extend({ workItemCount: z.number().int() })),
+  nextCursor: z.string().nullable(),
+});
+
+export const LedgerEventSchema = z.object({
+  seq: z.number().int(), taskId: z.string().nullable(), workItemId: z.string().nullable(), entityType: z.string(),
+  entityId: z.string(), actor: z.string(), type: z.string(), fromState: z.string().nullable(), toState: z.string().nullable(),
+  reason: z.string().nullable(), data: json.nullable(), createdAt: isoDate,
+});
+
+export const CancellationBoundarySchema = z.object({
+  taskId: id, intentVersion: z.number().int(), cancelRequestedAt: isoDate, reason: z.string().nullable(),
+  requestedBy: z.string().nullable(), alreadyRequested: z.boolean(),
+});
+export const CancelResponseSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("boundary"), boundary: CancellationBoundarySchema }),
+  z.object({ kind: z.literal("already_finished"), taskId: id, stage: TaskStageSchema }),
+]);
+
+export const CancellationSummarySchema = z.object({
+  task_id: id,
+  status: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]),
+  cancel_requested_at: isoDate,
+  cancelled_tool_calls: z.array(z.object({
+    tool_call_id: z.string(), tool_name: z.string(),
+    cancellation_status: z.enum(["CANCELLED", "CANCELLED_INCOMPLETE", "UNRECOVERABLE"]),
+    partial_result: z.object({ marker: z.literal("PARTIAL_RESULT"), value: json }).nullable(),
+    orphaned_resources: z.array(z.string()),
+  })),
+  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })),
+  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })),
+  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })),
+  open_review_items: z.number().int(),
+  user_message: z.string(),
+});
+
+export const HeartbeatResponseSchema = z.object({
+  status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,
+});
+export const CheckpointResponseSchema = z.object({ passed: z.literal(true), intentVersion: z.number().int(), proposalVersion: z.number().int() });
+export const SubmissionResponseSchema = z.object({ workItem: WorkItemSchema, sideEffect: SideEffectSchema });
+export const ClaimResponseSchema = z.object({ workItem: ClaimedWorkItemSchema.nullable() });
+
+export const ApiTokenSchema = z.object({ id, name: z.string(), role: TokenRoleSchema, prefix: z.string(), createdAt: isoDate });
+export const SessionSchema = z.object({ name: z.string(), role: TokenRoleSchema });
+
+export const ErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  }),
+});
+
+// ---- request bodies and queries --------------------------------------------------------------------
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const CreateTaskBody = z.strictObject({
+  title: text(500),
+  conversationId: text(200).optional(),
+  riskLevel: RiskLevelSchema.optional(),
+  /** Defaults to the calling token's name. */
+  ownerId: text(200).optional(),
+});
+
+export const ListTasksQuery = z.strictObject({
+  status: z.string().optional().transform((s, ctx) => {
+    if (!s) return undefined;
+    const parts = s.split(",").map((p) => p.trim()).filter(Boolean);
+    for (const p of parts) {
+      if (!TaskStageSchema.safeParse(p).success) {
+        ctx.addIssue({ code: "custom", message: `unknown status "${p}"; one of ${Object.values(TaskStage).join(", ")}` });
+        return z.NEVER;
+      }
+    }
+    return parts;
+  }),
+  conversationId: text(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  before: id.optional(),
+});
+
+export const ScheduleWorkItemBody = z.strictObject({
+  kind: WorkItemKindSchema,
+  toolName: text(200),
+  mechanism: MechanismSchema,
+  intentVersion: z.number().int().min(1),
+  proposalVersion: z.number().int().min(0).nullable().optional(),
+  commitsEffect: z.boolean().optional(),
+  correlationId: text(200).optional(),
+  idempotencyKey: text(300).optional(),
+  parentWorkItemId: id.optional(),
+  input: json.optional(),
+});
+
+export const CancelBody = z.strictObject({ reason: z.string().trim().max(1000).optional() });
+
+export const ClaimBody = z.strictObject({
+  workerId: text(200),
+  toolNames: z.array(text(200)).min(1).max(100).optional(),
+  leaseMs: z.number().int().min(1000).max(3_600_000).optional(),
+});
+
+const leaseToken = text(200);
+export const HeartbeatBody = z.strictObject({ leaseToken, leaseMs: z.number().int().min(1000).max(3_600_000).optional() });
+export const CheckpointBody = z.strictObject({
+  leaseToken,
+  intentVersion: z.number().int().min(1).optional(),
+  proposalVersion: z.number().int().min(0).nullable().optional(),
+});
+export const SubmittedBody = z.strictObject({
+  leaseToken,
+  operationId: text(300),
+  providerRef: text(300).optional(),
+  externalRecordId: text(300).optional(),
+  externalVersion: text(200).optional(),
+  reversible: z.boolean().optional(),
+  description: text(1000).optional(),
+});
+export const CompleteBody = z
+  .strictObject({
+    leaseToken,
+    outcome: z.enum(["completed", "failed", "cancelled", "partial", "cancelled_incomplete"]),
+    result: json.optional(),
+    partialResult: json.optional(),
+    partialComplete: z.boolean().optional(),
+    error: z.string().max(5000).optional(),
+    externalRecordId: text(300).optional(),
+    externalVersion: text(200).optional(),
+  })
+  .refine((b) => b.outcome !== "failed" || !!b.error, { message: "a failed outcome needs an error", path: ["error"] });
+
+export const EventsQuery = z.strictObject({
+  lastEventId: z.coerce.number().int().min(0).optional(),
+});
+
+export const SessionBody = z.strictObject({ token: text(500) });
+export const CreateTokenBody = z.strictObject({ name: text(100), role: TokenRoleSchema });

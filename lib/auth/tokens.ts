@@ -1,0 +1,49 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import { TokenRole } from "../ledger/states";
+
+export interface Principal {
+  /** Token id, or "bootstrap" for STOPLINE_BOOTSTRAP_TOKEN. */
+  id: string;
+  name: string;
+  role: TokenRole;
+}
+
+export const actorOf = (p: Principal) => `${p.role}:${p.name}`;
+
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Creates a bearer token. The token itself is returned once and never stored; only its SHA-256 is. */
+export async function createApiToken(database: Database, input: { name: string; role: TokenRole }) {
+  const token = `stl_${randomBytes(32).toString("base64url")}`;
+  const record = await database.prisma.apiToken.create({
+    data: { name: input.name, role: input.role, tokenHash: hash(token), prefix: token.slice(0, 8) },
+    select: { id: true, name: true, role: true, prefix: true, createdAt: true },
+  });
+  return { token, record };
+}
+
+export async function revokeApiToken(database: Database, id: string) {
+  const { count } = await database.prisma.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count !== 1) throw new AppError(ErrorCode.notFound, `no active token ${id}`, { tokenId: id });
+}
+
+const sameSecret = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(hash(a)), Buffer.from(hash(b))];
+  return timingSafeEqual(x, y);
+};
+
+/** The principal a raw token stands for, or null. STOPLINE_BOOTSTRAP_TOKEN is an admin token for a first start. */
+export async function authenticateToken(database: Database, raw: string): Promise<Principal | null> {
+  if (!raw) return null;
+  const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;
+  if (bootstrap && bootstrap.length >= 16 && sameSecret(raw, bootstrap)) return { id: "bootstrap", name: "bootstrap", role: TokenRole.admin };
+  const record = await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } });
+  if (!record || record.revokedAt) return null;
+  // Best effort and coarse (once a minute): last-use time is informational, not worth a write per request.
+  if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
+    await database.prisma.apiToken.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+  }
+  return { id: record.id, name: record.name, role: record.role as TokenRole };
+}

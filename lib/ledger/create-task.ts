@@ -1,0 +1,26 @@
+import type { Database } from "../db/client";
+import { TaskStage, type RiskLevel } from "./states";
+import { writeLedger } from "./write";
+
+export interface CreateTaskInput {
+  title: string;
+  ownerId: string;
+  conversationId?: string | null;
+  riskLevel?: RiskLevel;
+}
+
+export async function createTask(database: Database, input: CreateTaskInput, actor: string) {
+  return writeLedger(database, async (w) => {
+    const task = await w.tx.task.create({
+      data: {
+        title: input.title,
+        ownerId: input.ownerId,
+        conversationId: input.conversationId ?? null,
+        riskLevel: input.riskLevel ?? "low",
+        stage: TaskStage.active,
+      },
+    });
+    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: "task.created", toState: task.stage });
+    return task;
+  });
+}

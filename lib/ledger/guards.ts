@@ -1,0 +1,45 @@
+import { AppError, ErrorCode } from "../errors";
+
+interface TaskIntent {
+  id: string;
+  stage: string;
+  intentVersion: number;
+  proposalVersion: number;
+  cancelRequestedAt: Date | null;
+}
+
+/**
+ * Why new work or a commitment under `task` must not proceed, or null when it may. One place for the rule
+ * behind invariant 2: after the boundary nothing starts; an item prepared under an older intent (or a
+ * proposal that has since changed) is stale even if the task is active again.
+ */
+export function refusalToProceed(
+  task: TaskIntent,
+  prepared: { intentVersion: number; proposalVersion?: number | null },
+): AppError | null {
+  if (task.cancelRequestedAt) {
+    return new AppError(ErrorCode.cancelRequested, `task ${task.id} was cancelled at ${task.cancelRequestedAt.toISOString()}; nothing new may start or commit`, {
+      taskId: task.id,
+      cancelRequestedAt: task.cancelRequestedAt.toISOString(),
+      currentIntentVersion: task.intentVersion,
+    });
+  }
+  if (prepared.intentVersion !== task.intentVersion) {
+    return new AppError(ErrorCode.staleIntent, `prepared under intent version ${prepared.intentVersion}, but the task is at ${task.intentVersion}`, {
+      taskId: task.id,
+      preparedIntentVersion: prepared.intentVersion,
+      currentIntentVersion: task.intentVersion,
+    });
+  }
+  if (prepared.proposalVersion != null && prepared.proposalVersion !== task.proposalVersion) {
+    return new AppError(ErrorCode.staleIntent, `confirmed proposal version ${prepared.proposalVersion}, but the task's proposal is at ${task.proposalVersion}`, {
+      taskId: task.id,
+      confirmedProposalVersion: prepared.proposalVersion,
+      currentProposalVersion: task.proposalVersion,
+    });
+  }
+  if (task.stage !== "active") {
+    return new AppError(ErrorCode.conflict, `task ${task.id} is "${task.stage}"`, { taskId: task.id, currentState: task.stage });
+  }
+  return null;
+}

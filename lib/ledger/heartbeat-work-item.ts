@@ -1,0 +1,45 @@
+import type { Database } from "../db/client";
+import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
+import { isLeasedItem, LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
+import { writeLedger } from "./write";
+
+export interface HeartbeatResult {
+  status: string;
+  /** True once the task's cancellation boundary exists or a newer intent replaced the item's: stop now. */
+  cancelRequested: boolean;
+  intentVersion: number;
+  leaseExpiresAt: Date;
+}
+
+/**
+ * Extends the lease of the current holder and tells it whether to stop. Heartbeats are not state changes
+ * and write no event — except a rejected one (stale token), which is recorded.
+ */
+export async function heartbeatWorkItem(database: Database, input: LeaseHolder & { leaseMs?: number; actor: string }): Promise<HeartbeatResult> {
+  return writeLedger(database, async (w) => {
+    const item = await loadLeasedItem(w, input.workItemId);
+    if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
+      return rejectStaleLease(w, item, input.leaseToken, "heartbeat", input.actor);
+    }
+    const now = await w.now();
+    const leaseExpiresAt = new Date(now.getTime() + (input.leaseMs ?? DEFAULT_LEASE_MS));
+    // Guarded by the token: if the lease was taken over between the read and here, nothing is written.
+    await w.tx.workItem.updateMany({
+      where: { id: item.id, leaseToken: input.leaseToken, status: { in: LEASED_ITEM_STATUSES } },
+      data: { heartbeatAt: now, leaseExpiresAt },
+    });
+    return {
+      status: item.status,
+      cancelRequested: stopRequested(item.task, item),
+      intentVersion: item.task.intentVersion,
+      leaseExpiresAt,
+    };
+  });
+}
+
+export function stopRequested(
+  task: { cancelRequestedAt: Date | null; intentVersion: number },
+  item: { preparedIntentVersion: number; status: string },
+): boolean {
+  return task.cancelRequestedAt !== null || item.preparedIntentVersion !== task.intentVersion || item.status === WorkItemStatus.cancelling;
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+import { AppError, ErrorCode } from "../errors";
+import type { Rejected, Writer } from "./write";
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+export const newLeaseToken = () => randomUUID();
+
+export interface LeaseHolder {
+  workItemId: string;
+  leaseToken: string;
+}
+
+/** Loads a work item with its task for a lease holder's call; unknown id → 404. */
+export async function loadLeasedItem(w: Writer, workItemId: string) {
+  const item = await w.tx.workItem.findUnique({ where: { id: workItemId }, include: { task: true } });
+  if (!item) throw new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId });
+  return item;
+}
+
+/**
+ * A call made with a lease token that is not the item's current one (the lease expired and was reclaimed,
+ * or never existed) is rejected — and the attempt is recorded, so a zombie worker shows up in the history.
+ */
+export async function rejectStaleLease(
+  w: Writer,
+  item: { id: string; taskId: string; status: string; leaseToken: string | null },
+  presented: string,
+  action: string,
+  actor: string,
+  data: Record<string, unknown> = {},
+): Promise<Rejected> {
+  await w.event({
+    taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor,
+    type: "lease.stale_token_rejected", fromState: item.status, reason: `${action} with a lease token that is not current`,
+    data: { action, presentedToken: presented, ...data },
+  });
+  const error = new AppError(ErrorCode.staleLease, `lease token is not current for work item ${item.id}; ${action} rejected`, {
+    workItemId: item.id,
+    currentState: item.status,
+  });
+  return w.rejectAfterCommit(error);
+}

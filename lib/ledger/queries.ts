@@ -1,0 +1,64 @@
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+
+export interface TaskFilter {
+  stage?: string[];
+  conversationId?: string;
+  ownerId?: string;
+  limit?: number;
+  /** Tasks created before this task id's creation (keyset pagination, newest first). */
+  before?: string;
+}
+
+export async function listTasks(database: Database, filter: TaskFilter = {}) {
+  const limit = Math.min(filter.limit ?? 50, 200);
+  const cursor = filter.before ? await database.prisma.task.findUnique({ where: { id: filter.before }, select: { createdAt: true, id: true } }) : null;
+  if (filter.before && !cursor) throw new AppError(ErrorCode.badRequest, `cursor task ${filter.before} not found`, { field: "before" });
+  const tasks = await database.prisma.task.findMany({
+    where: {
+      ...(filter.stage?.length ? { stage: { in: filter.stage } } : {}),
+      ...(filter.conversationId ? { conversationId: filter.conversationId } : {}),
+      ...(filter.ownerId ? { ownerId: filter.ownerId } : {}),
+      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    include: { _count: { select: { workItems: true } } },
+  });
+  return { tasks: tasks.slice(0, limit), nextCursor: tasks.length > limit ? tasks[limit - 1].id : null };
+}
+
+/** A task with everything it owns: work items, resources, side effects, review items. */
+export async function getTaskDetail(database: Database, taskId: string) {
+  const task = await database.prisma.task.findUnique({
+    where: { id: taskId },
+    include: {
+      workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+      resources: { orderBy: { createdAt: "asc" } },
+      sideEffects: { orderBy: { createdAt: "asc" } },
+      reviewItems: { orderBy: { deadline: "asc" } },
+    },
+  });
+  if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+  return task;
+}
+
+export async function getWorkItem(database: Database, workItemId: string) {
+  const item = await database.prisma.workItem.findUnique({ where: { id: workItemId } });
+  if (!item) throw new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId });
+  return item;
+}
+
+/** Events after `afterSeq`, in sequence order (optionally one task's). */
+export async function listEventsAfter(database: Database, afterSeq: number, options: { taskId?: string; limit?: number } = {}) {
+  return database.prisma.ledgerEvent.findMany({
+    where: { seq: { gt: afterSeq }, ...(options.taskId ? { taskId: options.taskId } : {}) },
+    orderBy: { seq: "asc" },
+    take: options.limit ?? 500,
+  });
+}
+
+export async function latestEventSeq(database: Database): Promise<number> {
+  const last = await database.prisma.ledgerEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+  return last?.seq ?? 0;
+}

@@ -1,0 +1,69 @@
+import type { Database } from "../db/client";
+import { LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
+import { casUpdate, writeLedger } from "./write";
+
+export const DEFAULT_RECONCILE_WINDOW_MS = 15 * 60_000;
+
+export interface RecoveryResult {
+  requeued: string[];
+  cancelled: string[];
+  uncertain: string[];
+}
+
+/**
+ * Resumes from recorded state after a worker vanished (its lease expired, judged by the database clock):
+ * - never submitted and never passed a checkpoint → safe to run again: back to `queued`, or `cancelled`
+ *   when the task's boundary exists (it will never start again);
+ * - submitted, or passed its checkpoint (it may have submitted before dying), or was being stopped →
+ *   `uncertain` with a reconcile deadline. It is never re-run: only reconciliation by operation id /
+ *   idempotency key may find out what happened (invariant 5).
+ * The old lease token stops working at once (the lease fields are cleared), so a zombie worker that wakes
+ * up later is rejected and recorded.
+ */
+export async function recoverExpiredLeases(
+  database: Database,
+  options: { actor?: string; reconcileWindowMs?: number; limit?: number } = {},
+): Promise<RecoveryResult> {
+  const actor = options.actor ?? "system:lease-recovery";
+  return writeLedger(database, async (w) => {
+    const now = await w.now();
+    const expired = await w.tx.workItem.findMany({
+      where: { status: { in: LEASED_ITEM_STATUSES }, leaseExpiresAt: { lt: now } },
+      include: { task: { select: { cancelRequestedAt: true } } },
+      orderBy: { leaseExpiresAt: "asc" },
+      take: options.limit ?? 200,
+    });
+    const result: RecoveryResult = { requeued: [], cancelled: [], uncertain: [] };
+    for (const item of expired) {
+      const passedCheckpoint = await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "checkpoint.passed" } });
+      const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || passedCheckpoint > 0;
+      const to = maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;
+      const moved = await casUpdate(w, {
+        entity: "workItem",
+        id: item.id,
+        from: item.status,
+        to,
+        guard: { leaseToken: item.leaseToken },
+        data: {
+          leaseToken: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          ...(to === WorkItemStatus.uncertain ? { reconcileDeadline: new Date(now.getTime() + (options.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) } : {}),
+          ...(to === WorkItemStatus.cancelled ? { finishedAt: now } : {}),
+        },
+        event: {
+          taskId: item.taskId, workItemId: item.id, actor, type: "lease.expired",
+          reason: maySubmitted
+            ? "the worker's lease expired after it may have submitted an external action: reconcile, never re-run"
+            : item.task.cancelRequestedAt
+              ? "the worker's lease expired after the cancellation boundary; nothing was submitted"
+              : "the worker's lease expired before any external submission: released for a retry",
+          data: { leaseOwner: item.leaseOwner, attempt: item.attempt, operationId: item.operationId },
+        },
+      });
+      if (!moved) continue;
+      (to === WorkItemStatus.queued ? result.requeued : to === WorkItemStatus.cancelled ? result.cancelled : result.uncertain).push(item.id);
+    }
+    return result;
+  });
+}

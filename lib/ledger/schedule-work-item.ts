@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import { refusalToProceed } from "./guards";
+import { WorkItemStatus, type Mechanism, type WorkItemKind } from "./states";
+import { writeLedger } from "./write";
+
+export interface ScheduleWorkItemInput {
+  taskId: string;
+  kind: WorkItemKind;
+  toolName: string;
+  mechanism: Mechanism;
+  /** The task intent version the caller prepared this item under. */
+  intentVersion: number;
+  proposalVersion?: number | null;
+  commitsEffect?: boolean;
+  correlationId?: string;
+  idempotencyKey?: string;
+  parentWorkItemId?: string | null;
+  input?: unknown;
+}
+
+/** Schedules a child under a task. Refused (409) once the boundary exists or when the intent is stale. */
+export async function scheduleWorkItem(database: Database, input: ScheduleWorkItemInput, actor: string) {
+  return writeLedger(database, async (w) => {
+    const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
+    if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
+    const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
+    if (refusal) throw refusal;
+    if (input.parentWorkItemId) {
+      const parent = await w.tx.workItem.findFirst({ where: { id: input.parentWorkItemId, taskId: task.id }, select: { id: true } });
+      if (!parent) throw new AppError(ErrorCode.badRequest, `parent work item ${input.parentWorkItemId} is not a child of task ${task.id}`, { field: "parentWorkItemId" });
+    }
+    const correlationId = input.correlationId ?? randomUUID();
+    const duplicate = await w.tx.workItem.findFirst({
+      where: { OR: [{ taskId: task.id, correlationId }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])] },
+      select: { id: true, correlationId: true },
+    });
+    if (duplicate) {
+      throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, { workItemId: duplicate.id });
+    }
+    // The guard above and this insert are one transaction, and ledger writes are serialised
+    // (writeLedger), so a Stop cannot slip in between the check and the insert.
+    const item = await w.tx.workItem.create({
+      data: {
+        taskId: task.id,
+        parentWorkItemId: input.parentWorkItemId ?? null,
+        kind: input.kind,
+        toolName: input.toolName,
+        mechanism: input.mechanism,
+        commitsEffect: input.commitsEffect ?? false,
+        correlationId,
+        idempotencyKey: input.idempotencyKey ?? `${task.id}:${correlationId}`,
+        preparedIntentVersion: input.intentVersion,
+        proposalVersion: input.proposalVersion ?? null,
+        input: (input.input ?? undefined) as never,
+        status: WorkItemStatus.queued,
+      },
+    });
+    await w.event({
+      taskId: task.id, workItemId: item.id, entityType: "workItem", entityId: item.id, actor,
+      type: "work_item.scheduled", toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism },
+    });
+    return item;
+  });
+}
