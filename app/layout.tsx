@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Stopline", template: "%s · Stopline" },
+  description: "The cancellation ledger and cleanup console for AI agents.",
+};
+
+const NAV = [
+  { href: "/console", label: "Console" },
+  { href: "/api-docs", label: "API docs" },
+] as const;
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="flex min-h-screen flex-col font-sans">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-surface focus:px-3 focus:py-2 focus:text-sm focus:shadow"
+        >
+          Skip to content
+        </a>
+        <header className="border-b border-line bg-surface">
+          <div className="mx-auto flex h-14 max-w-6xl items-center justify-between px-4 sm:px-6">
+            <Link href="/" className="flex items-center gap-2 rounded-md text-base font-semibold tracking-tight text-ink">
+              <span aria-hidden="true" className="inline-block size-3 rounded-sm bg-stop" />
+              Stopline
+            </Link>
+            <nav aria-label="Main">
+              <ul className="flex items-center gap-1 text-sm">
+                {NAV.map((item) => (
+                  <li key={item.href}>
+                    <Link href={item.href} className="rounded-md px-3 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink">
+                      {item.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </div>
+        </header>
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,57 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_BASE_URL, E2E_BOOTSTRAP_TOKEN, E2E_DATABASE_FILE, E2E_PORT } from "./e2e/env";
+
+// Tests read the admin token from here (or import E2E_BOOTSTRAP_TOKEN from ./e2e/env). Worker processes
+// load this file too, so they see the same value.
+process.env.STOPLINE_BOOTSTRAP_TOKEN = E2E_BOOTSTRAP_TOKEN;
+
+/**
+ * End-to-end tests against the real `npm start` path (migrate → build if needed → next start) on a fresh
+ * SQLite database under output/ and Debian's Chromium (Playwright's own browser download does not work
+ * on these machines). Artefacts — screenshots, traces, the HTML report — go to output/ (gitignored).
+ */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "output/playwright/test-results",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1, // one server and one database for all tests: keep their order and load predictable
+  timeout: 30_000,
+  reporter: [["list"], ["html", { outputFolder: "output/playwright/report", open: "never" }]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    browserName: "chromium",
+    headless: true,
+    screenshot: "on",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    // A fresh database on every run: delete it (and its WAL files) before the server migrates it anew.
+    command: `rm -f ${E2E_DATABASE_FILE} ${E2E_DATABASE_FILE}-wal ${E2E_DATABASE_FILE}-shm && exec node_modules/.bin/tsx scripts/start.ts`,
+    url: `${E2E_BASE_URL}/`,
+    reuseExistingServer: false,
+    timeout: 300_000, // includes `next build` when the sources changed since the last build
+    // start.ts keeps next-server in its own process group and ends it on SIGTERM; Playwright's default
+    // (SIGKILL to the shell's group) would leave next-server holding the port.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      DATABASE_URL: `file:./${E2E_DATABASE_FILE}`,
+      STOPLINE_BOOTSTRAP_TOKEN: E2E_BOOTSTRAP_TOKEN,
+    },
+  },
+});
