@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import type { Database as BetterSqlite3Database } from "better-sqlite3";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
@@ -17,6 +18,8 @@ export interface Database {
   readonly provider: DatabaseTarget["provider"];
   readonly target: DatabaseTarget;
   readonly prisma: PrismaDb;
+  /** SQLite only: a synchronous transaction on the same connection, for the ledger's hot path. */
+  readonly sqlite?: { transaction<T>(fn: (db: BetterSqlite3Database) => T): Promise<T> };
   close(): Promise<void>;
 }
 
@@ -28,7 +31,17 @@ export function openDatabase(url?: string): Database {
   let prisma: PrismaDb;
   if (target.provider === "sqlite") {
     if (target.file !== ":memory:") mkdirSync(path.dirname(target.file), { recursive: true });
-    prisma = new SqliteClient({ adapter: new LedgerSqliteAdapterFactory(target.file), transactionOptions });
+    const factory = new LedgerSqliteAdapterFactory(target.file);
+    const client = new SqliteClient({ adapter: factory, transactionOptions });
+    const connected = client.$connect();
+    connected.catch(() => {}); // surfaced by the first query or direct transaction that awaits it
+    return {
+      provider: target.provider,
+      target,
+      prisma: client,
+      sqlite: { transaction: async (fn) => (await connected, factory.directTransaction(fn)) },
+      close: () => client.$disconnect(),
+    };
   } else {
     const adapter = new PrismaPg({ connectionString: target.url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
     prisma = new PostgresClient({ adapter, transactionOptions }) as unknown as PrismaDb;

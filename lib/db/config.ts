@@ -1,6 +1,7 @@
 import path from "node:path";
 
-export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
+// Inside Next's server bundle import.meta.dirname is undefined; the server runs from the project root.
+export const PROJECT_ROOT = import.meta.dirname ? path.resolve(import.meta.dirname, "..", "..") : process.cwd();
 export const DEFAULT_SQLITE_URL = "file:./data/stopline.db";
 
 export type DatabaseTarget =

@@ -1,5 +1,7 @@
 import type { Database } from "../db/client";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
+import { claimOnSqlite } from "./sqlite-hot-path";
 import { TaskStage, WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
 
@@ -18,8 +20,9 @@ export interface ClaimInput {
  * an item of a task that has passed its cancellation boundary, or that was prepared under an older intent,
  * is never started — whatever a worker believed when it asked.
  */
-export async function claimWorkItem(database: Database, input: ClaimInput) {
+export async function claimWorkItem(database: Database, input: ClaimInput): Promise<WorkItem | null> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
+  if (database.sqlite) return claimOnSqlite(database.sqlite, { ...input, leaseMs, leaseToken: newLeaseToken() });
   return writeLedger(database, async (w) => {
     const now = await w.now();
     const candidates = await w.tx.workItem.findMany({
@@ -57,7 +60,7 @@ export async function claimWorkItem(database: Database, input: ClaimInput) {
           type: "work_item.claimed", data: { attempt: candidate.attempt + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString() },
         },
       });
-      if (won) return w.tx.workItem.findUniqueOrThrow({ where: { id: candidate.id } });
+      if (won) return won as unknown as WorkItem;
     }
     return null;
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError, ErrorCode } from "../errors";
-import type { Rejected, Writer } from "./write";
+import type { EventInput, Rejected, Writer } from "./write";
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -14,7 +14,7 @@ export interface LeaseHolder {
 /** Loads a work item with its task for a lease holder's call; unknown id → 404. */
 export async function loadLeasedItem(w: Writer, workItemId: string) {
   const item = await w.tx.workItem.findUnique({ where: { id: workItemId }, include: { task: true } });
-  if (!item) throw new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId });
+  if (!item) throw staleLeaseError.notFound(workItemId);
   return item;
 }
 
@@ -24,20 +24,27 @@ export async function loadLeasedItem(w: Writer, workItemId: string) {
  */
 export async function rejectStaleLease(
   w: Writer,
-  item: { id: string; taskId: string; status: string; leaseToken: string | null },
+  item: StaleItem,
   presented: string,
   action: string,
   actor: string,
   data: Record<string, unknown> = {},
 ): Promise<Rejected> {
-  await w.event({
+  await w.event(staleLeaseError.event(item, presented, action, actor, data));
+  return w.rejectAfterCommit(staleLeaseError.error(item, action));
+}
+
+type StaleItem = { id: string; taskId: string; status: string };
+
+/** The record and the error of a stale-lease rejection (shared by both write paths). */
+export const staleLeaseError = {
+  event: (item: StaleItem, presented: string, action: string, actor: string, data: Record<string, unknown> = {}): EventInput => ({
     taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor,
     type: "lease.stale_token_rejected", fromState: item.status, reason: `${action} with a lease token that is not current`,
     data: { action, presentedToken: presented, ...data },
-  });
-  const error = new AppError(ErrorCode.staleLease, `lease token is not current for work item ${item.id}; ${action} rejected`, {
-    workItemId: item.id,
-    currentState: item.status,
-  });
-  return w.rejectAfterCommit(error);
-}
+  }),
+  error: (item: StaleItem, action = "complete") =>
+    new AppError(ErrorCode.staleLease, `lease token is not current for work item ${item.id}; ${action} rejected`, { workItemId: item.id, currentState: item.status }),
+  notFound: (workItemId: string) => new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId }),
+  conflict: (item: StaleItem) => new AppError(ErrorCode.conflict, `work item ${item.id} changed while completing; it was "${item.status}"`, { workItemId: item.id, expectedState: item.status }),
+};

@@ -63,6 +63,19 @@ describe("claims", () => {
     expect(claimed.sort()).toEqual(items.map((i) => i.id).sort());
   });
 
+  it("claim and completion return the row exactly as the ledger stores it", async () => {
+    const task = await newTask();
+    await schedule(task.id, { toolName: "tool.shape", input: { items: ["chair", "chair"], amount: 120 } });
+    const claimed = await claimWorkItem(t.database, { workerId: "w-shape", toolNames: ["tool.shape"] });
+    expect(claimed).toEqual(await t.database.prisma.workItem.findUnique({ where: { id: claimed!.id } }));
+    await requestCancellation(t.database, { taskId: task.id, actor });
+    const done = await completeWorkItem(t.database, {
+      workItemId: claimed!.id, leaseToken: claimed!.leaseToken!, outcome: "partial", partialResult: { rows: [1, 2] }, actor: "worker:w-shape",
+    });
+    expect(done).toEqual(await t.database.prisma.workItem.findUnique({ where: { id: claimed!.id } }));
+    expect(done).toMatchObject({ status: "partial", partialComplete: true, partialResult: { rows: [1, 2] }, leaseToken: null, input: { items: ["chair", "chair"], amount: 120 } });
+  });
+
   it("a claim gets a fresh fencing token and a lease expiry from the database clock", async () => {
     const task = await newTask();
     await schedule(task.id, { toolName: "tool.lease" });

@@ -96,9 +96,9 @@ export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Dat
     const rows = await tx.$queryRawUnsafe<{ now: Date }[]>(`SELECT clock_timestamp() AS now`);
     return new Date(rows[0].now);
   }
-  // SQLite's clock is this process's clock; millisecond precision, UTC.
-  const rows = await tx.$queryRawUnsafe<{ now: string }[]>(`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`);
-  return new Date(rows[0].now);
+  // Embedded SQLite runs inside this process and reads the same OS clock (its 'now' is this machine's
+  // time), so asking it would cost a round trip and return the same instant.
+  return new Date();
 }
 
 type StateField = { task: "stage"; workItem: "status"; resource: "state"; sideEffect: "outcome"; reviewItem: "status" };
@@ -116,24 +116,26 @@ export interface CasInput<E extends Entity> {
   event: Omit<EventInput, "entityType" | "entityId" | "fromState" | "toState">;
 }
 
+type Row = Record<string, unknown>;
+type ModelDelegate = { updateManyAndReturn(args: unknown): Promise<Row[]> };
+
 /**
  * Compare-and-set of one row's state plus its event, inside a writeLedger transaction. The transition must
- * be in the table (IllegalTransitionError otherwise). Returns false — writing nothing — when the row is no
- * longer in `from` or a guard no longer holds; the caller decides whether that is a conflict.
+ * be in the table (IllegalTransitionError otherwise). Returns the updated row, or null — writing nothing —
+ * when the row is no longer in `from` or a guard no longer holds; the caller decides whether that is a
+ * conflict.
  */
-export async function casUpdate<E extends Entity>(w: Writer, input: CasInput<E>): Promise<boolean> {
-  if (!canTransition(input.entity, input.from, input.to)) {
-    throw new IllegalTransitionError(input.entity, input.from, input.to);
-  }
+export async function casUpdate<E extends Entity>(w: Writer, input: CasInput<E>): Promise<Row | null> {
+  if (!canTransition(input.entity, input.from, input.to)) throw new IllegalTransitionError(input.entity, input.from, input.to);
   const field = STATE_FIELD[input.entity];
-  const delegate = (w.tx as unknown as Record<E, { updateMany(a: unknown): Promise<{ count: number }> }>)[input.entity];
-  const { count } = await delegate.updateMany({
+  const delegate = (w.tx as unknown as Record<E, ModelDelegate>)[input.entity];
+  const rows = await delegate.updateManyAndReturn({
     where: { id: input.id, [field]: input.from, ...input.guard },
     data: { [field]: input.to, rowVersion: { increment: 1 }, ...input.data },
   });
-  if (count !== 1) return false;
+  if (rows.length !== 1) return null;
   await w.event({ ...input.event, entityType: input.entity, entityId: input.id, fromState: input.from, toState: input.to });
-  return true;
+  return rows[0];
 }
 
 export function conflict(entity: string, id: string, expected: string, current: string | undefined): AppError {
