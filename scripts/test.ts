@@ -56,12 +56,12 @@ const vitest = path.join(BIN, "vitest");
 
 await run("unit", vitest, ["run", "--project", "unit"]);
 // --passWithNoTests only for the integration projects, which may have no tests yet.
-await run("sqlite", vitest, ["run", "--project", "sqlite", "--passWithNoTests"]);
+await run("sqlite", vitest, ["run", "--project", "sqlite"]);
 
 let pgUrl = process.env.TEST_PG_URL;
 if (!pgUrl && (await answers(LOCAL_PG_URL))) pgUrl = LOCAL_PG_URL;
 if (pgUrl) {
-  await run("postgres", vitest, ["run", "--project", "postgres", "--passWithNoTests"], { TEST_PG_URL: pgUrl });
+  await run("postgres", vitest, ["run", "--project", "postgres"], { TEST_PG_URL: pgUrl });
 } else {
   const required = process.env.REQUIRE_PG === "1";
   banner([
