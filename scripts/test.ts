@@ -55,7 +55,6 @@ function banner(lines: string[]) {
 const vitest = path.join(BIN, "vitest");
 
 await run("unit", vitest, ["run", "--project", "unit"]);
-// --passWithNoTests only for the integration projects, which may have no tests yet.
 await run("sqlite", vitest, ["run", "--project", "sqlite"]);
 
 let pgUrl = process.env.TEST_PG_URL;

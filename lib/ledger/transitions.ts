@@ -32,7 +32,7 @@ export const WORK_ITEM_TRANSITIONS: Table<WorkItemStatus> = {
   cancelling: ["cancelled", "partial", "cancelled_incomplete", "completed", "failed", "uncertain"],
   unrecoverable: ["completed", "failed", "uncertain"],
   // reconciliation: committed → completed; never accepted → cancelled
-  uncertain: ["completed", "failed", "cancelled"],
+  uncertain: ["completed", "failed", "cancelled", "partial", "cancelled_incomplete"],
   completed: [],
   failed: [],
   cancelled: [],

@@ -1,0 +1,236 @@
+import type { Database } from "../db/client";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { markUncertain } from "../ledger/mark-uncertain";
+import { recordVerification } from "../ledger/resources";
+import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, WorkItemStatus } from "../ledger/states";
+import { casUpdate, writeLedger } from "../ledger/write";
+import type { CallRef, ToolDefinition } from "../tools/contract";
+import type { ToolRegistry } from "../tools/registry";
+import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+import { reconcileWorkItem } from "./reconcile";
+import { openReviewItem } from "./review-items";
+import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
+
+export interface EngineOptions {
+  registry: ToolRegistry;
+  /** Wait before re-querying a released resource (the seed: 2–5 s). */
+  verifyDelayMs?: number;
+  /** How long cooperative children get to stop before the engine moves on (they stay watched). */
+  settleTimeoutMs?: number;
+  cancelAttempts?: number;
+  cancelBackoffMs?: number;
+  /** An optional model planner; its plan is validated and falls back to the rules (see plan.ts). */
+  planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
+}
+
+const ACTIVE = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable, WorkItemStatus.uncertain];
+
+export const refOf = (item: WorkItem): CallRef => ({
+  workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
+  operationId: item.operationId, providerRef: item.providerRef, input: item.input,
+});
+
+/**
+ * Runs the cancellation of one task after its boundary, in the design's order: plan → stop queued → abort
+ * in-flight children through their mechanisms → let cooperative children settle (partial results are
+ * classified by their runners) → reconcile accepted actions → cleanup and the verification gate → review
+ * items → settle the task. Every step is safe to repeat (compare-and-set), so a restart simply runs it again.
+ */
+export async function executeCancellation(database: Database, taskId: string, options: EngineOptions): Promise<void> {
+  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, ...options };
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+  if (!task.cancelRequestedAt) return;
+  const items = await database.prisma.workItem.findMany({ where: { taskId, status: { in: ACTIVE } }, orderBy: { createdAt: "asc" } });
+
+  // 1. plan (recorded once: a second engine run reuses the first plan)
+  const plan = await recordPlanOnce(database, taskId, items, o);
+  const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
+
+  // 2. queued children never start
+  await cancelQueued(database, taskId, task.cancelRequestedAt);
+
+  // 3. stop in-flight children through their mechanisms
+  for (const item of items) {
+    if (item.status === WorkItemStatus.queued) continue;
+    const tool = o.registry.get(item.toolName);
+    const action = actionOf.get(item.id) ?? PlanAction.abort;
+    await stopChild(database, item, tool, action, o);
+  }
+
+  // 4. cooperative children get time to stop and report (partial results are classified by their runners)
+  const deadline = Date.now() + o.settleTimeoutMs;
+  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) {
+    await sleep(25);
+  }
+
+  // 5. reconcile accepted actions whose outcome is unknown
+  const unknown = await database.prisma.workItem.findMany({ where: { taskId, status: { in: [WorkItemStatus.uncertain, WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } } });
+  for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName));
+
+  // 6. cleanup and the verification gate
+  await cleanupAndVerify(database, taskId, o);
+
+  // 7. what only a person can decide
+  await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);
+
+  // 8. settle the task when nothing is still being stopped
+  await settleTask(database, taskId);
+}
+
+async function recordPlanOnce(database: Database, taskId: string, items: WorkItem[], o: EngineOptions): Promise<CancellationPlan> {
+  const previous = await database.prisma.ledgerEvent.findFirst({ where: { taskId, type: "cancellation.planned" }, orderBy: { seq: "asc" } });
+  if (previous) return previous.data as unknown as CancellationPlan;
+  const calls: ActiveToolCall[] = items.map((i) => ({
+    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
+    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
+  }));
+  let plan = rulePlan(calls);
+  if (o.planner && calls.length) {
+    try {
+      const proposed = await o.planner(calls);
+      // Never trust a plan that was not validated here, whatever produced it.
+      const { errors } = validatePlan({ actions: proposed.steps }, calls);
+      plan = errors.length ? { ...rulePlan(calls), fallbackReason: `planner returned an invalid plan: ${errors.join("; ")}` } : proposed;
+    } catch (error) {
+      plan = { ...rulePlan(calls), fallbackReason: `planner failed: ${(error as Error).message}` };
+    }
+  }
+  return writeLedger(database, async (w) => {
+    // Serialised ledger writes make this check-and-insert atomic: one plan per task, even under duplicate Stops.
+    const raced = await w.tx.ledgerEvent.findFirst({ where: { taskId, type: "cancellation.planned" }, orderBy: { seq: "asc" } });
+    if (raced) return raced.data as unknown as CancellationPlan;
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: "cancellation.planned", reason: plan.fallbackReason ?? null, data: plan as never });
+    return plan;
+  });
+}
+
+/** Removes every queued child of the task from dispatch in one transaction. */
+export async function cancelQueued(database: Database, taskId: string, boundary: Date) {
+  return writeLedger(database, async (w) => {
+    const queued = await w.tx.workItem.findMany({ where: { taskId, status: WorkItemStatus.queued }, select: { id: true } });
+    if (!queued.length) return 0;
+    const now = await w.now();
+    const { count } = await w.tx.workItem.updateMany({
+      where: { id: { in: queued.map((q) => q.id) }, status: WorkItemStatus.queued },
+      data: { status: WorkItemStatus.cancelled, finishedAt: now, rowVersion: { increment: 1 } },
+    });
+    // One event per child, in the same transaction (an updateMany cannot race: ledger writes are serialised).
+    for (const q of queued) {
+      await w.event({ taskId, workItemId: q.id, entityType: "workItem", entityId: q.id, actor: ENGINE_ACTOR, type: "work_item.removed_from_dispatch", fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}` });
+    }
+    return count;
+  });
+}
+
+async function moveItem(database: Database, item: WorkItem, to: string, type: string, reason: string, data: Record<string, unknown> = {}) {
+  return writeLedger(database, (w) =>
+    casUpdate(w, { entity: "workItem", id: item.id, from: item.status, to, data, event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason } }),
+  );
+}
+
+async function stopChild(database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction, o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs">>) {
+  const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
+  if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
+    if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
+      await moveItem(database, item, WorkItemStatus.unrecoverable, "work_item.unrecoverable", "no way to stop it: watched until it ends");
+    }
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
+    return;
+  }
+  if (item.mechanism === Mechanism.abortSignal && !accepted) {
+    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", "AbortSignal sent") : null;
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
+    return;
+  }
+  // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
+  if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
+    await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
+  }
+  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+  const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
+  if (!tool || !call) {
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process` });
+    return;
+  }
+  const result = await withRetries(() => call.call(tool, refOf(current)), o.cancelAttempts, o.cancelBackoffMs);
+  if (result.ok) {
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
+    return;
+  }
+  await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: false, detail: `failed after ${result.attempts} attempts: ${result.error.message}` });
+  const latest = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+  if (!isTerminalItem(latest.status) && latest.status !== WorkItemStatus.uncertain) {
+    await markUncertain(database, { workItemId: item.id, from: latest.status, reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`, actor: ENGINE_ACTOR }).catch(() => {});
+  }
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
+  await openReviewItem(database, {
+    taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool.risk === "high" ? "high" : task.riskLevel,
+    subject: `Could not cancel ${item.toolName} (${item.correlationId}): the cancellation endpoint stayed unavailable (${result.error.message}). Its outcome is uncertain.`,
+  });
+}
+
+/** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
+async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
+  const resources = await database.prisma.resource.findMany({
+    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] } },
+    include: { workItem: { select: { status: true, toolName: true } } },
+  });
+  const settled = resources.filter((r) => isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.uncertain);
+  if (!settled.length) return;
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+  for (const r of settled) {
+    const tool = o.registry.get(r.workItem.toolName);
+    const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
+    if (!tool?.cleanup || !tool.verifyReleased) {
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: `no way to release or verify ${r.type} ${r.handle}`, attempt: 0 });
+      await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool?.risk ?? task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} cannot be released or verified by Stopline` });
+      continue;
+    }
+    let released = false;
+    for (let attempt = 1; attempt <= 2 && !released; attempt++) {
+      const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0);
+      await logStep(database, { taskId, workItemId: r.workItemId, action: "cleanup", success: cleaned.ok, detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}` });
+      await sleep(o.verifyDelayMs);
+      const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0);
+      released = verified.ok && verified.value === true;
+      await logStep(database, { taskId, workItemId: r.workItemId, action: "verify_release", success: released, detail: `${r.type} ${r.handle}, attempt ${attempt}: ${released ? "released" : "still held"}` });
+    }
+    if (released) {
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "verified released by a re-query", attempt: 2 });
+    } else {
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: "still held after cleanup and one retry", attempt: 2 });
+      await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry` });
+    }
+  }
+}
+
+/** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
+async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
+  const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed }, include: { workItem: true } });
+  for (const e of effects) {
+    const tool = registry.get(e.workItem.toolName);
+    const ref = { id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description };
+    const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
+    if (e.reversible && tool?.compensate) {
+      await openReviewItem(database, {
+        taskId, sideEffectId: e.id, workItemId: e.workItemId, kind: ReviewItemKind.approveCompensation, risk: tool.risk === "high" ? "high" : risk,
+        subject: `Completed before the Stop took effect: ${what}. Approve compensation?`,
+        proposal: { action: "compensate", tool: e.workItem.toolName, operationId: e.operationId, target: e.externalRecordId, expectedVersion: e.externalVersion, description: what },
+      });
+    } else {
+      await openReviewItem(database, {
+        taskId, sideEffectId: e.id, workItemId: e.workItemId, kind: ReviewItemKind.orphanedSideEffect, risk: tool?.risk === "high" ? "high" : risk,
+        subject: `Cannot be reversed: ${what}`,
+      });
+    }
+  }
+}
+
+/** cancel_requested → cancelled once no child is still being stopped (uncertain ones stay under reconciliation). */
+export async function settleTask(database: Database, taskId: string) {
+  return writeLedger(database, async (w) => {
+    const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
+    if (busy) return false;
+    return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: "task.cancelled", reason: "every child is stopped, finished, or under reconciliation" } }));
+  });
+}

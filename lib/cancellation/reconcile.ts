@@ -1,0 +1,85 @@
+import type { Database } from "../db/client";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
+import { casUpdate, writeLedger } from "../ledger/write";
+import type { ToolDefinition } from "../tools/contract";
+import { refOf } from "./execute-cancellation";
+import { openReviewItem } from "./review-items";
+import { ENGINE_ACTOR, logStep } from "./steps";
+
+/**
+ * Invariant 5: asks the authoritative service what happened to an accepted action — by its operation id /
+ * idempotency key, never by re-submitting — and records the answer. An unknown answer keeps the item
+ * `uncertain` (with its deadline) and puts it in front of a person.
+ */
+export async function reconcileWorkItem(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
+  if (isTerminalItem(item.status)) return item.status;
+  if (!tool?.inspect) {
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: `${item.toolName} has no inspect(): its outcome cannot be established by Stopline` });
+    return item.status;
+  }
+  let outcome;
+  try {
+    outcome = await tool.inspect(refOf(item));
+  } catch (error) {
+    outcome = { status: "unknown" as const, reason: `inspect failed: ${(error as Error).message}` };
+  }
+  await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: outcome.status !== "unknown", detail: `the service says: ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}`, data: { operationId: item.operationId } });
+
+  if (outcome.status === "running") return item.status; // still in flight: watched; asked again later
+  if (outcome.status === "unknown") {
+    if (item.status !== WorkItemStatus.uncertain) {
+      const { markUncertain } = await import("../ledger/mark-uncertain");
+      await markUncertain(database, { workItemId: item.id, from: item.status, reason: outcome.reason, actor: ENGINE_ACTOR }).catch(() => {});
+    }
+    const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
+    await openReviewItem(database, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `The outcome of ${item.toolName} (${item.correlationId}) is not known: ${outcome.reason}` });
+    return WorkItemStatus.uncertain;
+  }
+
+  // committed or not_committed: read both shapes' optional fields through one view
+  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; description?: string };
+  return writeLedger(database, async (w) => {
+    const current = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } });
+    if (isTerminalItem(current.status)) return current.status;
+    const now = await w.now();
+    const committed = facts.status === "committed";
+    const stopped = !!(await w.tx.task.findUniqueOrThrow({ where: { id: current.taskId } })).cancelRequestedAt;
+    const to = committed
+      ? WorkItemStatus.completed
+      : !stopped
+        ? WorkItemStatus.failed // not stopped: the action simply did not happen; the agent may schedule it again
+        : facts.partialResult !== undefined && facts.partialResult !== null
+        ? facts.partialComplete ? WorkItemStatus.partial : WorkItemStatus.cancelledIncomplete
+        : WorkItemStatus.cancelled;
+    await casUpdate(w, {
+      entity: "workItem", id: current.id, from: current.status, to,
+      data: {
+        finishedAt: now, leaseToken: null, leaseOwner: null, leaseExpiresAt: null,
+        ...(!stopped && !committed ? { error: "the service reports the action did not take effect" } : {}),
+        ...(committed ? { result: (facts.result ?? null) as never } : { partialResult: (facts.partialResult ?? undefined) as never, partialComplete: facts.partialComplete ?? null }),
+      },
+      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "work_item.reconciled", reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
+    });
+    const effects = await w.tx.sideEffect.findMany({ where: { workItemId: current.id, outcome: SideEffectOutcome.unknown } });
+    for (const e of effects) {
+      await casUpdate(w, {
+        entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
+        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect: ${facts.status}` },
+      });
+    }
+    if (committed && !effects.length && current.commitsEffect) {
+      // Accepted but never recorded as submitted (the worker died between the call and ctx.submitted()).
+      const created = await w.tx.sideEffect.create({
+        data: {
+          taskId: current.taskId, workItemId: current.id, operationId: current.operationId ?? current.idempotencyKey, outcome: SideEffectOutcome.committed,
+          externalRecordId: facts.externalRecordId ?? null, externalVersion: facts.externalVersion ?? null, description: facts.description ?? null,
+          reversible: !!tool.compensate,
+        },
+      });
+      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", toState: created.outcome, reason: "found by inspect" });
+    }
+    return to;
+  });
+}

@@ -1,0 +1,32 @@
+import type { Database } from "../db/client";
+import { writeLedger, type EventInput } from "../ledger/write";
+
+export const ENGINE_ACTOR = "system:cancellation-engine";
+
+/** Every step of a cancellation is a ledger event: work item id, action, time, success or failure. */
+export async function logStep(
+  database: Database,
+  step: { taskId: string; workItemId?: string | null; action: string; success: boolean; detail?: string; data?: Record<string, unknown> },
+) {
+  const event: EventInput = {
+    taskId: step.taskId, workItemId: step.workItemId ?? null, entityType: "task", entityId: step.taskId, actor: ENGINE_ACTOR,
+    type: "cancellation.step", reason: step.detail ?? null, data: { action: step.action, success: step.success, ...step.data },
+  };
+  await writeLedger(database, (w) => w.event(event));
+}
+
+/** Retries `fn` with exponential backoff; returns the last error when every attempt failed. */
+export async function withRetries<T>(fn: () => Promise<T>, attempts: number, baseDelayMs: number): Promise<{ ok: true; value: T } | { ok: false; error: Error; attempts: number }> {
+  let last: Error = new Error("not attempted");
+  for (let i = 0; i < attempts; i++) {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (error) {
+      last = error instanceof Error ? error : new Error(String(error));
+      if (i < attempts - 1) await sleep(baseDelayMs * 2 ** i);
+    }
+  }
+  return { ok: false, error: last, attempts };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

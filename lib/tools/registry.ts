@@ -1,0 +1,49 @@
+import { AppError, ErrorCode } from "../errors";
+import { Mechanism } from "../ledger/states";
+import type { ToolDefinition } from "./contract";
+
+/**
+ * Tools are registered once. Registration refuses a contract whose stop path cannot account for its work
+ * (a tool that commits effects must be inspectable, or declare mechanism "none" and be reported as such).
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolDefinition>();
+
+  register<I, O>(tool: ToolDefinition<I, O>): this {
+    const problems = contractProblems(tool as ToolDefinition);
+    if (problems.length) throw new AppError(ErrorCode.badRequest, `tool "${tool.name}" cannot be registered: ${problems.join("; ")}`, { tool: tool.name, problems });
+    if (this.#tools.has(tool.name)) throw new AppError(ErrorCode.conflict, `tool "${tool.name}" is already registered`, { tool: tool.name });
+    this.#tools.set(tool.name, tool as ToolDefinition);
+    return this;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name);
+  }
+
+  require(name: string): ToolDefinition {
+    const tool = this.#tools.get(name);
+    if (!tool) throw new AppError(ErrorCode.notFound, `no tool "${name}" is registered`, { tool: name });
+    return tool;
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+}
+
+export function contractProblems(tool: ToolDefinition): string[] {
+  const problems: string[] = [];
+  if (!tool.name || !/^[\w.:-]{1,200}$/.test(tool.name)) problems.push("a name of letters, digits, . _ : - is required");
+  if (typeof tool.run !== "function") problems.push("run(input, ctx) is required");
+  if (tool.commitsEffect && !tool.inspect && tool.mechanism !== Mechanism.none) {
+    problems.push(
+      "it commits external effects but has no inspect() to ask the service what really happened, and does not declare mechanism \"none\" — a stop path that cannot account for its work must not ship",
+    );
+  }
+  if (tool.mechanism === Mechanism.providerCancel && !tool.cancel) problems.push('mechanism "provider_cancel" needs cancel(ref)');
+  if (tool.mechanism === Mechanism.rollback && !tool.rollback) problems.push('mechanism "rollback" needs rollback(ref)');
+  if (!!tool.cleanup !== !!tool.verifyReleased) problems.push("cleanup(resource) and verifyReleased(resource) come together: a release that cannot be verified cannot be reported");
+  if (tool.compensate && !tool.inspect) problems.push("compensate() needs inspect() to check the record's current version first");
+  return problems;
+}

@@ -1,0 +1,128 @@
+import type { Database } from "../db/client";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { isAppError } from "../errors";
+import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
+import { completeWorkItem, type WorkerOutcome } from "../ledger/complete-work-item";
+import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
+import { markUncertain } from "../ledger/mark-uncertain";
+import { recordSubmission } from "../ledger/record-submission";
+import { reportPartial } from "../ledger/report-partial";
+import { holdResource, releaseResourceRequested } from "../ledger/resources";
+import { WorkItemStatus } from "../ledger/states";
+import { onCommitted } from "../events/bus";
+import { CancelledError, type ToolContext, type ToolDefinition } from "../tools/contract";
+
+export interface RunOptions {
+  database: Database;
+  tool: ToolDefinition;
+  item: WorkItem;
+  workerId: string;
+  leaseMs: number;
+  heartbeatMs: number;
+}
+
+export interface RunReport {
+  outcome: WorkerOutcome | "uncertain" | "lost_lease";
+  /** When the running code's AbortSignal fired (ms since epoch), if it did. */
+  abortedAt: number | null;
+}
+
+/**
+ * Runs one claimed work item: gives the tool an AbortSignal that fires when the task's cancellation is
+ * recorded (in-process: on the commit notification, within milliseconds; from another process: on the
+ * next heartbeat), heartbeats the lease, and reports how it ended. It never decides that an accepted
+ * external action did not happen: after ctx.submitted() any failure or stop leaves the item `uncertain`
+ * for reconciliation.
+ */
+export async function runWorkItem(options: RunOptions): Promise<RunReport> {
+  const { database, tool, item, workerId } = options;
+  const actor = `worker:${workerId}`;
+  const leaseToken = item.leaseToken!;
+  const lease = { workItemId: item.id, leaseToken };
+  const controller = new AbortController();
+  let abortedAt: number | null = null;
+  let submitted = false;
+  const partial: { reported: { complete: boolean } | null } = { reported: null };
+  let lostLease = false;
+  const abort = (reason: string) => {
+    if (controller.signal.aborted) return;
+    abortedAt = Date.now();
+    controller.abort(new CancelledError(reason));
+  };
+
+  const unsubscribe = onCommitted((events) => {
+    for (const e of events) {
+      if (e.taskId === item.taskId && e.type === "task.cancel_requested") abort("the task's cancellation was recorded");
+      if (e.workItemId === item.id && e.toState === WorkItemStatus.cancelling) abort("the engine is stopping this work item");
+    }
+  });
+  const heartbeat = setInterval(async () => {
+    try {
+      const hb = await heartbeatWorkItem(database, { ...lease, leaseMs: options.leaseMs, actor });
+      if (hb.cancelRequested) abort("the heartbeat reported a cancellation");
+    } catch (error) {
+      if (isAppError(error) && (error.code === "stale_lease" || error.code === "not_found")) {
+        lostLease = true;
+        abort("this worker's lease is no longer current");
+      }
+    }
+  }, options.heartbeatMs);
+
+  const ctx: ToolContext = {
+    signal: controller.signal,
+    idempotencyKey: item.idempotencyKey,
+    workItemId: item.id,
+    taskId: item.taskId,
+    toolCallId: item.correlationId,
+    async checkpoint() {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await checkpointWorkItem(database, { ...lease, actor });
+    },
+    async submitted(operationId, details = {}) {
+      submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
+      await recordSubmission(database, { ...lease, operationId, ...details, actor });
+    },
+    holdResource: (type, handle) => holdResource(database, { ...lease, type, handle, actor }).then((r) => ({ id: r.id, workItemId: item.id, type, handle })),
+    async releaseResource(type, handle) {
+      await releaseResourceRequested(database, { workItemId: item.id, type, handle, actor, reason: "released by the running code; to be verified" });
+    },
+    async reportPartial(result, { complete }) {
+      partial.reported = { complete };
+      await reportPartial(database, { ...lease, result, complete, actor });
+    },
+  };
+
+  const finish = async (outcome: WorkerOutcome, extra: { result?: unknown; error?: string } = {}): Promise<RunReport> => {
+    try {
+      await completeWorkItem(database, { ...lease, outcome, ...extra, actor });
+      return { outcome, abortedAt };
+    } catch (error) {
+      // The ledger refused (stale lease, or the engine settled the item meanwhile): its record stands.
+      if (isAppError(error)) return { outcome: "lost_lease", abortedAt };
+      throw error;
+    }
+  };
+
+  try {
+    const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    const result = await tool.run(input, ctx);
+    return await finish("completed", { result: result ?? null });
+  } catch (error) {
+    if (lostLease) return { outcome: "lost_lease", abortedAt };
+    const message = error instanceof Error ? error.message : String(error);
+    if (submitted) {
+      await markUncertain(database, { workItemId: item.id, leaseToken, reason: `the action was accepted (submitted) and then: ${message}`, actor }).catch(() => {});
+      return { outcome: "uncertain", abortedAt };
+    }
+    if (controller.signal.aborted) {
+      const reported = partial.reported;
+      return finish(reported === null ? "cancelled" : reported.complete ? "partial" : "cancelled_incomplete");
+    }
+    // The checkpoint refused the commitment: nothing was submitted.
+    if (isAppError(error) && error.code === "cancel_requested") return finish("cancelled");
+    return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
+  } finally {
+    clearInterval(heartbeat);
+    unsubscribe();
+  }
+}
