@@ -1,0 +1,304 @@
+"use client";
+
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { apiFetch, asSentence, fetchTaskPage, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
+import { ConnectionStatus } from "./connection-status";
+import { SignOutButton } from "./sign-out-button";
+import { TaskFilters, type StageFilter } from "./task-filters";
+import { TaskTable } from "./task-table";
+import { isTaskStage, STAGES, stageLabel } from "./task-stage";
+import { useLedgerEvents } from "./use-ledger-events";
+
+type Pages = InfiniteData<TaskList>;
+
+/**
+ * The live task list. GET /api/tasks fills it; every ledger event from GET /api/events updates it
+ * without a reload: a task event patches that task's stage at once (its toState is the new stage), and
+ * every event schedules one refetch shortly after, which brings the rest (work item counts, cancel
+ * time) from the API. Status and title filters work on the loaded tasks.
+ */
+export function TaskConsole({ signedInAs }: { signedInAs: string }) {
+  const queryClient = useQueryClient();
+  const query = useInfiniteQuery({
+    queryKey: TASKS_KEY,
+    queryFn: ({ pageParam, signal }) => fetchTaskPage(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+  const refetchSoon = useRefetchSoon(queryClient);
+  const live = useLedgerEvents({
+    onOpen: refetchSoon, // events during a disconnection, or before the stream opened, are fetched
+    onEvent: (event) => {
+      patchTaskStage(queryClient, event);
+      refetchSoon();
+    },
+  });
+
+  const tasks = useMemo(() => uniqueTasks(query.data), [query.data]);
+  const { announcement, highlighted } = useStageChanges(tasks, query.isSuccess);
+
+  const [stage, setStage] = useState<StageFilter>("all");
+  const [search, setSearch] = useState("");
+  const counts = useMemo(() => countByStage(tasks), [tasks]);
+  const visible = useMemo(() => {
+    const needle = search.trim().toLocaleLowerCase();
+    return tasks.filter((t) => (stage === "all" || t.stage === stage) && (!needle || t.title.toLocaleLowerCase().includes(needle)));
+  }, [tasks, stage, search]);
+
+  const sessionEnded = isUnauthorized(query.error);
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink">Tasks</h1>
+          <p className="text-sm text-muted">Every task agents created, newest first — updated live from the ledger.</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          {!sessionEnded && <ConnectionStatus state={live} />}
+          <span className="text-sm text-muted">
+            Signed in as <span className="font-medium text-ink">{signedInAs}</span>
+          </span>
+          <SignOutButton />
+        </div>
+      </div>
+
+      {/* Announces stage changes to screen readers; sighted users see the latest one here too. */}
+      <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
+        {announcement?.text}
+      </p>
+
+      {sessionEnded ? (
+        <SessionEnded />
+      ) : query.isPending ? (
+        <LoadingState />
+      ) : query.isError && !query.data ? (
+        <ErrorState message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
+      ) : tasks.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <section aria-label="Task list" className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
+          <TaskFilters stage={stage} onStageChange={setStage} search={search} onSearchChange={setSearch} counts={counts} />
+          {query.isRefetchError && (
+            <p role="alert" className="border-b border-line bg-warn-soft px-5 py-2 text-sm text-warn">
+              Could not refresh the list ({(query.error as Error).message}); showing what was loaded before.
+            </p>
+          )}
+          {visible.length > 0 ? (
+            <TaskTable tasks={visible} highlighted={highlighted} />
+          ) : (
+            <div className="px-5 py-12 text-center">
+              <p className="text-sm font-medium text-ink">No tasks match these filters.</p>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="mt-2"
+                onClick={() => {
+                  setStage("all");
+                  setSearch("");
+                }}
+              >
+                Clear filters
+              </Button>
+            </div>
+          )}
+          <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-2.5 text-xs text-muted">
+            <span>
+              {visible.length === tasks.length ? `${tasks.length} ${tasks.length === 1 ? "task" : "tasks"}` : `${visible.length} of ${tasks.length} tasks`}
+              {query.hasNextPage && " loaded"}
+            </span>
+            {query.hasNextPage && (
+              <Button variant="ghost" size="sm" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+                {query.isFetchingNextPage ? "Loading…" : "Load older tasks"}
+              </Button>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+// ---- live updates --------------------------------------------------------------------------------
+
+/** Task events carry the new stage as toState: show it at once, before the refetch confirms it. */
+function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
+  if (event.entityType !== "task" || !event.taskId || !isTaskStage(event.toState)) return;
+  const stage = event.toState;
+  queryClient.setQueryData<Pages>(TASKS_KEY, (data) =>
+    data && {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage } : task)),
+      })),
+    },
+  );
+}
+
+/**
+ * One refetch for a burst of events: the first event schedules it, the ones that arrive before it runs
+ * ride along, and the ones that arrive while it runs schedule the next.
+ */
+function useRefetchSoon(queryClient: QueryClient, delayMs = 150) {
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  return useMemo(
+    () => () => {
+      if (timer.current) return;
+      timer.current = setTimeout(() => {
+        timer.current = null;
+        void queryClient.invalidateQueries({ queryKey: TASKS_KEY });
+      }, delayMs);
+    },
+    [queryClient, delayMs],
+  );
+}
+
+/**
+ * Compares each new version of the list with the previous one: a changed stage or a new task is
+ * announced (aria-live) and its row briefly highlighted — whether the change came from an event or
+ * from a refetch after a reconnection.
+ */
+function useStageChanges(tasks: TaskRow[], loaded: boolean) {
+  const previous = useRef<Map<string, { stage: string; createdAt: string }> | null>(null);
+  const [announcement, setAnnouncement] = useState<{ text: string; at: number } | null>(null);
+  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach(clearTimeout);
+  }, []);
+
+  useEffect(() => {
+    if (!loaded) return;
+    const before = previous.current;
+    previous.current = new Map(tasks.map((t) => [t.id, { stage: t.stage, createdAt: t.createdAt }]));
+    if (!before) return; // the first load is not news
+
+    // A task older than everything already known came from "Load older tasks", not from an agent.
+    const newest = Math.max(0, ...[...before.values()].map((t) => Date.parse(t.createdAt)));
+    const messages: string[] = [];
+    const changed: string[] = [];
+    for (const task of tasks) {
+      const was = before.get(task.id);
+      if (!was && Date.parse(task.createdAt) >= newest) {
+        messages.push(`New task “${task.title}” (${stageLabel(task.stage)}).`);
+        changed.push(task.id);
+      } else if (was && was.stage !== task.stage) {
+        messages.push(`“${task.title}” is now ${stageLabel(task.stage)}.`);
+        changed.push(task.id);
+      }
+    }
+    if (!changed.length) return;
+    setAnnouncement({ text: messages.slice(0, 3).join(" ") + (messages.length > 3 ? ` And ${messages.length - 3} more changes.` : ""), at: Date.now() });
+    setHighlighted((current) => new Set([...current, ...changed]));
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      setHighlighted((current) => new Set([...current].filter((id) => !changed.includes(id))));
+    }, 2_500);
+    timers.current.add(timer);
+  }, [tasks, loaded]);
+
+  return { announcement, highlighted };
+}
+
+// ---- derived data ----------------------------------------------------------------------------------
+
+function uniqueTasks(data: Pages | undefined): TaskRow[] {
+  if (!data) return [];
+  const byId = new Map<string, TaskRow>();
+  for (const page of data.pages) for (const task of page.tasks) if (!byId.has(task.id)) byId.set(task.id, task);
+  return [...byId.values()];
+}
+
+function countByStage(tasks: TaskRow[]): Record<StageFilter, number> {
+  const counts = Object.fromEntries([["all", tasks.length], ...STAGES.map((s) => [s, 0])]) as Record<StageFilter, number>;
+  for (const task of tasks) if (isTaskStage(task.stage)) counts[task.stage] += 1;
+  return counts;
+}
+
+// ---- states ----------------------------------------------------------------------------------------
+
+function EmptyState() {
+  return (
+    <Card className="flex flex-col items-center px-6 py-14 text-center">
+      <span aria-hidden="true" className="mb-4 grid size-10 place-items-center rounded-full bg-accent-soft">
+        <span className="size-3 rounded-sm bg-accent" />
+      </span>
+      <h2 className="text-base font-semibold text-ink">No tasks yet — agents create them through the API</h2>
+      <p className="mt-2 max-w-md text-sm leading-6 text-muted">
+        An agent calls <code className="rounded bg-canvas px-1 py-0.5 font-mono text-xs text-ink">POST /api/tasks</code> for each user
+        request it handles. New tasks appear here as soon as they are recorded — no reload needed.
+      </p>
+      <Link href="/api-docs" className="mt-5 text-sm font-medium text-accent underline-offset-4 hover:underline">
+        Read the API docs →
+      </Link>
+    </Card>
+  );
+}
+
+function LoadingState() {
+  return (
+    <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs" aria-busy="true">
+      <p role="status" className="sr-only">
+        Loading tasks…
+      </p>
+      <div aria-hidden="true" className="border-b border-line px-5 py-3">
+        <div className="flex gap-2">
+          {[14, 16, 20, 20, 20, 16].map((w, i) => (
+            <span key={i} className="h-7 animate-pulse rounded-full bg-line/70" style={{ width: `${w * 0.25}rem` }} />
+          ))}
+        </div>
+      </div>
+      <ul aria-hidden="true" className="divide-y divide-line">
+        {[0, 1, 2].map((i) => (
+          <li key={i} className="flex items-center gap-6 px-5 py-4">
+            <span className="h-4 w-1/3 animate-pulse rounded bg-line/70" />
+            <span className="h-5 w-16 animate-pulse rounded-full bg-line/70" />
+            <span className="ml-auto h-4 w-24 animate-pulse rounded bg-line/70" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ErrorState({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Card role="alert" className="border-danger/30 px-6 py-10 text-center">
+      <h2 className="text-base font-semibold text-danger">The task list could not be loaded</h2>
+      <p className="mt-2 text-sm text-muted">{message}</p>
+      <Button variant="secondary" size="sm" className="mt-4" onClick={onRetry}>
+        Try again
+      </Button>
+    </Card>
+  );
+}
+
+function SessionEnded() {
+  const router = useRouter();
+  return (
+    <Card role="alert" className="px-6 py-10 text-center">
+      <h2 className="text-base font-semibold text-ink">Your session has ended</h2>
+      <p className="mt-2 text-sm text-muted">The token was revoked or the session expired. Sign in again to continue.</p>
+      <Button
+        size="sm"
+        className="mt-4"
+        onClick={async () => {
+          // Clear the stale cookie first, so the server renders the sign-in form.
+          await apiFetch("/api/session", { method: "DELETE" }).catch(() => {});
+          router.refresh();
+        }}
+      >
+        Sign in again
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { Badge } from "@/components/ui/badge";
+import { cx } from "@/components/ui/cx";
+import type { TaskRow } from "./api";
+import { fullTime, shortTime } from "./format";
+import { stageLabel, stageTone } from "./task-stage";
+
+/** The task list as a table: one row per task, newest first (the API's order). */
+export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighted: ReadonlySet<string> }) {
+  const now = new Date();
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[52rem] text-left text-sm">
+        <caption className="sr-only">Tasks, newest first</caption>
+        <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">
+          <tr>
+            <th scope="col" className="px-5 py-2.5 font-medium">Task</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">Stage</th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">Intent</th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">Work items</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">Created</th>
+            <th scope="col" className="px-5 py-2.5 font-medium">Stop requested</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">
+          {tasks.map((task) => (
+            <tr
+              key={task.id}
+              data-task-id={task.id}
+              data-changed={highlighted.has(task.id) || undefined}
+              className={cx("align-top transition-colors duration-700", highlighted.has(task.id) ? "bg-warn-soft/60" : "hover:bg-canvas/60")}
+            >
+              <th scope="row" className="max-w-md px-5 py-3 font-normal">
+                <span className="line-clamp-2 font-medium text-ink" title={task.title}>
+                  {task.title}
+                </span>
+                <span className="mt-0.5 block truncate font-mono text-xs text-muted">
+                  {task.id}
+                  {task.conversationId && <span className="font-sans"> · conversation {task.conversationId}</span>}
+                </span>
+              </th>
+              <td className="px-3 py-3">
+                <Badge tone={stageTone(task.stage)} data-testid="stage">
+                  {stageLabel(task.stage)}
+                </Badge>
+              </td>
+              <td className="px-3 py-3 text-right text-ink tabular-nums">
+                <span className="sr-only">intent version </span>v{task.intentVersion}
+              </td>
+              <td className="px-3 py-3 text-right tabular-nums text-ink">{task.workItemCount}</td>
+              <td className="px-3 py-3 whitespace-nowrap text-muted">
+                <time dateTime={task.createdAt} title={fullTime(task.createdAt)}>
+                  {shortTime(task.createdAt, now)}
+                </time>
+              </td>
+              <td className="px-5 py-3 text-muted">
+                {task.cancelRequestedAt ? (
+                  <>
+                    <time dateTime={task.cancelRequestedAt} title={fullTime(task.cancelRequestedAt)} className="whitespace-nowrap text-ink">
+                      {shortTime(task.cancelRequestedAt, now)}
+                    </time>
+                    {task.cancelReason && (
+                      <span className="mt-0.5 block max-w-64 truncate text-xs text-ink" title={task.cancelReason}>
+                        “{task.cancelReason}”
+                      </span>
+                    )}
+                    {task.cancelRequestedBy && <span className="block text-xs">by {task.cancelRequestedBy}</span>}
+                  </>
+                ) : (
+                  <>
+                    <span aria-hidden="true">—</span>
+                    <span className="sr-only">not requested</span>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
