@@ -70,6 +70,18 @@ export const contract = {
     method: "POST", path: "/api/work-items/{id}/complete", auth: WORKERS, params: s.WorkItemParams, body: s.CompleteBody, response: s.WorkItemSchema,
     summary: "Report how the work item ended (completed, failed, or — after a stop — cancelled, partial, cancelled_incomplete)",
   },
+  listReviewItems: {
+    method: "GET", path: "/api/review-items", auth: ALL, query: s.ListReviewItemsQuery, response: s.ReviewItemListSchema,
+    summary: "Review items (what only a person can decide), ordered by deadline",
+  },
+  decideReviewItem: {
+    method: "POST", path: "/api/review-items/{id}/decision", auth: ["admin"], params: s.ReviewItemParams, body: s.DecisionBody, response: s.DecisionResponseSchema,
+    summary: "A person's decision: approve (bound to the exact proposal: target and version) or reject a compensation, or resolve an item",
+  },
+  metrics: {
+    method: "GET", path: "/api/metrics/cancellations", auth: ALL, query: s.MetricsQuery, response: s.MetricsSchema,
+    summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
+  },
   createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, summary: "Create an API token (shown once)", status: 201 },
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },

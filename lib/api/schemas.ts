@@ -218,3 +218,29 @@ export const EventsQuery = z.strictObject({
 
 export const SessionBody = z.strictObject({ token: text(500) });
 export const CreateTokenBody = z.strictObject({ name: text(100), role: TokenRoleSchema });
+
+export const ReviewItemParams = z.object({ id });
+export const ListReviewItemsQuery = z.strictObject({
+  status: z.enum(values(ReviewItemStatus)).optional(),
+  taskId: id.optional(),
+});
+export const ReviewItemListSchema = z.object({ reviewItems: z.array(ReviewItemSchema) });
+export const DecisionBody = z.strictObject({
+  decision: z.enum(["approve", "reject", "resolve"]),
+  reason: text(2000),
+  evidence: z.string().trim().max(5000).optional(),
+  /** For approve: the proposal's target record and version, repeated exactly as shown. */
+  target: z.string().max(300).nullable().optional(),
+  expectedVersion: z.string().max(200).nullable().optional(),
+});
+export const DecisionResponseSchema = z.object({
+  status: z.enum(values(ReviewItemStatus)),
+  compensation: z.object({ status: z.enum(["compensated", "conflict", "failed"]), detail: z.string() }).optional(),
+});
+const Latency = z.object({ count: z.number().int(), p50_ms: z.number().nullable(), p99_ms: z.number().nullable(), max_ms: z.number().nullable() });
+export const MetricsSchema = z.object({
+  generation_cancellations: Latency,
+  action_cancellations: z.object({ stopped: Latency, reconciled_or_finished: Latency }),
+  tasks: z.object({ stopped: z.number().int(), settled: z.number().int() }),
+});
+export const MetricsQuery = z.strictObject({ since: z.iso.datetime({ offset: true }).optional() });

@@ -57,7 +57,8 @@ export const SIDE_EFFECT_TRANSITIONS: Table<SideEffectOutcome> = {
 export const REVIEW_ITEM_TRANSITIONS: Table<ReviewItemStatus> = {
   open: ["escalated", "approved", "rejected", "resolved"],
   escalated: ["approved", "rejected", "resolved"],
-  approved: ["resolved"],
+  // escalated: the compensation met a record someone else changed, or it failed
+  approved: ["resolved", "escalated"],
   rejected: [],
   resolved: [],
 };

@@ -1,0 +1,6 @@
+import { contract } from "@/lib/api/contract";
+import { withRoute } from "@/lib/api/route";
+import { cancellationMetrics } from "@/lib/metrics/cancellation-metrics";
+
+export const dynamic = "force-dynamic";
+export const GET = withRoute(contract.metrics, ({ database, query }) => cancellationMetrics(database, query.since ? new Date(query.since) : undefined));

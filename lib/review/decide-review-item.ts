@@ -1,0 +1,115 @@
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import type { Principal } from "../auth/tokens";
+import { actorOf } from "../auth/tokens";
+import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
+import { casUpdate, writeLedger } from "../ledger/write";
+import type { EffectRef } from "../tools/contract";
+import type { ToolRegistry } from "../tools/registry";
+import { refOf } from "../cancellation/execute-cancellation";
+
+export interface Decision {
+  reviewItemId: string;
+  decision: "approve" | "reject" | "resolve";
+  reason: string;
+  evidence?: string;
+  /** Approval binds to the exact proposal the person saw: its target record and version must be repeated. */
+  target?: string | null;
+  expectedVersion?: string | null;
+}
+
+export interface DecisionResult {
+  status: string;
+  compensation?: { status: "compensated" | "conflict" | "failed"; detail: string };
+}
+
+interface Proposal { target: string | null; expectedVersion: string | null; tool: string; operationId: string; description: string }
+
+/**
+ * A person's decision on a review item. Approving a compensation (invariant 6):
+ * - only a person decides (this is reached only through an authenticated route; a model's
+ *   `approved: true` is never a decision);
+ * - the approval names the exact proposal (target record and version) — a mismatch is refused;
+ * - before anything is done, the service is asked for the record's current version: if someone else
+ *   changed it, nothing is overwritten — the conflict is recorded and the item escalated.
+ */
+export async function decideReviewItem(database: Database, registry: ToolRegistry, principal: Principal, input: Decision): Promise<DecisionResult> {
+  const actor = actorOf(principal);
+  const item = await database.prisma.reviewItem.findUnique({ where: { id: input.reviewItemId }, include: { sideEffect: { include: { workItem: true } } } });
+  if (!item) throw new AppError(ErrorCode.notFound, `review item ${input.reviewItemId} not found`, { reviewItemId: input.reviewItemId });
+  if (!isOpenReview(item.status)) {
+    throw new AppError(ErrorCode.conflict, `review item ${item.id} was already decided (${item.status}${item.decidedBy ? ` by ${item.decidedBy}` : ""})`, { currentState: item.status });
+  }
+  const decide = (to: string, type: string, extra: Record<string, unknown> = {}) =>
+    writeLedger(database, (w) =>
+      casUpdate(w, {
+        entity: "reviewItem", id: item.id, from: item.status, to,
+        data: { decidedBy: actor, decidedAt: new Date(), resolution: [input.reason, input.evidence && `evidence: ${input.evidence}`].filter(Boolean).join(" — "), ...extra },
+        event: { taskId: item.taskId, workItemId: item.workItemId, actor, type, reason: input.reason, data: { decision: input.decision, evidence: input.evidence ?? null } },
+      }),
+    ).then((moved) => {
+      if (!moved) throw new AppError(ErrorCode.conflict, `review item ${item.id} changed while deciding; reload it`, { reviewItemId: item.id });
+    });
+
+  if (input.decision === "reject") {
+    await decide(ReviewItemStatus.rejected, "review_item.rejected");
+    return { status: ReviewItemStatus.rejected };
+  }
+  if (input.decision === "resolve") {
+    if (item.kind === ReviewItemKind.approveCompensation) throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
+    await decide(ReviewItemStatus.resolved, "review_item.resolved");
+    return { status: ReviewItemStatus.resolved };
+  }
+
+  // approve
+  if (item.kind !== ReviewItemKind.approveCompensation || !item.sideEffect) {
+    throw new AppError(ErrorCode.badRequest, `only a proposed compensation can be approved; this is "${item.kind}" (use resolve)`, { field: "decision" });
+  }
+  const proposal = item.proposal as unknown as Proposal;
+  if ((input.target ?? null) !== (proposal.target ?? null) || (input.expectedVersion ?? null) !== (proposal.expectedVersion ?? null)) {
+    throw new AppError(ErrorCode.conflict, `the approval does not match the proposal: it was for record ${proposal.target} at version ${proposal.expectedVersion}`, {
+      proposal: { target: proposal.target, expectedVersion: proposal.expectedVersion },
+      approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
+    });
+  }
+  const effect = item.sideEffect;
+  const tool = registry.get(effect.workItem.toolName);
+  if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
+
+  const current = await tool.inspect(refOf(effect.workItem));
+  const currentVersion = current.status === "committed" ? (current.externalVersion ?? null) : null;
+  if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {
+    const detail = current.status === "committed"
+      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion}: someone else changed it; nothing was overwritten`
+      : `the service reports the record as ${current.status}; nothing was done`;
+    await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail);
+    throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
+  }
+
+  await decide(ReviewItemStatus.approved, "review_item.approved");
+  const ref: EffectRef = { id: effect.id, workItemId: effect.workItemId, operationId: effect.operationId, externalRecordId: effect.externalRecordId, externalVersion: effect.externalVersion, description: effect.description };
+  let result;
+  try {
+    result = await tool.compensate(ref, proposal.expectedVersion);
+  } catch (error) {
+    result = { status: "failed" as const, detail: (error as Error).message };
+  }
+  if (result.status === "compensated") {
+    await writeLedger(database, async (w) => {
+      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: "side_effect.compensated", reason: result.detail ?? "compensation executed" } });
+      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: "review_item.resolved", reason: "compensation executed" } });
+    });
+    return { status: ReviewItemStatus.resolved, compensation: { status: "compensated", detail: result.detail ?? "compensation executed" } };
+  }
+  await escalate(database, item.id, item.taskId, item.workItemId, ReviewItemStatus.approved, actor, `compensation ${result.status}: ${result.detail}`);
+  return { status: ReviewItemStatus.escalated, compensation: { status: result.status, detail: result.detail } };
+}
+
+async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {
+  await writeLedger(database, async (w) => {
+    const event = { taskId, workItemId, actor, type: "review_item.escalated", reason };
+    // Already escalated: the new reason is still recorded.
+    if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
+    await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });
+  });
+}
