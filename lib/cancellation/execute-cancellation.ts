@@ -3,6 +3,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
 import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, WorkItemStatus } from "../ledger/states";
+import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
@@ -42,12 +43,14 @@ export async function executeCancellation(database: Database, taskId: string, op
   if (!task.cancelRequestedAt) return;
   const items = await database.prisma.workItem.findMany({ where: { taskId, status: { in: ACTIVE } }, orderBy: { createdAt: "asc" } });
 
-  // 1. plan (recorded once: a second engine run reuses the first plan)
+  // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
+  //    child's only allowed action is abort) and every millisecond a queued child waits it could be claimed
+  //    by a worker that has not seen the boundary (the claim's guard refuses it anyway).
+  await cancelQueued(database, taskId, task.cancelRequestedAt);
+
+  // 2. plan (recorded once: a second engine run reuses the first plan)
   const plan = await recordPlanOnce(database, taskId, items, o);
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
-
-  // 2. queued children never start
-  await cancelQueued(database, taskId, task.cancelRequestedAt);
 
   // 3. stop in-flight children through their mechanisms
   for (const item of items) {
@@ -106,6 +109,7 @@ async function recordPlanOnce(database: Database, taskId: string, items: WorkIte
 
 /** Removes every queued child of the task from dispatch in one transaction. */
 export async function cancelQueued(database: Database, taskId: string, boundary: Date) {
+  if (database.sqlite) return cancelQueuedOnSqlite(database.sqlite, taskId, boundary, ENGINE_ACTOR);
   return writeLedger(database, async (w) => {
     const queued = await w.tx.workItem.findMany({ where: { taskId, status: WorkItemStatus.queued }, select: { id: true } });
     if (!queued.length) return 0;
@@ -114,10 +118,11 @@ export async function cancelQueued(database: Database, taskId: string, boundary:
       where: { id: { in: queued.map((q) => q.id) }, status: WorkItemStatus.queued },
       data: { status: WorkItemStatus.cancelled, finishedAt: now, rowVersion: { increment: 1 } },
     });
-    // One event per child, in the same transaction (an updateMany cannot race: ledger writes are serialised).
-    for (const q of queued) {
-      await w.event({ taskId, workItemId: q.id, entityType: "workItem", entityId: q.id, actor: ENGINE_ACTOR, type: "work_item.removed_from_dispatch", fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}` });
-    }
+    // One event per child, in the same transaction (the read and the update cannot race: ledger writes are serialised).
+    await w.events(queued.map((q) => ({
+      taskId, workItemId: q.id, entityType: "workItem" as const, entityId: q.id, actor: ENGINE_ACTOR, type: "work_item.removed_from_dispatch",
+      fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}`,
+    })));
     return count;
   });
 }

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { isTerminalTask, TaskStage } from "../ledger/states";
+import { recordBoundaryOnSqlite } from "../ledger/sqlite-hot-path";
 import { casUpdate, conflict, writeLedger } from "../ledger/write";
 
 export interface CancellationBoundary {
@@ -28,6 +29,13 @@ export async function requestCancellation(
   database: Database,
   input: { taskId: string; reason?: string | null; actor: string },
 ): Promise<CancellationRequestResult> {
+  if (database.sqlite) {
+    const { task, recorded } = await recordBoundaryOnSqlite(database.sqlite, { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor });
+    if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
+    if (!task.cancelRequestedAt && isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
+    if (!task.cancelRequestedAt) throw conflict("task", task.id, TaskStage.active, task.stage);
+    return { kind: "boundary", boundary: boundaryOf({ ...task, cancelRequestedAt: new Date(task.cancelRequestedAt) }, !recorded) };
+  }
   return writeLedger(database, async (w) => {
     const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });

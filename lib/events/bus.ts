@@ -16,8 +16,13 @@ export interface CommittedEvent {
 const globalForBus = globalThis as unknown as { stoplineBus?: EventEmitter };
 const bus = (globalForBus.stoplineBus ??= new EventEmitter().setMaxListeners(0));
 
+/**
+ * Announces committed events on the next turn of the event loop: the writer (e.g. the Stop request) gets
+ * its answer first, and listeners' reactions (aborting a hundred running children, each writing its
+ * outcome) do not run inside the writer's await. Order is kept (setImmediate is FIFO).
+ */
 export function publishCommitted(events: CommittedEvent[]): void {
-  if (events.length) bus.emit("committed", events);
+  if (events.length) setImmediate(() => bus.emit("committed", events));
 }
 
 export function onCommitted(listener: (events: CommittedEvent[]) => void): () => void {

@@ -20,7 +20,7 @@ import type { EventInput } from "./write";
 type Direct = NonNullable<Database["sqlite"]>;
 
 // Prepared once per connection: compiling a statement costs about as much as running it.
-type Statement = { get(...params: unknown[]): unknown };
+type Statement = { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
 const statements = new WeakMap<Sqlite, Map<string, Statement>>();
 function prepared(db: Sqlite, sql: string): Statement {
   let cache = statements.get(db);
@@ -151,5 +151,45 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
       }
     }
     return toWorkItem(row);
+  });
+}
+
+/** Removes every queued child of a task from dispatch (same rows and events as execute-cancellation's Prisma path). */
+export function cancelQueuedOnSqlite(direct: Direct, taskId: string, boundary: Date, actor: string) {
+  return run<number>(direct, (db, now, committed) => {
+    const rows = prepared(db, `SELECT "id" FROM "WorkItem" WHERE "taskId" = ? AND "status" = ?`);
+    const ids = (rows.all(taskId, WorkItemStatus.queued) as { id: string }[]).map((r) => r.id);
+    const update = prepared(db, `UPDATE "WorkItem" SET "status" = ?, "finishedAt" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ? WHERE "id" = ? AND "status" = ? RETURNING "id"`);
+    for (const id of ids) {
+      if (!update.get(WorkItemStatus.cancelled, sqliteTime(now), sqliteTime(now), id, WorkItemStatus.queued)) continue;
+      insertEvent(db, {
+        taskId, workItemId: id, entityType: "workItem", entityId: id, actor, type: "work_item.removed_from_dispatch",
+        fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}`,
+      }, now, committed);
+    }
+    return ids.length;
+  });
+}
+
+/** The cancellation boundary (same row change and event as request-cancellation.ts's Prisma path). */
+export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string }) {
+  type TaskRow = { id: string; stage: string; intentVersion: number; rowVersion: number; cancelRequestedAt: string | null; cancelIntentVersion: number | null; cancelReason: string | null; cancelRequestedBy: string | null };
+  return run<{ task: TaskRow | null; recorded: boolean }>(direct, (db, now, committed) => {
+    const select = prepared(db, `SELECT "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy" FROM "Task" WHERE "id" = ?`);
+    const task = select.get(input.taskId) as TaskRow | undefined;
+    if (!task) return { task: null, recorded: false };
+    if (task.cancelRequestedAt || task.stage !== TaskStage.active) return { task, recorded: false };
+    const intentVersion = task.intentVersion + 1;
+    const updated = prepared(db, `UPDATE "Task" SET "stage" = ?, "intentVersion" = ?, "cancelIntentVersion" = ?, "cancelRequestedAt" = ?, "cancelReason" = ?,
+        "cancelRequestedBy" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+      WHERE "id" = ? AND "stage" = ? AND "rowVersion" = ? AND "cancelRequestedAt" IS NULL
+      RETURNING "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy"`)
+      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
+    if (!updated) return { task, recorded: false }; // cannot happen under the write lock
+    insertEvent(db, {
+      taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "task.cancel_requested",
+      fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion },
+    }, now, committed);
+    return { task: updated, recorded: true };
   });
 }

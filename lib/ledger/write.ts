@@ -22,6 +22,8 @@ export interface Writer {
   readonly provider: Database["provider"];
   /** Appends an event in this transaction. */
   event(e: EventInput): Promise<void>;
+  /** Appends many events in one statement (bulk transitions: removing a thousand queued children). */
+  events(list: EventInput[]): Promise<void>;
   /** The database's clock (leases are judged by it, not by the caller's). */
   now(): Promise<Date>;
   /**
@@ -61,22 +63,13 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
       tx,
       provider: database.provider,
       async event(e) {
-        const row = await tx.ledgerEvent.create({
-          data: {
-            taskId: e.taskId ?? null,
-            workItemId: e.workItemId ?? null,
-            entityType: e.entityType,
-            entityId: e.entityId,
-            actor: e.actor,
-            type: e.type,
-            fromState: e.fromState ?? null,
-            toState: e.toState ?? null,
-            reason: e.reason ?? null,
-            data: (e.data ?? undefined) as never,
-          },
-          select: { seq: true },
-        });
+        const row = await tx.ledgerEvent.create({ data: eventRow(e), select: { seq: true } });
         committed.push({ seq: row.seq, taskId: e.taskId ?? null, workItemId: e.workItemId ?? null, type: e.type, toState: e.toState ?? null });
+      },
+      async events(list) {
+        if (!list.length) return;
+        const rows = await tx.ledgerEvent.createManyAndReturn({ data: list.map(eventRow), select: { seq: true, taskId: true, workItemId: true, type: true, toState: true } });
+        committed.push(...rows.sort((a, b) => a.seq - b.seq));
       },
       now: () => databaseNow(tx, database.provider),
       rejectAfterCommit(error) {
@@ -90,6 +83,19 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
   if (deferred || result === REJECTED) throw deferred;
   return result as T;
 }
+
+const eventRow = (e: EventInput) => ({
+  taskId: e.taskId ?? null,
+  workItemId: e.workItemId ?? null,
+  entityType: e.entityType,
+  entityId: e.entityId,
+  actor: e.actor,
+  type: e.type,
+  fromState: e.fromState ?? null,
+  toState: e.toState ?? null,
+  reason: e.reason ?? null,
+  data: (e.data ?? undefined) as never,
+});
 
 export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Database["provider"]): Promise<Date> {
   if (provider === "postgres") {
