@@ -1,5 +1,7 @@
 /**
  * `npm test` — every suite, in order; fails if any fails:
+ *   0. typecheck   tsc --noEmit over the whole tree (tests, scripts and benchmarks included; `next build`
+ *                  checks only the app, see tsconfig.build.json)
  *   1. unit        vitest --project unit
  *   2. sqlite      vitest --project sqlite      (integration tests, *.int.test.ts, on SQLite)
  *   3. postgres    vitest --project postgres    (the same tests on PostgreSQL) — TEST_PG_URL if set, else a
@@ -54,6 +56,7 @@ function banner(lines: string[]) {
 
 const vitest = path.join(BIN, "vitest");
 
+await run("typecheck", path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
 await run("unit", vitest, ["run", "--project", "unit"]);
 await run("sqlite", vitest, ["run", "--project", "sqlite"]);
 

@@ -20,6 +20,8 @@ export interface EngineOptions {
   settleTimeoutMs?: number;
   cancelAttempts?: number;
   cancelBackoffMs?: number;
+  /** A cancel or rollback call that takes longer than this counts as failed (then retried). */
+  cancelTimeoutMs?: number;
   /** An optional model planner; its plan is validated and falls back to the rules (see plan.ts). */
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
 }
@@ -38,7 +40,7 @@ export const refOf = (item: WorkItem): CallRef => ({
  * items → settle the task. Every step is safe to repeat (compare-and-set), so a restart simply runs it again.
  */
 export async function executeCancellation(database: Database, taskId: string, options: EngineOptions): Promise<void> {
-  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, ...options };
+  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   if (!task.cancelRequestedAt) return;
   const items = await database.prisma.workItem.findMany({ where: { taskId, status: { in: ACTIVE } }, orderBy: { createdAt: "asc" } });
@@ -133,7 +135,7 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: st
   );
 }
 
-async function stopChild(database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction, o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs">>) {
+async function stopChild(database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction, o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">>) {
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
     if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
@@ -157,7 +159,7 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process` });
     return;
   }
-  const result = await withRetries(() => call.call(tool, refOf(current)), o.cancelAttempts, o.cancelBackoffMs);
+  const result = await withRetries(() => call.call(tool, refOf(current)), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
   if (result.ok) {
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
     return;

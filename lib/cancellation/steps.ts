@@ -15,15 +15,24 @@ export async function logStep(
   await writeLedger(database, (w) => w.event(event));
 }
 
-/** Retries `fn` with exponential backoff; returns the last error when every attempt failed. */
-export async function withRetries<T>(fn: () => Promise<T>, attempts: number, baseDelayMs: number): Promise<{ ok: true; value: T } | { ok: false; error: Error; attempts: number }> {
+/**
+ * Retries `fn` with exponential backoff; an attempt that takes longer than `timeoutMs` counts as failed
+ * (an endpoint that hangs is as unavailable as one that refuses). Returns the last error when all failed.
+ */
+export async function withRetries<T>(fn: () => Promise<T>, attempts: number, baseDelayMs: number, timeoutMs = 10_000): Promise<{ ok: true; value: T } | { ok: false; error: Error; attempts: number }> {
   let last: Error = new Error("not attempted");
   for (let i = 0; i < attempts; i++) {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return { ok: true, value: await fn() };
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      return { ok: true, value: await Promise.race([fn(), timeout]) };
     } catch (error) {
       last = error instanceof Error ? error : new Error(String(error));
       if (i < attempts - 1) await sleep(baseDelayMs * 2 ** i);
+    } finally {
+      clearTimeout(timer);
     }
   }
   return { ok: false, error: last, attempts };
