@@ -42,6 +42,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
   const controller = new AbortController();
   let abortedAt: number | null = null;
   let submitted = false;
+  let mayHaveSubmitted = false;
   const partial: { reported: { complete: boolean } | null } = { reported: null };
   let lostLease = false;
   const abort = (reason: string) => {
@@ -77,6 +78,9 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     async checkpoint() {
       if (controller.signal.aborted) throw controller.signal.reason;
       await checkpointWorkItem(database, { ...lease, actor });
+      // From here the action may reach the service even if its answer never reaches us (a lost response):
+      // any failure after a passed checkpoint is uncertain, settled by asking the service by idempotency key.
+      mayHaveSubmitted = true;
     },
     async submitted(operationId, details = {}) {
       submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
@@ -110,8 +114,9 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
   } catch (error) {
     if (lostLease) return { outcome: "lost_lease", abortedAt };
     const message = error instanceof Error ? error.message : String(error);
-    if (submitted) {
-      await markUncertain(database, { workItemId: item.id, leaseToken, reason: `the action was accepted (submitted) and then: ${message}`, actor }).catch(() => {});
+    if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
+      const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
+      await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
       return { outcome: "uncertain", abortedAt };
     }
     if (controller.signal.aborted) {
