@@ -2,7 +2,12 @@
 // pool live in the app process on the embedded default (see lib/runtime/background.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.STOPLINE_BACKGROUND !== "0") {
-    const { startBackground } = await import("./lib/runtime/background");
+    const { startBackground, startDemoServices } = await import("./lib/runtime/background");
     startBackground();
+    const demo = await startDemoServices().catch((error) => {
+      console.error("the demo services could not start (is the port taken? set STOPLINE_DEMO_PORT)", error);
+      return null;
+    });
+    if (demo) console.log(`[stopline] demo services (shop, crm, mailer, reports, inference) at ${demo.url}`);
   }
 }

@@ -1,9 +1,9 @@
 import type { Database } from "../db/client";
 import { onCommitted } from "../events/bus";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
-import { Mechanism, ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
+import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { executeCancellation, settleTask, type EngineOptions } from "./execute-cancellation";
+import { executeCancellation, finishCancellation, type EngineOptions } from "./execute-cancellation";
 import { reconcileWorkItem } from "./reconcile";
 import { ENGINE_ACTOR } from "./steps";
 
@@ -23,6 +23,7 @@ export class CancellationEngine {
   #maintaining = false;
   /** When each uncertain item was last asked about (the service is not asked more than every 10 s). */
   readonly #lastAsked = new Map<string, number>();
+  readonly #lastFinished = new Map<string, number>();
 
   constructor(database: Database, options: EngineOptions) {
     this.#database = database;
@@ -65,12 +66,15 @@ export class CancellationEngine {
       const pending = await database.prisma.task.findMany({ where: { stage: TaskStage.cancelRequested }, select: { id: true }, take: 50 });
       for (const t of pending) {
         if (this.#runs.has(t.id)) continue;
-        // Unstoppable children that ended, or cooperative ones that stopped late, let the task settle now.
-        const watched = await database.prisma.workItem.findMany({ where: { taskId: t.id, status: { in: [WorkItemStatus.cancelling, WorkItemStatus.submitted] }, mechanism: { not: Mechanism.abortSignal } } });
-        for (const item of watched) await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName));
         const planned = await database.prisma.ledgerEvent.count({ where: { taskId: t.id, type: "cancellation.planned" } });
-        if (!planned) await this.run(t.id);
-        else await settleTask(database, t.id);
+        if (!planned) {
+          void this.run(t.id); // a boundary whose engine run never happened (the process restarted)
+          continue;
+        }
+        // Children that settled late: reconcile, verify their resources, settle — at most every 5 s per task.
+        if (Date.now() - (this.#lastFinished.get(t.id) ?? 0) < 5_000) continue;
+        this.#lastFinished.set(t.id, Date.now());
+        await finishCancellation(database, t.id, this.#options);
       }
       const now = new Date();
       const overdueUncertain = await database.prisma.workItem.findMany({ where: { status: WorkItemStatus.uncertain }, take: 50, orderBy: { reconcileDeadline: "asc" } });

@@ -68,6 +68,17 @@ export async function executeCancellation(database: Database, taskId: string, op
     await sleep(25);
   }
 
+  await finishCancellation(database, taskId, o);
+}
+
+/**
+ * Steps 5–8, also run again by the maintenance pass for a task whose children settled late (a
+ * provider-side stop that took a while, an unrecoverable child that finally ended): reconcile accepted
+ * actions whose outcome is unknown, clean up and verify resources, open review items, settle the task.
+ */
+export async function finishCancellation(database: Database, taskId: string, options: EngineOptions) {
+  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), ...options };
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   // 5. reconcile accepted actions whose outcome is unknown
   const unknown = await database.prisma.workItem.findMany({ where: { taskId, status: { in: [WorkItemStatus.uncertain, WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } } });
   for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName));

@@ -1,9 +1,31 @@
+import path from "node:path";
 import { db } from "../db/client";
+import { PROJECT_ROOT } from "../db/config";
+import { startDemoServer, type DemoServer } from "../demo/server";
+import { demoTools } from "../demo/tools";
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
 import { WorkerPool } from "../workers/worker-pool";
 import { appRegistry } from "./app-registry";
+
+/**
+ * The demo world (lib/demo): its tools are registered in every process that runs work (app and worker
+ * processes); its services run in the app process only (startDemoServices), at STOPLINE_DEMO_URL.
+ */
+export const demoServicesUrl = () => process.env.STOPLINE_DEMO_URL ?? `http://127.0.0.1:${Number(process.env.STOPLINE_DEMO_PORT ?? Number(process.env.PORT ?? 3000) + 1)}`;
+
+function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
+  if (process.env.STOPLINE_DEMO === "0") return;
+  for (const tool of demoTools({ baseUrl: demoServicesUrl() })) if (!registry.get(tool.name)) registry.register(tool);
+}
+
+export async function startDemoServices(): Promise<DemoServer | null> {
+  if (process.env.STOPLINE_DEMO === "0" || process.env.STOPLINE_DEMO_URL) return null;
+  const file = process.env.STOPLINE_DEMO_DB ?? path.join(PROJECT_ROOT, "data", "demo-services.db");
+  const port = Number(new URL(demoServicesUrl()).port);
+  return startDemoServer({ file, port });
+}
 
 const globalForBackground = globalThis as unknown as { stoplineBackground?: { pool: WorkerPool | null; engine: CancellationEngine } };
 
@@ -16,6 +38,7 @@ export function startBackground(options: { workers?: number; workerId?: string }
   if (globalForBackground.stoplineBackground) return globalForBackground.stoplineBackground;
   const database = db();
   const registry = appRegistry();
+  registerDemoTools(registry);
   // Optional model planner (STOPLINE_PLANNER_MODEL): it only advises; its plan is validated, rules otherwise.
   const model = modelFromEnvironment();
   const planner = model ? (calls: ActiveToolCall[]) => planWithModel({ calls, reason: "user_interrupt", model, signal: AbortSignal.timeout(5_000) }) : undefined;

@@ -1,0 +1,230 @@
+import { z } from "zod";
+import type { CallRef, InspectOutcome, ToolContext, ToolDefinition } from "../tools/contract";
+
+/**
+ * Stopline tools for the demo services, talking to them over HTTP like to any external system. Each
+ * declares how it is stopped, inspected and compensated (lib/tools/contract.ts).
+ */
+export interface DemoToolOptions {
+  /** The demo services' base URL. */
+  baseUrl: string;
+  /** A call that gets no answer within this long is abandoned (its outcome is then reconciled). */
+  callTimeoutMs?: number;
+  /** How often a running export is polled. */
+  pollMs?: number;
+}
+
+class ServiceError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export function demoTools(options: DemoToolOptions): ToolDefinition[] {
+  const base = options.baseUrl.replace(/\/$/, "");
+  const timeoutMs = options.callTimeoutMs ?? 5_000;
+  const call = async <T = Record<string, unknown>>(method: string, path: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> => {
+    const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
+      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+      signal,
+    });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : {};
+    if (!res.ok) throw new ServiceError(res.status, `${method} ${path} → ${res.status}: ${json.error ?? text}`);
+    return json as T;
+  };
+  /** Looks a call up by its idempotency key; null when the service has no record of it. */
+  const lookup = async <T>(path: string, ref: CallRef): Promise<T | null> => {
+    try {
+      return await call<T>("GET", `${path}?idempotencyKey=${encodeURIComponent(ref.idempotencyKey)}`);
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 404) return null;
+      throw error;
+    }
+  };
+  const unknown = (error: unknown): InspectOutcome => ({ status: "unknown", reason: `the service could not be asked: ${(error as Error).message}` });
+
+  type Order = { orderId: string; status: string; version: number; amountCents: number; items: { sku: string; quantity: number }[] };
+  type Record_ = { recordId: string; version: number; archived: boolean; name: string };
+  type Message = { messageId: string; status: string; to: string };
+  type Export = { exportId: string; status: string; rowsWritten: number; rowsTotal: number; rows: string[]; lockHeld: boolean; tempFile: string | null };
+
+  const checkStock: ToolDefinition<{ sku?: string }> = {
+    name: "shop.check_stock", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    input: z.object({ sku: z.string().optional() }),
+    run: (input, ctx) => call("GET", `/shop/stock${input.sku ? `?sku=${encodeURIComponent(input.sku)}` : ""}`, { signal: ctx.signal }),
+  };
+
+  const createOrder: ToolDefinition<{ items: { sku: string; quantity: number }[] }> = {
+    name: "shop.create_order", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
+    input: z.object({ items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1) })).min(1) }),
+    async run(input, ctx) {
+      await ctx.checkpoint(); // the commitment: refused after Stop or if the confirmed proposal changed
+      const order = await call<Order>("POST", "/shop/orders", { body: { idempotencyKey: ctx.idempotencyKey, items: input.items }, signal: ctx.signal });
+      await ctx.submitted(order.orderId, { externalRecordId: order.orderId, externalVersion: String(order.version), reversible: true, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` });
+      return order;
+    },
+    async cancel(ref) {
+      const order = await lookup<Order>("/shop/orders", ref);
+      if (order) await call("POST", `/shop/orders/${order.orderId}/cancel`);
+    },
+    async inspect(ref) {
+      try {
+        const order = await lookup<Order>("/shop/orders", ref);
+        if (!order || order.status === "cancelled") return { status: "not_committed" };
+        return { status: "committed", externalRecordId: order.orderId, externalVersion: String(order.version), result: order, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` };
+      } catch (error) {
+        return unknown(error);
+      }
+    },
+    async compensate(effect, expectedVersion) {
+      const order = await call<Order>("GET", `/shop/orders/${effect.externalRecordId}`);
+      if (String(order.version) !== expectedVersion) return { status: "conflict", currentVersion: String(order.version), detail: `order ${order.orderId} is at version ${order.version}, not ${expectedVersion}` };
+      if (order.status === "shipped") return { status: "failed", detail: `order ${order.orderId} has shipped and can no longer be cancelled` };
+      await call("POST", `/shop/orders/${order.orderId}/cancel`);
+      const after = await call<Order>("GET", `/shop/orders/${order.orderId}`);
+      return after.status === "cancelled" ? { status: "compensated", detail: `order ${order.orderId} cancelled` } : { status: "failed", detail: `the shop acknowledged but the order is ${after.status}` };
+    },
+    describeEffect: (e) => e.description ?? `order ${e.externalRecordId}`,
+  };
+
+  const createRecord: ToolDefinition<{ name: string; email: string }> = {
+    name: "crm.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    input: z.object({ name: z.string().min(1), email: z.email() }),
+    async run(input, ctx) {
+      await ctx.checkpoint();
+      const record = await call<Record_>("POST", "/crm/records", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
+      await ctx.submitted(record.recordId, { externalRecordId: record.recordId, externalVersion: String(record.version), reversible: true, description: `CRM record ${record.recordId} for ${input.name}` });
+      return record;
+    },
+    async inspect(ref) {
+      try {
+        const record = await lookup<Record_>("/crm/records", ref);
+        if (!record) return { status: "not_committed" };
+        return { status: "committed", externalRecordId: record.recordId, externalVersion: String(record.version), result: record, description: `CRM record ${record.recordId} for ${record.name}` };
+      } catch (error) {
+        return unknown(error);
+      }
+    },
+    async compensate(effect, expectedVersion) {
+      try {
+        await call("POST", `/crm/records/${effect.externalRecordId}/archive`, { headers: { "if-match": String(expectedVersion) } });
+        return { status: "compensated", detail: `CRM record ${effect.externalRecordId} archived` };
+      } catch (error) {
+        if (error instanceof ServiceError && error.status === 412) {
+          const current = await call<Record_>("GET", `/crm/records/${effect.externalRecordId}`);
+          return { status: "conflict", currentVersion: String(current.version), detail: error.message };
+        }
+        return { status: "failed", detail: (error as Error).message };
+      }
+    },
+    describeEffect: (e) => e.description ?? `CRM record ${e.externalRecordId}`,
+  };
+
+  const sendEmail: ToolDefinition<{ to: string; subject: string; body: string }> = {
+    name: "mailer.send_email", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    input: z.object({ to: z.email(), subject: z.string().min(1), body: z.string() }),
+    async run(input, ctx) {
+      // Preparation: a draft can be discarded; sending cannot be undone.
+      const draft = await call<Message>("POST", "/mailer/drafts", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
+      try {
+        await ctx.checkpoint();
+      } catch (error) {
+        await discardDraft(draft.messageId, ctx);
+        throw error;
+      }
+      const sent = await call<Message>("POST", `/mailer/drafts/${draft.messageId}/send`, { signal: ctx.signal });
+      await ctx.submitted(sent.messageId, { externalRecordId: sent.messageId, reversible: false, description: `email "${input.subject}" to ${input.to}` });
+      return sent;
+    },
+    async inspect(ref) {
+      try {
+        const message = await lookup<Message>("/mailer/messages", ref);
+        if (!message || message.status !== "sent") return { status: "not_committed" };
+        return { status: "committed", externalRecordId: message.messageId, result: message, description: `email to ${message.to}` };
+      } catch (error) {
+        return unknown(error);
+      }
+    },
+    describeEffect: (e) => e.description ?? `email ${e.externalRecordId}`,
+  };
+  async function discardDraft(messageId: string, ctx: ToolContext) {
+    await call("POST", `/mailer/drafts/${messageId}/discard`).catch(() => {});
+    await ctx.reportPartial({ draft: messageId, discarded: true }, { complete: false });
+  }
+
+  const exportReport: ToolDefinition<{ rows: number; rowMs?: number }> = {
+    name: "reports.export_report", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
+    input: z.object({ rows: z.number().int().min(1).max(100_000), rowMs: z.number().int().min(1).optional() }),
+    async run(input, ctx) {
+      const started = await call<Export>("POST", "/reports/exports", { body: { idempotencyKey: ctx.idempotencyKey, ...input } });
+      await ctx.holdResource("lock", started.exportId);
+      if (started.tempFile) await ctx.holdResource("temp_file", started.tempFile);
+      for (;;) {
+        // The service is the truth: after a Stop keep asking until it says the export stopped (or finished anyway).
+        const current = await call<Export>("GET", `/reports/exports/${started.exportId}`);
+        if (current.status === "completed") {
+          if (!current.lockHeld) await ctx.releaseResource("lock", started.exportId);
+          if (!current.tempFile && started.tempFile) await ctx.releaseResource("temp_file", started.tempFile);
+          return { exportId: current.exportId, rows: current.rows };
+        }
+        if (current.status === "cancelled") {
+          await ctx.reportPartial({ exportId: current.exportId, rows: current.rows }, { complete: true }); // a complete prefix of whole rows
+          throw new Error(`export stopped after ${current.rowsWritten} of ${current.rowsTotal} rows`);
+        }
+        if (ctx.signal.aborted) await call("POST", `/reports/exports/${started.exportId}/cancel`).catch(() => {});
+        await new Promise((r) => setTimeout(r, options.pollMs ?? 50));
+      }
+    },
+    async cancel(ref) {
+      const found = await lookup<Export>("/reports/exports", ref);
+      if (found) await call("POST", `/reports/exports/${found.exportId}/cancel`);
+    },
+    async inspect(ref) {
+      try {
+        const found = await lookup<Export>("/reports/exports", ref);
+        if (!found) return { status: "not_committed" };
+        if (found.status === "running") return { status: "running" };
+        if (found.status === "completed") return { status: "committed", result: { exportId: found.exportId, rows: found.rows } };
+        return { status: "not_committed", partialResult: { exportId: found.exportId, rows: found.rows }, partialComplete: true };
+      } catch (error) {
+        return unknown(error);
+      }
+    },
+    async cleanup(resource) {
+      const exportId = resource.type === "lock" ? resource.handle : /stopline-demo-(exp_[\w-]+)\.csv$/.exec(resource.handle)?.[1];
+      if (exportId) await call("POST", `/reports/exports/${exportId}/release`);
+    },
+    async verifyReleased(resource) {
+      const exportId = resource.type === "lock" ? resource.handle : /stopline-demo-(exp_[\w-]+)\.csv$/.exec(resource.handle)?.[1];
+      if (!exportId) return false;
+      const current = await call<Export>("GET", `/reports/exports/${exportId}`);
+      return resource.type === "lock" ? !current.lockHeld : current.tempFile === null;
+    },
+  };
+
+  const generate: ToolDefinition<{ prompt: string; words?: number; wordMs?: number }> = {
+    name: "inference.generate", kind: "model_request", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    input: z.object({ prompt: z.string().min(1), words: z.number().int().optional(), wordMs: z.number().int().optional() }),
+    async run(input, ctx) {
+      const res = await fetch(`${base}/inference/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input), signal: ctx.signal });
+      if (!res.ok || !res.body) throw new ServiceError(res.status, `generate → ${res.status}`);
+      let text = "";
+      try {
+        for await (const chunk of res.body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)) text += chunk;
+      } catch (error) {
+        if (ctx.signal.aborted && text) await ctx.reportPartial({ text }, { complete: false }); // half a sentence is not a valid answer
+        throw error;
+      }
+      return { text: text.trim() };
+    },
+  };
+
+  return [checkStock, createOrder, createRecord, sendEmail, exportReport, generate] as ToolDefinition[];
+}
+
+const money = (cents: number) => `€${(cents / 100).toFixed(2)}`;
+const describeItems = (items: { sku: string; quantity: number }[]) => items.map((i) => `${i.quantity} × ${i.sku}`).join(", ");
