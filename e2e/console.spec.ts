@@ -76,6 +76,19 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
   await expect(bookingRow).toContainText("v1");
   await expect(page.getByTestId("announcer")).toContainText("New task “Book a table for four");
 
+  // Its one child is running and cannot be stopped (mechanism "none"), so after Stop the task stays
+  // "stopping" until that child ends — the cancellation engine watches it to completion. The tool name
+  // is one no in-process worker serves, so this test is the only worker that claims it.
+  const scheduled = await request.post(`/api/tasks/${booking.id}/work-items`, {
+    headers: AUTH,
+    data: { kind: "external_action", toolName: "e2e_reserve_table", mechanism: "none", intentVersion: booking.intentVersion },
+  });
+  expect(scheduled.status(), await scheduled.text()).toBe(201);
+  const claim = await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-worker", toolNames: ["e2e_reserve_table"], leaseMs: 120_000 } });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const child = (await claim.json()).workItem as { id: string; leaseToken: string };
+  expect(child).not.toBeNull();
+
   // A second task with two work items: the work-item count follows the ledger too.
   const report = await createTask(request, "Summarise the Q3 churn report for the leadership sync");
   for (const toolName of ["fetch_report", "draft_summary"]) {
@@ -124,6 +137,17 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
   await expect(bookingRow).toHaveCount(0);
   for (const title of await rows.locator("th").allTextContents()) expect(title.toLowerCase()).toContain("churn report");
   await shot(page, "console-filtered");
+  await search.fill("");
+
+  // The unstoppable child ends: the engine settles the task, and the badge turns to "cancelled" live.
+  const done = await request.post(`/api/work-items/${child.id}/complete`, {
+    headers: AUTH,
+    data: { leaseToken: child.leaseToken, outcome: "completed", result: { reservation: "R-1042" } },
+  });
+  expect(done.status(), await done.text()).toBe(200);
+  await expect(bookingRow.getByTestId("stage")).toHaveText("cancelled", { timeout: 10_000 });
+  await expect(page.getByTestId("announcer")).toContainText("is now cancelled");
+  await shot(page, "console-cancelled");
   expect(await page.evaluate(() => (window as unknown as { __stoplineMarker?: string }).__stoplineMarker)).toBe("not reloaded");
 
   // Sign out: the form is back and the cookie no longer opens the API.

@@ -31,9 +31,12 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
+  const sessionEnded = isUnauthorized(query.error);
   const refetchSoon = useRefetchSoon(queryClient);
   const live = useLedgerEvents({
+    enabled: !sessionEnded,
     onOpen: refetchSoon, // events during a disconnection, or before the stream opened, are fetched
+    onGiveUp: refetchSoon, // the stream was refused: a 401 here shows "sign in again" instead of "reconnecting…"
     onEvent: (event) => {
       patchTaskStage(queryClient, event);
       refetchSoon();
@@ -50,8 +53,6 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
     const needle = search.trim().toLocaleLowerCase();
     return tasks.filter((t) => (stage === "all" || t.stage === stage) && (!needle || t.title.toLocaleLowerCase().includes(needle)));
   }, [tasks, stage, search]);
-
-  const sessionEnded = isUnauthorized(query.error);
 
   return (
     <div className="space-y-4">

@@ -6,9 +6,16 @@ import type { LedgerEvent } from "./api";
 export type LiveState = "connecting" | "live" | "reconnecting";
 
 interface Handlers {
+  /** False closes the stream (e.g. once the session ended); true opens it again. Default true. */
+  enabled?: boolean;
   onEvent: (event: LedgerEvent) => void;
   /** Called on every (re)connection: whatever happened while disconnected may need a refetch. */
   onOpen?: () => void;
+  /**
+   * Called when the browser gives up on the stream: it answered with an error status, which EventSource
+   * does not reveal. A plain request can tell (e.g. a 401 once the session ended).
+   */
+  onGiveUp?: () => void;
 }
 
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
@@ -20,6 +27,7 @@ const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
  * session expired, or was down), a new EventSource resumes from the last seen sequence with `lastEventId`.
  */
 export function useLedgerEvents(handlers: Handlers): LiveState {
+  const enabled = handlers.enabled ?? true;
   const [state, setState] = useState<LiveState>("connecting");
   const ref = useRef(handlers);
   useEffect(() => {
@@ -27,6 +35,8 @@ export function useLedgerEvents(handlers: Handlers): LiveState {
   });
 
   useEffect(() => {
+    if (!enabled) return;
+    setState("connecting");
     let source: EventSource | null = null;
     let lastSeq: number | null = null;
     let attempt = 0;
@@ -56,6 +66,7 @@ export function useLedgerEvents(handlers: Handlers): LiveState {
         // CLOSED: it gave up; try again ourselves, slower each time.
         if (source?.readyState === EventSource.CLOSED) {
           source.close();
+          ref.current.onGiveUp?.();
           timer = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
         }
       };
@@ -67,7 +78,7 @@ export function useLedgerEvents(handlers: Handlers): LiveState {
       clearTimeout(timer);
       source?.close();
     };
-  }, []);
+  }, [enabled]);
 
   return state;
 }
