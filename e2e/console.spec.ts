@@ -91,7 +91,7 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
 
   // A second task with two work items: the work-item count follows the ledger too.
   const report = await createTask(request, "Summarise the Q3 churn report for the leadership sync");
-  for (const toolName of ["fetch_report", "draft_summary"]) {
+  for (const toolName of ["e2e_fetch_report", "e2e_draft_summary"]) {
     const scheduled = await request.post(`/api/tasks/${report.id}/work-items`, {
       headers: AUTH,
       data: { kind: "local_worker", toolName, mechanism: "abort_signal", intentVersion: report.intentVersion },
