@@ -43,6 +43,7 @@ test("GET /console - a signed-out browser sees only the sign-in form", async ({ 
 });
 
 test("GET /console - sign in, tasks appear and stop live without a reload, filter, sign out", async ({ page, request }) => {
+  test.slow(); // a long scenario against a real server, on machines that are often busy
   await page.goto("/console");
 
   // A wrong token: the API's message is shown, and the form stays.

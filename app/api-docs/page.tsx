@@ -43,6 +43,16 @@ const GROUPS: { title: string; intro: string; match: (e: Entry) => boolean }[] =
     match: (e) => e.path.startsWith("/api/workers") || e.path.startsWith("/api/work-items"),
   },
   {
+    title: "Review",
+    intro: "What a person must decide — compensations to approve, uncertain outcomes and orphaned resources to resolve — and the decisions themselves.",
+    match: (e) => e.path.startsWith("/api/review-items"),
+  },
+  {
+    title: "Metrics",
+    intro: "",
+    match: (e) => e.path.startsWith("/api/metrics"),
+  },
+  {
     title: "Access",
     intro: "API tokens for agents and workers, and the console's cookie session.",
     match: (e) => e.path.startsWith("/api/tokens") || e.path.startsWith("/api/session"),
