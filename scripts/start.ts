@@ -62,11 +62,8 @@ if (!dev) {
   }
 }
 
-// ─── HOOK: in-process worker pool ────────────────────────────────────────────────────────────────────
-// The in-process worker pool (lease-based claim loop, heartbeats, resume after restart) is started here
-// once it exists — after migrations, alongside the server, and stopped with it on SIGINT/SIGTERM before
-// this process exits. Separate worker processes at scale are started on their own and need nothing here.
-// ─────────────────────────────────────────────────────────────────────────────────────────────────────
+// The in-process worker pool, the cancellation engine and the demo services start inside the server process
+// (instrumentation.ts → lib/runtime/background.ts), so they share its in-process commit notifications.
 
 // 3. Serve.
 const server = runInOwnGroup(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "--port", String(port)], {
@@ -75,6 +72,8 @@ const server = runInOwnGroup(process.execPath, [NEXT_BIN, dev ? "dev" : "start",
 });
 void announceWhenReady(port, bootstrap);
 const exit = await server;
+// Say how the server ended: a silent exit (or a kill by signal) is otherwise impossible to diagnose.
+log(`server exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}`);
 process.exit(exit.code);
 
 // ─────────────────────────────────────────────────────────────────────────────────────────────────────

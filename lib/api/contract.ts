@@ -82,7 +82,7 @@ export const contract = {
     method: "GET", path: "/api/metrics/cancellations", auth: ALL, query: s.MetricsQuery, response: s.MetricsSchema,
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
   },
-  createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, summary: "Create an API token (shown once)", status: 201 },
+  createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, response: s.CreatedTokenSchema, summary: "Create an API token (shown once)", status: 201 },
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },

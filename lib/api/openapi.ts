@@ -5,6 +5,8 @@ import { ErrorSchema } from "./schemas";
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
 
+const SUCCESS: Record<string, string> = { "200": "OK", "201": "Created", "202": "Accepted: recorded; the work it starts continues in the background", "204": "No content" };
+
 const ERROR_STATUSES: Record<string, string> = {
   "400": "Bad input: the body names each field and what is wrong; nothing was written",
   "401": "Missing or invalid bearer token",
@@ -33,12 +35,15 @@ export function openApiDocument(): Record<string, unknown> {
       [ok]: route.stream
         ? { description: "text/event-stream of ledger events; each event's id is the ledger sequence", content: { "text/event-stream": { schema: { type: "string" } } } }
         : route.response
-          ? { description: "OK", content: { "application/json": { schema: jsonSchema(route.response, "output") } } }
-          : { description: "OK" },
+          ? { description: SUCCESS[ok] ?? "OK", content: { "application/json": { schema: jsonSchema(route.response, "output") } } }
+          : { description: SUCCESS[ok] ?? "OK" },
     };
     const errorSchema = { content: { "application/json": { schema: jsonSchema(ErrorSchema, "output") } } };
     for (const [status, description] of Object.entries(ERROR_STATUSES)) {
       if (route.auth === "public" && (status === "401" || status === "403")) continue;
+      const takesInput = !!(route.body || route.query || route.params);
+      if (!takesInput && status === "400") continue;
+      if (!route.params && (status === "404" || status === "409") && route.method === "GET") continue;
       responses[status] = { description, ...errorSchema };
     }
     const path = (paths[route.path] ??= {});

@@ -123,6 +123,8 @@ export const SubmissionResponseSchema = z.object({ workItem: WorkItemSchema, sid
 export const ClaimResponseSchema = z.object({ workItem: ClaimedWorkItemSchema.nullable() });
 
 export const ApiTokenSchema = z.object({ id, name: z.string(), role: TokenRoleSchema, prefix: z.string(), createdAt: isoDate });
+/** The token itself is in this answer only: it is stored hashed and never shown again. */
+export const CreatedTokenSchema = z.object({ token: z.string(), record: ApiTokenSchema });
 export const SessionSchema = z.object({ name: z.string(), role: TokenRoleSchema });
 
 export const ErrorSchema = z.object({
@@ -146,7 +148,7 @@ export const CreateTaskBody = z.strictObject({
 });
 
 export const ListTasksQuery = z.strictObject({
-  status: z.string().optional().transform((s, ctx) => {
+  status: z.string().meta({ description: `comma-separated stages: ${Object.values(TaskStage).join(", ")}` }).optional().transform((s, ctx) => {
     if (!s) return undefined;
     const parts = s.split(",").map((p) => p.trim()).filter(Boolean);
     for (const p of parts) {

@@ -20,7 +20,7 @@ export async function createTask(database: Database, input: CreateTaskInput, act
         stage: TaskStage.active,
       },
     });
-    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: "task.created", toState: task.stage });
+    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: "task.created", toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel } });
     return task;
   });
 }

@@ -22,6 +22,7 @@ export const BUILD_INPUTS = [
   "package.json",
   "package-lock.json",
   "tsconfig.json",
+  "tsconfig.build.json",
   "postcss.config.mjs",
   "postcss.config.js",
   "tailwind.config.ts",
