@@ -146,7 +146,7 @@ describe("HTTP job adapter: Stop against a real job service", () => {
 
   it("cancel acknowledged, the job still in progress when first inspected and completing later → uncertain, never cancelled, then completed on re-query", async () => {
     jobs.cancelMode = "ack_but_complete";
-    jobs.completeAfterCancelMs = 400;
+    jobs.completeAfterCancelMs = 1_500; // long enough that the engine's first inspect, even on a loaded machine, finds it in progress
     const tool = jobTool();
     const { engine } = boot([tool]);
     const { task, child, jobId } = await runningJob(tool, "research that finishes a little later");

@@ -177,7 +177,7 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     const tool = longRunning();
     const { engine } = boot([tool]);
     const task = await newTask("a long operation on server-everything");
-    const child = await schedule(task.id, tool, { duration: 2, steps: 10 }); // a progress notification every 200 ms
+    const child = await schedule(task.id, tool, { duration: 3, steps: 15 }); // a progress notification every 200 ms
     await progressed(everything, child.id, 1);
     await stop(engine, task.id);
 
@@ -193,8 +193,8 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     expect(during.uncertain_tool_calls.map((c) => c.tool_call_id)).toEqual([child.correlationId]);
     expect(during.status).not.toBe("CANCELLED");
 
-    // the operation runs to its end (progress 10/10) and no result ever arrives; the next pass asks again
-    await waitFor(() => everything.observation(child.id)?.lastProgress?.progress === 10, "the operation's last progress notification");
+    // the operation runs to its end (progress 15/15) and no result ever arrives; the next pass asks again
+    await waitFor(() => everything.observation(child.id)?.lastProgress?.progress === 15, "the operation's last progress notification");
     await sleep(GRACE_MS + 100);
     await engine.maintain();
     const late = everything.observation(child.id)!;
@@ -204,7 +204,7 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     // ledger: uncertain, with the reason, and a person asked to resolve it
     const row = await item(child.id);
     expect(row.status).toBe("uncertain");
-    expect((await reconcileSteps(task.id, child.id)).at(-1)).toMatch(/the service says: unknown \(cancellation sent but not confirmed: .*progress continued \d+ time\(s\) after the cancel .*10\/10.*without a result\)/);
+    expect((await reconcileSteps(task.id, child.id)).at(-1)).toMatch(/the service says: unknown \(cancellation sent but not confirmed: .*progress continued \d+ time\(s\) after the cancel .*15\/15.*without a result\)/);
     const open = await reviews(task.id);
     expect(open.map((r) => ({ kind: r.kind, workItemId: r.workItemId, status: r.status }))).toEqual([{ kind: "resolve_uncertain", workItemId: child.id, status: "open" }]);
     expect(open[0].subject).toMatch(/cancellation sent but not confirmed/);
