@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import type { ToolContext, ToolDefinition } from "../tools/contract";
+import { StoplineClient } from "./client";
+import { StoplineError } from "./errors";
+import { aWorkItem, apiError, json } from "./testing/fixtures";
+import { runWorker, type WorkerEvent } from "./worker";
+
+/**
+ * runWorker against a fake worker protocol (a fetch that plays the server): which calls it makes and what it
+ * reports, per the rules of lib/workers/run-work-item.ts. The real server is in sdk.int.test.ts.
+ */
+
+interface FakeServer {
+  calls: { route: string; body: Record<string, any> }[];
+  /** Set to make heartbeats answer cancelRequested: true. */
+  stop(): void;
+  /** Answer checkpoints with this error response instead of passing. */
+  refuseCheckpoint?: () => Response;
+  /** Answer heartbeats with this instead (a refusal, or a promise that never settles: the network is down). */
+  heartbeat?: (signal: AbortSignal | undefined) => Response | Promise<Response>;
+}
+
+function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; client: StoplineClient } {
+  let claimed = false;
+  let stopRequested = false;
+  const server: FakeServer = { calls: [], stop: () => void (stopRequested = true) };
+  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const path = new URL(String(input)).pathname;
+    const body = typeof init.body === "string" ? JSON.parse(init.body) : {};
+    const route = path.replace(/\/api\/work-items\/[^/]+\//, "");
+    server.calls.push({ route, body });
+    switch (route) {
+      case "/api/workers/claim":
+        if (claimed) return json(200, { workItem: null });
+        claimed = true;
+        return json(200, { workItem: { ...aWorkItem({ status: "running", toolName: tool, commitsEffect, input: { n: 3 } }), leaseToken: "lease-1" } });
+      case "heartbeat":
+        if (server.heartbeat) return server.heartbeat(init.signal ?? undefined);
+        return json(200, { status: "running", cancelRequested: stopRequested, intentVersion: stopRequested ? 2 : 1, leaseExpiresAt: "2026-12-01T10:00:30.000Z" });
+      case "checkpoint":
+        return server.refuseCheckpoint?.() ?? json(200, { passed: true, intentVersion: 1, proposalVersion: 0 });
+      case "submitted":
+        return json(200, {
+          workItem: aWorkItem({ status: "submitted", operationId: body.operationId }),
+          sideEffect: {
+            id: "se_1", taskId: "task_1", workItemId: "wi_1", operationId: body.operationId, providerRef: null, externalRecordId: null, externalVersion: null,
+            reversible: false, description: null, outcome: "unknown", createdAt: "2026-12-01T10:00:00.000Z", updatedAt: "2026-12-01T10:00:00.000Z",
+          },
+        });
+      case "complete":
+        return json(200, aWorkItem({ status: body.outcome }));
+      default:
+        return new Response("no such route", { status: 404 });
+    }
+  };
+  const client = new StoplineClient({ baseUrl: "http://fake", token: "t", fetch: fetch as typeof globalThis.fetch, retry: { retries: 0 } });
+  return { server, client };
+}
+
+const tool = (name: string, run: (input: any, ctx: ToolContext) => Promise<unknown>, over: Partial<ToolDefinition> = {}): ToolDefinition<any, any> => ({
+  name, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run, ...over,
+});
+
+/** Runs the worker until the one claimed item settled, then stops it. */
+async function runOnce(client: StoplineClient, tools: ToolDefinition<any, any>[], during?: (events: WorkerEvent[]) => void) {
+  const events: WorkerEvent[] = [];
+  const stop = new AbortController();
+  const settled = new Promise<Extract<WorkerEvent, { type: "settled" }>>((resolve) => {
+    const done = runWorker({
+      client, tools, workerId: "w1", leaseMs: 1_000, heartbeatMs: 20, pollMs: 10, signal: stop.signal,
+      onEvent: (e) => {
+        events.push(e);
+        during?.(events);
+        if (e.type === "settled") resolve(e);
+      },
+    });
+    void done;
+  });
+  const result = await settled;
+  stop.abort();
+  return { result, events };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const untilAborted = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+
+describe("runWorker", () => {
+  it("claims only its tools, runs the item and completes it with the result", async () => {
+    const { server, client } = fakeServer("t.echo");
+    const { result } = await runOnce(client, [tool("t.echo", async (input) => ({ echoed: input }))]);
+    expect(result.outcome).toBe("completed");
+    expect(server.calls[0]).toEqual({ route: "/api/workers/claim", body: { workerId: "w1", toolNames: ["t.echo"], leaseMs: 1_000 } });
+    expect(server.calls.find((c) => c.route === "complete")?.body).toEqual({ leaseToken: "lease-1", outcome: "completed", result: { echoed: { n: 3 } } });
+  });
+
+  it("a heartbeat answering cancelRequested fires ctx.signal; a reported complete partial ends `partial` with the partial result", async () => {
+    const { server, client } = fakeServer("t.count");
+    let seenReason: unknown;
+    const count = tool("t.count", async (_input, ctx) => {
+      setTimeout(() => server.stop(), 50);
+      try {
+        await untilAborted(ctx.signal);
+      } catch (reason) {
+        seenReason = reason;
+        await ctx.reportPartial({ counted: 2 }, { complete: true });
+        throw reason;
+      }
+    });
+    const { result, events } = await runOnce(client, [count]);
+    expect(result.outcome).toBe("partial");
+    expect(seenReason).toMatchObject({ name: "CancelledError", code: "cancel_requested" });
+    expect(events.some((e) => e.type === "stop_requested")).toBe(true);
+    expect(server.calls.find((c) => c.route === "complete")?.body).toEqual({ leaseToken: "lease-1", outcome: "partial", partialResult: { counted: 2 }, partialComplete: true });
+  });
+
+  it("stopped without a partial result → cancelled; with an incomplete one → cancelled_incomplete", async () => {
+    for (const [report, outcome] of [[null, "cancelled"], [{ draft: "half" }, "cancelled_incomplete"]] as const) {
+      const { server, client } = fakeServer("t.wait");
+      const wait = tool("t.wait", async (_input, ctx) => {
+        setTimeout(() => server.stop(), 30);
+        await untilAborted(ctx.signal).catch(async (reason) => {
+          if (report) await ctx.reportPartial(report, { complete: false });
+          throw reason;
+        });
+      });
+      const { result } = await runOnce(client, [wait]);
+      expect(result.outcome).toBe(outcome);
+    }
+  });
+
+  it("a checkpoint refused with cancel_requested ends `cancelled` (nothing was submitted)", async () => {
+    const { server, client } = fakeServer("t.commit", true);
+    server.refuseCheckpoint = () => apiError(409, "cancel_requested", "task was cancelled");
+    const commit = tool("t.commit", async (_input, ctx) => {
+      await ctx.checkpoint();
+      throw new Error("unreachable");
+    }, { commitsEffect: true, mechanism: "none" });
+    const { result } = await runOnce(client, [commit]);
+    expect(result.outcome).toBe("cancelled");
+    expect(server.calls.find((c) => c.route === "complete")?.body).toMatchObject({ outcome: "cancelled" });
+  });
+
+  it("after ctx.submitted() a failure is never reported: one last heartbeat shortens the lease, then the lease is left to expire (uncertain)", async () => {
+    const { server, client } = fakeServer("t.order", true);
+    const order = tool("t.order", async (_input, ctx) => {
+      await ctx.checkpoint();
+      await ctx.submitted("op-1", { reversible: false });
+      throw new Error("the service's answer was lost");
+    }, { commitsEffect: true, mechanism: "none" });
+    const { result } = await runOnce(client, [order]);
+    expect(result.outcome).toBe("uncertain");
+    await sleep(80); // no more heartbeats after the run ended
+    const routes = server.calls.map((c) => c.route);
+    expect(routes).not.toContain("complete");
+    expect(server.calls.find((c) => c.route === "submitted")?.body).toEqual({ leaseToken: "lease-1", operationId: "op-1", reversible: false });
+    const last = server.calls.filter((c) => c.route === "heartbeat").at(-1);
+    expect(last?.body).toEqual({ leaseToken: "lease-1", leaseMs: 1_000 });
+  });
+
+  it("after a passed checkpoint of an effectful tool, a Stop is not reported as cancelled either (uncertain)", async () => {
+    const { server, client } = fakeServer("t.order", true);
+    const order = tool("t.order", async (_input, ctx) => {
+      await ctx.checkpoint();
+      setTimeout(() => server.stop(), 20);
+      await untilAborted(ctx.signal);
+    }, { commitsEffect: true, mechanism: "abort_signal" });
+    const { result } = await runOnce(client, [order]);
+    expect(result.outcome).toBe("uncertain");
+    expect(server.calls.map((c) => c.route)).not.toContain("complete");
+  });
+
+  it("a heartbeat refused with stale_lease (the lease was recovered) fires ctx.signal; nothing is reported — the ledger's record stands", async () => {
+    const { server, client } = fakeServer("t.wait");
+    let reason: unknown;
+    const wait = tool("t.wait", async (_input, ctx) => {
+      setTimeout(() => (server.heartbeat = () => apiError(409, "stale_lease", "lease token is not current")), 30);
+      await untilAborted(ctx.signal).catch((r) => {
+        reason = r;
+        throw r;
+      });
+    });
+    const { result } = await runOnce(client, [wait]);
+    expect(result.outcome).toBe("lost_lease");
+    expect(reason).toMatchObject({ name: "StaleLeaseError" });
+    expect(server.calls.map((c) => c.route)).not.toContain("complete");
+  });
+
+  it("no heartbeat gets through for a whole lease (the network is down): the lease counts as lost and ctx.signal fires", async () => {
+    const { server, client } = fakeServer("t.wait");
+    const hang = (signal: AbortSignal | undefined) => new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    const started = Date.now();
+    let abortedAfter = 0;
+    const wait = tool("t.wait", async (_input, ctx) => {
+      server.heartbeat = hang;
+      await untilAborted(ctx.signal).catch((r) => {
+        abortedAfter = Date.now() - started;
+        throw r;
+      });
+    });
+    const { result } = await runOnce(client, [wait]);
+    expect(result.outcome).toBe("lost_lease");
+    expect(abortedAfter).toBeGreaterThanOrEqual(900); // leaseMs 1000, by the worker's own clock
+    expect(abortedAfter).toBeLessThan(3_000);
+  });
+
+  it("a tool that fails before any checkpoint ends `failed` with its message", async () => {
+    const { server, client } = fakeServer("t.fail");
+    const { result } = await runOnce(client, [tool("t.fail", async () => Promise.reject(new Error("disk full")))]);
+    expect(result.outcome).toBe("failed");
+    expect(server.calls.find((c) => c.route === "complete")?.body).toMatchObject({ outcome: "failed", error: "disk full" });
+  });
+
+  it("ctx.holdResource and ctx.releaseResource say clearly that they are not supported over HTTP yet", async () => {
+    const { client } = fakeServer("t.res");
+    let error: unknown;
+    await runOnce(client, [tool("t.res", async (_input, ctx) => {
+      error = await ctx.holdResource("lock", "reports/1").catch((e) => e);
+      return null;
+    })]);
+    expect(error).toBeInstanceOf(StoplineError);
+    expect(error).toMatchObject({ code: "not_supported", message: expect.stringMatching(/not supported over HTTP yet/) });
+  });
+
+  it("a token that may not claim stops the worker with the error", async () => {
+    const fetch = async () => apiError(403, "forbidden", "an agent token may not claim");
+    const client = new StoplineClient({ baseUrl: "http://fake", token: "t", fetch: fetch as typeof globalThis.fetch });
+    await expect(runWorker({ client, tools: [tool("t.x", async () => null)], workerId: "w1" })).rejects.toMatchObject({ name: "ForbiddenError" });
+  });
+});

@@ -1,0 +1,312 @@
+import type { ToolContext, ToolDefinition } from "../tools/contract";
+import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
+import {
+  CancelledError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  SdkErrorCode,
+  StaleLeaseError,
+  StoplineError,
+  UnauthorizedError,
+  ValidationError,
+} from "./errors";
+import { abortableSleep } from "./retry";
+
+/**
+ * A worker process outside the app: serves local tools over the HTTP worker protocol
+ * (claim → heartbeat → checkpoint / submitted → complete), with the same rules as the in-process runner
+ * (lib/workers/run-work-item.ts).
+ *
+ * What it guarantees:
+ * - the running code's `ctx.signal` fires when a heartbeat answers `cancelRequested` (the task's Stop was
+ *   recorded, or a newer intent replaced the item's), or when the lease is lost (a heartbeat is refused
+ *   with stale_lease, or none succeeded for a whole lease period);
+ * - an item that never passed a checkpoint ends `completed`, `failed`, or — after a stop — `cancelled`,
+ *   `partial` (the partial result was reported with `complete: true`) or `cancelled_incomplete`;
+ * - after `ctx.submitted()` — or after a passed `ctx.checkpoint()` of a tool with `commitsEffect` — the action
+ *   may have reached the service, so no failure and no stop is ever reported as failed or cancelled. It is
+ *   left UNCERTAIN: there is no HTTP route for "uncertain", so the worker stops heartbeating (after one last
+ *   heartbeat that shortens the lease to the protocol's minimum of 1 s) and lets the lease expire. The
+ *   server's lease recovery then marks the item `uncertain` and its cancellation engine reconciles it through
+ *   the tool's `inspect()` by operation id / idempotency key — so the SERVER's registry must have the tool
+ *   (with inspect) for that to end known; otherwise it stays uncertain until a person resolves it.
+ *
+ * What it does NOT do:
+ * - `ctx.holdResource` / `ctx.releaseResource` have no HTTP route yet: they throw a StoplineError with code
+ *   `not_supported` (run tools that hold resources in-process, `npm run worker`);
+ * - `ctx.reportPartial` has no HTTP route either: the partial result is kept in this process and sent with
+ *   the completion. If the process dies, it is lost (the item then ends by lease recovery);
+ * - stopping the worker (`signal`) does not abort running items: it stops claiming and waits for them to end.
+ *   A killed worker loses nothing either: its leases expire and the server resumes from the ledger.
+ */
+
+/** How a run ended, as this worker saw it. */
+export type RunOutcome = CompleteInput["outcome"] | "uncertain" | "lost_lease";
+
+export type WorkerEvent =
+  | { type: "claimed"; workItem: ClaimedWorkItem }
+  /** A heartbeat answered cancelRequested: the running code's AbortSignal fired. */
+  | { type: "stop_requested"; workItemId: string; toolName: string }
+  | { type: "settled"; workItemId: string; toolName: string; outcome: RunOutcome; detail?: string }
+  | { type: "error"; error: unknown; workItemId?: string };
+
+export interface RunWorkerOptions {
+  client: StoplineClient;
+  /** The tools this worker serves; it claims only items of these tools. */
+  tools: ToolDefinition<any, any>[];
+  /** Recorded as the lease owner (and in the events' actor, with the token's name). */
+  workerId: string;
+  /** Work items run at once (default 1). */
+  concurrency?: number;
+  /** Lease length (default 30 s; the protocol's minimum is 1 s). */
+  leaseMs?: number;
+  /** Heartbeat interval — the latency of Stop reaching the running code (default leaseMs / 3, at most 2 s). */
+  heartbeatMs?: number;
+  /** Wait between claims when nothing is queued (default 1 s). */
+  pollMs?: number;
+  /** Stops claiming; running items are let finish. */
+  signal?: AbortSignal;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+const STOP_OUTCOMES = new Set<string>(["cancelled", "partial", "cancelled_incomplete"]);
+
+/**
+ * Runs until `signal` aborts (then waits for the running items) and resolves; rejects when the server refuses
+ * this worker altogether (a token without the worker role, an invalid claim) — after the running items end.
+ */
+export async function runWorker(options: RunWorkerOptions): Promise<void> {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const o = {
+    concurrency: 1,
+    pollMs: 1_000,
+    heartbeatMs: Math.max(100, Math.min(Math.floor(leaseMs / 3), 2_000)),
+    ...stripUndefined(options),
+    leaseMs,
+  };
+  if (!o.tools.length) throw new TypeError("runWorker: at least one tool is required");
+  const byName = new Map<string, ToolDefinition<any, any>>();
+  for (const tool of o.tools) {
+    if (byName.has(tool.name)) throw new TypeError(`runWorker: tool "${tool.name}" is listed twice`);
+    byName.set(tool.name, tool);
+  }
+  if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new TypeError("runWorker: concurrency must be a positive integer");
+  if (leaseMs < 1_000) throw new TypeError("runWorker: leaseMs must be at least 1000 (the protocol's minimum)");
+  if (o.heartbeatMs >= leaseMs) throw new TypeError("runWorker: heartbeatMs must be shorter than leaseMs");
+
+  const emit = (event: WorkerEvent) => {
+    try {
+      o.onEvent?.(event);
+    } catch {
+      /* a listener's error must not stop the worker */
+    }
+  };
+  const running = new Map<string, Promise<void>>();
+  let slotFreed: () => void = () => {};
+  let fatal: unknown = null;
+  const signal = o.signal;
+
+  while (!signal?.aborted) {
+    if (running.size >= o.concurrency) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal?.removeEventListener("abort", done);
+          resolve();
+        };
+        slotFreed = done;
+        signal?.addEventListener("abort", done, { once: true });
+      });
+      continue;
+    }
+    let item: ClaimedWorkItem | null;
+    try {
+      // No signal here: a claim aborted mid-flight could lease an item to nobody (it would wait for its lease
+      // to expire). A claimed item is run even if the worker is being stopped meanwhile.
+      item = await o.client.claim({ workerId: o.workerId, toolNames: [...byName.keys()], leaseMs });
+    } catch (error) {
+      if (error instanceof UnauthorizedError || error instanceof ForbiddenError || error instanceof ValidationError) {
+        fatal = error;
+        break;
+      }
+      emit({ type: "error", error });
+      item = null;
+    }
+    if (!item) {
+      await abortableSleep(o.pollMs, signal).catch(() => {});
+      continue;
+    }
+    emit({ type: "claimed", workItem: item });
+    const claimed = item;
+    const run = runClaimed(claimed, byName.get(claimed.toolName), o, emit)
+      .then((settled) => emit({ type: "settled", workItemId: claimed.id, toolName: claimed.toolName, ...settled }))
+      .catch((error) => emit({ type: "error", error, workItemId: claimed.id }))
+      .finally(() => {
+        running.delete(claimed.id);
+        slotFreed();
+      });
+    running.set(claimed.id, run);
+  }
+
+  await Promise.allSettled([...running.values()]);
+  if (fatal) throw fatal;
+}
+
+interface RunSettings {
+  client: StoplineClient;
+  workerId: string;
+  leaseMs: number;
+  heartbeatMs: number;
+}
+
+/** Runs one claimed item to its end; never throws for the tool's own failures. */
+async function runClaimed(
+  item: ClaimedWorkItem,
+  tool: ToolDefinition<any, any> | undefined,
+  o: RunSettings,
+  emit: (event: WorkerEvent) => void,
+): Promise<{ outcome: RunOutcome; detail?: string }> {
+  const { client } = o;
+  const lease = { leaseToken: item.leaseToken };
+  const controller = new AbortController();
+  let submitted = false;
+  let mayHaveSubmitted = false;
+  let lostLease = false;
+  const partial: { reported: { result: unknown; complete: boolean } | null } = { reported: null };
+
+  const finish = async (outcome: CompleteInput["outcome"], extra: Omit<CompleteInput, "leaseToken" | "outcome"> = {}) => {
+    try {
+      await client.complete(item.id, { ...lease, outcome, ...extra });
+      return { outcome, detail: extra.error };
+    } catch (error) {
+      // An earlier attempt landed and only its answer was lost: the retry finds the item in our outcome.
+      if (error instanceof StaleLeaseError && error.attempts > 1 && error.details.currentState === outcome) return { outcome };
+      // The ledger refused (the lease expired and was recovered, or the engine settled the item): its record stands.
+      if (error instanceof StaleLeaseError || error instanceof ConflictError || error instanceof NotFoundError) {
+        return { outcome: "lost_lease" as const, detail: error.message };
+      }
+      // Unreachable after the retries: the lease expires and lease recovery decides from the ledger's record.
+      emit({ type: "error", error, workItemId: item.id });
+      return { outcome: "lost_lease" as const, detail: `the completion could not be reported: ${(error as Error).message}` };
+    }
+  };
+
+  if (!tool) return finish("failed", { error: `this worker has no tool "${item.toolName}"` });
+
+  // ---- heartbeats: the lease, and how Stop reaches the running code --------------------------------------
+  const heartbeats = new AbortController();
+  let leaseValidUntil = Date.now() + o.leaseMs; // by our own clock, from when the last successful heartbeat was sent
+  const loseLease = (why: string) => {
+    lostLease = true;
+    if (!controller.signal.aborted) controller.abort(new StaleLeaseError(why, { status: null, code: "stale_lease", details: { workItemId: item.id } }));
+  };
+  const beat = (async () => {
+    while (!heartbeats.signal.aborted) {
+      try {
+        await abortableSleep(o.heartbeatMs, heartbeats.signal);
+      } catch {
+        return;
+      }
+      const sentAt = Date.now();
+      // A heartbeat that is still retrying when the lease runs out by our clock is given up: the lease is lost.
+      const leaseRunsOut = AbortSignal.timeout(Math.max(1, leaseValidUntil - sentAt));
+      try {
+        const hb = await client.heartbeat(item.id, { ...lease, leaseMs: o.leaseMs }, { signal: AbortSignal.any([heartbeats.signal, leaseRunsOut]) });
+        leaseValidUntil = sentAt + o.leaseMs;
+        if (hb.cancelRequested && !controller.signal.aborted) {
+          controller.abort(new CancelledError("the task's cancellation was requested (reported by the heartbeat)", { status: null, code: "cancel_requested", details: { workItemId: item.id } }));
+          emit({ type: "stop_requested", workItemId: item.id, toolName: item.toolName });
+        }
+      } catch (error) {
+        if (heartbeats.signal.aborted) return;
+        if (error instanceof StaleLeaseError || error instanceof NotFoundError) {
+          loseLease("this worker's lease is no longer current");
+          return;
+        }
+        if (leaseRunsOut.aborted || Date.now() > leaseValidUntil) {
+          loseLease(`no heartbeat succeeded for a whole lease (${o.leaseMs} ms): the server may have given the item to another worker`);
+          return;
+        }
+        emit({ type: "error", error, workItemId: item.id });
+      }
+    }
+  })();
+  const stopHeartbeats = async () => {
+    heartbeats.abort();
+    await beat;
+  };
+
+  const ctx: ToolContext = {
+    signal: controller.signal,
+    idempotencyKey: item.idempotencyKey,
+    workItemId: item.id,
+    taskId: item.taskId,
+    toolCallId: item.correlationId,
+    async checkpoint() {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await client.checkpoint(item.id, lease);
+      // From here the action may reach the service even if its answer never reaches us: any failure after
+      // a passed checkpoint of an effectful tool is uncertain, settled by asking the service.
+      mayHaveSubmitted = true;
+    },
+    async submitted(operationId, details = {}) {
+      submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
+      await client.submitted(item.id, { ...lease, operationId, ...details });
+    },
+    async holdResource() {
+      throw notSupported("ctx.holdResource");
+    },
+    async releaseResource() {
+      throw notSupported("ctx.releaseResource");
+    },
+    async reportPartial(result, { complete }) {
+      // No HTTP route yet: kept here and sent with the completion.
+      partial.reported = { result, complete };
+    },
+  };
+
+  try {
+    const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    const result = await tool.run(input, ctx);
+    await stopHeartbeats();
+    return await finish("completed", { result: result ?? null });
+  } catch (error) {
+    await stopHeartbeats();
+    if (lostLease) return { outcome: "lost_lease", detail: (controller.signal.reason as Error)?.message };
+    const message = error instanceof Error ? error.message : String(error);
+    if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
+      const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
+      await leaveUncertain(client, item.id, lease.leaseToken);
+      return { outcome: "uncertain", detail: `${what}, and then: ${message}; left for the server's lease recovery and reconciliation` };
+    }
+    if (controller.signal.aborted) {
+      const reported = partial.reported;
+      if (reported === null) return finish("cancelled");
+      return finish(reported.complete ? "partial" : "cancelled_incomplete", { partialResult: reported.result ?? null, partialComplete: reported.complete });
+    }
+    // The checkpoint refused the commitment after the Stop: nothing was submitted.
+    if (error instanceof CancelledError || (error instanceof StoplineError && error.code === "cancel_requested")) return finish("cancelled");
+    return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
+  } finally {
+    heartbeats.abort();
+  }
+}
+
+/**
+ * There is no route for "uncertain": one last heartbeat shortens the lease to the protocol's minimum, and then
+ * no more heartbeats — the server's lease recovery marks the item uncertain and reconciliation asks the service.
+ */
+async function leaveUncertain(client: StoplineClient, workItemId: string, leaseToken: string) {
+  await client.heartbeat(workItemId, { leaseToken, leaseMs: 1_000 }).catch(() => {});
+}
+
+function notSupported(what: string) {
+  return new StoplineError(
+    `${what} is not supported over HTTP yet (the API has no route for resources); run tools that hold resources in an in-process worker (npm run worker)`,
+    { status: null, code: SdkErrorCode.notSupported },
+  );
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
