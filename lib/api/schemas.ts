@@ -119,7 +119,7 @@ export const HeartbeatResponseSchema = z.object({
   status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,
 });
 export const CheckpointResponseSchema = z.object({ passed: z.literal(true), intentVersion: z.number().int(), proposalVersion: z.number().int() });
-export const SubmissionResponseSchema = z.object({ workItem: WorkItemSchema, sideEffect: SideEffectSchema });
+export const SubmissionResponseSchema = z.object({ workItem: WorkItemSchema, sideEffect: SideEffectSchema.nullable() });
 export const ClaimResponseSchema = z.object({ workItem: ClaimedWorkItemSchema.nullable() });
 
 export const ApiTokenSchema = z.object({ id, name: z.string(), role: TokenRoleSchema, prefix: z.string(), createdAt: isoDate });

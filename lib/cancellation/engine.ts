@@ -79,7 +79,7 @@ export class CancellationEngine {
       const now = new Date();
       const overdueUncertain = await database.prisma.workItem.findMany({ where: { status: WorkItemStatus.uncertain }, take: 50, orderBy: { reconcileDeadline: "asc" } });
       for (const item of overdueUncertain) {
-        if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < 10_000) continue;
+        if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
         await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName));
       }

@@ -22,16 +22,28 @@ export interface EngineOptions {
   cancelBackoffMs?: number;
   /** A cancel or rollback call that takes longer than this counts as failed (then retried). */
   cancelTimeoutMs?: number;
+  /** How often the maintenance pass asks the service again about an uncertain item (default 10 s). */
+  reconcileIntervalMs?: number;
   /** An optional model planner; its plan is validated and falls back to the rules (see plan.ts). */
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
 }
 
 const ACTIVE = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable, WorkItemStatus.uncertain];
 
-export const refOf = (item: WorkItem): CallRef => ({
+export const refOf = (item: WorkItem, effect?: { operationId: string; providerRef: string | null } | null): CallRef => ({
   workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
-  operationId: item.operationId, providerRef: item.providerRef, input: item.input,
+  operationId: item.operationId ?? effect?.operationId ?? null, providerRef: item.providerRef ?? effect?.providerRef ?? null, input: item.input,
 });
+
+/**
+ * The reference the service knows a call by. When Stop won the race with the submission report, the item
+ * has no operation id but its side effect (recorded anyway, see record-submission.ts) does.
+ */
+export async function refFor(database: Database, item: WorkItem): Promise<CallRef> {
+  if (item.operationId) return refOf(item);
+  const effect = await database.prisma.sideEffect.findFirst({ where: { workItemId: item.id }, orderBy: { createdAt: "asc" }, select: { operationId: true, providerRef: true } });
+  return refOf(item, effect);
+}
 
 /**
  * Runs the cancellation of one task after its boundary, in the design's order: plan → stop queued → abort
@@ -170,7 +182,8 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process` });
     return;
   }
-  const result = await withRetries(() => call.call(tool, refOf(current)), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
+  const ref = await refFor(database, current);
+  const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
   if (result.ok) {
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
     return;
@@ -224,7 +237,7 @@ async function cleanupAndVerify(database: Database, taskId: string, o: EngineOpt
 
 /** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
 async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
-  const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed }, include: { workItem: true } });
+  const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true } }, include: { workItem: true } });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
     const ref = { id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description };

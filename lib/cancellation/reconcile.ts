@@ -3,7 +3,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
-import { refOf } from "./execute-cancellation";
+import { refFor } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 
@@ -20,7 +20,7 @@ export async function reconcileWorkItem(database: Database, item: WorkItem, tool
   }
   let outcome;
   try {
-    outcome = await tool.inspect(refOf(item));
+    outcome = await tool.inspect(await refFor(database, item));
   } catch (error) {
     outcome = { status: "unknown" as const, reason: `inspect failed: ${(error as Error).message}` };
   }

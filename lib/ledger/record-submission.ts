@@ -24,11 +24,11 @@ export async function recordSubmission(database: Database, input: SubmissionInpu
   return writeLedger(database, async (w) => {
     const item = await loadLeasedItem(w, input.workItemId);
     const existing = await w.tx.sideEffect.findUnique({ where: { operationId: input.operationId } });
-    if (existing && existing.workItemId === item.id && item.operationId === input.operationId) {
-      return { workItem: item, sideEffect: existing };
+    if (item.operationId === input.operationId && (existing?.workItemId ?? item.id) === item.id) {
+      return { workItem: item, sideEffect: existing }; // a repeat of the same report
     }
     if (item.leaseToken !== input.leaseToken || item.status !== WorkItemStatus.running) {
-      if (!existing) await recordSideEffect(w, item, input);
+      if (!existing && item.commitsEffect) await recordSideEffect(w, item, input);
       return rejectStaleLease(w, item, input.leaseToken, "submission", input.actor, { operationId: input.operationId });
     }
     if (existing) throw conflict("sideEffect", existing.id, "absent", `recorded for work item ${existing.workItemId}`);
@@ -43,7 +43,8 @@ export async function recordSubmission(database: Database, input: SubmissionInpu
       event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.submitted", data: { operationId: input.operationId, providerRef: input.providerRef ?? null } },
     });
     if (!moved) throw conflict("workItem", item.id, WorkItemStatus.running, item.status);
-    const sideEffect = await recordSideEffect(w, item, input);
+    // Only a commitment is a side effect; a read-only job's id is kept on the item as its provider reference.
+    const sideEffect = item.commitsEffect ? await recordSideEffect(w, item, input) : null;
     return { workItem: await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } }), sideEffect };
   });
 }

@@ -76,7 +76,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   const tool = registry.get(effect.workItem.toolName);
   if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
-  const current = await tool.inspect(refOf(effect.workItem));
+  const current = await tool.inspect(refOf(effect.workItem, effect));
   const currentVersion = current.status === "committed" ? (current.externalVersion ?? null) : null;
   if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {
     const detail = current.status === "committed"

@@ -33,7 +33,7 @@ export class WorkerPool {
   #stopped = true;
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
-  #filling = false;
+  #filling: Promise<void> | null = null;
   #again = false;
 
   constructor(options: WorkerPoolOptions) {
@@ -69,16 +69,23 @@ export class WorkerPool {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#unsubscribe?.();
+    await this.#filling; // a claim already under way finishes (and its item runs) before the pool is stopped
     await Promise.allSettled([...this.#running.values()]);
   }
 
   /** Claims until the pool is full or nothing is queued; one fill at a time, a wake-up during it repeats it. */
-  async #fill(): Promise<void> {
+  #fill(): Promise<void> {
     if (this.#filling) {
       this.#again = true;
-      return;
+      return this.#filling;
     }
-    this.#filling = true;
+    this.#filling = this.#fillLoop().finally(() => {
+      this.#filling = null;
+    });
+    return this.#filling;
+  }
+
+  async #fillLoop(): Promise<void> {
     try {
       do {
         this.#again = false;
@@ -98,9 +105,7 @@ export class WorkerPool {
         }
       } while (this.#again && !this.#stopped);
     } catch (error) {
-      console.error("worker pool: claiming failed; retrying on the next poll", error);
-    } finally {
-      this.#filling = false;
+      if (!this.#stopped) console.error("worker pool: claiming failed; retrying on the next poll", error);
     }
   }
 }

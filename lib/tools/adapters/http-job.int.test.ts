@@ -183,7 +183,9 @@ describe("HTTP job adapter: Stop against a real job service", () => {
 
     const row = await item(child.id);
     expect(row.status).toBe("cancelled");
-    expect(await t.database.prisma.sideEffect.findMany({ where: { workItemId: child.id }, select: { outcome: true } })).toEqual([{ outcome: "not_committed" }]);
+    // A read-only job is not a side effect: its job id is kept on the item as the provider reference.
+    expect(await t.database.prisma.sideEffect.count({ where: { workItemId: child.id } })).toBe(0);
+    expect(row.operationId).toBe(jobId);
     expect(await reviews(task.id)).toEqual([]);
     const s = await getCancellationSummary(t.database, task.id);
     expect(s.status).toBe("CANCELLED");
