@@ -82,6 +82,18 @@ export const contract = {
     method: "GET", path: "/api/metrics/cancellations", auth: ALL, query: s.MetricsQuery, response: s.MetricsSchema,
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
   },
+  sendMessage: {
+    method: "POST", path: "/api/conversations/{conversationId}/messages", auth: AGENTS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
+    summary: "A chat message to the demo agent: it starts a task, prepares (and, for purchases, proposes) — it never commits before a confirmation",
+  },
+  editProposal: {
+    method: "POST", path: "/api/tasks/{taskId}/proposal", auth: AGENTS, params: s.TaskParams, body: s.EditProposalBody, response: s.ProposalSchemaOut,
+    summary: "Edit the proposal (a new version, which needs its own confirmation)",
+  },
+  confirmProposal: {
+    method: "POST", path: "/api/tasks/{taskId}/proposal/confirm", auth: AGENTS, params: s.TaskParams, body: s.ConfirmProposalBody, response: s.ConfirmationSchema, status: 201,
+    summary: "Confirm the proposal version you saw: its commitments are scheduled bound to that version (409 if it changed)",
+  },
   createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, response: s.CreatedTokenSchema, summary: "Create an API token (shown once)", status: 201 },
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },

@@ -36,7 +36,7 @@ export const WorkItemParams = z.object({ id });
 // ---- resources -------------------------------------------------------------------------------------
 export const TaskSchema = z.object({
   id, ownerId: z.string(), conversationId: z.string().nullable(), title: z.string(), riskLevel: RiskLevelSchema,
-  stage: TaskStageSchema, intentVersion: z.number().int(), proposalVersion: z.number().int(),
+  stage: TaskStageSchema, intentVersion: z.number().int(), proposalVersion: z.number().int(), proposal: json.nullable(),
   cancelRequestedAt: isoDate.nullable(), cancelReason: z.string().nullable(), cancelRequestedBy: z.string().nullable(),
   cancelIntentVersion: z.number().int().nullable(), rowVersion: z.number().int(), createdAt: isoDate, updatedAt: isoDate,
 });
@@ -246,3 +246,16 @@ export const MetricsSchema = z.object({
   tasks: z.object({ stopped: z.number().int(), settled: z.number().int() }),
 });
 export const MetricsQuery = z.strictObject({ since: z.iso.datetime({ offset: true }).optional() });
+
+// ---- the demo agent --------------------------------------------------------------------------------
+export const ConversationParams = z.object({ conversationId: id });
+export const MessageBody = z.strictObject({ text: text(2000) });
+const ProposalItems = z.array(z.strictObject({ sku: text(50), quantity: z.number().int().min(1).max(1000) })).min(1).max(20);
+export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: z.number().int().min(1) });
+export const ConfirmProposalBody = z.strictObject({ proposalVersion: z.number().int().min(1) });
+export const TurnSchema = z.object({
+  taskId: id, intent: z.enum(["order", "export", "record_and_email", "unknown"]), reply: z.string(),
+  proposal: z.record(z.string(), z.unknown()).nullable(),
+});
+export const ProposalSchemaOut = z.record(z.string(), z.unknown());
+export const ConfirmationSchema = z.object({ taskId: id, proposalVersion: z.number().int(), workItems: z.array(id) });

@@ -43,6 +43,7 @@ export interface WitnessEntry { seq: number; service: string; action: string; su
 
 /** What the service really did (append-only). */
 export function witness(db: DemoDb, service: ServiceName, action: string, subject: string | null, detail: unknown = null) {
+  if (!db.open) return; // the world was shut down under a request still streaming
   db.prepare("INSERT INTO witness (service, action, subject, detail, at) VALUES (?, ?, ?, ?, ?)").run(service, action, subject, detail === null ? null : JSON.stringify(detail), new Date().toISOString());
 }
 

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+import { createTask } from "../ledger/create-task";
+import { scheduleWorkItem } from "../ledger/schedule-work-item";
+import { TaskStage } from "../ledger/states";
+import { writeLedger } from "../ledger/write";
+import { understand, type Intent } from "./understand";
+
+/**
+ * The demo agent: turns a chat message into a task whose children are scheduled on the demo tools. It
+ * prepares before it commits: a purchase (or a record + email) becomes a PROPOSAL that a person must
+ * confirm; only then are the commitments scheduled, each bound to the confirmed proposal version, so a
+ * confirmation for two chairs is not permission to buy three after an edit (the checkpoint refuses it).
+ */
+
+export const ProposalSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("order"), items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1), unitCents: z.number().int() })).min(1), amountCents: z.number().int() }),
+  z.object({ type: z.literal("record_and_email"), name: z.string(), email: z.string(), subject: z.string(), body: z.string() }),
+]);
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+export interface AgentOptions {
+  /** Prices for a proposal, from the shop (the agent's read). */
+  prices: (skus: string[]) => Promise<Record<string, number>>;
+}
+
+export interface TurnResult {
+  taskId: string;
+  intent: Intent["type"];
+  reply: string;
+  proposal: (Proposal & { version: number }) | null;
+}
+
+export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string }): Promise<TurnResult> {
+  const intent = understand(input.text);
+  const task = await createTask(database, { title: input.text.slice(0, 200), ownerId: input.ownerId, conversationId: input.conversationId, riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low" }, input.actor);
+  const child = (toolName: string, kind: "model_request" | "remote_tool" | "external_action", mechanism: string, data: unknown, extra: { commitsEffect?: boolean; proposalVersion?: number } = {}) =>
+    scheduleWorkItem(database, { taskId: task.id, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
+
+  let text: string;
+  let proposal: TurnResult["proposal"] = null;
+  switch (intent.type) {
+    case "order": {
+      await child("shop.check_stock", "remote_tool", "abort_signal", {});
+      const prices = await options.prices(intent.items.map((i) => i.sku));
+      const items = intent.items.map((i) => ({ ...i, unitCents: prices[i.sku] ?? 0 }));
+      const draft: Proposal = { type: "order", items, amountCents: items.reduce((sum, i) => sum + i.unitCents * i.quantity, 0) };
+      proposal = await setProposal(database, task.id, draft, input.actor, 0);
+      text = `I can order ${items.map((i) => `${i.quantity} × ${i.sku}`).join(", ")} for €${(draft.amountCents / 100).toFixed(2)}. Please confirm.`;
+      break;
+    }
+    case "record_and_email": {
+      const draft: Proposal = { type: "record_and_email", name: intent.name, email: intent.email, subject: "Welcome", body: `Hello ${intent.name}, thank you for getting in touch.` };
+      proposal = await setProposal(database, task.id, draft, input.actor, 0);
+      text = `I can add ${intent.name} <${intent.email}> to the CRM and email them a welcome. Please confirm.`;
+      break;
+    }
+    case "export":
+      await child("reports.export_report", "remote_tool", "provider_cancel", { rows: intent.rows, rowMs: 20 });
+      text = `Exporting a report of ${intent.rows} rows.`;
+      break;
+    default:
+      text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
+  }
+  // The reply itself is a cancellable model request (the streamed stand-in of the inference service).
+  await child("inference.generate", "model_request", "abort_signal", { prompt: text, wordMs: 40 });
+  return { taskId: task.id, intent: intent.type, reply: text, proposal };
+}
+
+async function setProposal(database: Database, taskId: string, proposal: Proposal, actor: string, expectedVersion: number) {
+  return writeLedger(database, async (w) => {
+    const { count } = await w.tx.task.updateMany({
+      where: { id: taskId, proposalVersion: expectedVersion, stage: TaskStage.active, cancelRequestedAt: null },
+      data: { proposal: proposal as never, proposalVersion: expectedVersion + 1, rowVersion: { increment: 1 } },
+    });
+    if (count !== 1) {
+      const task = await w.tx.task.findUnique({ where: { id: taskId } });
+      if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+      if (task.cancelRequestedAt) throw new AppError(ErrorCode.cancelRequested, "the task was stopped; its proposal cannot change", { taskId });
+      throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, { currentProposalVersion: task.proposalVersion });
+    }
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: "agent.proposal", data: { version: expectedVersion + 1, proposal } });
+    return { ...proposal, version: expectedVersion + 1 };
+  });
+}
+
+/** A person edits the proposal (e.g. three chairs instead of two): a new version that needs its own confirmation. */
+export async function editProposal(database: Database, options: AgentOptions, input: { taskId: string; items: { sku: string; quantity: number }[]; expectedVersion: number; actor: string }) {
+  const task = await database.prisma.task.findUnique({ where: { id: input.taskId } });
+  if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
+  const prices = await options.prices(input.items.map((i) => i.sku));
+  const items = input.items.map((i) => ({ ...i, unitCents: prices[i.sku] ?? 0 }));
+  return setProposal(database, task.id, { type: "order", items, amountCents: items.reduce((s, i) => s + i.unitCents * i.quantity, 0) }, input.actor, input.expectedVersion);
+}
+
+/**
+ * A person confirms the proposal they saw (its version). The commitments are scheduled bound to that
+ * version: if the proposal changes before they commit, their checkpoint refuses them.
+ */
+export async function confirmProposal(database: Database, input: { taskId: string; proposalVersion: number; actor: string }) {
+  const task = await database.prisma.task.findUnique({ where: { id: input.taskId } });
+  if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
+  if (!task.proposal) throw new AppError(ErrorCode.badRequest, "this task has no proposal to confirm", { field: "proposalVersion" });
+  if (task.proposalVersion !== input.proposalVersion) {
+    throw new AppError(ErrorCode.staleIntent, `you confirmed proposal version ${input.proposalVersion}, but it is now version ${task.proposalVersion}; confirm the current one`, {
+      confirmedProposalVersion: input.proposalVersion, currentProposalVersion: task.proposalVersion, proposal: task.proposal,
+    });
+  }
+  const proposal = ProposalSchema.parse(task.proposal);
+  const bound = { intentVersion: task.intentVersion, proposalVersion: input.proposalVersion, commitsEffect: true };
+  const scheduled = [];
+  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "agent.proposal_confirmed", data: { version: input.proposalVersion, proposal } }));
+  if (proposal.type === "order") {
+    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "shop.create_order", mechanism: "provider_cancel", input: { items: proposal.items.map(({ sku, quantity }) => ({ sku, quantity })) }, ...bound }, input.actor));
+  } else {
+    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "crm.create_record", mechanism: "abort_signal", input: { name: proposal.name, email: proposal.email }, ...bound }, input.actor));
+    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "mailer.send_email", mechanism: "abort_signal", input: { to: proposal.email, subject: proposal.subject, body: proposal.body }, ...bound }, input.actor));
+  }
+  return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled.map((s) => s.id) };
+}
+
+/** Prices from the demo shop over HTTP (the agent's read). */
+export function shopPrices(baseUrl: string): AgentOptions["prices"] {
+  return async (skus) => {
+    const res = await fetch(`${baseUrl.replace(/\/$/, "")}/shop/stock`, { signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new AppError(ErrorCode.unavailable, `the shop did not answer (${res.status})`);
+    const { stock } = (await res.json()) as { stock: { sku: string; price_cents: number }[] };
+    const unknown = skus.filter((s) => !stock.some((x) => x.sku === s));
+    if (unknown.length) throw new AppError(ErrorCode.badRequest, `the shop has no ${unknown.join(", ")}`, { field: "items" });
+    return Object.fromEntries(stock.map((s) => [s.sku, s.price_cents]));
+  };
+}
