@@ -42,6 +42,7 @@ export class CancellationEngine {
   async stop(): Promise<void> {
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    while (this.#maintaining) await new Promise((r) => setTimeout(r, 10)); // let a pass under way finish
     await Promise.allSettled([...this.#runs.values()]);
   }
 
@@ -81,7 +82,7 @@ export class CancellationEngine {
       for (const item of overdueUncertain) {
         if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
-        await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName));
+        await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName), this.#options.registry);
       }
       await escalateOverdue(database, now);
     } catch (error) {

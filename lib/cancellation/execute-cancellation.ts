@@ -92,8 +92,11 @@ export async function finishCancellation(database: Database, taskId: string, opt
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), ...options };
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   // 5. reconcile accepted actions whose outcome is unknown
-  const unknown = await database.prisma.workItem.findMany({ where: { taskId, status: { in: [WorkItemStatus.uncertain, WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } } });
-  for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName));
+  // (a cooperative child still `cancelling` is stopping by itself; an uncertain one of any mechanism is asked)
+  const unknown = await database.prisma.workItem.findMany({
+    where: { taskId, OR: [{ status: WorkItemStatus.uncertain }, { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } }] },
+  });
+  for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry);
 
   // 6. cleanup and the verification gate
   await cleanupAndVerify(database, taskId, o);
@@ -178,6 +181,9 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
+  // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
+  // the run that records the dispatch makes the call; the others leave it to reconciliation.
+  if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
   if (!tool || !call) {
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process` });
     return;
@@ -200,6 +206,15 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   });
 }
 
+async function claimDispatch(database: Database, item: WorkItem, action: string): Promise<boolean> {
+  return writeLedger(database, async (w) => {
+    // Serialised ledger writes make this check-and-record atomic.
+    if (await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.dispatched" } })) return false;
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.dispatched", data: { action } });
+    return true;
+  });
+}
+
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
 async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
   const resources = await database.prisma.resource.findMany({
@@ -218,7 +233,9 @@ async function cleanupAndVerify(database: Database, taskId: string, o: EngineOpt
       continue;
     }
     let released = false;
-    for (let attempt = 1; attempt <= 2 && !released; attempt++) {
+    let attempt = 0;
+    while (attempt < 2 && !released) {
+      attempt++;
       const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0);
       await logStep(database, { taskId, workItemId: r.workItemId, action: "cleanup", success: cleaned.ok, detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}` });
       await sleep(o.verifyDelayMs);
@@ -227,16 +244,16 @@ async function cleanupAndVerify(database: Database, taskId: string, o: EngineOpt
       await logStep(database, { taskId, workItemId: r.workItemId, action: "verify_release", success: released, detail: `${r.type} ${r.handle}, attempt ${attempt}: ${released ? "released" : "still held"}` });
     }
     if (released) {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "verified released by a re-query", attempt: 2 });
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "verified released by a re-query", attempt });
     } else {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: "still held after cleanup and one retry", attempt: 2 });
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: "still held after cleanup and one retry", attempt });
       await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry` });
     }
   }
 }
 
 /** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
-async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
+export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
   const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true } }, include: { workItem: true } });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);

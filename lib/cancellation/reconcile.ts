@@ -3,7 +3,8 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
-import { refFor } from "./execute-cancellation";
+import type { ToolRegistry } from "../tools/registry";
+import { openReviewsForEffects, refFor } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 
@@ -12,7 +13,18 @@ import { ENGINE_ACTOR, logStep } from "./steps";
  * idempotency key, never by re-submitting — and records the answer. An unknown answer keeps the item
  * `uncertain` (with its deadline) and puts it in front of a person.
  */
-export async function reconcileWorkItem(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
+export async function reconcileWorkItem(database: Database, item: WorkItem, tool: ToolDefinition | undefined, registry?: ToolRegistry): Promise<string> {
+  const to = await settleByInspect(database, item, tool);
+  // An effect found committed after a Stop needs a person (compensation or notice), even if the engine's
+  // own run already finished.
+  if (to === WorkItemStatus.completed && registry) {
+    const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
+    if (task.cancelRequestedAt) await openReviewsForEffects(database, task.id, task.riskLevel, registry);
+  }
+  return to;
+}
+
+async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
   if (isTerminalItem(item.status)) return item.status;
   if (!tool?.inspect) {
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: `${item.toolName} has no inspect(): its outcome cannot be established by Stopline` });

@@ -77,7 +77,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const completed: CancellationSummary["completed_tool_calls"] = [];
   const uncertain: CancellationSummary["uncertain_tool_calls"] = [];
   const pending: string[] = [];
-  let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, stillRunning = 0;
+  let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, stillRunning = 0, finishedAnyway = 0;
 
   for (const item of relevant) {
     const base = { tool_call_id: item.correlationId, tool_name: item.toolName };
@@ -106,7 +106,10 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
         break;
       case WorkItemStatus.completed:
       case WorkItemStatus.failed:
-        if (unstoppable) cancelled.push({ ...base, cancellation_status: ToolCallStatus.unrecoverable, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
+        if (unstoppable && item.finishedAt && item.finishedAt >= boundary) {
+          cancelled.push({ ...base, cancellation_status: ToolCallStatus.unrecoverable, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
+          finishedAnyway++;
+        }
         completed.push({ ...base, status: item.status });
         break;
       default: // queued, running, submitted, cancelling: still being stopped or established
@@ -144,11 +147,13 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   if (keptPartials) sentences.push(`${count(keptPartials, "partial result")} kept.`);
   if (discarded) sentences.push(`${count(discarded, "draft")} discarded.`);
   if (stillRunning) sentences.push(`${count(stillRunning, "step")} could not be stopped and ${stillRunning === 1 ? "is" : "are"} still running.`);
-  const completedWork = completed.length - unreversed.length;
+  if (finishedAnyway) sentences.push(`${count(finishedAnyway, "step")} could not be stopped and finished anyway.`);
+  const completedWork = completed.length - finishedAnyway - unreversed.length;
   if (completedWork > 0) sentences.push(`${count(completedWork, "step")} had already finished.`);
   if (unreversed.length) {
-    const needsReview = unreversed.some((e) => e.reversible) || facts.openReviewItems > 0;
-    sentences.push(`${count(unreversed.length, "action")} already took effect${needsReview ? "; review required" : " and cannot be undone"}.`);
+    const irreversible = unreversed.every((e) => !e.reversible);
+    const tail = facts.openReviewItems > 0 ? "; review required" : irreversible ? " and cannot be undone" : "; it has not been reversed";
+    sentences.push(`${count(unreversed.length, "action")} already took effect${tail}.`);
   }
   if (uncertain.length || unknownEffects.length) {
     sentences.push(`${count(Math.max(uncertain.length, unknownEffects.length), "outcome")} not yet confirmed; we are checking with the service.`);

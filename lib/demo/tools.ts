@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CallRef, InspectOutcome, ToolContext, ToolDefinition } from "../tools/contract";
+import { StoppedError, type CallRef, type InspectOutcome, type ToolContext, type ToolDefinition } from "../tools/contract";
 
 /**
  * Stopline tools for the demo services, talking to them over HTTP like to any external system. Each
@@ -173,7 +173,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         }
         if (current.status === "cancelled") {
           await ctx.reportPartial({ exportId: current.exportId, rows: current.rows }, { complete: true }); // a complete prefix of whole rows
-          throw new Error(`export stopped after ${current.rowsWritten} of ${current.rowsTotal} rows`);
+          throw new StoppedError(`the service confirmed the export stopped after ${current.rowsWritten} of ${current.rowsTotal} rows`);
         }
         if (ctx.signal.aborted) await call("POST", `/reports/exports/${started.exportId}/cancel`).catch(() => {});
         await new Promise((r) => setTimeout(r, options.pollMs ?? 50));

@@ -54,7 +54,8 @@ export function completionFields(input: CompleteInput, now: Date) {
   return {
     result: input.result,
     partialResult: input.partialResult,
-    partialComplete: input.outcome === WorkItemStatus.partial ? true : (input.partialComplete ?? null),
+    // undefined: keep what the running code reported earlier (ctx.reportPartial)
+    partialComplete: input.outcome === WorkItemStatus.partial ? true : input.partialComplete,
     error: input.error ?? null,
     finishedAt: now,
     leaseToken: null,
@@ -92,7 +93,7 @@ export async function completeWorkItem(database: Database, input: CompleteInput)
       from: item.status,
       to: input.outcome,
       guard: { leaseToken: input.leaseToken },
-      data: { ...fields, result: (result ?? undefined) as never, partialResult: (partialResult ?? undefined) as never },
+      data: { ...fields, partialComplete: fields.partialComplete ?? undefined, result: (result ?? undefined) as never, partialResult: (partialResult ?? undefined) as never },
       event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.finished", reason: input.error ?? null },
     });
     if (!moved) throw conflict("workItem", item.id, item.status, (await w.tx.workItem.findUnique({ where: { id: item.id } }))?.status);

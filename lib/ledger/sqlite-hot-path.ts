@@ -118,12 +118,12 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
     if (refusal) throw refusal;
     const f = completionFields(input, now);
     const row = prepared(db, 
-        `UPDATE "WorkItem" SET "status" = ?, "result" = ?, "partialResult" = ?, "partialComplete" = ?, "error" = ?, "finishedAt" = ?,
+        `UPDATE "WorkItem" SET "status" = ?, "result" = ?, "partialResult" = COALESCE(?, "partialResult"), "partialComplete" = COALESCE(?, "partialComplete"), "error" = ?, "finishedAt" = ?,
            "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
          WHERE "id" = ? AND "status" = ? AND "leaseToken" = ? RETURNING *`,
       )
       .get(
-        input.outcome, json(f.result), json(f.partialResult), f.partialComplete === null ? null : f.partialComplete ? 1 : 0, f.error,
+        input.outcome, json(f.result), json(f.partialResult), f.partialComplete == null ? null : f.partialComplete ? 1 : 0, f.error,
         sqliteTime(now), sqliteTime(now), item.id, item.status, input.leaseToken,
       ) as Record<string, unknown> | undefined;
     if (!row) throw staleLeaseError.conflict(item);

@@ -10,7 +10,7 @@ import { reportPartial } from "../ledger/report-partial";
 import { holdResource, releaseResourceRequested } from "../ledger/resources";
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
-import { CancelledError, type ToolContext, type ToolDefinition } from "../tools/contract";
+import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
 
 export interface RunOptions {
   database: Database;
@@ -43,7 +43,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
   let abortedAt: number | null = null;
   let submitted = false;
   let mayHaveSubmitted = false;
-  const partial: { reported: { complete: boolean } | null } = { reported: null };
+  const partial: { reported: { complete: boolean; result: unknown } | null } = { reported: null };
   let lostLease = false;
   const abort = (reason: string) => {
     if (controller.signal.aborted) return;
@@ -91,18 +91,18 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
       await releaseResourceRequested(database, { workItemId: item.id, type, handle, actor, reason: "released by the running code; to be verified" });
     },
     async reportPartial(result, { complete }) {
-      partial.reported = { complete };
+      partial.reported = { complete, result };
       await reportPartial(database, { ...lease, result, complete, actor });
     },
   };
 
-  const finish = async (outcome: WorkerOutcome, extra: { result?: unknown; error?: string } = {}): Promise<RunReport> => {
+  const finish = async (outcome: WorkerOutcome, extra: { result?: unknown; error?: string; partialResult?: unknown } = {}): Promise<RunReport> => {
     try {
       await completeWorkItem(database, { ...lease, outcome, ...extra, actor });
       return { outcome, abortedAt };
     } catch (error) {
-      // The ledger refused (stale lease, or the engine settled the item meanwhile): its record stands.
-      if (isAppError(error)) return { outcome: "lost_lease", abortedAt };
+      // The ledger refused because the lease moved on or the engine settled the item meanwhile: its record stands.
+      if (isAppError(error) && ["stale_lease", "not_found", "conflict", "illegal_transition"].includes(error.code)) return { outcome: "lost_lease", abortedAt };
       throw error;
     }
   };
@@ -120,8 +120,16 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
       return { outcome: "uncertain", abortedAt };
     }
     if (controller.signal.aborted) {
+      // A provider-side or rollback tool that merely stopped waiting does not know the remote work stopped:
+      // the engine cancels and inspects it. Only a confirmed stop (StoppedError) is reported as one here.
+      const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
+      if (remote && !(error instanceof StoppedError)) {
+        await markUncertain(database, { workItemId: item.id, leaseToken, reason: `stopped waiting after the Stop; the remote work is cancelled and inspected by the engine (${message})`, actor }).catch(() => {});
+        return { outcome: "uncertain", abortedAt };
+      }
       const reported = partial.reported;
-      return finish(reported === null ? "cancelled" : reported.complete ? "partial" : "cancelled_incomplete");
+      if (reported === null) return finish("cancelled");
+      return reported.complete ? finish("partial", { partialResult: reported.result }) : finish("cancelled_incomplete", { partialResult: reported.result });
     }
     // The checkpoint refused the commitment: nothing was submitted.
     if (isAppError(error) && error.code === "cancel_requested") return finish("cancelled");
