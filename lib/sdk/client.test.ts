@@ -140,6 +140,12 @@ describe("retries", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("call(name, …) reaches any JSON route of the contract; a route that is not idempotent (a review decision) is not retried", async () => {
+    const { client, requests } = clientWith([apiError(503, "unavailable")]);
+    await expect(client.call("decideReviewItem", { params: { id: "r/1" }, body: { decision: "reject", reason: "no" } })).rejects.toMatchObject({ status: 503, attempts: 1 });
+    expect(requests).toEqual([expect.objectContaining({ method: "POST", url: `${BASE}/api/review-items/r%2F1/decision`, body: { decision: "reject", reason: "no" } })]);
+  });
+
   it("retry: false disables retrying", async () => {
     const script = scriptedFetch([apiError(503, "unavailable")]);
     const client = new StoplineClient({ baseUrl: BASE, token: "t", fetch: script.fetch, retry: false });

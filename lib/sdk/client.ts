@@ -82,7 +82,8 @@ export type CallArgs<K extends RouteName> = CallOptions &
  */
 type Repeat = "idempotent" | "once";
 
-const REPEAT: Record<RouteName, Repeat> = {
+/** Routes not listed here (e.g. one added to the contract later) are `once`: never re-sent unless provably unsent. */
+const REPEAT: Partial<Record<RouteName, Repeat>> = {
   createTask: "once", // the API has no idempotency key for tasks: a repeat could create a second task
   listTasks: "idempotent",
   getTask: "idempotent",
@@ -393,7 +394,7 @@ export class StoplineClient {
    * above are thin wrappers of this.
    */
   call<K extends JsonRouteName>(name: K, args: CallArgs<K>): Promise<ResponseOf<K>> {
-    return this.#send(name, args as SendArgs, REPEAT[name]) as Promise<ResponseOf<K>>;
+    return this.#send(name, args as SendArgs, REPEAT[name] ?? "once") as Promise<ResponseOf<K>>;
   }
 
   async #send(name: RouteName, args: SendArgs, repeat: Repeat): Promise<any> {

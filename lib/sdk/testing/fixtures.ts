@@ -5,7 +5,7 @@ const at = "2026-12-01T10:00:00.000Z";
 
 export const aTask = (over: Record<string, unknown> = {}) => ({
   id: "task_1", ownerId: "agent-1", conversationId: null, title: "order two chairs", riskLevel: "low", stage: "active",
-  intentVersion: 1, proposalVersion: 0, cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null,
+  intentVersion: 1, proposalVersion: 0, proposal: null, cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null,
   rowVersion: 1, createdAt: at, updatedAt: at, ...over,
 });
 
