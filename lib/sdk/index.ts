@@ -68,7 +68,7 @@ export {
   type ValidationIssue,
 } from "./errors";
 export { ErrorCode } from "../errors";
-export { runWorker, type RunWorkerOptions, type RunOutcome, type WorkerEvent } from "./worker";
+export { runWorker, StoppedError, type RunWorkerOptions, type RunOutcome, type WorkerEvent } from "./worker";
 export type { RetryOptions } from "./retry";
 export type { ToolContext, ToolDefinition, InspectOutcome, CallRef } from "../tools/contract";
 export { Mechanism, RiskLevel, WorkItemKind, WorkItemStatus, TaskStage, isTerminalItem } from "../ledger/states";

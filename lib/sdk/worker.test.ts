@@ -3,7 +3,8 @@ import type { ToolContext, ToolDefinition } from "../tools/contract";
 import { StoplineClient } from "./client";
 import { StoplineError } from "./errors";
 import { aWorkItem, apiError, json } from "./testing/fixtures";
-import { runWorker, type WorkerEvent } from "./worker";
+import { StoppedError as ContractStoppedError } from "../tools/contract";
+import { runWorker, StoppedError, type WorkerEvent } from "./worker";
 
 /**
  * runWorker against a fake worker protocol (a fetch that plays the server): which calls it makes and what it
@@ -201,6 +202,22 @@ describe("runWorker", () => {
     expect(result.outcome).toBe("lost_lease");
     expect(abortedAfter).toBeGreaterThanOrEqual(900); // leaseMs 1000, by the worker's own clock
     expect(abortedAfter).toBeLessThan(3_000);
+  });
+
+  it("a provider_cancel tool that only stopped WAITING after a Stop is left uncertain for the server to cancel and inspect; a confirmed stop (StoppedError) is cancelled", async () => {
+    for (const [thrown, outcome] of [[null, "uncertain"], [StoppedError, "cancelled"], [ContractStoppedError, "cancelled"]] as const) {
+      const { server, client } = fakeServer("t.remote");
+      const remote = tool("t.remote", async (_input, ctx) => {
+        setTimeout(() => server.stop(), 20);
+        await untilAborted(ctx.signal).catch((reason) => {
+          throw thrown ? new thrown("the job service confirmed: cancelled") : reason;
+        });
+      }, { mechanism: "provider_cancel" });
+      const { result } = await runOnce(client, [remote]);
+      expect(result.outcome).toBe(outcome);
+      const completes = server.calls.filter((c) => c.route === "complete");
+      expect(completes.map((c) => c.body.outcome)).toEqual(outcome === "uncertain" ? [] : ["cancelled"]);
+    }
   });
 
   it("a tool that fails before any checkpoint ends `failed` with its message", async () => {

@@ -23,7 +23,9 @@ import { abortableSleep } from "./retry";
  *   recorded, or a newer intent replaced the item's), or when the lease is lost (a heartbeat is refused
  *   with stale_lease, or none succeeded for a whole lease period);
  * - an item that never passed a checkpoint ends `completed`, `failed`, or — after a stop — `cancelled`,
- *   `partial` (the partial result was reported with `complete: true`) or `cancelled_incomplete`;
+ *   `partial` (the partial result was reported with `complete: true`) or `cancelled_incomplete`; except a
+ *   `provider_cancel` / `rollback` tool that stopped without throwing StoppedError: it only stopped waiting, so
+ *   it is left uncertain (below) for the server to cancel and inspect;
  * - after `ctx.submitted()` — or after a passed `ctx.checkpoint()` of a tool with `commitsEffect` — the action
  *   may have reached the service, so no failure and no stop is ever reported as failed or cancelled. It is
  *   left UNCERTAIN: there is no HTTP route for "uncertain", so the worker stops heartbeating (after one last
@@ -280,6 +282,14 @@ async function runClaimed(
       return { outcome: "uncertain", detail: `${what}, and then: ${message}; left for the server's lease recovery and reconciliation` };
     }
     if (controller.signal.aborted) {
+      // A provider-side or rollback tool that merely stopped WAITING does not know that the remote work stopped:
+      // it is left uncertain, and the server's engine cancels and inspects it. Only a confirmed stop (an error
+      // named StoppedError, as lib/tools/contract.ts and this SDK export it) is reported as one here.
+      const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
+      if (remote && !isStoppedError(error)) {
+        await leaveUncertain(client, item.id, lease.leaseToken);
+        return { outcome: "uncertain", detail: `stopped waiting after the Stop; the remote work is cancelled and inspected by the server (${message})` };
+      }
       const reported = partial.reported;
       if (reported === null) return finish("cancelled");
       return finish(reported.complete ? "partial" : "cancelled_incomplete", { partialResult: reported.result ?? null, partialComplete: reported.complete });
@@ -299,6 +309,18 @@ async function runClaimed(
 async function leaveUncertain(client: StoplineClient, workItemId: string, leaseToken: string) {
   await client.heartbeat(workItemId, { leaseToken, leaseMs: 1_000 }).catch(() => {});
 }
+
+/**
+ * Throw it from a tool's run() when the tool KNOWS the call stopped for good (the service confirmed the
+ * cancellation). Without it, a provider_cancel or rollback tool that stops after a Stop is only known to have
+ * stopped waiting, and is left to the server to cancel and inspect. Recognised by name, so the StoppedError of
+ * lib/tools/contract.ts works the same.
+ */
+export class StoppedError extends Error {
+  override readonly name = "StoppedError";
+}
+
+const isStoppedError = (error: unknown) => error instanceof Error && error.name === "StoppedError";
 
 function notSupported(what: string) {
   return new StoplineError(
