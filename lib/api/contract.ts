@@ -70,6 +70,22 @@ export const contract = {
     method: "POST", path: "/api/work-items/{id}/complete", auth: WORKERS, params: s.WorkItemParams, body: s.CompleteBody, response: s.WorkItemSchema,
     summary: "Report how the work item ended (completed, failed, or — after a stop — cancelled, partial, cancelled_incomplete)",
   },
+  reportPartial: {
+    method: "POST", path: "/api/work-items/{id}/partial", auth: WORKERS, params: s.WorkItemParams, body: s.PartialBody, response: s.OkSchema,
+    summary: "Record a partial result (complete: true vouches that it is a complete, valid subset) before stopping",
+  },
+  markUncertain: {
+    method: "POST", path: "/api/work-items/{id}/uncertain", auth: WORKERS, params: s.WorkItemParams, body: s.UncertainBody, response: s.WorkItemSchema,
+    summary: "The lease holder does not know how an accepted action ended: hand it to reconciliation (never re-run)",
+  },
+  holdResource: {
+    method: "POST", path: "/api/work-items/{id}/resources", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceBody, response: s.ResourceSchema, status: 201,
+    summary: "Record a resource the running code holds (lock, temp file, session); its release is verified after a Stop",
+  },
+  releaseResource: {
+    method: "POST", path: "/api/work-items/{id}/resources/release", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceBody, response: s.ResourceSchema,
+    summary: "The running code released a resource (a claim: it is reported released only after verification)",
+  },
   listReviewItems: {
     method: "GET", path: "/api/review-items", auth: ALL, query: s.ListReviewItemsQuery, response: s.ReviewItemListSchema,
     summary: "Review items (what only a person can decide), ordered by deadline",
@@ -98,6 +114,22 @@ export const contract = {
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },
+  listEscalationChannels: {
+    method: "GET", path: "/api/escalation-channels", auth: ["admin"], response: s.EscalationChannelListSchema,
+    summary: "Escalation channels (webhook, Slack-compatible), active first; secrets are never shown",
+  },
+  createEscalationChannel: {
+    method: "POST", path: "/api/escalation-channels", auth: ["admin"], body: s.CreateEscalationChannelBody, response: s.EscalationChannelSchema, status: 201,
+    summary: "Add an escalation channel: a signed JSON webhook (secret required) or a Slack-compatible incoming webhook",
+  },
+  deactivateEscalationChannel: {
+    method: "DELETE", path: "/api/escalation-channels/{id}", auth: ["admin"], params: s.EscalationChannelParams, response: s.EscalationChannelSchema,
+    summary: "Deactivate an escalation channel (its delivery log is kept; pending deliveries to it are failed)",
+  },
+  listEscalations: {
+    method: "GET", path: "/api/escalations", auth: ["admin"], query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,
+    summary: "The escalation delivery log, newest first: every escalation and close-out per channel with its attempts; filter by review item, task, channel, status, kind",
+  },
 } as const satisfies Record<string, RouteContract>;
 
 export type Contract = typeof contract;

@@ -12,6 +12,7 @@ import {
   WorkItemKind,
   WorkItemStatus,
 } from "../ledger/states";
+import { ChannelKind, DeliveryKind, DeliveryStatus } from "../escalation/states";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -259,3 +260,46 @@ export const TurnSchema = z.object({
 });
 export const ProposalSchemaOut = z.record(z.string(), z.unknown());
 export const ConfirmationSchema = z.object({ taskId: id, proposalVersion: z.number().int(), workItems: z.array(id) });
+
+// ---- escalation channels and their delivery log ------------------------------------------------------
+export const EscalationChannelKindSchema = z.enum(values(ChannelKind));
+export const EscalationChannelParams = z.object({ id });
+/** A channel as the API shows it: never the secret, and only a preview of the URL (a Slack URL is a credential). */
+export const EscalationChannelSchema = z.object({
+  id, name: z.string(), kind: EscalationChannelKindSchema, urlPreview: z.string(), hasSecret: z.boolean(), active: z.boolean(), createdAt: isoDate,
+});
+export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema) });
+export const CreateEscalationChannelBody = z
+  .strictObject({
+    name: text(100),
+    kind: EscalationChannelKindSchema,
+    url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }).max(2000),
+    /** The shared HMAC secret (stored as given, never returned). Required for webhooks; optional for Slack. */
+    secret: z.string().min(16, "at least 16 characters").max(500).optional(),
+  })
+  .refine((b) => b.kind !== ChannelKind.webhook || b.secret !== undefined, { message: "a webhook channel needs a secret (at least 16 characters) to sign its deliveries", path: ["secret"] });
+export const ListEscalationsQuery = z.strictObject({
+  reviewItemId: id.optional(),
+  taskId: id.optional(),
+  channelId: id.optional(),
+  status: z.enum(values(DeliveryStatus)).optional(),
+  kind: z.enum(values(DeliveryKind)).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export const EscalationDeliverySchema = z.object({
+  id, channelId: id, channel: z.object({ id, name: z.string(), kind: EscalationChannelKindSchema, active: z.boolean() }),
+  reviewItemId: id, taskId: id, kind: z.enum(values(DeliveryKind)), status: z.enum(values(DeliveryStatus)),
+  attempts: z.number().int(), nextAttemptAt: isoDate, lastAttemptAt: isoDate.nullable(), lastError: z.string().nullable(),
+  responseStatus: z.number().int().nullable(),
+  attemptLog: z.array(z.object({ attempt: z.number().int(), at: isoDate, status: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() })),
+  /** Exactly the JSON body sent to the channel. */
+  payload: json,
+  createdAt: isoDate, deliveredAt: isoDate.nullable(),
+});
+export const EscalationDeliveryListSchema = z.object({ deliveries: z.array(EscalationDeliverySchema) });
+
+// ---- more of the worker protocol -------------------------------------------------------------------
+export const PartialBody = z.strictObject({ leaseToken: text(200), result: json, complete: z.boolean() });
+export const UncertainBody = z.strictObject({ leaseToken: text(200), reason: text(2000) });
+export const ResourceBody = z.strictObject({ leaseToken: text(200), type: text(100), handle: text(500) });
+export const OkSchema = z.object({ ok: z.literal(true) });

@@ -26,8 +26,12 @@ export async function holdResource(database: Database, input: LeaseHolder & { ty
  * The running code says it released a resource. That is a claim, not a fact: the resource moves to
  * release_requested and is reported released only after verification (invariant 4).
  */
-export async function releaseResourceRequested(database: Database, input: { workItemId: string; type: string; handle: string; actor: string; reason: string }) {
+export async function releaseResourceRequested(database: Database, input: { workItemId: string; type: string; handle: string; actor: string; reason: string; leaseToken?: string }) {
   return writeLedger(database, async (w) => {
+    if (input.leaseToken !== undefined) {
+      const item = await loadLeasedItem(w, input.workItemId);
+      if (item.leaseToken !== input.leaseToken) return rejectStaleLease(w, item, input.leaseToken, "release resource", input.actor, { type: input.type, handle: input.handle });
+    }
     const resource = await w.tx.resource.findUnique({ where: { workItemId_type_handle: { workItemId: input.workItemId, type: input.type, handle: input.handle } } });
     if (!resource) throw new AppError(ErrorCode.notFound, `work item ${input.workItemId} holds no ${input.type} ${input.handle}`, { type: input.type, handle: input.handle });
     if (resource.state !== ResourceState.held) return resource;

@@ -100,6 +100,13 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   submitted: "idempotent", // a repeat with the same operation id is recognised by the ledger
   complete: "idempotent", // fenced by the lease token: a repeat after a landed completion is refused (stale_lease)
   listReviewItems: "idempotent",
+  reportPartial: "idempotent", // overwrites the same field with the same value
+  markUncertain: "idempotent", // uncertain → uncertain is a no-op
+  holdResource: "idempotent", // the ledger returns the resource already recorded
+  releaseResource: "idempotent",
+  sendMessage: "once",
+  editProposal: "once",
+  confirmProposal: "once",
   decideReviewItem: "once",
   metrics: "idempotent",
   createToken: "once",

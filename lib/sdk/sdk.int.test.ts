@@ -226,7 +226,7 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     expect(detail.sideEffects).toEqual([expect.objectContaining({ operationId: order.orderId, outcome: "committed", externalRecordId: order.orderId })]);
   }, 60_000);
 
-  it("the service's answer is lost after the checkpoint: the worker reports nothing (no `failed`), the lease runs out, reconciliation finds the order — exactly one", async () => {
+  it("the service's answer is lost after the checkpoint: the worker never reports `failed`, it hands the item over as uncertain, reconciliation finds the order — exactly one", async () => {
     const worker = spawnWorker("sdk-survivor", { order: "never" });
     await worker.next("ready");
     s.service.loseNextCreateResponse();
@@ -246,7 +246,8 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     expect(s.service.postsFor(item.idempotencyKey)).toBe(1);
     const events = await eventsOf(item.id);
     expect(ofType(events, "work_item.finished")).toEqual([]);
-    expect(ofType(events, "lease.expired")[0]).toMatchObject({ fromState: "running", toState: "uncertain" });
+    // handed over at once (no waiting for the lease to run out)
+    expect(ofType(events, "work_item.uncertain")[0]).toMatchObject({ fromState: "running", toState: "uncertain" });
     expect(ofType(events, "work_item.reconciled")[0]).toMatchObject({ toState: "completed" });
   }, 60_000);
 });

@@ -50,6 +50,16 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
         });
       case "complete":
         return json(200, aWorkItem({ status: body.outcome }));
+      case "partial":
+        return json(200, { ok: true });
+      case "uncertain":
+        return json(200, aWorkItem({ status: "uncertain" }));
+      case "resources":
+      case "resources/release":
+        return json(route === "resources" ? 201 : 200, {
+          id: "res_1", taskId: "task_1", workItemId: "wi_1", type: body.type, handle: body.handle, state: route === "resources" ? "held" : "release_requested",
+          attempts: 0, verifiedAt: null, createdAt: "2026-12-01T10:00:00.000Z", updatedAt: "2026-12-01T10:00:00.000Z",
+        });
       default:
         return new Response("no such route", { status: 404 });
     }
@@ -141,7 +151,7 @@ describe("runWorker", () => {
     expect(server.calls.find((c) => c.route === "complete")?.body).toMatchObject({ outcome: "cancelled" });
   });
 
-  it("after ctx.submitted() a failure is never reported: one last heartbeat shortens the lease, then the lease is left to expire (uncertain)", async () => {
+  it("after ctx.submitted() a failure is never reported failed: the item is handed to reconciliation as uncertain", async () => {
     const { server, client } = fakeServer("t.order", true);
     const order = tool("t.order", async (_input, ctx) => {
       await ctx.checkpoint();
@@ -154,8 +164,7 @@ describe("runWorker", () => {
     const routes = server.calls.map((c) => c.route);
     expect(routes).not.toContain("complete");
     expect(server.calls.find((c) => c.route === "submitted")?.body).toEqual({ leaseToken: "lease-1", operationId: "op-1", reversible: false });
-    const last = server.calls.filter((c) => c.route === "heartbeat").at(-1);
-    expect(last?.body).toEqual({ leaseToken: "lease-1", leaseMs: 1_000 });
+    expect(server.calls.find((c) => c.route === "uncertain")?.body).toMatchObject({ leaseToken: "lease-1", reason: expect.any(String) });
   });
 
   it("after a passed checkpoint of an effectful tool, a Stop is not reported as cancelled either (uncertain)", async () => {
@@ -227,15 +236,19 @@ describe("runWorker", () => {
     expect(server.calls.find((c) => c.route === "complete")?.body).toMatchObject({ outcome: "failed", error: "disk full" });
   });
 
-  it("ctx.holdResource and ctx.releaseResource say clearly that they are not supported over HTTP yet", async () => {
-    const { client } = fakeServer("t.res");
-    let error: unknown;
+  it("ctx.holdResource, ctx.releaseResource and ctx.reportPartial are recorded on the server with the lease token", async () => {
+    const { server, client } = fakeServer("t.res");
+    let held: unknown;
     await runOnce(client, [tool("t.res", async (_input, ctx) => {
-      error = await ctx.holdResource("lock", "reports/1").catch((e) => e);
+      held = await ctx.holdResource("lock", "reports/1");
+      await ctx.reportPartial({ rows: 2 }, { complete: true });
+      await ctx.releaseResource("lock", "reports/1");
       return null;
     })]);
-    expect(error).toBeInstanceOf(StoplineError);
-    expect(error).toMatchObject({ code: "not_supported", message: expect.stringMatching(/not supported over HTTP yet/) });
+    expect(held).toMatchObject({ id: "res_1", type: "lock", handle: "reports/1" });
+    expect(server.calls.find((c) => c.route === "resources")?.body).toEqual({ leaseToken: "lease-1", type: "lock", handle: "reports/1" });
+    expect(server.calls.find((c) => c.route === "partial")?.body).toEqual({ leaseToken: "lease-1", result: { rows: 2 }, complete: true });
+    expect(server.calls.find((c) => c.route === "resources/release")?.body).toEqual({ leaseToken: "lease-1", type: "lock", handle: "reports/1" });
   });
 
   it("a token that may not claim stops the worker with the error", async () => {

@@ -28,17 +28,15 @@ import { abortableSleep } from "./retry";
  *   it is left uncertain (below) for the server to cancel and inspect;
  * - after `ctx.submitted()` — or after a passed `ctx.checkpoint()` of a tool with `commitsEffect` — the action
  *   may have reached the service, so no failure and no stop is ever reported as failed or cancelled. It is
- *   left UNCERTAIN: there is no HTTP route for "uncertain", so the worker stops heartbeating (after one last
- *   heartbeat that shortens the lease to the protocol's minimum of 1 s) and lets the lease expire. The
- *   server's lease recovery then marks the item `uncertain` and its cancellation engine reconciles it through
- *   the tool's `inspect()` by operation id / idempotency key — so the SERVER's registry must have the tool
- *   (with inspect) for that to end known; otherwise it stays uncertain until a person resolves it.
+ *   handed over as UNCERTAIN (`POST /api/work-items/{id}/uncertain`; if that fails, the lease is left to
+ *   expire and the server's lease recovery does the same). The server's cancellation engine reconciles it
+ *   through the tool's `inspect()` by operation id / idempotency key — so the SERVER's registry must have the
+ *   tool (with inspect) for that to end known; otherwise it stays uncertain until a person resolves it;
+ * - `ctx.holdResource` / `ctx.releaseResource` / `ctx.reportPartial` are recorded on the server at once (they
+ *   survive this process). Releasing is a claim: the server reports a resource released only after its
+ *   engine verified it, which needs the tool's cleanup/verifyReleased in the SERVER's registry.
  *
  * What it does NOT do:
- * - `ctx.holdResource` / `ctx.releaseResource` have no HTTP route yet: they throw a StoplineError with code
- *   `not_supported` (run tools that hold resources in-process, `npm run worker`);
- * - `ctx.reportPartial` has no HTTP route either: the partial result is kept in this process and sent with
- *   the completion. If the process dies, it is lost (the item then ends by lease recovery);
  * - stopping the worker (`signal`) does not abort running items: it stops claiming and waits for them to end.
  *   A killed worker loses nothing either: its leases expire and the server resumes from the ledger.
  */
@@ -255,15 +253,17 @@ async function runClaimed(
       submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
       await client.submitted(item.id, { ...lease, operationId, ...details });
     },
-    async holdResource() {
-      throw notSupported("ctx.holdResource");
+    async holdResource(type, handle) {
+      const resource = await client.call("holdResource", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, type, handle } });
+      return { id: resource.id, workItemId: item.id, type, handle };
     },
-    async releaseResource() {
-      throw notSupported("ctx.releaseResource");
+    async releaseResource(type, handle) {
+      await client.call("releaseResource", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, type, handle } });
     },
     async reportPartial(result, { complete }) {
-      // No HTTP route yet: kept here and sent with the completion.
+      // Recorded at once (it survives this process), and sent again with the completion.
       partial.reported = { result, complete };
+      await client.call("reportPartial", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, result, complete } });
     },
   };
 
@@ -303,11 +303,16 @@ async function runClaimed(
 }
 
 /**
- * There is no route for "uncertain": one last heartbeat shortens the lease to the protocol's minimum, and then
- * no more heartbeats — the server's lease recovery marks the item uncertain and reconciliation asks the service.
+ * Hands the item to reconciliation. If the route refuses or the server cannot be reached, one last heartbeat
+ * shortens the lease to the protocol's minimum and no more follow: lease recovery then marks it uncertain.
  */
-async function leaveUncertain(client: StoplineClient, workItemId: string, leaseToken: string) {
-  await client.heartbeat(workItemId, { leaseToken, leaseMs: 1_000 }).catch(() => {});
+async function leaveUncertain(client: StoplineClient, workItemId: string, leaseToken: string, reason = "the worker does not know how the accepted action ended") {
+  try {
+    await client.call("markUncertain", { params: { id: workItemId }, body: { leaseToken, reason } });
+  } catch {
+    // The route refused or the server is unreachable: let the lease run out instead (recovery marks it uncertain).
+    await client.heartbeat(workItemId, { leaseToken, leaseMs: 1_000 }).catch(() => {});
+  }
 }
 
 /**
@@ -322,12 +327,6 @@ export class StoppedError extends Error {
 
 const isStoppedError = (error: unknown) => error instanceof Error && error.name === "StoppedError";
 
-function notSupported(what: string) {
-  return new StoplineError(
-    `${what} is not supported over HTTP yet (the API has no route for resources); run tools that hold resources in an in-process worker (npm run worker)`,
-    { status: null, code: SdkErrorCode.notSupported },
-  );
-}
 
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

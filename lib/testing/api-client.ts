@@ -20,8 +20,18 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/review-items$/, load: () => import("@/app/api/review-items/route"), names: [] },
   { pattern: /^\/api\/review-items\/([^/]+)\/decision$/, load: () => import("@/app/api/review-items/[id]/decision/route"), names: ["id"] },
   { pattern: /^\/api\/metrics\/cancellations$/, load: () => import("@/app/api/metrics/cancellations/route"), names: [] },
+  { pattern: /^\/api\/work-items\/([^/]+)\/partial$/, load: () => import("@/app/api/work-items/[id]/partial/route"), names: ["id"] },
+  { pattern: /^\/api\/work-items\/([^/]+)\/uncertain$/, load: () => import("@/app/api/work-items/[id]/uncertain/route"), names: ["id"] },
+  { pattern: /^\/api\/work-items\/([^/]+)\/resources$/, load: () => import("@/app/api/work-items/[id]/resources/route"), names: ["id"] },
+  { pattern: /^\/api\/work-items\/([^/]+)\/resources\/release$/, load: () => import("@/app/api/work-items/[id]/resources/release/route"), names: ["id"] },
+  { pattern: /^\/api\/conversations\/([^/]+)\/messages$/, load: () => import("@/app/api/conversations/[conversationId]/messages/route"), names: ["conversationId"] },
+  { pattern: /^\/api\/tasks\/([^/]+)\/proposal$/, load: () => import("@/app/api/tasks/[taskId]/proposal/route"), names: ["taskId"] },
+  { pattern: /^\/api\/tasks\/([^/]+)\/proposal\/confirm$/, load: () => import("@/app/api/tasks/[taskId]/proposal/confirm/route"), names: ["taskId"] },
   { pattern: /^\/api\/tokens$/, load: () => import("@/app/api/tokens/route"), names: [] },
   { pattern: /^\/api\/session$/, load: () => import("@/app/api/session/route"), names: [] },
+  { pattern: /^\/api\/escalation-channels$/, load: () => import("@/app/api/escalation-channels/route"), names: [] },
+  { pattern: /^\/api\/escalation-channels\/([^/]+)$/, load: () => import("@/app/api/escalation-channels/[id]/route"), names: ["id"] },
+  { pattern: /^\/api\/escalations$/, load: () => import("@/app/api/escalations/route"), names: [] },
   { pattern: /^\/api\/openapi\.json$/, load: () => import("@/app/api/openapi.json/route"), names: [] },
 ];
 

@@ -1,0 +1,5 @@
+import { contract } from "@/lib/api/contract";
+import { withRoute } from "@/lib/api/route";
+import { deactivateChannel } from "@/lib/escalation/deactivate-channel";
+
+export const DELETE = withRoute(contract.deactivateEscalationChannel, ({ database, params }) => deactivateChannel(database, params.id));
