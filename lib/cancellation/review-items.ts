@@ -38,7 +38,7 @@ export async function openReviewItem(
     });
     await w.event({
       taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
-      type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString() },
+      type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
     });
     return item;
   });

@@ -2,6 +2,7 @@ import path from "node:path";
 import { db } from "../db/client";
 import { PROJECT_ROOT } from "../db/config";
 import { startDemoServer, type DemoServer } from "../demo/server";
+import { startEscalationDeliveries } from "../escalation/deliverer";
 import { demoTools } from "../demo/tools";
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
@@ -27,7 +28,8 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-const globalForBackground = globalThis as unknown as { stoplineBackground?: { pool: WorkerPool | null; engine: CancellationEngine } };
+type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries> };
+const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
  * Starts this process's background work once: the cancellation engine (boundaries → plans → stops →
@@ -45,7 +47,9 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const engine = new CancellationEngine(database, { registry, planner }).start();
   const workers = options.workers ?? Number(process.env.STOPLINE_WORKERS ?? 8);
   const pool = workers > 0 ? new WorkerPool({ database, registry, concurrency: workers, workerId: options.workerId }).start() : null;
-  globalForBackground.stoplineBackground = { pool, engine };
+  // Escalations (review items past their deadline, high-risk orphans) delivered to the configured channels.
+  const escalations = startEscalationDeliveries(database, { registry });
+  globalForBackground.stoplineBackground = { pool, engine, escalations };
   return globalForBackground.stoplineBackground;
 }
 
@@ -55,4 +59,5 @@ export async function stopBackground() {
   globalForBackground.stoplineBackground = undefined;
   await running.pool?.stop();
   await running.engine.stop();
+  await running.escalations.stop();
 }
