@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import type { CancellationSummary } from "../cancellation/summarize";
+import type { WitnessEntry } from "../demo/store";
+import { witnessContradictions, witnessFacts, type CallBinding } from "./witness-check";
+
+const BOUNDARY = "2026-11-30T10:00:00.000Z";
+const before = "2026-11-30T09:59:59.000Z";
+const after = "2026-11-30T10:00:01.000Z";
+
+let seq = 0;
+const w = (service: string, action: string, subject: string, at = after, detail: unknown = null): WitnessEntry => ({ seq: ++seq, service, action, subject, detail, at });
+
+const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary => ({
+  task_id: "t1", status: "CANCELLED", cancel_requested_at: BOUNDARY, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
+  uncertain_tool_calls: [], open_review_items: 0, user_message: "Stopped new work.", ...over,
+});
+const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) =>
+  ({ tool_call_id: id, tool_name: tool, cancellation_status: status, partial_result: null, orphaned_resources: orphaned });
+
+const order: CallBinding = { toolCallId: "c-order", toolName: "shop.create_order", subjects: ["ord_1"] };
+const record: CallBinding = { toolCallId: "c-record", toolName: "crm.create_record", subjects: ["rec_1"] };
+const email: CallBinding = { toolCallId: "c-email", toolName: "mailer.send_email", subjects: ["msg_1"] };
+const exp: CallBinding = { toolCallId: "c-export", toolName: "reports.export_report", subjects: ["exp_1"] };
+const gen: CallBinding = { toolCallId: "c-gen", toolName: "inference.generate", subjects: ["gen_1"] };
+
+describe("witnessFacts", () => {
+  it("folds reversals and releases in log order", () => {
+    const facts = witnessFacts([
+      w("shop", "order_created", "ord_1"), w("shop", "order_cancelled", "ord_1"),
+      w("crm", "record_created", "rec_1"),
+      w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/x.csv" }), w("reports", "lock_released", "exp_1"),
+    ]);
+    expect(facts.get("ord_1")?.unreversedCommitment).toBeNull();
+    expect(facts.get("rec_1")?.unreversedCommitment).toMatch(/rec_1 was created/);
+    expect(facts.get("exp_1")).toMatchObject({ held: [], released: ["lock:exp_1", "temp_file:/tmp/x.csv"] });
+  });
+});
+
+describe("witnessContradictions", () => {
+  it("a consistent summary: nothing to report", () => {
+    const witness = [w("shop", "order_created", "ord_1"), w("mailer", "draft_created", "msg_1"), w("mailer", "draft_discarded", "msg_1")];
+    const s = summary({
+      status: "PARTIALLY_CANCELLED",
+      cancelled_tool_calls: [cancelled("c-email", "mailer.send_email", "CANCELLED_INCOMPLETE")],
+      orphaned_side_effects: [{ tool_name: "shop.create_order", tool_call_id: "c-order", description: "order ord_1" }],
+      user_message: "Stopped new work. One draft discarded. One action already took effect; review required.",
+    });
+    expect(witnessContradictions({ summary: s, witness, calls: [order, email] })).toEqual([]);
+  });
+
+  it("CANCELLED for an order the shop created and never cancelled", () => {
+    const problems = witnessContradictions({ summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }), witness: [w("shop", "order_created", "ord_1")], calls: [order] });
+    expect(problems).toEqual([
+      expect.stringMatching(/lists shop.create_order c-order as CANCELLED, but the witness shows: order ord_1 was created/),
+      expect.stringMatching(/in neither orphaned_side_effects nor uncertain_tool_calls/),
+      expect.stringMatching(/status is CANCELLED, but the witness shows unreversed effects/),
+    ]);
+  });
+
+  it("an order created and then cancelled is no effect", () => {
+    const problems = witnessContradictions({ summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }), witness: [w("shop", "order_created", "ord_1"), w("shop", "order_cancelled", "ord_1")], calls: [order] });
+    expect(problems).toEqual([]);
+  });
+
+  it("an orphaned side effect the witness shows reversed (or never made) is a false claim", () => {
+    const s = summary({ status: "PARTIALLY_CANCELLED", orphaned_side_effects: [{ tool_name: "crm.create_record", tool_call_id: "c-record", description: "record" }] });
+    expect(witnessContradictions({ summary: s, witness: [w("crm", "record_created", "rec_1"), w("crm", "record_archived", "rec_1")], calls: [record] })).toEqual([expect.stringMatching(/no unreversed effect/)]);
+    expect(witnessContradictions({ summary: s, witness: [], calls: [{ ...record, subjects: [] }] })).toEqual([expect.stringMatching(/no service record at all/)]);
+  });
+
+  it("an uncertain call accounts for a committed effect; IN_PROGRESS without a claim is not a contradiction", () => {
+    const witness = [w("mailer", "email_sent", "msg_1")];
+    expect(witnessContradictions({ summary: summary({ status: "PARTIALLY_CANCELLED", uncertain_tool_calls: [{ tool_call_id: "c-email", tool_name: "mailer.send_email", status: "uncertain", reconcile_deadline: null }] }), witness, calls: [email] })).toEqual([]);
+    expect(witnessContradictions({ summary: summary({ status: "IN_PROGRESS" }), witness, calls: [email] })).toEqual([]);
+  });
+
+  it("a completed export or generation listed as cancelled", () => {
+    const s = summary({ cancelled_tool_calls: [cancelled("c-export", "reports.export_report"), cancelled("c-gen", "inference.generate", "CANCELLED_INCOMPLETE")] });
+    const witness = [w("reports", "export_completed", "exp_1"), w("inference", "generation_completed", "gen_1")];
+    const problems = witnessContradictions({ summary: s, witness, calls: [exp, gen] });
+    expect(problems).toEqual([
+      expect.stringMatching(/reports.export_report c-export as CANCELLED, but the witness shows export_completed/),
+      expect.stringMatching(/inference.generate c-gen as CANCELLED_INCOMPLETE, but the witness shows generation_completed/),
+      expect.stringMatching(/status is CANCELLED/),
+    ]);
+  });
+
+  it("a job that completed before the Stop does not make a plain CANCELLED false", () => {
+    expect(witnessContradictions({ summary: summary(), witness: [w("reports", "export_completed", "exp_1", before)], calls: [exp] })).toEqual([]);
+  });
+
+  it("a lock the witness shows held must be reported orphaned, and the ledger must not call it released", () => {
+    const witness = [w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" })];
+    const silent = witnessContradictions({
+      summary: summary({ cancelled_tool_calls: [cancelled("c-export", "reports.export_report")] }), witness, calls: [exp],
+      ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "released" }] },
+    });
+    expect(silent).toEqual(expect.arrayContaining([
+      expect.stringMatching(/lock:exp_1 still held, but the summary does not report it orphaned/),
+      expect.stringMatching(/ledger records lock:exp_1 as released/),
+      expect.stringMatching(/user message does not say a resource could not be released/),
+    ]));
+    const honest = witnessContradictions({
+      summary: summary({ status: "PARTIALLY_CANCELLED", cancelled_tool_calls: [cancelled("c-export", "reports.export_report", "CANCELLED", ["lock:exp_1", "temp_file:/tmp/e.csv"])], user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them." }),
+      witness, calls: [exp],
+    });
+    expect(honest).toEqual([]);
+  });
+
+  it("a resource reported orphaned that the witness shows released", () => {
+    const witness = [w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" }), w("reports", "lock_released", "exp_1")];
+    const problems = witnessContradictions({
+      summary: summary({ status: "PARTIALLY_CANCELLED", user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them." }),
+      witness, calls: [exp], ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "orphaned" }] },
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/ledger records lock:exp_1 as orphaned \(still held\), but the witness shows it released/),
+      expect.stringMatching(/user message says two resource\(s\) could not be released, but the witness shows none still held/),
+    ]);
+  });
+
+  it("'never started' while the service saw the call", () => {
+    const problems = witnessContradictions({
+      summary: summary({ cancelled_tool_calls: [cancelled("c-email", "mailer.send_email")] }), witness: [w("mailer", "draft_created", "msg_1")], calls: [email],
+      ledger: { workItems: [{ correlationId: "c-email", toolName: "mailer.send_email", status: "cancelled", startedAt: null }] },
+    });
+    expect(problems).toEqual([expect.stringMatching(/never started, but the witness shows mailer:draft_created/)]);
+  });
+});
