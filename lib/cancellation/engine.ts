@@ -4,7 +4,7 @@ import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { executeCancellation, finishCancellation, type EngineOptions } from "./execute-cancellation";
-import { reconcileWorkItem } from "./reconcile";
+import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { ENGINE_ACTOR } from "./steps";
 
 /**
@@ -24,6 +24,7 @@ export class CancellationEngine {
   /** When each uncertain item was last asked about (the service is not asked more than every 10 s). */
   readonly #lastAsked = new Map<string, number>();
   readonly #lastFinished = new Map<string, number>();
+  #lastOrphanReports = 0;
 
   constructor(database: Database, options: EngineOptions) {
     this.#database = database;
@@ -83,6 +84,10 @@ export class CancellationEngine {
         if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
         await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName), this.#options.registry);
+      }
+      if (Date.now() - this.#lastOrphanReports >= (this.#options.reconcileIntervalMs ?? 10_000)) {
+        this.#lastOrphanReports = Date.now();
+        await reconcileOrphanReports(database, this.#options.registry);
       }
       await escalateOverdue(database, now);
     } catch (error) {

@@ -8,7 +8,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
-import { reconcileWorkItem } from "./reconcile";
+import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
@@ -97,6 +97,7 @@ export async function finishCancellation(database: Database, taskId: string, opt
     where: { taskId, OR: [{ status: WorkItemStatus.uncertain }, { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } }] },
   });
   for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry);
+  await reconcileOrphanReports(database, o.registry, { taskId });
 
   // 6. cleanup and the verification gate
   await cleanupAndVerify(database, taskId, o);
@@ -197,7 +198,7 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: false, detail: `failed after ${result.attempts} attempts: ${result.error.message}` });
   const latest = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (!isTerminalItem(latest.status) && latest.status !== WorkItemStatus.uncertain) {
-    await markUncertain(database, { workItemId: item.id, from: latest.status, reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`, actor: ENGINE_ACTOR }).catch(() => {});
+    await markUncertain(database, { workItemId: item.id, from: latest.status, reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`, actor: ENGINE_ACTOR, keepLease: true }).catch(() => {});
   }
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
   await openReviewItem(database, {

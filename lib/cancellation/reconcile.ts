@@ -1,10 +1,10 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, ReviewItemKind, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { openReviewsForEffects, refFor } from "./execute-cancellation";
+import { openReviewsForEffects, refFor, refOf } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 
@@ -24,6 +24,13 @@ export async function reconcileWorkItem(database: Database, item: WorkItem, tool
   return to;
 }
 
+/** A holder with a live lease that passed its checkpoint could still submit the action. */
+async function mayStillSend(database: Database, item: WorkItem): Promise<boolean> {
+  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { leaseToken: true, leaseExpiresAt: true } });
+  if (!current.leaseToken || !current.leaseExpiresAt || current.leaseExpiresAt.getTime() <= Date.now()) return false;
+  return (await database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "checkpoint.passed" } })) > 0;
+}
+
 async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
   if (isTerminalItem(item.status)) return item.status;
   if (!tool?.inspect) {
@@ -39,6 +46,11 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: outcome.status !== "unknown", detail: `the service says: ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}`, data: { operationId: item.operationId } });
 
   if (outcome.status === "running") return item.status; // still in flight: watched; asked again later
+  if (outcome.status === "not_committed" && (await mayStillSend(database, item))) {
+    // The service has not seen it YET, but a live worker past its checkpoint can still send it: not final.
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: "not committed so far, but its worker still holds a live lease past the checkpoint: asked again later" });
+    return item.status;
+  }
   if (outcome.status === "unknown") {
     if (item.status !== WorkItemStatus.uncertain) {
       const { markUncertain } = await import("../ledger/mark-uncertain");
@@ -94,4 +106,41 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     }
     return to;
   });
+}
+
+/**
+ * Effects of unknown outcome on children that already finished (a late report from a worker whose lease
+ * had moved on): asked about by themselves, whatever their child's status says.
+ */
+export async function reconcileOrphanReports(database: Database, registry: ToolRegistry, where: { taskId?: string } = {}) {
+  const effects = await database.prisma.sideEffect.findMany({
+    where: { outcome: SideEffectOutcome.unknown, ...(where.taskId ? { taskId: where.taskId } : {}), workItem: { status: { in: TERMINAL } } },
+    include: { workItem: true },
+    take: 50,
+  });
+  for (const effect of effects) {
+    const tool = registry.get(effect.workItem.toolName);
+    if (!tool?.inspect) continue;
+    let outcome: Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>;
+    try {
+      outcome = await tool.inspect(refOf(effect.workItem, effect));
+    } catch (error) {
+      outcome = { status: "unknown", reason: (error as Error).message };
+    }
+    await logStep(database, { taskId: effect.taskId, workItemId: effect.workItemId, action: "reconcile_effect", success: outcome.status === "committed" || outcome.status === "not_committed", detail: `a late report (${effect.operationId}): the service says ${outcome.status}` });
+    if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
+    const committed = outcome.status === "committed";
+    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null };
+    await writeLedger(database, (w) =>
+      casUpdate(w, {
+        entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion } : {},
+        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect of a late report: ${outcome.status}` },
+      }),
+    );
+    if (committed) {
+      const task = await database.prisma.task.findUniqueOrThrow({ where: { id: effect.taskId } });
+      if (task.cancelRequestedAt) await openReviewsForEffects(database, task.id, task.riskLevel, registry);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import {
   isActiveItem,
+  isStoppedItem,
   Mechanism,
   ResourceState,
   SideEffectOutcome,
@@ -79,9 +80,22 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const pending: string[] = [];
   let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, stillRunning = 0, finishedAnyway = 0;
 
+  const effectsOf = (id: string) => facts.sideEffects.filter((e) => e.workItemId === id);
   for (const item of relevant) {
     const base = { tool_call_id: item.correlationId, tool_name: item.toolName };
     const unstoppable = item.mechanism === Mechanism.none;
+    // A stop outcome is not the last word when an effect of the child took effect or may have (a late report).
+    if (isStoppedItem(item.status)) {
+      const effects = effectsOf(item.id);
+      if (effects.some((e) => e.outcome === SideEffectOutcome.committed)) {
+        completed.push({ ...base, status: "committed (reported late)" });
+        continue;
+      }
+      if (effects.some((e) => e.outcome === SideEffectOutcome.unknown)) {
+        uncertain.push({ ...base, status: "effect unknown (reported late)", reconcile_deadline: null });
+        continue;
+      }
+    }
     switch (item.status) {
       case WorkItemStatus.cancelled:
         cancelled.push({ ...base, cancellation_status: ToolCallStatus.cancelled, partial_result: null, orphaned_resources: orphanedHandles(item.id) });

@@ -10,7 +10,11 @@ import { casUpdate, conflict, writeLedger } from "./write";
  */
 export async function markUncertain(
   database: Database,
-  input: { workItemId: string; from?: string; leaseToken?: string; reason: string; actor: string; reconcileWindowMs?: number },
+  input: {
+    workItemId: string; from?: string; leaseToken?: string; reason: string; actor: string; reconcileWindowMs?: number;
+    /** The engine marks an item uncertain while its worker may still be running: keep that worker's lease. */
+    keepLease?: boolean;
+  },
 ) {
   return writeLedger(database, async (w) => {
     const item = await w.tx.workItem.findUniqueOrThrow({ where: { id: input.workItemId } });
@@ -20,7 +24,10 @@ export async function markUncertain(
     const moved = await casUpdate(w, {
       entity: "workItem", id: item.id, from, to: WorkItemStatus.uncertain,
       guard: input.leaseToken ? { leaseToken: input.leaseToken } : {},
-      data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null, reconcileDeadline: new Date(now.getTime() + (input.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) },
+      data: {
+        ...(input.keepLease ? {} : { leaseToken: null, leaseOwner: null, leaseExpiresAt: null }),
+        reconcileDeadline: new Date(now.getTime() + (input.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)),
+      },
       event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.uncertain", reason: input.reason },
     });
     if (!moved) throw conflict("workItem", item.id, from, item.status);

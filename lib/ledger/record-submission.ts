@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
-import { SideEffectOutcome, WorkItemStatus } from "./states";
+import { isLeasedItem, SideEffectOutcome, WorkItemStatus } from "./states";
 import { casUpdate, conflict, writeLedger, type Writer } from "./write";
 
 export interface SubmissionInput extends LeaseHolder {
@@ -27,12 +27,23 @@ export async function recordSubmission(database: Database, input: SubmissionInpu
     if (item.operationId === input.operationId && (existing?.workItemId ?? item.id) === item.id) {
       return { workItem: item, sideEffect: existing }; // a repeat of the same report
     }
-    if (item.leaseToken !== input.leaseToken || item.status !== WorkItemStatus.running) {
+    if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
       if (!existing && item.commitsEffect) await recordSideEffect(w, item, input);
       return rejectStaleLease(w, item, input.leaseToken, "submission", input.actor, { operationId: input.operationId });
     }
     if (existing) throw conflict("sideEffect", existing.id, "absent", `recorded for work item ${existing.workItemId}`);
     const now = await w.now();
+    if (item.status !== WorkItemStatus.running) {
+      // The current holder of a child that is being stopped (or cannot be stopped, or is uncertain) reports
+      // an action it had already committed to: a fact to record, with no change of state.
+      await w.tx.workItem.updateMany({
+        where: { id: item.id, leaseToken: input.leaseToken },
+        data: { operationId: input.operationId, providerRef: input.providerRef ?? null, submittedAt: now, rowVersion: { increment: 1 } },
+      });
+      await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor, type: "work_item.submitted", fromState: item.status, toState: item.status, data: { operationId: input.operationId, providerRef: input.providerRef ?? null } });
+      const sideEffect = item.commitsEffect ? await recordSideEffect(w, item, input) : null;
+      return { workItem: await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } }), sideEffect };
+    }
     const moved = await casUpdate(w, {
       entity: "workItem",
       id: item.id,

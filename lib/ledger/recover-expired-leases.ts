@@ -35,6 +35,12 @@ export async function recoverExpiredLeases(
     });
     const result: RecoveryResult = { requeued: [], cancelled: [], uncertain: [] };
     for (const item of expired) {
+      if (item.status === WorkItemStatus.uncertain) {
+        // Already under reconciliation: the worker that might still have reported is gone; only its lease ends.
+        const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: item.leaseToken }, data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null } });
+        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: "lease.expired", fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
+        continue;
+      }
       const passedCheckpoint = await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "checkpoint.passed" } });
       const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || passedCheckpoint > 0;
       const to = maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;

@@ -98,8 +98,12 @@ export const values = <T extends Record<string, string>>(o: T) => Object.values(
 const set = <T extends string>(...xs: T[]) => new Set<string>(xs);
 
 const TERMINAL_ITEM = set<WorkItemStatus>("completed", "failed", "cancelled", "partial", "cancelled_incomplete");
-/** Items that hold a lease and may heartbeat, checkpoint, submit or complete. */
-const LEASED_ITEM = set<WorkItemStatus>("running", "submitted", "cancelling", "unrecoverable");
+/**
+ * Items that may hold a lease and whose holder may heartbeat, submit or complete. `uncertain` is one: the
+ * engine may not know an outcome (a cancel endpoint down) while a live worker still does — and its report
+ * is the best evidence there is.
+ */
+const LEASED_ITEM = set<WorkItemStatus>("running", "submitted", "cancelling", "unrecoverable", "uncertain");
 /** Items alive at the boundary that the engine must account for. */
 const ACTIVE_ITEM = set<WorkItemStatus>("queued", "running", "submitted", "cancelling", "unrecoverable", "uncertain");
 const STOPPED_ITEM = set<WorkItemStatus>("cancelled", "partial", "cancelled_incomplete");
