@@ -20,20 +20,22 @@ import { createTestDatabase, type TestDatabase } from "../testing/test-database"
  * A scenario that fails here documents a defect: the expectation is the design's (DESIGN.md, the seeds),
  * not the current behaviour. Failing on purpose when written (both databases):
  *  - A: an abandoned commitment request still in flight at the service is reconciled `not_committed` → CANCELLED,
- *    then the service commits it (reconcile.ts:60–66 trusts a 404 by idempotency key) — "latency on the
- *    commitment request only" × shop, crm, mailer.
+ *    then the service commits it (reconcile.ts, settleByInspect: `mayStillSend` only looks for a live lease, not
+ *    for a request already on its way) — "latency on the commitment request only" × shop, crm, mailer.
  *  - B: shop.create_order's cancel() cancels a PLACED order (a compensation, without a person's approval:
- *    tools.ts:70–72); with a slow shop the late cancel also lands after reconciliation recorded the order
- *    committed, so the summary reports an order that no longer exists — shop "acceptThenTimeout" and "latency".
- *  - C: the crm someoneElseEdits fault tells the creator the version AFTER the other staff's edit
- *    (server.ts:117–121), so the approved archive overwrites their edit — crm "someoneElseEdits".
- *  - E: Stop while the draft request is in flight leaves an undiscarded draft (tools.ts:132) — mailer "preparation".
+ *    tools.ts createOrder.cancel); with a slow shop the late cancel also lands after reconciliation recorded the
+ *    order committed, so the summary reports an order that no longer exists — shop "acceptThenTimeout", "latency".
+ *  - C: the crm someoneElseEdits fault tells the creator the version AFTER the other staff's edit (server.ts,
+ *    POST /crm/records), so the approved archive overwrites their edit — crm "someoneElseEdits".
+ *  - E: Stop while the draft request is in flight leaves an undiscarded draft (tools.ts sendEmail.run) — mailer
+ *    "during preparation".
  *  - F: resources of a child that is uncertain but still running at the service are cleaned up at once, fail,
- *    are recorded orphaned and never re-verified after the job releases them (execute-cancellation.ts:224) —
- *    reports "cancelUnavailable".
- *  - G: the demo inference service never notices the client went away (server.ts:245 listens for the
- *    request's 'close', already emitted once the body was read) — inference "mid-generation" and "latency".
- *  - I: "had already finished" for a child that finished after the Stop (summarize.ts:151–152) — reports
+ *    are recorded orphaned and never re-verified after the job releases them (execute-cancellation.ts,
+ *    cleanupAndVerify's `settled` filter) — reports "cancelUnavailable".
+ *  - G: the demo inference service never notices the client went away (server.ts, POST /inference/generate
+ *    listens for the request's 'close', already emitted once the body was read) — inference "mid-generation",
+ *    "latency".
+ *  - I: "had already finished" for a child that finished after the Stop (summarize.ts) — reports
  *    "ignoreCancellation".
  *  - J: a resolve_uncertain review item stays open after reconciliation established the outcome — shop
  *    "cancelUnavailable …, once reconciled".
