@@ -3,8 +3,8 @@ import { onCommitted } from "../events/bus";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { executeCancellation, finishCancellation, type EngineOptions } from "./execute-cancellation";
-import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
+import { cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
+import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
 import { ENGINE_ACTOR } from "./steps";
 
 /**
@@ -74,7 +74,7 @@ export class CancellationEngine {
           continue;
         }
         // Children that settled late: reconcile, verify their resources, settle — at most every 5 s per task.
-        if (Date.now() - (this.#lastFinished.get(t.id) ?? 0) < 5_000) continue;
+        if (Date.now() - (this.#lastFinished.get(t.id) ?? 0) < Math.min(5_000, this.#options.reconcileIntervalMs ?? 5_000)) continue;
         this.#lastFinished.set(t.id, Date.now());
         await finishCancellation(database, t.id, this.#options);
       }
@@ -88,7 +88,10 @@ export class CancellationEngine {
       if (Date.now() - this.#lastOrphanReports >= (this.#options.reconcileIntervalMs ?? 10_000)) {
         this.#lastOrphanReports = Date.now();
         await reconcileOrphanReports(database, this.#options.registry);
+        await cleanupLateSettled(database, { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), ...this.#options });
+        await reverifyOrphans(database, this.#options.registry);
       }
+      await resolveAnsweredUncertainties(database);
       await escalateOverdue(database, now);
     } catch (error) {
       console.error("cancellation maintenance pass failed; retrying on the next pass", error);

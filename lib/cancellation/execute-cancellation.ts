@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
-import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
@@ -171,7 +171,12 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
     return;
   }
-  if (item.mechanism === Mechanism.abortSignal && !accepted) {
+  if (item.mechanism === Mechanism.abortSignal && accepted) {
+    // Accepted by the service and not stoppable from here: reconciliation asks the service (step 5).
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile_pending", success: true, detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id` });
+    return;
+  }
+  if (item.mechanism === Mechanism.abortSignal) {
     const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", "AbortSignal sent") : null;
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
     return;
@@ -181,6 +186,7 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
     await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+  if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
   // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
   // the run that records the dispatch makes the call; the others leave it to reconciliation.
@@ -193,6 +199,7 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
   if (result.ok) {
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
+    await recordWithdrawn(database, item);
     return;
   }
   await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: false, detail: `failed after ${result.attempts} attempts: ${result.error.message}` });
@@ -207,7 +214,12 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   });
 }
 
-async function claimDispatch(database: Database, item: WorkItem, action: string): Promise<boolean> {
+/** The service acknowledged the cancel/withdrawal: from now on its "not committed" is final. */
+export async function recordWithdrawn(database: Database, item: { id: string; taskId: string }) {
+  await writeLedger(database, (w) => w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.withdrawn" }));
+}
+
+export async function claimDispatch(database: Database, item: WorkItem, action: string): Promise<boolean> {
   return writeLedger(database, async (w) => {
     // Serialised ledger writes make this check-and-record atomic.
     if (await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.dispatched" } })) return false;
@@ -217,12 +229,14 @@ async function claimDispatch(database: Database, item: WorkItem, action: string)
 }
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
-async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
+export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
   const resources = await database.prisma.resource.findMany({
     where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] } },
-    include: { workItem: { select: { status: true, toolName: true } } },
+    include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },
   });
-  const settled = resources.filter((r) => isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.uncertain);
+  // Children that ended, or uncertain ones whose worker is gone. An uncertain child whose worker still holds
+  // its lease may still be using what it holds (a job that runs on after a failed cancel): not yet.
+  const settled = resources.filter((r) => isTerminalItem(r.workItem.status) || (r.workItem.status === WorkItemStatus.uncertain && !r.workItem.leaseToken));
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   for (const r of settled) {
@@ -282,4 +296,34 @@ export async function settleTask(database: Database, taskId: string) {
     if (busy) return false;
     return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: "task.cancelled", reason: "every child is stopped, finished, or under reconciliation" } }));
   });
+}
+
+/**
+ * An orphaned resource is asked about again (the service may have released it late, or a person fixed it):
+ * verified released → `released`. Nothing is cleaned up here; it only records what a re-query confirms.
+ */
+export async function reverifyOrphans(database: Database, registry: ToolRegistry) {
+  const orphans = await database.prisma.resource.findMany({ where: { state: ResourceState.orphaned }, include: { workItem: { select: { toolName: true } } }, take: 50 });
+  for (const r of orphans) {
+    const tool = registry.get(r.workItem.toolName);
+    if (!tool?.verifyReleased) continue;
+    const verified = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0);
+    if (verified.ok && verified.value) {
+      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "a later re-query found it released", attempt: r.attempts + 1 });
+    }
+  }
+}
+
+/** Resources of stopped tasks whose children ended after the task settled: cleaned up and verified now. */
+export async function cleanupLateSettled(database: Database, options: EngineOptions & { verifyDelayMs: number }) {
+  const pending = await database.prisma.resource.findMany({
+    where: {
+      state: { in: [ResourceState.held, ResourceState.releaseRequested] }, task: { cancelRequestedAt: { not: null } },
+      workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null }] },
+    },
+    select: { taskId: true },
+    distinct: ["taskId"],
+    take: 20,
+  });
+  for (const { taskId } of pending) await cleanupAndVerify(database, taskId, options);
 }

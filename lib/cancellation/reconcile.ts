@@ -1,10 +1,10 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, ReviewItemKind, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { openReviewsForEffects, refFor, refOf } from "./execute-cancellation";
+import { claimDispatch, openReviewsForEffects, recordWithdrawn, refFor, refOf } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 
@@ -37,11 +37,28 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: `${item.toolName} has no inspect(): its outcome cannot be established by Stopline` });
     return item.status;
   }
-  let outcome;
-  try {
-    outcome = await tool.inspect(await refFor(database, item));
-  } catch (error) {
-    outcome = { status: "unknown" as const, reason: `inspect failed: ${(error as Error).message}` };
+  const ref = await refFor(database, item);
+  const ask = async (): Promise<Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>> => {
+    try {
+      return await tool.inspect!(ref);
+    } catch (error) {
+      return { status: "unknown", reason: `inspect failed: ${(error as Error).message}` };
+    }
+  };
+  let outcome = await ask();
+  const withdrawn = async () => (await database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.withdrawn" } })) > 0;
+  if (outcome.status === "not_committed" && tool.mechanism === "provider_cancel" && tool.cancel && !isTerminalItem(item.status) && !(await withdrawn())) {
+    // "Not found" may only mean "not yet": a request still in flight can land after the answer. Withdraw it
+    // first (the tool's cancel never undoes a committed effect), then ask again: that answer is final.
+    // Not sent twice: if the engine's dispatch already withdrew it, its record above says so.
+    await claimDispatch(database, item, "provider_cancel");
+    try {
+      await tool.cancel(ref);
+      await recordWithdrawn(database, item);
+      outcome = await ask();
+    } catch (error) {
+      outcome = { status: "unknown", reason: `could not withdraw the request before concluding it never happened: ${(error as Error).message}` };
+    }
   }
   await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: outcome.status !== "unknown", detail: `the service says: ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}`, data: { operationId: item.operationId } });
 
@@ -142,5 +159,26 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
       const task = await database.prisma.task.findUniqueOrThrow({ where: { id: effect.taskId } });
       if (task.cancelRequestedAt) await openReviewsForEffects(database, task.id, task.riskLevel, registry);
     }
+  }
+}
+
+/**
+ * A question "is it committed?" whose answer became known by another path (the worker reported, or a race
+ * between the question and the answer) is closed with the ledger's answer.
+ */
+export async function resolveAnsweredUncertainties(database: Database) {
+  const stale = await database.prisma.reviewItem.findMany({
+    where: { kind: ReviewItemKind.resolveUncertain, status: { in: [ReviewItemStatus.open, ReviewItemStatus.escalated] }, workItem: { status: { in: TERMINAL } } },
+    include: { workItem: { select: { status: true } } },
+    take: 50,
+  });
+  for (const r of stale) {
+    await writeLedger(database, async (w) =>
+      casUpdate(w, {
+        entity: "reviewItem", id: r.id, from: r.status, to: ReviewItemStatus.resolved,
+        data: { decidedBy: ENGINE_ACTOR, decidedAt: await w.now(), resolution: `established meanwhile: the work item ended ${r.workItem!.status}` },
+        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: "review_item.resolved", reason: "the outcome became known" },
+      }),
+    );
   }
 }

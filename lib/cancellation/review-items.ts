@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
-import type { ReviewItemKind, RiskLevel } from "../ledger/states";
-import { ReviewItemStatus } from "../ledger/states";
+import type { RiskLevel } from "../ledger/states";
+import { isTerminalItem, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
 
@@ -27,6 +27,12 @@ export async function openReviewItem(
       where: { taskId: input.taskId, kind: input.kind, workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null },
     });
     if (existing) return existing;
+    if (input.kind === ReviewItemKind.resolveUncertain && input.workItemId) {
+      // Asked only while the outcome is still unknown: reconciliation may have established it meanwhile
+      // (ledger writes are serialised, so this check and the insert are atomic against it).
+      const item = await w.tx.workItem.findUnique({ where: { id: input.workItemId }, select: { status: true } });
+      if (item && isTerminalItem(item.status)) return null;
+    }
     const now = await w.now();
     const item = await w.tx.reviewItem.create({
       data: {

@@ -162,8 +162,9 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   if (discarded) sentences.push(`${count(discarded, "draft")} discarded.`);
   if (stillRunning) sentences.push(`${count(stillRunning, "step")} could not be stopped and ${stillRunning === 1 ? "is" : "are"} still running.`);
   if (finishedAnyway) sentences.push(`${count(finishedAnyway, "step")} could not be stopped and finished anyway.`);
+  // Every completed child here ended at or after the Stop: it finished before it could be stopped.
   const completedWork = completed.length - finishedAnyway - unreversed.length;
-  if (completedWork > 0) sentences.push(`${count(completedWork, "step")} had already finished.`);
+  if (completedWork > 0) sentences.push(`${count(completedWork, "step")} finished before the Stop could reach ${completedWork === 1 ? "it" : "them"}.`);
   if (unreversed.length) {
     const irreversible = unreversed.every((e) => !e.reversible);
     const tail = facts.openReviewItems > 0 ? "; review required" : irreversible ? " and cannot be undone" : "; it has not been reversed";

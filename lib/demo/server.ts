@@ -34,7 +34,12 @@ const parse = <T>(schema: z.ZodType<T>, body: unknown): T => {
   return r.data;
 };
 /** "Accept then time out": the effect is committed, the answer never comes (until the caller gives up). */
-const hangUntilClosed = (req: http.IncomingMessage) => new Promise<never>((_, reject) => req.once("close", () => reject(new HttpError(499, "caller went away"))));
+const hangUntilClosed = (res: http.ServerResponse) =>
+  new Promise<never>((_, reject) => {
+    // The response's close: on Node 20 the request's "close" has already fired once its body was read.
+    if (res.destroyed) return reject(new HttpError(499, "caller went away"));
+    res.once("close", () => reject(new HttpError(499, "caller went away")));
+  });
 
 const key = z.string().min(1).max(300);
 
@@ -49,19 +54,39 @@ const findOrder = (db: DemoDb, params: string[], query: URLSearchParams) => {
   return row;
 };
 
+/**
+ * A fence withdraws a request by its idempotency key: a create that arrives (or is still being processed)
+ * after it is refused, so "not found" becomes a final answer. It never undoes what already committed.
+ */
+const fenced = (db: DemoDb, service: ServiceName, key: string) => !!db.prepare("SELECT 1 FROM fences WHERE service = ? AND idempotency_key = ?").get(service, key);
+const refuseIfFenced = (db: DemoDb, service: ServiceName, key: string) => {
+  if (fenced(db, service, key)) throw new HttpError(409, "this request was withdrawn (fenced) before it committed", { fenced: true });
+};
+const fenceRoute = (service: ServiceName): Route => ({
+  method: "POST", service, pattern: new RegExp(`^/${service}/fence$`), handler: ({ db, body, faults }) => {
+    if (faults.cancelUnavailable) throw new HttpError(503, "cancel endpoint unavailable");
+    const { idempotencyKey } = parse(z.object({ idempotencyKey: key }), body);
+    db.prepare("INSERT OR IGNORE INTO fences (service, idempotency_key, at) VALUES (?, ?, ?)").run(service, idempotencyKey, now());
+    witness(db, service, "request_fenced", idempotencyKey);
+    return { fenced: true, idempotencyKey };
+  },
+});
+
 // ---- routes ----------------------------------------------------------------------------------------
 const routes: Route[] = [
+  fenceRoute("shop"), fenceRoute("crm"), fenceRoute("mailer"),
   { method: "GET", service: "shop", pattern: /^\/shop\/stock$/, handler: ({ db, query }) => {
     const sku = query.get("sku");
     const rows = sku ? db.prepare("SELECT * FROM shop_stock WHERE sku = ?").all(sku) : db.prepare("SELECT * FROM shop_stock ORDER BY sku").all();
     witness(db, "shop", "stock_checked", sku);
     return { stock: rows };
   } },
-  { method: "POST", service: "shop", pattern: /^\/shop\/orders$/, handler: async ({ db, body, faults, req, res }) => {
+  { method: "POST", service: "shop", pattern: /^\/shop\/orders$/, handler: async ({ db, body, faults, res }) => {
     const input = parse(z.object({ idempotencyKey: key, items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1).max(1000) })).min(1) }), body);
     const existing = db.prepare("SELECT * FROM shop_orders WHERE idempotency_key = ?").get(input.idempotencyKey) as OrderRow | undefined;
     if (existing) return order(existing); // idempotent: never a second order for the same key
     const created = db.transaction(() => {
+      refuseIfFenced(db, "shop", input.idempotencyKey);
       let amount = 0;
       for (const item of input.items) {
         const stock = db.prepare("SELECT * FROM shop_stock WHERE sku = ?").get(item.sku) as { price_cents: number; quantity: number } | undefined;
@@ -75,7 +100,7 @@ const routes: Route[] = [
       witness(db, "shop", "order_created", id, { items: input.items, amountCents: amount, idempotencyKey: input.idempotencyKey });
       return db.prepare("SELECT * FROM shop_orders WHERE id = ?").get(id) as OrderRow;
     })();
-    if (faults.acceptThenTimeout) await hangUntilClosed(req);
+    if (faults.acceptThenTimeout) await hangUntilClosed(res);
     res.statusCode = 201;
     return order(created);
   } },
@@ -107,19 +132,24 @@ const routes: Route[] = [
   } },
 
   // ---- crm
-  { method: "POST", service: "crm", pattern: /^\/crm\/records$/, handler: async ({ db, body, faults, req, res }) => {
+  { method: "POST", service: "crm", pattern: /^\/crm\/records$/, handler: async ({ db, body, faults, res }) => {
     const input = parse(z.object({ idempotencyKey: key, name: z.string().min(1).max(200), email: z.email() }), body);
     let row = db.prepare("SELECT * FROM crm_records WHERE idempotency_key = ?").get(input.idempotencyKey) as Record<string, unknown> | undefined;
     if (!row) {
+      refuseIfFenced(db, "crm", input.idempotencyKey);
       const id = `rec_${randomUUID().slice(0, 8)}`;
       db.prepare("INSERT INTO crm_records (id, idempotency_key, name, email, updated_by, created_at) VALUES (?, ?, ?, ?, 'agent', ?)").run(id, input.idempotencyKey, input.name, input.email, now());
       witness(db, "crm", "record_created", id, { name: input.name, email: input.email });
-      if (faults.someoneElseEdits) {
-        db.prepare("UPDATE crm_records SET version = version + 1, updated_by = 'other staff', name = name || ' (edited)' WHERE id = ?").run(id);
-        witness(db, "crm", "record_edited_by_other_staff", id);
-      }
       row = db.prepare("SELECT * FROM crm_records WHERE id = ?").get(id) as Record<string, unknown>;
-      if (faults.acceptThenTimeout) await hangUntilClosed(req);
+      if (faults.someoneElseEdits) {
+        // Other staff edit it right after the agent created it: the agent's answer carries the version it made.
+        setImmediate(() => {
+          if (!db.open) return;
+          db.prepare("UPDATE crm_records SET version = version + 1, updated_by = 'other staff', name = name || ' (edited)' WHERE id = ?").run(id);
+          witness(db, "crm", "record_edited_by_other_staff", id);
+        });
+      }
+      if (faults.acceptThenTimeout) await hangUntilClosed(res);
       res.statusCode = 201;
     }
     return record(row);
@@ -151,6 +181,7 @@ const routes: Route[] = [
     const input = parse(z.object({ idempotencyKey: key, to: z.email(), subject: z.string().min(1).max(300), body: z.string().max(20_000) }), body);
     let row = db.prepare("SELECT * FROM mailer_messages WHERE idempotency_key = ?").get(input.idempotencyKey);
     if (!row) {
+      refuseIfFenced(db, "mailer", input.idempotencyKey);
       const id = `msg_${randomUUID().slice(0, 8)}`;
       db.prepare("INSERT INTO mailer_messages (id, idempotency_key, recipient, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?, 'draft', ?)").run(id, input.idempotencyKey, input.to, input.subject, input.body, now());
       witness(db, "mailer", "draft_created", id, { to: input.to });
@@ -169,15 +200,16 @@ const routes: Route[] = [
     }
     return message(db.prepare("SELECT * FROM mailer_messages WHERE id = ?").get(params[0]) as Record<string, unknown>);
   } },
-  { method: "POST", service: "mailer", pattern: /^\/mailer\/drafts\/([\w-]+)\/send$/, handler: async ({ db, params, faults, req }) => {
+  { method: "POST", service: "mailer", pattern: /^\/mailer\/drafts\/([\w-]+)\/send$/, handler: async ({ db, params, faults, res }) => {
     const row = db.prepare("SELECT * FROM mailer_messages WHERE id = ?").get(params[0]) as { status: string } | undefined;
     if (!row) throw new HttpError(404, "no such draft");
     if (row.status === "discarded") throw new HttpError(409, "the draft was discarded");
     if (row.status === "draft") {
+      refuseIfFenced(db, "mailer", (row as unknown as { idempotency_key: string }).idempotency_key);
       db.prepare("UPDATE mailer_messages SET status = 'sent' WHERE id = ?").run(params[0]);
       witness(db, "mailer", "email_sent", params[0]);
     }
-    if (faults.acceptThenTimeout) await hangUntilClosed(req);
+    if (faults.acceptThenTimeout) await hangUntilClosed(res);
     return message(db.prepare("SELECT * FROM mailer_messages WHERE id = ?").get(params[0]) as Record<string, unknown>);
   } },
   { method: "GET", service: "mailer", pattern: /^\/mailer\/messages(?:\/([\w-]+))?$/, handler: ({ db, params, query }) => {
@@ -241,8 +273,8 @@ const routes: Route[] = [
     const total = input.words ?? words.length;
     witness(db, "inference", "generation_started", id);
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "x-generation-id": id });
-    let closed = false;
-    req.once("close", () => (closed = true));
+    let closed = res.destroyed;
+    res.once("close", () => (closed = !res.writableEnded));
     let sent = 0;
     for (; sent < total && !closed; sent++) {
       res.write(`${words[sent % words.length]} `);

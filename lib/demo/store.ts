@@ -30,6 +30,7 @@ export function openDemoStore(file: string): DemoDb {
       status TEXT NOT NULL, lock_held INTEGER NOT NULL, temp_file TEXT, created_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS witness (seq INTEGER PRIMARY KEY AUTOINCREMENT, service TEXT NOT NULL, action TEXT NOT NULL, subject TEXT, detail TEXT, at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS faults (service TEXT PRIMARY KEY, settings TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS fences (service TEXT NOT NULL, idempotency_key TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (service, idempotency_key));
   `);
   const stocked = db.prepare("SELECT COUNT(*) AS n FROM shop_stock").get() as { n: number };
   if (stocked.n === 0) {

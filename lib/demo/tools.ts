@@ -45,6 +45,9 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       throw error;
     }
   };
+  const fence = async (service: string, ref: CallRef) => {
+    await call("POST", `/${service}/fence`, { body: { idempotencyKey: ref.idempotencyKey } });
+  };
   const unknown = (error: unknown): InspectOutcome => ({ status: "unknown", reason: `the service could not be asked: ${(error as Error).message}` });
 
   type Order = { orderId: string; status: string; version: number; amountCents: number; items: { sku: string; quantity: number }[] };
@@ -67,10 +70,9 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       await ctx.submitted(order.orderId, { externalRecordId: order.orderId, externalVersion: String(order.version), reversible: true, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` });
       return order;
     },
-    async cancel(ref) {
-      const order = await lookup<Order>("/shop/orders", ref);
-      if (order) await call("POST", `/shop/orders/${order.orderId}/cancel`);
-    },
+    // Withdraws the request if it has not committed (a fence by idempotency key). A placed order is NOT
+    // cancelled here: that is a compensation, which needs a person's approval.
+    cancel: (ref) => fence("shop", ref),
     async inspect(ref) {
       try {
         const order = await lookup<Order>("/shop/orders", ref);
@@ -92,7 +94,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   };
 
   const createRecord: ToolDefinition<{ name: string; email: string }> = {
-    name: "crm.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "crm.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
     input: z.object({ name: z.string().min(1), email: z.email() }),
     async run(input, ctx) {
       await ctx.checkpoint();
@@ -100,6 +102,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       await ctx.submitted(record.recordId, { externalRecordId: record.recordId, externalVersion: String(record.version), reversible: true, description: `CRM record ${record.recordId} for ${input.name}` });
       return record;
     },
+    cancel: (ref) => fence("crm", ref), // withdraws a create that has not committed; archiving is compensation
     async inspect(ref) {
       try {
         const record = await lookup<Record_>("/crm/records", ref);
@@ -125,25 +128,41 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   };
 
   const sendEmail: ToolDefinition<{ to: string; subject: string; body: string }> = {
-    name: "mailer.send_email", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "mailer.send_email", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
     input: z.object({ to: z.email(), subject: z.string().min(1), body: z.string() }),
     async run(input, ctx) {
-      // Preparation: a draft can be discarded; sending cannot be undone.
+      // Preparation: a draft can be discarded; sending cannot be undone. The draft is held as a resource
+      // (by idempotency key, before it exists) so that one created by a request still in flight at a Stop is
+      // discarded and verified by the engine too.
+      await ctx.holdResource("mail_draft", ctx.idempotencyKey);
       const draft = await call<Message>("POST", "/mailer/drafts", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
       try {
         await ctx.checkpoint();
       } catch (error) {
         await discardDraft(draft.messageId, ctx);
-        throw error;
+        throw new StoppedError(`the draft was discarded before sending: ${(error as Error).message}`);
       }
       const sent = await call<Message>("POST", `/mailer/drafts/${draft.messageId}/send`, { signal: ctx.signal });
       await ctx.submitted(sent.messageId, { externalRecordId: sent.messageId, reversible: false, description: `email "${input.subject}" to ${input.to}` });
+      await ctx.releaseResource("mail_draft", ctx.idempotencyKey); // sent: no draft is left
       return sent;
+    },
+    cancel: (ref) => fence("mailer", ref), // withdraws a draft or send that has not happened; a sent email stays sent
+    async cleanup(resource) {
+      await call("POST", "/mailer/fence", { body: { idempotencyKey: resource.handle } });
+      const message = await lookup<Message>("/mailer/messages", { idempotencyKey: resource.handle } as CallRef);
+      if (message?.status === "draft") await call("POST", `/mailer/drafts/${message.messageId}/discard`);
+    },
+    async verifyReleased(resource) {
+      const message = await lookup<Message>("/mailer/messages", { idempotencyKey: resource.handle } as CallRef);
+      return !message || message.status !== "draft";
     },
     async inspect(ref) {
       try {
         const message = await lookup<Message>("/mailer/messages", ref);
-        if (!message || message.status !== "sent") return { status: "not_committed" };
+        if (!message) return { status: "not_committed" };
+        // A draft that was never sent: not committed; what was prepared is reported as discarded work.
+        if (message.status !== "sent") return { status: "not_committed", partialResult: { draft: message.messageId, discarded: true }, partialComplete: false }; // the engine discards it (the mail_draft resource) and verifies
         return { status: "committed", externalRecordId: message.messageId, result: message, description: `email to ${message.to}` };
       } catch (error) {
         return unknown(error);

@@ -61,6 +61,7 @@ async function addChannel(body: Record<string, unknown>) {
 async function openItem(title: string, kind: "resolve_uncertain" | "orphaned_resource" = "resolve_uncertain", risk: "low" | "high" = "low") {
   const task = await createTask(t.database, { title, ownerId: "alice", riskLevel: risk }, "agent:t");
   const item = await openReviewItem(t.database, { taskId: task.id, kind, risk, subject: `${title}: the outcome of crm.create_record is not known` });
+  if (!item) throw new Error("the review item was not opened");
   return { task, item };
 }
 async function escalatePastDeadline(item: { id: string; deadline: Date }) {

@@ -119,11 +119,12 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
       await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
       return { outcome: "uncertain", abortedAt };
     }
-    if (controller.signal.aborted) {
+    if (controller.signal.aborted || error instanceof StoppedError || (isAppError(error) && error.code === "cancel_requested")) {
       // A provider-side or rollback tool that merely stopped waiting does not know the remote work stopped:
       // the engine cancels and inspects it. Only a confirmed stop (StoppedError) is reported as one here.
       const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
-      if (remote && !(error instanceof StoppedError)) {
+      const refusedBeforeSending = isAppError(error) && error.code === "cancel_requested"; // the checkpoint said no: nothing was sent
+      if (remote && !(error instanceof StoppedError) && !refusedBeforeSending) {
         await markUncertain(database, { workItemId: item.id, leaseToken, reason: `stopped waiting after the Stop; the remote work is cancelled and inspected by the engine (${message})`, actor }).catch(() => {});
         return { outcome: "uncertain", abortedAt };
       }
@@ -131,8 +132,6 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
       if (reported === null) return finish("cancelled");
       return reported.complete ? finish("partial", { partialResult: reported.result }) : finish("cancelled_incomplete", { partialResult: reported.result });
     }
-    // The checkpoint refused the commitment: nothing was submitted.
-    if (isAppError(error) && error.code === "cancel_requested") return finish("cancelled");
     return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
   } finally {
     clearInterval(heartbeat);
