@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { randomUUID } from "node:crypto";
+import { ChatApp } from "@/components/chat/chat-app";
+import { ChatSignIn } from "@/components/chat/chat-sign-in";
+import { QueryProvider } from "@/components/console/query-provider";
+import { getConsolePrincipal } from "@/lib/auth/current-principal";
+
+export const metadata: Metadata = { title: "Chat" };
+
+// Who is signed in is decided per request, from the session cookie; each visit starts a new conversation.
+export const dynamic = "force-dynamic";
+
+export default async function ChatPage() {
+  if (!(await getConsolePrincipal())) return <ChatSignIn />;
+  return (
+    <QueryProvider>
+      <ChatApp conversationId={randomUUID()} isNew />
+    </QueryProvider>
+  );
+}

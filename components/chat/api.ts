@@ -1,0 +1,147 @@
+import type { z } from "zod";
+import type {
+  CancelResponseSchema,
+  CancellationSummarySchema,
+  ConfirmationSchema,
+  LedgerEventSchema,
+  TaskDetailSchema,
+  TaskListSchema,
+  TurnSchema,
+} from "@/lib/api/schemas";
+
+// Types only: the chat trusts its own API's contract and ships no zod to the browser.
+export type TaskList = z.output<typeof TaskListSchema>;
+export type TaskRow = TaskList["tasks"][number];
+export type TaskDetail = z.output<typeof TaskDetailSchema>;
+export type WorkItem = TaskDetail["workItems"][number];
+export type Resource = TaskDetail["resources"][number];
+export type SideEffect = TaskDetail["sideEffects"][number];
+export type ReviewItem = TaskDetail["reviewItems"][number];
+export type Summary = z.output<typeof CancellationSummarySchema>;
+export type Turn = z.output<typeof TurnSchema>;
+export type CancelResponse = z.output<typeof CancelResponseSchema>;
+export type Confirmation = z.output<typeof ConfirmationSchema>;
+export type LedgerEvent = z.output<typeof LedgerEventSchema>;
+
+/** The demo agent's proposals, as the API serves them (lib/agent/conversation.ts ProposalSchema). */
+export type OrderProposal = { type: "order"; items: { sku: string; quantity: number; unitCents: number }[]; amountCents: number };
+export type RecordProposal = { type: "record_and_email"; name: string; email: string; subject: string; body: string };
+export type Proposal = OrderProposal | RecordProposal;
+
+/** Narrows the API's free-form proposal JSON to a shape this page knows how to show; null otherwise. */
+export function asProposal(value: unknown): Proposal | null {
+  if (!value || typeof value !== "object") return null;
+  const p = value as Record<string, unknown>;
+  if (p.type === "order" && Array.isArray(p.items) && typeof p.amountCents === "number") return p as unknown as OrderProposal;
+  if (p.type === "record_and_email" && typeof p.name === "string" && typeof p.email === "string") return p as unknown as RecordProposal;
+  return null;
+}
+
+/** An error answer of the API: `{ error: { code, message, details } }` with its HTTP status. */
+export class ChatApiError extends Error {
+  override readonly name = "ChatApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const isUnauthorized = (error: unknown) => error instanceof ChatApiError && error.status === 401;
+/** Worth repeating: the network or the server failed, not the request. */
+export const isTransient = (error: unknown) => error instanceof ChatApiError && (error.status === 0 || error.status >= 500);
+
+/** The API's messages are lower-case clauses; shown alone, as a sentence. */
+export function asSentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * A same-origin JSON call with the session cookie. Unsafe methods need no extra header: the browser sends
+ * Origin / Sec-Fetch-Site itself, which is what the API checks for cookie-authenticated writes.
+ */
+export async function chatFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? "GET",
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json", ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    throw new ChatApiError(0, "network", "the server could not be reached; check your connection");
+  }
+  if (response.status === 204) return undefined as T;
+  const payload: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const e = (payload as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
+    throw new ChatApiError(
+      response.status,
+      e?.code ?? "http_error",
+      e?.message ?? `the server answered ${response.status} ${response.statusText}`.trim(),
+      e?.details ?? {},
+    );
+  }
+  return payload as T;
+}
+
+// ---- query keys and reads -------------------------------------------------------------------------
+
+export const chatKeys = {
+  all: ["chat"] as const,
+  conversations: ["chat", "conversations"] as const,
+  conversation: (id: string) => ["chat", "conversation", id] as const,
+  task: (id: string) => ["chat", "task", id] as const,
+  summary: (id: string) => ["chat", "summary", id] as const,
+};
+
+export const fetchConversationTasks = (conversationId: string, signal?: AbortSignal) =>
+  chatFetch<TaskList>(`/api/tasks?${new URLSearchParams({ conversationId, limit: "200" })}`, { signal });
+
+export const fetchRecentTasks = (signal?: AbortSignal) => chatFetch<TaskList>("/api/tasks?limit=200", { signal });
+
+export const fetchTask = (taskId: string, signal?: AbortSignal) => chatFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(taskId)}`, { signal });
+
+/** The cancellation summary; null while no Stop is recorded (the API answers 404 then). */
+export async function fetchSummary(taskId: string, signal?: AbortSignal): Promise<Summary | null> {
+  try {
+    return await chatFetch<Summary>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation`, { signal });
+  } catch (error) {
+    if (error instanceof ChatApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+// ---- writes -----------------------------------------------------------------------------------------
+
+export const sendMessage = (conversationId: string, text: string) =>
+  chatFetch<Turn>(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, { method: "POST", body: { text } });
+
+export const confirmProposal = (taskId: string, proposalVersion: number) =>
+  chatFetch<Confirmation>(`/api/tasks/${encodeURIComponent(taskId)}/proposal/confirm`, { method: "POST", body: { proposalVersion } });
+
+/**
+ * Stop. The API records the boundary idempotently (a repeat returns the first one), so a Stop whose answer
+ * was lost to the network or a server hiccup is safely sent again.
+ */
+export async function stopTask(taskId: string, attempts = 4): Promise<CancelResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chatFetch<CancelResponse>(`/api/tasks/${encodeURIComponent(taskId)}/cancel`, {
+        method: "POST",
+        body: { reason: "the person pressed Stop in the chat" },
+      });
+    } catch (error) {
+      if (!isTransient(error) || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
+    }
+  }
+}

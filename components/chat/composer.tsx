@@ -1,0 +1,88 @@
+"use client";
+
+import { forwardRef, useId, type FormEvent, type KeyboardEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/cx";
+import { inputStyles } from "@/components/ui/input";
+
+interface Props {
+  draft: string;
+  onDraftChange: (text: string) => void;
+  onSend: () => void;
+  canStop: boolean;
+  stopping: boolean;
+  onStop: () => void;
+  /** The latest state change, in words (aria-live). */
+  announcement: string;
+}
+
+/**
+ * The bar at the bottom of the conversation: always on screen (sticky), with the message field, Send, and
+ * Stop. Stop stays focusable even when there is nothing to stop (aria-disabled, not disabled), so keyboard
+ * users always find it and hear why it does nothing; Escape presses it from anywhere on the page.
+ */
+export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer(
+  { draft, onDraftChange, onSend, canStop, stopping, onStop, announcement },
+  ref,
+) {
+  const id = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (draft.trim()) onSend();
+  }
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
+  }
+
+  const stopLabel = canStop ? "Stop" : stopping ? "Stopping…" : "Stop";
+  return (
+    // -mb-10 cancels the page's bottom padding: scrolled to the end, the bar still sits on the window's edge.
+    <div className="sticky bottom-0 z-10 -mx-4 -mb-10 border-t border-line bg-canvas/95 px-4 pt-2 pb-4 backdrop-blur sm:-mx-6 sm:px-6">
+      <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="mb-2 min-h-5 truncate text-sm text-muted">
+        {announcement}
+      </p>
+      <form onSubmit={submit} className="flex items-end gap-2">
+        <label htmlFor={`${id}-message`} className="sr-only">
+          Message to the agent
+        </label>
+        <textarea
+          ref={ref}
+          id={`${id}-message`}
+          rows={1}
+          value={draft}
+          onChange={(e) => onDraftChange(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Ask the agent — e.g. “order two chairs”"
+          aria-describedby={`${id}-keys`}
+          maxLength={2000}
+          className={cx(inputStyles(), "h-11 max-h-40 min-h-11 resize-none py-2.5 leading-6")}
+        />
+        <Button type="submit" className="h-11 shrink-0" disabled={!draft.trim()}>
+          Send
+        </Button>
+        <Button
+          variant="danger"
+          data-testid="stop-button"
+          aria-keyshortcuts="Escape"
+          aria-disabled={!canStop || undefined}
+          aria-describedby={`${id}-stop-hint`}
+          onClick={canStop ? onStop : undefined}
+          className={cx("h-11 w-32 shrink-0 sm:w-36", !canStop && "cursor-not-allowed opacity-50 hover:bg-stop")}
+        >
+          <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-white" />
+          <span data-testid="stop-label">{stopLabel}</span>
+          <kbd aria-hidden="true" className="hidden rounded border border-white/40 px-1 font-sans text-[0.6875rem] leading-4 font-medium sm:inline">
+            Esc
+          </kbd>
+        </Button>
+      </form>
+      <p id={`${id}-keys`} className="mt-1.5 text-xs text-muted">
+        Enter sends · Shift+Enter adds a line ·{" "}
+        <span id={`${id}-stop-hint`}>
+          {canStop ? "Esc or Stop ends what the agent is doing" : stopping ? "Stopping — each step's outcome appears above as it is established" : "Nothing to stop right now"}
+        </span>
+      </p>
+    </div>
+  );
+});

@@ -1,0 +1,322 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+
+/**
+ * The chat (/chat) against the real server (playwright.config.ts starts `npm start` on a fresh SQLite
+ * database with the demo agent, the in-process workers, the cancellation engine and the demo services).
+ * The person signs in with the admin token (the console's session, until accounts exist), talks to the
+ * demo agent and presses Stop; the page must follow every child over the task's event stream and end with
+ * the ledger's honest summary. Screenshots of every state go to output/screenshots/chat-*.png.
+ */
+
+const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+const SETTLED = ["CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"];
+const STOPPED_STATUSES = ["cancelled", "cancelled_incomplete", "partial"];
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/chat-${name}.png` });
+
+/** Scrolls an element into view above the sticky message bar, then takes the screenshot. */
+async function shotOf(page: Page, locator: Locator, name: string) {
+  await locator.evaluate((el) => el.scrollIntoView({ block: "end" }));
+  await page.evaluate(() => window.scrollBy(0, 200)); // the sticky bar covers the bottom of the viewport
+  await shot(page, name);
+}
+
+async function signIn(page: Page) {
+  await page.goto("/chat");
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message to the agent" });
+  await box.fill(text);
+  await box.press("Enter");
+  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: text }) }).last();
+  await expect(turn).toBeVisible();
+  return turn;
+}
+
+const step = (turn: Locator, tool: string) => turn.locator(`[data-testid="step"][data-tool="${tool}"]`);
+
+async function taskDetail(request: APIRequestContext, taskId: string) {
+  const response = await request.get(`/api/tasks/${taskId}`, { headers: AUTH });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as {
+    cancelRequestedAt: string | null;
+    workItems: { toolName: string; status: string; finishedAt: string | null }[];
+  };
+}
+
+async function settledSummary(request: APIRequestContext, taskId: string) {
+  let summary: { status: string; user_message: string } | null = null;
+  await expect
+    .poll(async () => {
+      const response = await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH });
+      summary = response.ok() ? await response.json() : null;
+      return summary?.status;
+    }, { timeout: 30_000 })
+    .toMatch(new RegExp(`^(${SETTLED.join("|")})$`));
+  return summary!;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(() => {
+  expect(TOKEN, "STOPLINE_BOOTSTRAP_TOKEN must be set by playwright.config.ts").not.toBe("");
+});
+
+test("GET /chat - signed out: the sign-in form, no conversation", async ({ page }) => {
+  await page.goto("/chat");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to chat" })).toBeVisible();
+  await expect(page.getByLabel("Admin token")).toBeVisible();
+  await expect(page.getByTestId("stop-button")).toHaveCount(0);
+  await shot(page, "signed-out");
+});
+
+test("chat - export: Stop during the tool call, the children settle, the honest summary; then order → confirm → Stop", async ({ page, request }) => {
+  test.slow(); // a long scenario against a real server
+
+  await signIn(page);
+  await expect(page.getByTestId("chat-empty")).toBeVisible();
+  // Stop is always there, and says why it does nothing yet.
+  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-keyshortcuts", "Escape");
+  await shot(page, "empty");
+
+  // ---- export, stopped during the tool call ----
+  const exportTurn = await send(page, "export a report of 3000 rows");
+  await expect(page).toHaveURL(/\/chat\/[\w-]+$/);
+  await expect(exportTurn.getByTestId("agent-reply")).toContainText("Exporting a report of 3000 rows.");
+  await expect(step(exportTurn, "reports.export_report")).toHaveAttribute("data-status", "running", { timeout: 15_000 });
+  await expect(page.getByTestId("stop-button")).not.toHaveAttribute("aria-disabled", "true");
+  await shot(page, "export-running");
+
+  const exportTaskId = (await exportTurn.getAttribute("data-task-id"))!;
+  const clickedAt = Date.now();
+  await page.getByTestId("stop-button").click();
+  // Optimistic: "Stopping…" at once, before the API answered.
+  await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
+  await expect(exportTurn.getByTestId("turn-phase")).toHaveText("Stopping…", { timeout: 1_000 });
+  test.info().annotations.push({ type: "stopping on screen", description: `${Date.now() - clickedAt} ms after the click (including Playwright's own overhead)` });
+  await shot(page, "stopping");
+
+  // Each child settles: the export keeps a complete part of its rows; the reply generation is stopped.
+  await expect(step(exportTurn, "reports.export_report")).toHaveAttribute("data-status", "partial", { timeout: 20_000 });
+  await expect(step(exportTurn, "reports.export_report").getByTestId("step-detail")).toContainText(/Stopped; [\d,]+ complete rows? kept\./);
+  const summary = exportTurn.getByTestId("stop-summary");
+  await expect(summary).toHaveAttribute("data-status", new RegExp(`^(${SETTLED.join("|")})$`), { timeout: 30_000 });
+  await expect(summary.getByTestId("user-message")).toContainText("Stopped new work.");
+  await expect(summary.getByTestId("user-message")).toContainText("One partial result kept.");
+  await expect(summary.getByTestId("summary-stopped")).toContainText(/Exporting the report — stopped; [\d,]+ complete rows? kept/);
+
+  const detail = await taskDetail(request, exportTaskId);
+  const generate = detail.workItems.find((i) => i.toolName === "inference.generate")!;
+  const finishedBeforeStop = generate.status === "completed" && !!generate.finishedAt && generate.finishedAt < detail.cancelRequestedAt!;
+  if (finishedBeforeStop) {
+    // Honest either way: on a slow machine the short reply can finish before the Stop is recorded.
+    test.info().annotations.push({ type: "note", description: "the reply generation had finished before the Stop boundary" });
+    await expect(step(exportTurn, "inference.generate")).toHaveAttribute("data-status", "completed");
+  } else {
+    expect(STOPPED_STATUSES).toContain(generate.status);
+    await expect(step(exportTurn, "inference.generate")).toHaveAttribute("data-status", generate.status);
+    await expect(summary.getByTestId("summary-stopped")).toContainText("Writing the reply — stopped");
+    await expect(exportTurn.getByTestId("agent-reply")).toContainText("stopped before it was finished");
+  }
+  // The page says what the API says: the user message is the ledger's.
+  const api = await settledSummary(request, exportTaskId);
+  await expect(summary.getByTestId("user-message")).toHaveText(api.user_message);
+  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByTestId("announcer")).toContainText(`Stop finished: ${api.user_message}`); // aria-live
+  await shotOf(page, summary, "export-stopped");
+
+  // ---- order: the exact proposal, confirmed, completed, then Stop ----
+  const orderTurn = await send(page, "order two chairs");
+  const proposal = orderTurn.getByTestId("proposal");
+  await expect(proposal).toBeVisible();
+  await expect(proposal).toHaveAttribute("data-version", "1");
+  const row = proposal.getByTestId("proposal-items").locator("tbody tr");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("chair");
+  await expect(row).toContainText("2 ×");
+  await expect(row).toContainText("€60.00");
+  await expect(proposal.getByTestId("proposal-amount")).toHaveText("€120.00");
+  await expect(orderTurn.getByTestId("turn-phase")).toHaveText("waiting for your confirmation", { timeout: 10_000 });
+  await shotOf(page, proposal, "order-proposal");
+
+  await proposal.getByRole("button", { name: "Confirm order · €120.00" }).click();
+  await expect(proposal.getByTestId("proposal-confirmed")).toContainText("You confirmed version 1");
+  await expect(proposal.getByRole("button", { name: /Confirm/ })).toHaveCount(0); // no second confirmation
+  await expect(step(orderTurn, "shop.create_order")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
+  await expect(step(orderTurn, "shop.create_order")).toContainText("took effect");
+  await expect(step(orderTurn, "shop.create_order")).toContainText("2 × chair, €120.00");
+  await expect(orderTurn.getByTestId("turn-phase")).toHaveText("done");
+  await shotOf(page, orderTurn.getByTestId("work-panel"), "order-completed");
+
+  await page.getByTestId("stop-button").click();
+  // At once: the Stop's card (it may already be settled — nothing of this request was still running).
+  const orderSummary = orderTurn.getByTestId("stop-summary");
+  await expect(orderSummary).toBeVisible({ timeout: 1_000 });
+  await expect(orderSummary).toHaveAttribute("data-status", "PARTIALLY_CANCELLED", { timeout: 30_000 });
+  await expect(orderSummary.getByTestId("user-message")).toContainText("One action already took effect; review required.");
+  await expect(orderSummary.getByTestId("summary-took-effect")).toContainText("2 × chair, €120.00");
+  await expect(orderSummary.getByTestId("summary-needs-review")).toContainText("An operator decides whether to reverse order");
+  const orderTaskId = (await orderTurn.getAttribute("data-task-id"))!;
+  const orderApi = await settledSummary(request, orderTaskId);
+  await expect(orderSummary.getByTestId("user-message")).toHaveText(orderApi.user_message);
+  await shotOf(page, orderSummary, "order-stopped");
+});
+
+test("chat - record and email: the exact record and email are confirmed; after Stop the sent email is reported as irreversible", async ({ page }) => {
+  await signIn(page);
+  const turn = await send(page, "record customer Ada ada@example.com");
+  const proposal = turn.getByTestId("proposal");
+  await expect(proposal).toContainText("Record and email to confirm");
+  await expect(proposal).toContainText("Ada");
+  await expect(proposal).toContainText("ada@example.com");
+  await expect(proposal).toContainText("Welcome");
+  await expect(proposal).toContainText("Hello Ada, thank you for getting in touch.");
+  await shotOf(page, proposal, "record-proposal");
+
+  await proposal.getByRole("button", { name: "Confirm record and email" }).click();
+  await expect(proposal.getByTestId("proposal-confirmed")).toBeVisible();
+  await expect(step(turn, "crm.create_record")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
+  await expect(step(turn, "mailer.send_email")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
+  await expect(step(turn, "mailer.send_email")).toContainText("cannot be undone");
+
+  await page.keyboard.press("Escape");
+  const summary = turn.getByTestId("stop-summary");
+  await expect(summary).toHaveAttribute("data-status", "PARTIALLY_CANCELLED", { timeout: 30_000 });
+  await expect(summary.getByTestId("user-message")).toContainText("Two actions already took effect");
+  await expect(summary.getByTestId("summary-took-effect")).toContainText("completed and cannot be reversed");
+  await expect(summary.getByTestId("summary-needs-review")).toBeVisible();
+  await shotOf(page, summary, "record-stopped");
+});
+
+test("chat - a proposal that changed before the confirmation arrives is refused, with the current proposal", async ({ page, request }) => {
+  await signIn(page);
+  const turn = await send(page, "order two chairs");
+  const proposal = turn.getByTestId("proposal");
+  await expect(proposal).toHaveAttribute("data-version", "1");
+  const taskId = (await turn.getAttribute("data-task-id"))!;
+
+  // Someone changes the proposal (three chairs) while this page still shows version 1: hold the page's
+  // view of the task at what it saw, so that the confirmation it sends is the stale one.
+  const seen = await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json();
+  await page.route(`**/api/tasks/${taskId}`, (route) => (route.request().method() === "GET" ? route.fulfill({ json: seen }) : route.continue()));
+  const edit = await request.post(`/api/tasks/${taskId}/proposal`, { headers: AUTH, data: { items: [{ sku: "chair", quantity: 3 }], expectedVersion: 1 } });
+  expect(edit.status(), await edit.text()).toBe(200);
+
+  await proposal.getByRole("button", { name: "Confirm order · €120.00" }).click();
+  const conflict = proposal.getByTestId("proposal-conflict");
+  await expect(conflict).toContainText("Not confirmed: the proposal changed before your confirmation arrived.");
+  await expect(conflict).toContainText("You confirmed proposal version 1, but it is now version 2");
+  await expect(proposal).toHaveAttribute("data-version", "2");
+  await expect(proposal.getByTestId("proposal-items").locator("tbody tr")).toContainText("3 ×");
+  await expect(proposal.getByTestId("proposal-amount")).toHaveText("€180.00");
+  await shotOf(page, proposal, "proposal-conflict");
+
+  // Nothing was scheduled by the refused confirmation.
+  const detail = await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json();
+  expect(detail.workItems.filter((i: { toolName: string }) => i.toolName === "shop.create_order")).toHaveLength(0);
+  await page.unroute(`**/api/tasks/${taskId}`);
+
+  // Stop this request so it does not linger: the proposal then says nothing was ordered.
+  await page.keyboard.press("Escape");
+  await expect(turn.getByTestId("stop-summary")).toHaveAttribute("data-status", /^(CANCELLED|PARTIALLY_CANCELLED)$/, { timeout: 30_000 });
+  await expect(proposal).toContainText("This request was stopped before you confirmed it; nothing was ordered or sent.");
+});
+
+test("chat - Stop pressed before the agent answered stops the request as soon as it exists", async ({ page }) => {
+  await signIn(page);
+  // Hold the agent's answer for a moment: the task exists on the server, but the page does not know it yet.
+  await page.route("**/api/conversations/*/messages", async (route) => {
+    const response = await route.fetch();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.fulfill({ response });
+  });
+  const box = page.getByRole("textbox", { name: "Message to the agent" });
+  await box.fill("export a report of 3000 rows");
+  await box.press("Enter");
+  await expect(page.getByTestId("pending-turn")).toBeVisible();
+  await expect(page.getByTestId("stop-button")).not.toHaveAttribute("aria-disabled", "true");
+  await page.getByTestId("stop-button").click();
+  await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
+  await expect(page.getByTestId("pending-turn")).toContainText("stopped as soon as the agent has received it");
+  await shot(page, "stop-before-answer");
+
+  const turn = page.getByTestId("turn").last();
+  const summary = turn.getByTestId("stop-summary");
+  await expect(summary).toHaveAttribute("data-status", new RegExp(`^(${SETTLED.join("|")})$`), { timeout: 30_000 });
+  await expect(summary.getByTestId("user-message")).toContainText("Stopped new work.");
+  await expect(step(turn, "reports.export_report")).toHaveAttribute("data-status", /^(cancelled|partial|cancelled_incomplete)$/);
+});
+
+test("chat - close the page mid-cancellation, reopen the conversation: what happened meanwhile", async ({ browser, request }) => {
+  test.slow();
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const first = await context.newPage();
+  await signIn(first);
+  const turn = await send(first, "export a report of 3000 rows");
+  await expect(first).toHaveURL(/\/chat\/[\w-]+$/);
+  const url = first.url();
+  const taskId = (await turn.getAttribute("data-task-id"))!;
+  await expect(step(turn, "reports.export_report")).toHaveAttribute("data-status", "running", { timeout: 15_000 });
+
+  // Stop by keyboard, then close the tab while the cancellation is still under way.
+  await first.keyboard.press("Escape");
+  await expect(first.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
+  await expect(turn.getByTestId("turn-phase")).toHaveText("Stopping…");
+  await shot(first, "closing-mid-cancellation");
+  const exportAtClose = await step(turn, "reports.export_report").getAttribute("data-status");
+  await expect(turn.getByTestId("turn-phase")).toHaveText("Stopping…"); // still under way as the tab closes
+  await first.close();
+
+  // The server carries on without the page.
+  const api = await settledSummary(request, taskId);
+
+  const second = await context.newPage();
+  await second.goto(url);
+  const reopened = second.locator(`[data-testid="turn"][data-task-id="${taskId}"]`);
+  await expect(reopened).toBeVisible();
+  const meanwhile = reopened.getByTestId("meanwhile");
+  await expect(meanwhile).toContainText("While you were away");
+  await expect(meanwhile).toContainText("This request: stopping → cancelled");
+  if (exportAtClose !== "partial") await expect(meanwhile).toContainText(`Exporting the report: ${exportAtClose === "cancelling" ? "stopping" : exportAtClose} → partial`);
+  else test.info().annotations.push({ type: "note", description: "the export had already settled before the tab closed; the rest of the cancellation (resource verification) happened meanwhile" });
+  await expect(step(reopened, "reports.export_report")).toHaveAttribute("data-status", "partial");
+  const summary = reopened.getByTestId("stop-summary");
+  await expect(summary).toHaveAttribute("data-status", api.status);
+  await expect(summary.getByTestId("user-message")).toHaveText(api.user_message);
+  await expect(second.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await second.evaluate(() => window.scrollTo(0, 0));
+  await shot(second, "reopened-meanwhile");
+  await shotOf(second, summary, "reopened-summary");
+
+  // Narrow screens: the same page, one column, Stop still on screen.
+  await second.setViewportSize({ width: 390, height: 844 });
+  await expect(second.getByTestId("stop-button")).toBeInViewport();
+  await shot(second, "reopened-mobile");
+  await context.close();
+});
+
+test("chat - loading and error states are designed, not blank", async ({ page }) => {
+  await signIn(page);
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/tasks?conversationId=*", async (route) => {
+    await held;
+    await route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "the ledger is not reachable right now" } } });
+  });
+  await page.goto("/chat/conversation-that-fails-to-load");
+  await expect(page.getByRole("status").filter({ hasText: "Loading the conversation…" })).toBeAttached();
+  await shot(page, "loading");
+  release();
+  await expect(page.getByRole("heading", { name: "The conversation could not be loaded" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "could not be loaded" })).toContainText("The ledger is not reachable right now.");
+  await shot(page, "error");
+  await page.unroute("**/api/tasks?conversationId=*");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("chat-empty")).toBeVisible();
+});
