@@ -94,12 +94,27 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await shot(page, "export-running");
 
   const exportTaskId = (await exportTurn.getAttribute("data-task-id"))!;
-  const clickedAt = Date.now();
+  // Measured in the page: from the click to the frame after the label says "Stopping…".
+  await page.evaluate(() => {
+    const w = window as unknown as { __clickAt?: number; __stoppingAt?: number };
+    const label = document.querySelector('[data-testid="stop-label"]')!;
+    document.addEventListener("click", () => (w.__clickAt = performance.now()), { capture: true, once: true });
+    new MutationObserver((_, observer) => {
+      if (label.textContent !== "Stopping…") return;
+      observer.disconnect();
+      requestAnimationFrame(() => (w.__stoppingAt = performance.now()));
+    }).observe(label, { childList: true, characterData: true, subtree: true });
+  });
   await page.getByTestId("stop-button").click();
   // Optimistic: "Stopping…" at once, before the API answered.
   await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
   await expect(exportTurn.getByTestId("turn-phase")).toHaveText("Stopping…", { timeout: 1_000 });
-  test.info().annotations.push({ type: "stopping on screen", description: `${Date.now() - clickedAt} ms after the click (including Playwright's own overhead)` });
+  const stoppingMs = await page.evaluate(() => {
+    const w = window as unknown as { __clickAt?: number; __stoppingAt?: number };
+    return (w.__stoppingAt ?? NaN) - (w.__clickAt ?? NaN);
+  });
+  test.info().annotations.push({ type: "stopping on screen", description: `${stoppingMs.toFixed(1)} ms after the click` });
+  expect(stoppingMs).toBeLessThan(100);
   await shot(page, "stopping");
 
   // Each child settles: the export keeps a complete part of its rows; the reply generation is stopped.
