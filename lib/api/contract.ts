@@ -130,6 +130,22 @@ export const contract = {
     method: "GET", path: "/api/escalations", auth: ["admin"], query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,
     summary: "The escalation delivery log, newest first: every escalation and close-out per channel with its attempts; filter by review item, task, channel, status, kind",
   },
+  listDemoServices: {
+    method: "GET", path: "/api/demo/services", auth: ["admin"], response: s.DemoServiceListSchema,
+    summary: "List the demo services with their fault controls in force and the ones each acts on; 503 when the demo services are not running",
+  },
+  getDemoFaults: {
+    method: "GET", path: "/api/demo/services/{service}/faults", auth: ["admin"], params: s.DemoServiceParams, response: s.DemoServiceFaultsSchema,
+    summary: "Read a demo service's fault controls in force (a call's own X-Demo-Faults header overrides them)",
+  },
+  setDemoFaults: {
+    method: "POST", path: "/api/demo/services/{service}/faults", auth: ["admin"], params: s.DemoServiceParams, body: s.DemoFaultsSchema, response: s.DemoServiceFaultsSchema,
+    summary: "Set a demo service's fault controls (replaces them; {} clears them) for every later call without its own X-Demo-Faults header",
+  },
+  demoWitness: {
+    method: "GET", path: "/api/demo/services/{service}/witness", auth: ["admin"], params: s.DemoServiceParams, query: s.DemoWitnessQuery, response: s.DemoWitnessSchema,
+    summary: "Read a demo service's witness log (what it really did), oldest first; afterSeq for polling, limit keeps the most recent",
+  },
 } as const satisfies Record<string, RouteContract>;
 
 export type Contract = typeof contract;

@@ -32,6 +32,9 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/escalation-channels$/, load: () => import("@/app/api/escalation-channels/route"), names: [] },
   { pattern: /^\/api\/escalation-channels\/([^/]+)$/, load: () => import("@/app/api/escalation-channels/[id]/route"), names: ["id"] },
   { pattern: /^\/api\/escalations$/, load: () => import("@/app/api/escalations/route"), names: [] },
+  { pattern: /^\/api\/demo\/services$/, load: () => import("@/app/api/demo/services/route"), names: [] },
+  { pattern: /^\/api\/demo\/services\/([^/]+)\/faults$/, load: () => import("@/app/api/demo/services/[service]/faults/route"), names: ["service"] },
+  { pattern: /^\/api\/demo\/services\/([^/]+)\/witness$/, load: () => import("@/app/api/demo/services/[service]/witness/route"), names: ["service"] },
   { pattern: /^\/api\/openapi\.json$/, load: () => import("@/app/api/openapi.json/route"), names: [] },
 ];
 
