@@ -9,6 +9,7 @@ export const metadata: Metadata = {
 };
 
 const NAV = [
+  { href: "/chat", label: "Chat" },
   { href: "/console", label: "Console" },
   { href: "/api-docs", label: "API docs" },
 ] as const;

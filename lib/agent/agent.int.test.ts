@@ -100,3 +100,24 @@ describe("the demo agent prepares, asks, and only then commits", () => {
     }
   });
 });
+
+describe("confirming is idempotent", () => {
+  it("a confirmation sent twice (a retried request, a second tab) schedules one order, and the shop sees one", async () => {
+    const before = orders().length;
+    const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "c-5", text: "order a desk", actor: "user:alice" });
+    const [first, second] = await Promise.all([
+      confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" }),
+      confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" }),
+    ]);
+    expect(second.workItems).toEqual(first.workItems);
+    expect([first.alreadyConfirmed, second.alreadyConfirmed].sort()).toEqual([false, true]);
+    expect(await t.database.prisma.workItem.count({ where: { taskId: turn.taskId, toolName: "shop.create_order" } })).toBe(1);
+    const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
+    try {
+      await until(async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: first.workItems[0] } })).status === "completed");
+      expect(orders().length).toBe(before + 1);
+    } finally {
+      await pool.stop();
+    }
+  });
+});

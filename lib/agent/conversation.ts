@@ -109,15 +109,34 @@ export async function confirmProposal(database: Database, input: { taskId: strin
   }
   const proposal = ProposalSchema.parse(task.proposal);
   const bound = { intentVersion: task.intentVersion, proposalVersion: input.proposalVersion, commitsEffect: true };
-  const scheduled = [];
-  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "agent.proposal_confirmed", data: { version: input.proposalVersion, proposal } }));
-  if (proposal.type === "order") {
-    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "shop.create_order", mechanism: "provider_cancel", input: { items: proposal.items.map(({ sku, quantity }) => ({ sku, quantity })) }, ...bound }, input.actor));
-  } else {
-    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "crm.create_record", mechanism: "abort_signal", input: { name: proposal.name, email: proposal.email }, ...bound }, input.actor));
-    scheduled.push(await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", toolName: "mailer.send_email", mechanism: "abort_signal", input: { to: proposal.email, subject: proposal.subject, body: proposal.body }, ...bound }, input.actor));
+  // Each commitment's correlation id names the proposal version it carries out, and the ledger keeps
+  // correlation ids unique per task: a repeated confirmation (a retried request, a second tab) finds the
+  // first one's work items instead of ordering twice.
+  const commitments: { correlationId: string; toolName: string; mechanism: "provider_cancel"; input: unknown }[] =
+    proposal.type === "order"
+      ? [{ correlationId: `proposal-v${input.proposalVersion}-order`, toolName: "shop.create_order", mechanism: "provider_cancel", input: { items: proposal.items.map(({ sku, quantity }) => ({ sku, quantity })) } }]
+      : [
+          { correlationId: `proposal-v${input.proposalVersion}-record`, toolName: "crm.create_record", mechanism: "provider_cancel", input: { name: proposal.name, email: proposal.email } },
+          { correlationId: `proposal-v${input.proposalVersion}-email`, toolName: "mailer.send_email", mechanism: "provider_cancel", input: { to: proposal.email, subject: proposal.subject, body: proposal.body } },
+        ];
+  const existing = await database.prisma.workItem.findMany({ where: { taskId: task.id, correlationId: { in: commitments.map((c) => c.correlationId) } }, select: { id: true } });
+  if (existing.length) return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: existing.map((e) => e.id), alreadyConfirmed: true };
+  const scheduled: string[] = [];
+  for (const c of commitments) {
+    try {
+      scheduled.push((await scheduleWorkItem(database, { taskId: task.id, kind: "external_action", ...c, ...bound }, input.actor)).id);
+    } catch (error) {
+      // A concurrent confirmation won the race for this correlation id: answer with its work items.
+      if (error instanceof AppError && error.code === ErrorCode.conflict && scheduled.length === 0) {
+        const winner = await database.prisma.workItem.findMany({ where: { taskId: task.id, correlationId: { in: commitments.map((x) => x.correlationId) } }, select: { id: true } });
+        return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: winner.map((w) => w.id), alreadyConfirmed: true };
+      }
+      throw error;
+    }
   }
-  return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled.map((s) => s.id) };
+  // Recorded after scheduling: a confirmation refused by a Stop leaves no "confirmed" in the ledger.
+  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "agent.proposal_confirmed", data: { version: input.proposalVersion, proposal } }));
+  return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled, alreadyConfirmed: false };
 }
 
 /** Prices from the demo shop over HTTP (the agent's read). */

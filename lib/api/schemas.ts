@@ -259,7 +259,7 @@ export const TurnSchema = z.object({
   proposal: z.record(z.string(), z.unknown()).nullable(),
 });
 export const ProposalSchemaOut = z.record(z.string(), z.unknown());
-export const ConfirmationSchema = z.object({ taskId: id, proposalVersion: z.number().int(), workItems: z.array(id) });
+export const ConfirmationSchema = z.object({ taskId: id, proposalVersion: z.number().int(), workItems: z.array(id), alreadyConfirmed: z.boolean() });
 
 // ---- escalation channels and their delivery log ------------------------------------------------------
 export const EscalationChannelKindSchema = z.enum(values(ChannelKind));

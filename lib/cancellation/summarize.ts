@@ -27,6 +27,7 @@ export interface SummaryFacts {
   task: { id: string; cancelRequestedAt: Date };
   workItems: {
     id: string;
+    kind?: string;
     toolName: string;
     correlationId: string;
     status: string;
@@ -78,7 +79,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const completed: CancellationSummary["completed_tool_calls"] = [];
   const uncertain: CancellationSummary["uncertain_tool_calls"] = [];
   const pending: string[] = [];
-  let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, stillRunning = 0, finishedAnyway = 0;
+  let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, discardedReplies = 0, stillRunning = 0, finishedAnyway = 0;
 
   const effectsOf = (id: string) => facts.sideEffects.filter((e) => e.workItemId === id);
   for (const item of relevant) {
@@ -109,7 +110,8 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
         break;
       case WorkItemStatus.cancelledIncomplete:
         cancelled.push({ ...base, cancellation_status: ToolCallStatus.cancelledIncomplete, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
-        discarded++;
+        if (item.kind === "model_request") discardedReplies++;
+        else discarded++;
         break;
       case WorkItemStatus.unrecoverable:
         cancelled.push({ ...base, cancellation_status: ToolCallStatus.unrecoverable, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
@@ -153,13 +155,12 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   else status = SummaryStatus.cancelled;
 
   const sentences = ["Stopped new work."];
-  if (status === SummaryStatus.inProgress) {
-    sentences.push(`${count(pending.length, "step is", "steps are")} still being stopped or checked.`);
-  }
+  if (pending.length > 0) sentences.push(`${count(pending.length, "step is", "steps are")} still being stopped or checked.`);
   if (neverStarted) sentences.push(`${count(neverStarted, "queued step")} never started.`);
   if (stopped - keptPartials > 0) sentences.push(`${count(stopped - keptPartials, "running step")} stopped.`);
   if (keptPartials) sentences.push(`${count(keptPartials, "partial result")} kept.`);
   if (discarded) sentences.push(`${count(discarded, "draft")} discarded.`);
+  if (discardedReplies) sentences.push(`${count(discardedReplies, "unfinished reply", "unfinished replies")} discarded.`);
   if (stillRunning) sentences.push(`${count(stillRunning, "step")} could not be stopped and ${stillRunning === 1 ? "is" : "are"} still running.`);
   if (finishedAnyway) sentences.push(`${count(finishedAnyway, "step")} could not be stopped and finished anyway.`);
   // Every completed child here ended at or after the Stop: it finished before it could be stopped.
