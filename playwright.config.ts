@@ -39,7 +39,7 @@ export default defineConfig({
   },
   webServer: {
     // A fresh database on every run: delete it (and its WAL files) before the server migrates it anew.
-    command: `rm -f ${E2E_DATABASE_FILE} ${E2E_DATABASE_FILE}-wal ${E2E_DATABASE_FILE}-shm && exec node_modules/.bin/tsx scripts/start.ts`,
+    command: `rm -f output/e2e-${E2E_PORT}*.db* && exec node_modules/.bin/tsx scripts/start.ts`,
     url: `${E2E_BASE_URL}/`,
     reuseExistingServer: false,
     timeout: 300_000, // includes `next build` when the sources changed since the last build
@@ -51,6 +51,8 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       DATABASE_URL: `file:./${E2E_DATABASE_FILE}`,
+      // The demo world's own store, per port too: fault settings of one run never leak into another.
+      STOPLINE_DEMO_DB: E2E_DATABASE_FILE.replace(/\.db$/, "-demo.db"),
       STOPLINE_BOOTSTRAP_TOKEN: E2E_BOOTSTRAP_TOKEN,
     },
   },

@@ -23,7 +23,7 @@ function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
 
 export async function startDemoServices(): Promise<DemoServer | null> {
   if (process.env.STOPLINE_DEMO === "0" || process.env.STOPLINE_DEMO_URL) return null;
-  const file = process.env.STOPLINE_DEMO_DB ?? path.join(PROJECT_ROOT, "data", "demo-services.db");
+  const file = path.resolve(PROJECT_ROOT, process.env.STOPLINE_DEMO_DB ?? path.join("data", "demo-services.db"));
   const port = Number(new URL(demoServicesUrl()).port);
   return startDemoServer({ file, port });
 }
