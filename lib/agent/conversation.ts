@@ -23,6 +23,8 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 export interface AgentOptions {
   /** Prices for a proposal, from the shop (the agent's read). */
   prices: (skus: string[]) => Promise<Record<string, number>>;
+  /** The tool that writes the reply (a cancellable model_request): the demo inference service by default. */
+  replyTool?: string;
 }
 
 export interface TurnResult {
@@ -64,7 +66,7 @@ export async function startTurn(database: Database, options: AgentOptions, input
       text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
   }
   // The reply itself is a cancellable model request (the streamed stand-in of the inference service).
-  await child("inference.generate", "model_request", "abort_signal", { prompt: text, wordMs: 40 });
+  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: text, wordMs: 40 });
   return { taskId: task.id, intent: intent.type, reply: text, proposal };
 }
 

@@ -146,6 +146,10 @@ export const contract = {
     method: "GET", path: "/api/demo/services/{service}/witness", auth: ["admin"], params: s.DemoServiceParams, query: s.DemoWitnessQuery, response: s.DemoWitnessSchema,
     summary: "Read a demo service's witness log (what it really did), oldest first; afterSeq for polling, limit keeps the most recent",
   },
+  audit: {
+    method: "GET", path: "/api/audit", auth: ALL, query: s.AuditQuery, response: s.AuditReportSchema,
+    summary: "What the agent actually changed: external effects with evidence, decisions, compensations and open uncertainty; filter by ownerId, conversationId, taskId, tool, from/to; format=csv|json downloads the same as a file",
+  },
 } as const satisfies Record<string, RouteContract>;
 
 export type Contract = typeof contract;

@@ -353,3 +353,38 @@ export const DemoWitnessSchema = z.object({
   /** Entries after afterSeq that were left out by the limit (older ones). */
   omitted: z.number().int(),
 });
+
+// ---- the audit -------------------------------------------------------------------------------------
+export const AuditQuery = z
+  .strictObject({
+    ownerId: z.string().trim().min(1).max(200).optional(),
+    conversationId: z.string().trim().min(1).max(200).optional(),
+    taskId: z.string().trim().min(1).max(200).optional(),
+    tool: z.string().trim().min(1).max(200).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    format: z.enum(["json", "csv"]).optional(),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: "from must not be after to", path: ["from"] });
+const AuditDecisionSchema = z.object({ reviewItemId: z.string(), kind: z.string(), event: z.string(), actor: z.string(), at: isoDate, reason: z.string().nullable() });
+export const AuditReportSchema = z.object({
+  filter: z.record(z.string(), z.unknown()),
+  generatedAt: isoDate,
+  tasks: z.array(z.object({
+    id, title: z.string(), ownerId: z.string(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
+    createdAt: isoDate, cancelRequestedAt: isoDate.nullable(),
+  })),
+  effects: z.array(z.object({
+    sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), conversationId: z.string().nullable(), workItemId: id,
+    toolName: z.string(), operationId: z.string(), providerRef: z.string().nullable(), externalRecordId: z.string().nullable(),
+    externalVersion: z.string().nullable(), reversible: z.boolean(), description: z.string().nullable(), outcome: z.string(),
+    recordedAt: isoDate, updatedAt: isoDate, decisions: z.array(AuditDecisionSchema),
+  })),
+  compensations: z.array(z.object({
+    sideEffectId: id, taskId: id, reviewItemId: id, externalRecordId: z.string().nullable(), boundToVersion: z.string().nullable(),
+    status: z.string(), approvedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
+  })),
+  uncertain: z.array(z.object({
+    taskId: id, kind: z.enum(["work_item", "side_effect", "review_item"]), id, toolName: z.string().nullable(), detail: z.string(), since: isoDate,
+  })),
+});

@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from "../db/config";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { startEscalationDeliveries } from "../escalation/deliverer";
 import { demoTools } from "../demo/tools";
+import { agentModelFromEnvironment, MODEL_REPLY_TOOL, modelReplyTool } from "../agent/model-reply";
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
@@ -17,6 +18,9 @@ import { appRegistry } from "./app-registry";
 export const demoServicesUrl = () => process.env.STOPLINE_DEMO_URL ?? `http://127.0.0.1:${Number(process.env.STOPLINE_DEMO_PORT ?? Number(process.env.PORT ?? 3000) + 1)}`;
 
 function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
+  // The demo agent's optional real model (STOPLINE_AGENT_MODEL): its replies run as model.generate.
+  const model = agentModelFromEnvironment();
+  if (model && !registry.get(MODEL_REPLY_TOOL)) registry.register(modelReplyTool(model));
   if (process.env.STOPLINE_DEMO === "0") return;
   for (const tool of demoTools({ baseUrl: demoServicesUrl() })) if (!registry.get(tool.name)) registry.register(tool);
 }

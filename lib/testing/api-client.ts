@@ -35,6 +35,7 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/demo\/services$/, load: () => import("@/app/api/demo/services/route"), names: [] },
   { pattern: /^\/api\/demo\/services\/([^/]+)\/faults$/, load: () => import("@/app/api/demo/services/[service]/faults/route"), names: ["service"] },
   { pattern: /^\/api\/demo\/services\/([^/]+)\/witness$/, load: () => import("@/app/api/demo/services/[service]/witness/route"), names: ["service"] },
+  { pattern: /^\/api\/audit$/, load: () => import("@/app/api/audit/route"), names: [] },
   { pattern: /^\/api\/openapi\.json$/, load: () => import("@/app/api/openapi.json/route"), names: [] },
 ];
 

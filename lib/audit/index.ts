@@ -1,0 +1,2 @@
+export * from "./query-audit";
+export * from "./render";

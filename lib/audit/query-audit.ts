@@ -1,0 +1,174 @@
+import type { Database } from "../db/client";
+
+/** What support staff search by: a person (task owner), a conversation, a task, a tool, a time window. */
+export interface AuditFilter {
+  ownerId?: string;
+  conversationId?: string;
+  taskId?: string;
+  tool?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface AuditDecision {
+  reviewItemId: string;
+  kind: string;
+  event: string;
+  actor: string;
+  at: string;
+  reason: string | null;
+}
+
+export interface AuditEffect {
+  sideEffectId: string;
+  taskId: string;
+  taskTitle: string;
+  ownerId: string;
+  conversationId: string | null;
+  workItemId: string;
+  toolName: string;
+  operationId: string;
+  providerRef: string | null;
+  externalRecordId: string | null;
+  externalVersion: string | null;
+  reversible: boolean;
+  description: string | null;
+  outcome: string;
+  recordedAt: string;
+  updatedAt: string;
+  /** Who requested, approved, rejected or resolved what about this effect, and when (review_item.* events). */
+  decisions: AuditDecision[];
+}
+
+export interface AuditCompensation {
+  sideEffectId: string;
+  taskId: string;
+  reviewItemId: string;
+  externalRecordId: string | null;
+  boundToVersion: string | null;
+  status: string;
+  approvedBy: string | null;
+  decidedAt: string | null;
+  resolution: string | null;
+}
+
+export interface AuditUncertain {
+  taskId: string;
+  kind: "work_item" | "side_effect" | "review_item";
+  id: string;
+  toolName: string | null;
+  detail: string;
+  since: string;
+}
+
+export interface AuditTask {
+  id: string;
+  title: string;
+  ownerId: string;
+  conversationId: string | null;
+  stage: string;
+  riskLevel: string;
+  createdAt: string;
+  cancelRequestedAt: string | null;
+}
+
+export interface AuditReport {
+  filter: AuditFilter;
+  generatedAt: string;
+  tasks: AuditTask[];
+  effects: AuditEffect[];
+  compensations: AuditCompensation[];
+  uncertain: AuditUncertain[];
+}
+
+const MAX_TASKS = 500;
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/**
+ * "What the agent actually changed": for the tasks matching the filter, every external effect with its
+ * evidence (operation id, external record and version, who approved what and when), every compensation
+ * and every item still uncertain. Read-only; facts come from the ledger tables only.
+ */
+export async function queryAudit(database: Database, filter: AuditFilter): Promise<AuditReport> {
+  const prisma = database.prisma;
+  const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
+  const tasks = await prisma.task.findMany({
+    where: {
+      ...(filter.ownerId ? { ownerId: filter.ownerId } : {}),
+      ...(filter.conversationId ? { conversationId: filter.conversationId } : {}),
+      ...(filter.taskId ? { id: filter.taskId } : {}),
+      ...(createdAt ? { createdAt } : {}),
+      ...(filter.tool ? { workItems: { some: { toolName: filter.tool } } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: MAX_TASKS,
+  });
+  const taskIds = tasks.map((t) => t.id);
+  const byTask = new Map(tasks.map((t) => [t.id, t]));
+  const toolFilter = filter.tool ? { toolName: filter.tool } : {};
+  const [workItems, sideEffects, reviewItems, events] = await Promise.all([
+    prisma.workItem.findMany({ where: { taskId: { in: taskIds }, ...toolFilter }, orderBy: { createdAt: "asc" } }),
+    prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    prisma.ledgerEvent.findMany({ where: { taskId: { in: taskIds }, type: { startsWith: "review_item." } }, orderBy: { seq: "asc" } }),
+  ]);
+  const items = new Map(workItems.map((w) => [w.id, w]));
+
+  const decisionsByReview = new Map<string, AuditDecision[]>();
+  for (const e of events) {
+    const list = decisionsByReview.get(e.entityId) ?? [];
+    list.push({ reviewItemId: e.entityId, kind: "", event: e.type, actor: e.actor, at: e.createdAt.toISOString(), reason: e.reason });
+    decisionsByReview.set(e.entityId, list);
+  }
+
+  const effects: AuditEffect[] = [];
+  const compensations: AuditCompensation[] = [];
+  for (const s of sideEffects) {
+    const item = items.get(s.workItemId);
+    if (!item) continue; // filtered out by tool
+    const task = byTask.get(s.taskId)!;
+    const reviews = reviewItems.filter((r) => r.sideEffectId === s.id);
+    const decisions = reviews.flatMap((r) => (decisionsByReview.get(r.id) ?? []).map((d) => ({ ...d, kind: r.kind })));
+    effects.push({
+      sideEffectId: s.id, taskId: s.taskId, taskTitle: task.title, ownerId: task.ownerId, conversationId: task.conversationId,
+      workItemId: s.workItemId, toolName: item.toolName, operationId: s.operationId, providerRef: s.providerRef,
+      externalRecordId: s.externalRecordId, externalVersion: s.externalVersion, reversible: s.reversible, description: s.description,
+      outcome: s.outcome, recordedAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), decisions,
+    });
+    for (const r of reviews.filter((r) => r.kind === "approve_compensation")) {
+      const proposal = (r.proposal ?? {}) as { target?: string; expectedVersion?: string };
+      const status = s.outcome === "compensated" ? "compensated" : r.status === "rejected" ? "rejected" : r.status === "open" ? "awaiting decision" : r.status;
+      compensations.push({
+        sideEffectId: s.id, taskId: s.taskId, reviewItemId: r.id, externalRecordId: proposal.target ?? s.externalRecordId,
+        boundToVersion: proposal.expectedVersion ?? null, status, approvedBy: r.decidedBy, decidedAt: iso(r.decidedAt), resolution: r.resolution,
+      });
+    }
+  }
+
+  const uncertain: AuditUncertain[] = [];
+  for (const w of workItems) {
+    if (w.status === "uncertain") uncertain.push({ taskId: w.taskId, kind: "work_item", id: w.id, toolName: w.toolName, detail: w.error ?? "outcome not known yet", since: w.updatedAt.toISOString() });
+  }
+  for (const s of sideEffects) {
+    const item = items.get(s.workItemId);
+    if (item && s.outcome === "unknown") uncertain.push({ taskId: s.taskId, kind: "side_effect", id: s.id, toolName: item.toolName, detail: `operation ${s.operationId}: outcome unknown`, since: s.updatedAt.toISOString() });
+  }
+  for (const r of reviewItems) {
+    if (r.status !== "open" && r.status !== "escalated") continue;
+    const item = r.workItemId ? items.get(r.workItemId) : undefined;
+    if (filter.tool && !item) continue;
+    uncertain.push({ taskId: r.taskId, kind: "review_item", id: r.id, toolName: item?.toolName ?? null, detail: `${r.kind.replaceAll("_", " ")}: ${r.subject}`, since: r.createdAt.toISOString() });
+  }
+
+  return {
+    filter,
+    generatedAt: new Date().toISOString(),
+    tasks: tasks.map((t) => ({
+      id: t.id, title: t.title, ownerId: t.ownerId, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
+      createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
+    })),
+    effects,
+    compensations,
+    uncertain,
+  };
+}

@@ -1,0 +1,55 @@
+import type { AuditReport } from "./query-audit";
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Formula-leading cells are neutralised. */
+export function csvField(value: unknown): string {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const COLUMNS = [
+  "record", "task_id", "task_title", "owner_id", "conversation_id", "tool", "operation_id", "external_record_id",
+  "external_version", "outcome", "reversible", "recorded_at", "who", "when", "detail",
+] as const;
+
+/**
+ * One CSV for the whole report: a row per external effect, per decision about it, per compensation and per
+ * item still uncertain; the first column says which.
+ */
+export function auditToCsv(report: AuditReport): string {
+  const rows: unknown[][] = [COLUMNS as unknown as string[]];
+  const task = new Map(report.tasks.map((t) => [t.id, t]));
+  for (const e of report.effects) {
+    rows.push(["effect", e.taskId, e.taskTitle, e.ownerId, e.conversationId, e.toolName, e.operationId, e.externalRecordId, e.externalVersion, e.outcome, e.reversible, e.recordedAt, "", "", e.description]);
+    for (const d of e.decisions) {
+      rows.push(["decision", e.taskId, e.taskTitle, e.ownerId, e.conversationId, e.toolName, e.operationId, e.externalRecordId, "", d.event.replace("review_item.", ""), "", "", d.actor, d.at, d.reason]);
+    }
+  }
+  for (const c of report.compensations) {
+    const t = task.get(c.taskId);
+    rows.push(["compensation", c.taskId, t?.title, t?.ownerId, t?.conversationId, "", "", c.externalRecordId, c.boundToVersion, c.status, "", "", c.approvedBy, c.decidedAt, c.resolution]);
+  }
+  for (const u of report.uncertain) {
+    const t = task.get(u.taskId);
+    rows.push(["uncertain", u.taskId, t?.title, t?.ownerId, t?.conversationId, u.toolName, "", "", "", u.kind, "", u.since, "", "", u.detail]);
+  }
+  return rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+}
+
+export function auditFileName(report: AuditReport, ext: "csv" | "json"): string {
+  const f = report.filter;
+  const subject = f.taskId ? `task-${f.taskId}` : f.conversationId ? `conversation-${f.conversationId}` : f.ownerId ? `user-${f.ownerId}` : "all";
+  return `stopline-audit-${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80)}.${ext}`;
+}
+
+/** The export as a download: CSV or pretty JSON with Content-Disposition. */
+export function auditDownload(report: AuditReport, format: "csv" | "json"): Response {
+  const body = format === "csv" ? auditToCsv(report) : JSON.stringify(report, null, 2);
+  return new Response(body, {
+    headers: {
+      "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${auditFileName(report, format)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
