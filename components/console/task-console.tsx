@@ -11,6 +11,7 @@ import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type StageFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
+import { TaskRowLinks } from "./detail/row-links";
 import { isTaskStage, STAGES, stageLabel } from "./task-stage";
 import { useLedgerEvents } from "./use-ledger-events";
 
@@ -92,7 +93,9 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
             </p>
           )}
           {visible.length > 0 ? (
-            <TaskTable tasks={visible} highlighted={highlighted} />
+            <TaskRowLinks>
+              <TaskTable tasks={visible} highlighted={highlighted} />
+            </TaskRowLinks>
           ) : (
             <div className="px-5 py-12 text-center">
               <p className="text-sm font-medium text-ink">No tasks match these filters.</p>

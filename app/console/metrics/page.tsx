@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { MetricsDashboard } from "@/components/console/metrics/metrics-dashboard";
+import { QueryProvider } from "@/components/console/query-provider";
+import { getConsolePrincipal } from "@/lib/auth/current-principal";
+
+export const metadata: Metadata = { title: "Metrics" };
+
+// Who is signed in is decided per request, from the session cookie.
+export const dynamic = "force-dynamic";
+
+export default async function MetricsPage() {
+  const principal = await getConsolePrincipal();
+  if (!principal) return <SignInGate what="Cancellation metrics are part of the console." />;
+  return (
+    <QueryProvider>
+      <OperatorNav current="metrics" />
+      <MetricsDashboard />
+    </QueryProvider>
+  );
+}

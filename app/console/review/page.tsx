@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { QueryProvider } from "@/components/console/query-provider";
+import { ReviewQueue } from "@/components/console/review/review-queue";
+import { getConsolePrincipal } from "@/lib/auth/current-principal";
+
+export const metadata: Metadata = { title: "Review queue" };
+
+// Who is signed in is decided per request, from the session cookie.
+export const dynamic = "force-dynamic";
+
+export default async function ReviewPage() {
+  const principal = await getConsolePrincipal();
+  if (!principal) return <SignInGate what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." />;
+  return (
+    <QueryProvider>
+      <OperatorNav current="review" />
+      <ReviewQueue />
+    </QueryProvider>
+  );
+}

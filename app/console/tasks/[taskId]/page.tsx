@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { TaskDetailView } from "@/components/console/detail/task-detail";
+import { QueryProvider } from "@/components/console/query-provider";
+import { getConsolePrincipal } from "@/lib/auth/current-principal";
+
+export const metadata: Metadata = { title: "Task" };
+
+// Who is signed in is decided per request, from the session cookie.
+export const dynamic = "force-dynamic";
+
+export default async function TaskPage({ params }: { params: Promise<{ taskId: string }> }) {
+  const [principal, { taskId }] = await Promise.all([getConsolePrincipal(), params]);
+  if (!principal) return <SignInGate what="A task's timeline, resources, side effects and history are part of the console." />;
+  return (
+    <QueryProvider>
+      <OperatorNav current="tasks" />
+      <TaskDetailView taskId={taskId} />
+    </QueryProvider>
+  );
+}

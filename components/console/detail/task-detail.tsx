@@ -1,0 +1,374 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { apiFetch, asSentence, isUnauthorized, type LedgerEvent } from "../api";
+import { ConnectionStatus } from "../connection-status";
+import { fullTime, shortTime } from "../format";
+import { stageLabel, stageTone } from "../task-stage";
+import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
+import { Timeline } from "./timeline";
+import { effectLabel, effectTone, outcomeLook, resourceTone, type TaskDetail } from "./types";
+import { useTaskEvents } from "./use-task-events";
+
+interface PlanStep {
+  tool_call_id: string;
+  action: string;
+  cleanup_steps?: string[];
+  user_message?: string;
+}
+interface Plan {
+  source?: string;
+  steps?: PlanStep[];
+  fallbackReason?: string;
+}
+
+export const taskKey = (taskId: string) => ["task", taskId] as const;
+
+/** One task, live: the timeline, what it holds and changed, the cancellation plan and its steps, every event. */
+export function TaskDetailView({ taskId }: { taskId: string }) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: taskKey(taskId),
+    queryFn: ({ signal }) => apiFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(taskId)}`, { signal }),
+    retry: (count, error) => !(error as { status?: number }).status?.toString().startsWith("4") && count < 2,
+  });
+  const notFound = (query.error as { status?: number } | null)?.status === 404;
+  const sessionEnded = isUnauthorized(query.error);
+
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  const refetchSoon = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      void queryClient.invalidateQueries({ queryKey: taskKey(taskId) });
+    }, 150);
+  };
+  const { events, state } = useTaskEvents(taskId, refetchSoon, !notFound && !sessionEnded);
+
+  const task = query.data;
+  const settled = !!task && task.workItems.every((w) => outcomeLook(w.status).settled);
+  const now = useNow(!settled);
+  const announcement = useAnnouncement(task);
+
+  const plan = useMemo(() => [...events].reverse().find((e) => e.type === "cancellation.planned"), [events]);
+  const steps = useMemo(() => events.filter((e) => e.type === "cancellation.step"), [events]);
+
+  if (sessionEnded) return <SessionEndedBlock />;
+  if (notFound) {
+    return (
+      <EmptyBlock title="There is no task with this id.">
+        It may have been mistyped. <Link href="/console" className="text-accent underline">Back to all tasks</Link>
+      </EmptyBlock>
+    );
+  }
+  if (query.isPending) return <LoadingBlock label="Loading the task…" />;
+  if (!task) return <ErrorBlock title="Could not load the task" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />;
+
+  const toolOf = new Map(task.workItems.map((w) => [w.id, w.toolName]));
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 space-y-1">
+          <p className="text-sm">
+            <Link href="/console" className="text-accent hover:underline">
+              ← All tasks
+            </Link>
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight text-ink">{task.title}</h1>
+          <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
+            <Badge tone={stageTone(task.stage)} data-testid="task-stage">
+              {stageLabel(task.stage)}
+            </Badge>
+            <span>
+              owner <span className="font-medium text-ink">{task.ownerId}</span>
+            </span>
+            {task.conversationId && <span>conversation <span className="font-mono text-xs text-ink">{task.conversationId}</span></span>}
+            <span>risk {task.riskLevel}</span>
+            <span className="font-mono text-xs">{task.id}</span>
+          </p>
+          {task.cancelRequestedAt && (
+            <p className="text-sm text-ink">
+              <span className="font-medium text-stop">Stop</span> at{" "}
+              <time dateTime={task.cancelRequestedAt} title={fullTime(task.cancelRequestedAt)}>
+                {shortTime(task.cancelRequestedAt)}
+              </time>
+              {task.cancelRequestedBy && <> by {task.cancelRequestedBy}</>}
+              {task.cancelReason && <> — “{task.cancelReason}”</>}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <ConnectionStatus state={state} />
+          <Link href={`/audit?taskId=${encodeURIComponent(task.id)}`} className="text-sm text-accent hover:underline">
+            Audit of this task
+          </Link>
+        </div>
+      </div>
+
+      <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
+        {announcement}
+      </p>
+      {query.isRefetchError && (
+        <p role="alert" className="rounded-md bg-warn-soft px-3 py-2 text-sm text-warn">
+          Could not refresh ({(query.error as Error).message}); showing what was loaded before.
+        </p>
+      )}
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="space-y-4">
+          <Card as="section" aria-labelledby="timeline-title">
+            <SectionTitle id="timeline-title" count={task.workItems.length}>
+              Timeline
+            </SectionTitle>
+            <div className="mt-6">
+              <Timeline task={task} now={now} />
+            </div>
+          </Card>
+
+          <Card as="section" aria-labelledby="plan-title">
+            <SectionTitle id="plan-title">Cancellation plan and its execution</SectionTitle>
+            {!task.cancelRequestedAt ? (
+              <p className="mt-2 text-sm text-muted">Nobody pressed Stop on this task; there is no cancellation plan.</p>
+            ) : !plan ? (
+              <p className="mt-2 text-sm text-muted">Stop was recorded; the plan has not been made yet.</p>
+            ) : (
+              <PlanView plan={plan} steps={steps} toolOf={toolOf} />
+            )}
+          </Card>
+        </div>
+
+        <div className="space-y-4">
+          <Card as="section" aria-labelledby="resources-title">
+            <SectionTitle id="resources-title" count={task.resources.length}>
+              Resources
+            </SectionTitle>
+            {task.resources.length === 0 ? (
+              <p className="mt-2 text-sm text-muted">This task held no resources.</p>
+            ) : (
+              <ul className="mt-3 divide-y divide-line">
+                {task.resources.map((r) => (
+                  <li key={r.id} className="py-2 text-sm" data-testid="resource">
+                    <div className="flex items-center justify-between gap-2">
+                      <span className="min-w-0 truncate">
+                        <span className="text-muted">{r.type}</span> <span className="font-mono text-xs text-ink">{r.handle}</span>
+                      </span>
+                      <Badge tone={resourceTone(r.state)}>{r.state.replaceAll("_", " ")}</Badge>
+                    </div>
+                    <p className="mt-0.5 text-xs text-muted">
+                      {r.verifiedAt ? <>verified {shortTime(r.verifiedAt)}</> : "not verified yet"} · {r.attempts} release{" "}
+                      {r.attempts === 1 ? "attempt" : "attempts"} · {toolOf.get(r.workItemId) ?? r.workItemId}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+
+          <Card as="section" aria-labelledby="effects-title">
+            <SectionTitle id="effects-title" count={task.sideEffects.length}>
+              Side effects
+            </SectionTitle>
+            {task.sideEffects.length === 0 ? (
+              <p className="mt-2 text-sm text-muted">Nothing outside Stopline was changed by this task.</p>
+            ) : (
+              <ul className="mt-3 divide-y divide-line">
+                {task.sideEffects.map((s) => (
+                  <li key={s.id} className="py-2 text-sm" data-testid="side-effect" data-outcome={s.outcome}>
+                    <div className="flex items-center justify-between gap-2">
+                      <span className="min-w-0 truncate text-ink">{s.description ?? toolOf.get(s.workItemId)}</span>
+                      <Badge tone={effectTone(s.outcome)}>{effectLabel(s.outcome)}</Badge>
+                    </div>
+                    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-xs text-muted">
+                      <dt>operation</dt>
+                      <dd className="truncate font-mono text-ink">{s.operationId}</dd>
+                      <dt>record</dt>
+                      <dd className="truncate font-mono text-ink">
+                        {s.externalRecordId ?? "—"} {s.externalVersion && <span className="font-sans text-muted">version {s.externalVersion}</span>}
+                      </dd>
+                      <dt>reversible</dt>
+                      <dd>{s.reversible ? "yes" : "no"}</dd>
+                    </dl>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+
+          <Card as="section" aria-labelledby="review-title">
+            <SectionTitle id="review-title" count={task.reviewItems.length}>
+              Review items
+            </SectionTitle>
+            {task.reviewItems.length === 0 ? (
+              <p className="mt-2 text-sm text-muted">Nothing about this task waits for a person.</p>
+            ) : (
+              <ul className="mt-3 space-y-2">
+                {task.reviewItems.map((r) => (
+                  <li key={r.id} className="text-sm">
+                    <div className="flex items-center justify-between gap-2">
+                      <span className="min-w-0 truncate">{r.subject}</span>
+                      <Badge tone={r.status === "escalated" ? "danger" : r.status === "open" ? "warn" : "ok"}>{r.status}</Badge>
+                    </div>
+                    {(r.status === "open" || r.status === "escalated") && (
+                      <Link href={`/console/review#${r.id}`} className="text-xs text-accent hover:underline">
+                        Decide in the review queue
+                      </Link>
+                    )}
+                    {r.decidedBy && (
+                      <p className="text-xs text-muted">
+                        {r.status} by {r.decidedBy}
+                        {r.decidedAt && <> at {shortTime(r.decidedAt)}</>}
+                        {r.resolution && <> — {r.resolution}</>}
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+      </div>
+
+      <Card as="section" aria-labelledby="events-title" className="p-0">
+        <details>
+          <summary className="cursor-pointer px-5 py-3 text-sm font-semibold text-ink">
+            Raw event history <span className="font-normal text-muted">({events.length} events)</span>
+          </summary>
+          <h2 id="events-title" className="sr-only">
+            Raw event history
+          </h2>
+          <EventTable events={events} />
+        </details>
+      </Card>
+    </div>
+  );
+}
+
+function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEvent[]; toolOf: Map<string, string> }) {
+  const data = (plan.data ?? {}) as Plan;
+  return (
+    <div className="mt-3 space-y-3 text-sm">
+      <p className="text-muted">
+        Planned {shortTime(plan.createdAt)} by {data.source === "model" ? "the model (validated)" : "the rules"}
+        {data.fallbackReason && <> — rules used because {data.fallbackReason}</>}.
+      </p>
+      {data.steps?.length ? (
+        <ol className="space-y-2" aria-label="Planned actions">
+          {data.steps.map((s) => (
+            <li key={s.tool_call_id} className="rounded-md border border-line px-3 py-2">
+              <p>
+                <Badge tone="neutral">{s.action.replaceAll("_", " ")}</Badge>{" "}
+                <span className="font-mono text-xs text-ink">{toolOf.get(s.tool_call_id) ?? s.tool_call_id}</span>
+              </p>
+              {s.user_message && <p className="mt-1 text-muted">{s.user_message}</p>}
+              {!!s.cleanup_steps?.length && <p className="mt-1 text-xs text-muted">Cleanup: {s.cleanup_steps.join("; ")}</p>}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="text-muted">No child was active when Stop arrived; nothing needed stopping.</p>
+      )}
+      <div>
+        <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">Execution</h3>
+        {steps.length === 0 ? (
+          <p className="mt-1 text-muted">No step has run yet.</p>
+        ) : (
+          <ol className="mt-1 space-y-1" data-testid="plan-steps">
+            {steps.map((e) => {
+              const d = (e.data ?? {}) as { action?: string; success?: boolean };
+              return (
+                <li key={e.seq} className="flex gap-2">
+                  <span aria-hidden="true" className={d.success ? "text-ok" : "text-danger"}>
+                    {d.success ? "✓" : "✕"}
+                  </span>
+                  <span className="min-w-0">
+                    <span className="font-medium text-ink">{(d.action ?? "step").replaceAll("_", " ")}</span>{" "}
+                    <span className="sr-only">{d.success ? "succeeded" : "did not succeed"}</span>
+                    {e.workItemId && <span className="font-mono text-xs text-muted">{toolOf.get(e.workItemId) ?? e.workItemId}</span>}
+                    {e.reason && <span className="block text-muted">{e.reason}</span>}
+                  </span>
+                  <time className="ml-auto shrink-0 text-xs text-muted tabular-nums" dateTime={e.createdAt}>
+                    {shortTime(e.createdAt)}
+                  </time>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function EventTable({ events }: { events: LedgerEvent[] }) {
+  if (!events.length) return <p className="px-5 pb-4 text-sm text-muted">Loading the history…</p>;
+  return (
+    <div className="max-h-[28rem] overflow-auto border-t border-line">
+      <table className="w-full min-w-[48rem] text-left text-xs">
+        <thead className="sticky top-0 bg-canvas text-muted">
+          <tr>
+            <th className="px-5 py-2 font-medium">#</th>
+            <th className="px-3 py-2 font-medium">Time</th>
+            <th className="px-3 py-2 font-medium">Event</th>
+            <th className="px-3 py-2 font-medium">Entity</th>
+            <th className="px-3 py-2 font-medium">State</th>
+            <th className="px-3 py-2 font-medium">Actor</th>
+            <th className="px-5 py-2 font-medium">Reason / data</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line font-mono">
+          {events.map((e) => (
+            <tr key={e.seq} className="align-top">
+              <td className="px-5 py-1.5 text-muted tabular-nums">{e.seq}</td>
+              <td className="px-3 py-1.5 whitespace-nowrap text-muted">{shortTime(e.createdAt)}</td>
+              <td className="px-3 py-1.5 text-ink">{e.type}</td>
+              <td className="px-3 py-1.5 text-muted">{e.entityType}</td>
+              <td className="px-3 py-1.5 whitespace-nowrap">{e.fromState || e.toState ? `${e.fromState ?? "∅"} → ${e.toState ?? "∅"}` : ""}</td>
+              <td className="px-3 py-1.5 text-muted">{e.actor}</td>
+              <td className="max-w-md px-5 py-1.5 break-words text-muted">
+                {e.reason}
+                {e.data != null && <span className="block text-[11px]">{JSON.stringify(e.data).slice(0, 300)}</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Ticks every second while the task is still moving, so running bars grow. */
+function useNow(ticking: boolean) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (!ticking) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [ticking]);
+  return now;
+}
+
+/** Announces stage changes and children settling (aria-live). */
+function useAnnouncement(task: TaskDetail | undefined) {
+  const previous = useRef<Map<string, string> | null>(null);
+  const [text, setText] = useState("");
+  useEffect(() => {
+    if (!task) return;
+    const next = new Map<string, string>([["task", task.stage], ...task.workItems.map((w) => [w.id, w.status] as [string, string])]);
+    for (const s of task.sideEffects) next.set(`se:${s.id}`, s.outcome);
+    const before = previous.current;
+    previous.current = next;
+    if (!before) return;
+    const messages: string[] = [];
+    if (before.get("task") !== task.stage) messages.push(`The task is now ${stageLabel(task.stage)}.`);
+    for (const w of task.workItems) if (before.get(w.id) !== w.status) messages.push(`${w.toolName}: ${outcomeLook(w.status).label}.`);
+    for (const s of task.sideEffects) if (before.get(`se:${s.id}`) !== s.outcome) messages.push(`${s.description ?? "A side effect"} is ${effectLabel(s.outcome)}.`);
+    if (messages.length) setText(messages.join(" "));
+  }, [task]);
+  return text;
+}

@@ -1,0 +1,256 @@
+"use client";
+
+import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { apiFetch, asSentence, isUnauthorized } from "../api";
+import { ConnectionStatus } from "../connection-status";
+import { fullTime, shortTime } from "../format";
+import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
+import { effectLabel, effectTone, outcomeLook, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
+import { useLedgerEvents } from "../use-ledger-events";
+import { DecisionForm, type Decided } from "./decision-form";
+
+export const REVIEW_KEY = ["review-items"] as const;
+const OPEN = new Set(["open", "escalated"]);
+
+export const KIND_LABEL: Record<string, string> = {
+  approve_compensation: "Approve a compensation",
+  resolve_uncertain: "Resolve an uncertain outcome",
+  orphaned_resource: "Orphaned resource",
+  orphaned_side_effect: "Irreversible side effect",
+};
+
+/** The review queue: what only a person can decide, soonest deadline first, each with its evidence. */
+export function ReviewQueue() {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: REVIEW_KEY,
+    queryFn: ({ signal }) => apiFetch<{ reviewItems: ReviewItem[] }>("/api/review-items", { signal }),
+  });
+  const sessionEnded = isUnauthorized(query.error);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  const refetchSoon = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      void queryClient.invalidateQueries({ queryKey: REVIEW_KEY });
+      void queryClient.invalidateQueries({ queryKey: ["task"] });
+    }, 200);
+  };
+  const live = useLedgerEvents({
+    enabled: !sessionEnded,
+    onOpen: refetchSoon,
+    onEvent: (e) => {
+      if (e.type.startsWith("review_item.") || e.entityType === "sideEffect" || e.entityType === "resource") refetchSoon();
+    },
+  });
+
+  const items = useMemo(() => query.data?.reviewItems ?? [], [query.data]);
+  const open = items.filter((i) => OPEN.has(i.status));
+  const decided = items
+    .filter((i) => !OPEN.has(i.status))
+    .sort((a, b) => Date.parse(b.decidedAt ?? b.updatedAt) - Date.parse(a.decidedAt ?? a.updatedAt))
+    .slice(0, 20);
+  const taskIds = [...new Set(items.map((i) => i.taskId))];
+  const tasks = useQueries({
+    queries: taskIds.map((id) => ({
+      queryKey: ["task", id],
+      queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`, { signal }),
+    })),
+  });
+  const taskById = new Map<string, TaskDetail>();
+  tasks.forEach((t) => t.data && taskById.set(t.data.id, t.data));
+
+  const [announcement, setAnnouncement] = useState("");
+  const [lastDecided, setLastDecided] = useState<Record<string, Decided>>({});
+  const onDecided = (item: ReviewItem, result: Decided) => {
+    setLastDecided((prev) => ({ ...prev, [item.id]: result }));
+    setAnnouncement(result.message);
+    refetchSoon();
+  };
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink">Review queue</h1>
+          <p className="text-sm text-muted">What only a person can decide, soonest deadline first. Nothing here is executed until you decide it.</p>
+        </div>
+        {!sessionEnded && <ConnectionStatus state={live} />}
+      </div>
+      <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
+        {announcement}
+      </p>
+
+      {sessionEnded ? (
+        <SessionEndedBlock />
+      ) : query.isPending ? (
+        <LoadingBlock label="Loading the review queue…" />
+      ) : query.isError && !query.data ? (
+        <ErrorBlock title="Could not load the review queue" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <section aria-labelledby="open-title" className="space-y-3">
+            <SectionTitle id="open-title" count={open.length}>
+              Waiting for a decision
+            </SectionTitle>
+            {open.length === 0 ? (
+              <EmptyBlock title="Nothing waits for a decision.">New items appear here as soon as a cancellation needs a person.</EmptyBlock>
+            ) : (
+              <ol className="space-y-3">
+                {open.map((item) => (
+                  <li key={item.id} id={item.id}>
+                    <ReviewCard item={item} task={taskById.get(item.taskId)} result={lastDecided[item.id]} onDecided={(r) => onDecided(item, r)} />
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          {decided.length > 0 && (
+            <section aria-labelledby="decided-title" className="space-y-2">
+              <SectionTitle id="decided-title" count={decided.length}>
+                Recently decided
+              </SectionTitle>
+              <ul className="divide-y divide-line overflow-hidden rounded-card border border-line bg-surface">
+                {decided.map((item) => (
+                  <li key={item.id} id={item.id} data-testid="decided-item" className="flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm">
+                    <Badge tone={item.status === "rejected" ? "neutral" : "ok"}>{item.status}</Badge>
+                    <span className="min-w-0 flex-1 truncate text-ink">{item.subject}</span>
+                    <span className="text-xs text-muted">
+                      {item.decidedBy ?? "engine"} {item.decidedAt && <>· {shortTime(item.decidedAt)}</>}
+                      {item.resolution && <> · {item.resolution}</>}
+                    </span>
+                    {lastDecided[item.id] && <span className="w-full text-xs text-ok">{lastDecided[item.id].message}</span>}
+                    <Link href={`/console/tasks/${item.taskId}`} className="text-xs text-accent hover:underline">
+                      Task
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function deadlineText(deadline: string, now: number) {
+  const diff = Date.parse(deadline) - now;
+  const minutes = Math.round(Math.abs(diff) / 60_000);
+  const span = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} days`;
+  return diff < 0 ? `overdue by ${span}` : `due in ${span}`;
+}
+
+function ReviewCard({ item, task, result, onDecided }: { item: ReviewItem; task?: TaskDetail; result?: Decided; onDecided: (r: Decided) => void }) {
+  const now = Date.now();
+  const overdue = Date.parse(item.deadline) < now;
+  const workItem = task?.workItems.find((w) => w.id === item.workItemId);
+  const effect = task?.sideEffects.find((s) => s.id === item.sideEffectId);
+  const resource = task?.resources.find((r) => r.id === item.resourceId);
+  const escalated = item.status === "escalated";
+  return (
+    <Card
+      as="article"
+      aria-labelledby={`title-${item.id}`}
+      data-testid="review-item"
+      data-kind={item.kind}
+      className={escalated ? "border-danger/40" : overdue ? "border-warn/50" : undefined}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+            <Badge tone="accent">{KIND_LABEL[item.kind] ?? item.kind}</Badge>
+            {escalated && (
+              <Badge tone="danger" data-testid="escalated">
+                Escalated
+              </Badge>
+            )}
+            <time dateTime={item.deadline} title={fullTime(item.deadline)} className={overdue ? "font-medium text-danger" : undefined}>
+              {deadlineText(item.deadline, now)}
+            </time>
+          </p>
+          <h3 id={`title-${item.id}`} className="mt-1.5 text-base font-semibold text-ink">
+            {item.subject}
+          </h3>
+        </div>
+        <Link href={`/console/tasks/${item.taskId}`} className="text-sm text-accent hover:underline">
+          Open task
+        </Link>
+      </div>
+
+      <div className="mt-3 grid gap-4 md:grid-cols-2">
+        <section aria-label="Evidence" className="space-y-2 text-sm">
+          <h4 className="text-xs font-semibold tracking-wide text-muted uppercase">Evidence</h4>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+            <dt className="text-muted">Task</dt>
+            <dd className="min-w-0">
+              {task ? (
+                <>
+                  <span className="text-ink">{task.title}</span>{" "}
+                  <span className="text-xs text-muted">
+                    · owner {task.ownerId}
+                    {task.cancelRequestedAt && <> · Stop {shortTime(task.cancelRequestedAt)}</>}
+                  </span>
+                </>
+              ) : (
+                <span className="font-mono text-xs text-muted">{item.taskId}</span>
+              )}
+            </dd>
+            {workItem && (
+              <>
+                <dt className="text-muted">Work item</dt>
+                <dd>
+                  <span className="font-mono text-xs text-ink">{workItem.toolName}</span>{" "}
+                  <Badge tone={outcomeLook(workItem.status).tone}>{outcomeLook(workItem.status).label}</Badge>
+                  {workItem.error && <span className="block text-xs text-muted">{workItem.error}</span>}
+                </dd>
+              </>
+            )}
+            {effect && (
+              <>
+                <dt className="text-muted">Side effect</dt>
+                <dd>
+                  <Badge tone={effectTone(effect.outcome)}>{effectLabel(effect.outcome)}</Badge>{" "}
+                  <span className="text-xs text-muted">
+                    operation <span className="font-mono text-ink">{effect.operationId}</span> · record{" "}
+                    <span className="font-mono text-ink">{effect.externalRecordId ?? "—"}</span>
+                    {effect.externalVersion && <> · version {effect.externalVersion}</>}
+                    {!effect.reversible && " · irreversible"}
+                  </span>
+                </dd>
+              </>
+            )}
+            {resource && (
+              <>
+                <dt className="text-muted">Resource</dt>
+                <dd>
+                  <Badge tone={resourceTone(resource.state)}>{resource.state}</Badge>{" "}
+                  <span className="text-xs text-muted">
+                    {resource.type} <span className="font-mono text-ink">{resource.handle}</span> · {resource.attempts} release attempts
+                    {resource.verifiedAt && <> · checked {shortTime(resource.verifiedAt)}</>}
+                  </span>
+                </dd>
+              </>
+            )}
+            <dt className="text-muted">Requested</dt>
+            <dd className="text-xs text-muted">
+              by {item.requestedBy ?? "the engine"} · {shortTime(item.createdAt)}
+            </dd>
+          </dl>
+          {item.proposal != null && (
+            <details className="text-xs">
+              <summary className="cursor-pointer text-muted">The proposal as recorded</summary>
+              <pre className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink">{JSON.stringify(item.proposal, null, 2)}</pre>
+            </details>
+          )}
+        </section>
+        <DecisionForm item={item} result={result} onDecided={onDecided} />
+      </div>
+    </Card>
+  );
+}
