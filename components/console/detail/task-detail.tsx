@@ -275,7 +275,7 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
       <div>
         <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">Execution</h3>
         {steps.length === 0 ? (
-          <p className="mt-1 text-muted">No step has run yet.</p>
+          <p className="mt-1 text-muted">{data.steps?.length ? "No step has run yet." : "Nothing to execute: every child had already ended."}</p>
         ) : (
           <ol className="mt-1 space-y-1" data-testid="plan-steps">
             {steps.map((e) => {

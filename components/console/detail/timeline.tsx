@@ -70,7 +70,11 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
         {stopAt !== null && (
           <div aria-hidden="true" data-testid="stop-line" className="pointer-events-none absolute inset-y-[-0.5rem] left-[9.75rem] right-0">
             <div className="absolute inset-y-0 w-0.5 -translate-x-1/2 bg-stop" style={{ left: pct(stopAt) }}>
-              <span className="absolute -top-5 left-1 rounded bg-stop px-1.5 text-[11px] font-semibold whitespace-nowrap text-white">Stop</span>
+              <span
+                className={`absolute -top-5 rounded bg-stop px-1.5 text-[11px] font-semibold whitespace-nowrap text-white ${(stopAt - start) / span > 0.85 ? "right-1" : "left-1"}`}
+              >
+                Stop
+              </span>
             </div>
           </div>
         )}

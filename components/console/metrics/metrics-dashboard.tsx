@@ -129,7 +129,7 @@ function OutcomesChart({ tasks }: { tasks: TaskRow[] }) {
     <div>
       <div className="flex h-48 items-end gap-1.5 border-b border-line" role="img" aria-label={`Tasks per ${hourly ? "hour" : "day"} by outcome; the table below has the numbers.`}>
         {rows.map((r) => (
-          <div key={r.label + r.at} className="flex h-full min-w-6 flex-1 flex-col justify-end" title={`${r.label}: ${r.total} tasks`}>
+          <div key={r.label + r.at} className="flex h-full max-w-20 min-w-6 flex-1 flex-col justify-end" title={`${r.label}: ${r.total} tasks`}>
             <span className="mb-0.5 text-center text-[11px] text-muted tabular-nums">{r.total}</span>
             <div className="flex flex-col-reverse overflow-hidden rounded-t-sm" style={{ height: `${(r.total / max) * 85}%` }}>
               {STAGES.map((s) => (r.counts[s] ? <div key={s} className={STAGE_COLOUR[s]} style={{ height: `${(r.counts[s] / r.total) * 100}%` }} /> : null))}
@@ -139,7 +139,7 @@ function OutcomesChart({ tasks }: { tasks: TaskRow[] }) {
       </div>
       <div className="mt-1 flex gap-1.5">
         {rows.map((r) => (
-          <span key={r.label + r.at} className="min-w-6 flex-1 truncate text-center text-[11px] text-muted">
+          <span key={r.label + r.at} className="max-w-20 min-w-6 flex-1 truncate text-center text-[11px] text-muted">
             {r.label}
           </span>
         ))}
@@ -190,7 +190,15 @@ function CancellationKinds({ metrics }: { metrics: Metrics }) {
     { label: "Actions reconciled or finished after Stop", value: metrics.action_cancellations.reconciled_or_finished.count, colour: "bg-warn" },
   ];
   const max = Math.max(1, ...rows.map((r) => r.value));
-  if (rows.every((r) => r.value === 0)) return <EmptyBlock title="No cancellations yet.">Press Stop on a task to see them counted here.</EmptyBlock>;
+  if (rows.every((r) => r.value === 0)) {
+    return (
+      <EmptyBlock title={metrics.tasks.stopped ? "No child was still working when Stop was pressed." : "No cancellations yet."}>
+        {metrics.tasks.stopped
+          ? `${metrics.tasks.stopped} ${metrics.tasks.stopped === 1 ? "task was" : "tasks were"} stopped; every child had already ended, so nothing was cancelled.`
+          : "Press Stop on a task to see them counted here."}
+      </EmptyBlock>
+    );
+  }
   return (
     <div className="space-y-3">
       {rows.map((r) => (

@@ -127,6 +127,7 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
           />
         </div>
       )}
+      {!result?.ok && (
       <div className="flex flex-wrap gap-2">
         {compensation ? (
           <>
@@ -143,6 +144,7 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
           </Button>
         )}
       </div>
+      )}
       <div aria-live="assertive" aria-atomic="true">
         {error ? (
           <p role="alert" data-testid="decision-error" className="rounded-md bg-danger-soft px-2.5 py-2 text-sm text-danger">
