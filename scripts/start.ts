@@ -10,6 +10,8 @@
  */
 import path from "node:path";
 import { migrate } from "../lib/db/migrate";
+import { openDatabase } from "../lib/db/client";
+import { seedDemoAccounts, type DemoAccount } from "../lib/auth/seed-demo-accounts";
 import { PROJECT_ROOT, resolveDatabase } from "../lib/db/config";
 import { resolveBootstrapToken, type BootstrapToken } from "./start/bootstrap-token";
 import { buildNeeded, writeStamp } from "./start/build-stamp";
@@ -32,6 +34,21 @@ try {
   log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}` : "migrations: up to date");
 } catch (error) {
   fail(`could not migrate the database: ${(error as Error).message}`);
+}
+
+// Demo accounts, one per role, on the embedded database only (idempotent).
+let demo: DemoAccount[] = [];
+if (database.provider === "sqlite" && process.env.STOPLINE_DEMO_ACCOUNTS !== "0") {
+  const seeding = openDatabase(database.url);
+  try {
+    const { created, accounts } = await seedDemoAccounts(seeding);
+    demo = accounts;
+    log(created.length ? `demo accounts created: ${created.join(", ")}` : "demo accounts: present");
+  } catch (error) {
+    fail(`could not seed the demo accounts: ${(error as Error).message}`);
+  } finally {
+    await seeding.close();
+  }
 }
 
 const bootstrap = resolveBootstrapToken({
@@ -110,6 +127,10 @@ function printSignIn(port: number, token: BootstrapToken | null) {
     lines.push("  Token:     none yet — set STOPLINE_BOOTSTRAP_TOKEN for a first sign-in, or create one (below)");
   }
   lines.push("  New token: npm run token:create -- --role admin --name me");
+  if (demo.length) {
+    lines.push("", `  People:    ${url}/sign-in — demo accounts (one per role; embedded database only):`);
+    for (const a of demo) lines.push(`             ${a.role.padEnd(9)} ${a.email.padEnd(26)} password: ${a.password}`);
+  }
   lines.push(`  API docs:  ${url}/api-docs`);
   lines.push("");
   console.log(lines.join("\n"));

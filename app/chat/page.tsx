@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { ChatApp } from "@/components/chat/chat-app";
 import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 
 export const metadata: Metadata = { title: "Chat" };
 
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Chat" };
 export const dynamic = "force-dynamic";
 
 export default async function ChatPage() {
-  if (!(await getConsolePrincipal())) return <ChatSignIn />;
+  if (!(await getSignedInPrincipal())) return <ChatSignIn />;
   return (
     <QueryProvider>
       <ChatApp conversationId={randomUUID()} isNew />

@@ -21,7 +21,11 @@ export default async function ConsolePage() {
           <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to the console</h1>
           <p className="mt-2 mb-6 text-sm leading-6 text-muted">
             The console shows every task and what its agents are doing, live. Sign in with an admin API token; it is
-            kept in an httpOnly cookie for this browser only.
+            kept in an httpOnly cookie for this browser only. Operators, support and admins can also{" "}
+            <a href="/sign-in?next=/console" className="font-medium text-ink underline">
+              use their account
+            </a>
+            .
           </p>
           <SignInForm />
         </Card>

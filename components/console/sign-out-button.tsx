@@ -4,9 +4,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { apiFetch } from "./api";
+import { signOutEverywhereInThisBrowser } from "@/components/auth/account-sign-out";
 
-/** DELETE /api/session clears the cookie; the server then renders the sign-in form. */
+/** Ends the account session (Better Auth) and clears the admin-token cookie; the server then renders the sign-in form. */
 export function SignOutButton() {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -17,7 +17,7 @@ export function SignOutButton() {
     setPending(true);
     setFailed(false);
     try {
-      await apiFetch("/api/session", { method: "DELETE" });
+      await signOutEverywhereInThisBrowser();
       queryClient.clear();
       router.refresh();
     } catch {

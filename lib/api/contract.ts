@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { TokenRole } from "../ledger/states";
+import { Roles, type Role } from "../auth/permissions";
 import * as s from "./schemas";
 
 /**
@@ -10,8 +10,8 @@ export interface RouteContract {
   method: "GET" | "POST" | "DELETE";
   path: string;
   summary: string;
-  /** Roles allowed; "public" needs no credentials. */
-  auth: readonly TokenRole[] | "public";
+  /** Roles allowed (token and person roles; groups from lib/auth/permissions.ts); "public" needs no credentials. */
+  auth: readonly Role[] | "public";
   params?: z.ZodObject;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -22,28 +22,34 @@ export interface RouteContract {
   stream?: true;
 }
 
-const ALL = ["admin", "agent", "worker"] as const;
-const AGENTS = ["admin", "agent"] as const;
-const WORKERS = ["admin", "worker"] as const;
+// Who may call what: the groups of the permission map (lib/auth/permissions.ts). A `user` reads and stops
+// only their own tasks (the handlers check ownership, lib/auth/ownership.ts); `support` reads everything and
+// writes nothing; `operator` also decides review items.
+const ALL = Roles.readAll;
+const OWN_READ = Roles.read;
+const AGENTS = Roles.agents;
+const OWN_TASKS = Roles.ownTasks;
+const STOPPERS = Roles.stoppers;
+const WORKERS = Roles.workers;
 
 export const contract = {
   createTask: { method: "POST", path: "/api/tasks", summary: "Create a task (one user request handled by an agent)", auth: AGENTS, body: s.CreateTaskBody, response: s.TaskSchema, status: 201 },
-  listTasks: { method: "GET", path: "/api/tasks", summary: "List tasks, newest first; filter by status (comma-separated) and conversation", auth: ALL, query: s.ListTasksQuery, response: s.TaskListSchema },
-  getTask: { method: "GET", path: "/api/tasks/{taskId}", summary: "A task with its work items, resources, side effects and review items", auth: ALL, params: s.TaskParams, response: s.TaskDetailSchema },
+  listTasks: { method: "GET", path: "/api/tasks", summary: "List tasks, newest first; filter by status (comma-separated) and conversation", auth: OWN_READ, query: s.ListTasksQuery, response: s.TaskListSchema },
+  getTask: { method: "GET", path: "/api/tasks/{taskId}", summary: "A task with its work items, resources, side effects and review items", auth: OWN_READ, params: s.TaskParams, response: s.TaskDetailSchema },
   scheduleWorkItem: {
     method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
     summary: "Schedule a child work item; 409 once the task's cancellation was requested or when intentVersion is stale",
   },
   cancelTask: {
-    method: "POST", path: "/api/tasks/{taskId}/cancel", auth: AGENTS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
+    method: "POST", path: "/api/tasks/{taskId}/cancel", auth: STOPPERS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
     summary: "Stop: record the cancellation boundary (intent version +1) before anything else; a repeat returns the same boundary",
   },
   getCancellation: {
-    method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: ALL, params: s.TaskParams, response: s.CancellationSummarySchema,
+    method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: OWN_READ, params: s.TaskParams, response: s.CancellationSummarySchema,
     summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
   },
   taskEvents: {
-    method: "GET", path: "/api/tasks/{taskId}/events", auth: ALL, params: s.TaskParams, query: s.EventsQuery, stream: true,
+    method: "GET", path: "/api/tasks/{taskId}/events", auth: OWN_READ, params: s.TaskParams, query: s.EventsQuery, stream: true,
     summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",
   },
   allEvents: {
@@ -91,7 +97,7 @@ export const contract = {
     summary: "Review items (what only a person can decide), ordered by deadline",
   },
   decideReviewItem: {
-    method: "POST", path: "/api/review-items/{id}/decision", auth: ["admin"], params: s.ReviewItemParams, body: s.DecisionBody, response: s.DecisionResponseSchema,
+    method: "POST", path: "/api/review-items/{id}/decision", auth: Roles.reviewers, params: s.ReviewItemParams, body: s.DecisionBody, response: s.DecisionResponseSchema,
     summary: "A person's decision: approve (bound to the exact proposal: target and version) or reject a compensation, or resolve an item",
   },
   metrics: {
@@ -99,15 +105,15 @@ export const contract = {
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
   },
   sendMessage: {
-    method: "POST", path: "/api/conversations/{conversationId}/messages", auth: AGENTS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
+    method: "POST", path: "/api/conversations/{conversationId}/messages", auth: OWN_TASKS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
     summary: "A chat message to the demo agent: it starts a task, prepares (and, for purchases, proposes) — it never commits before a confirmation",
   },
   editProposal: {
-    method: "POST", path: "/api/tasks/{taskId}/proposal", auth: AGENTS, params: s.TaskParams, body: s.EditProposalBody, response: s.ProposalSchemaOut,
+    method: "POST", path: "/api/tasks/{taskId}/proposal", auth: OWN_TASKS, params: s.TaskParams, body: s.EditProposalBody, response: s.ProposalSchemaOut,
     summary: "Edit the proposal (a new version, which needs its own confirmation)",
   },
   confirmProposal: {
-    method: "POST", path: "/api/tasks/{taskId}/proposal/confirm", auth: AGENTS, params: s.TaskParams, body: s.ConfirmProposalBody, response: s.ConfirmationSchema, status: 201,
+    method: "POST", path: "/api/tasks/{taskId}/proposal/confirm", auth: OWN_TASKS, params: s.TaskParams, body: s.ConfirmProposalBody, response: s.ConfirmationSchema, status: 201,
     summary: "Confirm the proposal version you saw: its commitments are scheduled bound to that version (409 if it changed)",
   },
   createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, response: s.CreatedTokenSchema, summary: "Create an API token (shown once)", status: 201 },

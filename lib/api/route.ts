@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { db, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { authenticateToken, type Principal } from "../auth/tokens";
+import { authenticateSession } from "../auth/person";
+import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
 import { errorResponse } from "./http-errors";
 
@@ -80,16 +82,20 @@ async function authenticate(database: Database, request: Request, route: RouteCo
     principal = match ? await authenticateToken(database, match[1]) : null;
     if (!principal && route.auth !== "public") throw new AppError(ErrorCode.unauthorized, "the bearer token is not valid (wrong, revoked or malformed)");
   } else {
-    const cookie = readCookie(request, SESSION_COOKIE);
-    if (cookie) {
-      principal = await authenticateToken(database, cookie);
-      if (principal && isUnsafe(request.method)) assertSameOrigin(request);
+    // A person's Better Auth session first, then the admin-token console cookie.
+    principal = await authenticateSession(database, request.headers);
+    if (!principal) {
+      const cookie = readCookie(request, SESSION_COOKIE);
+      if (cookie) principal = await authenticateToken(database, cookie);
     }
+    // Cookie-authenticated writes must come from this site.
+    if (principal && isUnsafe(request.method)) assertSameOrigin(request);
   }
   if (route.auth === "public") return principal;
   if (!principal) throw new AppError(ErrorCode.unauthorized, "sign in, or send Authorization: Bearer <token>");
-  if (!route.auth.includes(principal.role)) {
-    throw new AppError(ErrorCode.forbidden, `a ${principal.role} token may not ${route.summary.toLowerCase()}`, { role: principal.role, allowed: route.auth });
+  if (!allows(route.auth, principal.role)) {
+    const who = principal.kind === "person" ? `the ${principal.role} role` : `a ${principal.role} token`;
+    throw new AppError(ErrorCode.forbidden, `${who} may not ${route.summary.toLowerCase()}`, { role: principal.role, allowed: route.auth });
   }
   return principal;
 }

@@ -1,17 +1,30 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { SESSION_COOKIE } from "../api/route";
 import { db } from "../db/client";
 import { TokenRole } from "../ledger/states";
+import { authenticateSession } from "./person";
+import { CONSOLE_ROLES } from "./permissions";
 import { authenticateToken, type Principal } from "./tokens";
 
 /**
- * The admin signed in to the console (server components only): the `stopline_session` cookie's token,
- * authenticated like any bearer token. Null when there is no cookie, the token is no longer valid
- * (revoked, bootstrap token changed) or it is not an admin token — the console then shows its sign-in form.
+ * Whoever is signed in to this browser (server components only): a person's Better Auth session, else the
+ * `stopline_session` cookie's admin token (authenticated like any bearer token). Null when neither is valid.
  */
-export async function getConsolePrincipal(): Promise<Principal | null> {
+export async function getSignedInPrincipal(): Promise<Principal | null> {
+  const person = await authenticateSession(db(), await headers());
+  if (person) return person;
   const raw = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!raw) return null;
   const principal = await authenticateToken(db(), raw);
   return principal?.role === TokenRole.admin ? principal : null;
+}
+
+/**
+ * The principal allowed into the console: an admin token, or a person who is admin, operator or support
+ * (support reads only — the API refuses its writes, and the console hides write controls from it).
+ * Null otherwise — the console then shows its sign-in form.
+ */
+export async function getConsolePrincipal(): Promise<Principal | null> {
+  const principal = await getSignedInPrincipal();
+  return principal && CONSOLE_ROLES.includes(principal.role) ? principal : null;
 }

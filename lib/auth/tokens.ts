@@ -2,12 +2,17 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { TokenRole } from "../ledger/states";
+import type { Role } from "./permissions";
 
 export interface Principal {
-  /** Token id, or "bootstrap" for STOPLINE_BOOTSTRAP_TOKEN. */
+  /** Token id, "bootstrap" for STOPLINE_BOOTSTRAP_TOKEN, or a person's user id. */
   id: string;
+  /** Token name, or a person's e-mail address. */
   name: string;
-  role: TokenRole;
+  /** A token role (admin | agent | worker) or a person role (user | operator | support | admin). */
+  role: Role;
+  /** "person" for a signed-in account (Better Auth session); absent for API tokens. */
+  kind?: "token" | "person";
 }
 
 export const actorOf = (p: Principal) => `${p.role}:${p.name}`;

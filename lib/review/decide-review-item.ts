@@ -72,6 +72,11 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
       approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
     });
   }
+  // Maker-checker: whoever requested the Stop that led to this compensation may not approve it.
+  const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true } });
+  if (task?.cancelRequestedBy && task.cancelRequestedBy === actor) {
+    throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
+  }
   const effect = item.sideEffect;
   const tool = registry.get(effect.workItem.toolName);
   if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });

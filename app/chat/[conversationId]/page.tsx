@@ -3,7 +3,9 @@ import { notFound } from "next/navigation";
 import { ChatApp } from "@/components/chat/chat-app";
 import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
+import { conversationIsOthers } from "@/lib/auth/ownership";
+import { db } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Chat" };
 export const dynamic = "force-dynamic";
@@ -12,7 +14,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   const { conversationId } = await params;
   // The API accepts conversation ids of 1–200 characters.
   if (!conversationId || conversationId.length > 200) notFound();
-  if (!(await getConsolePrincipal())) return <ChatSignIn />;
+  const principal = await getSignedInPrincipal();
+  if (!principal) return <ChatSignIn />;
+  // Another person's conversation is not found (the API answers 404 for its tasks and messages too).
+  if (await conversationIsOthers(db(), principal, conversationId)) notFound();
   return (
     <QueryProvider>
       <ChatApp conversationId={conversationId} isNew={false} />

@@ -14,7 +14,8 @@ export const dynamic = "force-dynamic";
 export default async function DemoServicesPage() {
   const principal = await getConsolePrincipal();
 
-  if (!principal) {
+  // Fault controls are admin-only (the API refuses everyone else); operators and support see the sign-in.
+  if (!principal || principal.role !== "admin") {
     return (
       <div className="mx-auto max-w-md pt-6 sm:pt-12">
         <Card className="p-6 sm:p-8">

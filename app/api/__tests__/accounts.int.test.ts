@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contract } from "@/lib/api/contract";
+import { auth } from "@/lib/auth/better-auth";
+import { CONSOLE_ROLES, OWNER_SCOPED, PERSON_ROLES, Roles } from "@/lib/auth/permissions";
+import { seedDemoAccounts, demoAccounts } from "@/lib/auth/seed-demo-accounts";
+import { createApiToken } from "@/lib/auth/tokens";
+import { executeCancellation } from "@/lib/cancellation/execute-cancellation";
+import { checkpointWorkItem } from "@/lib/ledger/checkpoint-work-item";
+import { claimWorkItem } from "@/lib/ledger/claim-work-item";
+import { completeWorkItem } from "@/lib/ledger/complete-work-item";
+import { createTask } from "@/lib/ledger/create-task";
+import { recordSubmission } from "@/lib/ledger/record-submission";
+import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
+import { appRegistry } from "@/lib/runtime/app-registry";
+import { call, json, type CallOptions } from "@/lib/testing/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+
+const ORIGIN = "http://localhost:3000";
+const records = new Map<string, number>();
+
+let t: TestDatabase;
+let adminToken = "";
+const people: Record<string, { cookie: string; id: string }> = {};
+
+/** Signs in through Better Auth's own handler, as the browser does; returns the session cookie. */
+async function signIn(email: string, password: string) {
+  const res = await auth(t.database).handler(
+    new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email, password }) }),
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  const body = await res.json();
+  return { cookie: res.headers.get("set-cookie")!.split(";")[0], id: body.user.id as string };
+}
+
+/** A same-origin browser request with the person's session cookie. */
+const as = (who: string, options: CallOptions = {}): CallOptions => ({ ...options, headers: { cookie: people[who].cookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin", ...options.headers } });
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  t.install();
+  adminToken = (await createApiToken(t.database, { name: "admin-acc", role: "admin" })).token;
+  const { created } = await seedDemoAccounts(t.database);
+  expect(created).toHaveLength(5);
+  for (const a of demoAccounts()) people[a.email.split("@")[0]] = await signIn(a.email, a.password);
+  appRegistry().register({
+    name: "crm_acc.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    run: async () => null,
+    async inspect(ref) {
+      const v = records.get(ref.operationId ?? "");
+      return v ? { status: "committed", externalRecordId: ref.operationId, externalVersion: String(v) } : { status: "not_committed" };
+    },
+    async compensate(effect) {
+      records.set(effect.externalRecordId!, (records.get(effect.externalRecordId!) ?? 1) + 1);
+      return { status: "compensated", detail: `archived ${effect.externalRecordId}` };
+    },
+    describeEffect: (e) => `CRM record ${e.externalRecordId}`,
+  });
+});
+afterAll(async () => t?.drop());
+
+describe("accounts: seeding and sessions", () => {
+  it("seeding is idempotent and stores each role", async () => {
+    expect((await seedDemoAccounts(t.database)).created).toEqual([]);
+    const users = await t.database.prisma.user.findMany({ select: { email: true, role: true }, orderBy: { email: "asc" } });
+    expect(users.map((u) => u.role).sort()).toEqual(["admin", "operator", "support", "user", "user"]);
+    expect(await t.database.prisma.session.count()).toBeGreaterThanOrEqual(5); // sessions live in the database
+  });
+
+  it("a wrong password is refused; no cookie is a 401", async () => {
+    const res = await auth(t.database).handler(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: "user@stopline.local", password: "wrong-password" }) }),
+    );
+    expect(res.status).toBe(401);
+    expect((await call("GET", "/api/tasks")).status).toBe(401);
+  });
+
+  it("the permission map: users are owner-scoped, support writes nothing, operators decide, console roles", () => {
+    expect(OWNER_SCOPED).toEqual(["user"]);
+    expect([...CONSOLE_ROLES].sort()).toEqual(["admin", "operator", "support"]);
+    expect(PERSON_ROLES).toEqual(["user", "operator", "support", "admin"]);
+    for (const route of Object.values(contract)) {
+      if (route.auth === "public") continue;
+      if (route.method !== "GET") expect(route.auth, route.path).not.toContain("support");
+      expect(route.auth, route.path).toContain("admin");
+    }
+    expect(contract.decideReviewItem.auth).toEqual(Roles.reviewers);
+    expect(contract.decideReviewItem.auth).not.toContain("user");
+    expect(contract.allEvents.auth).not.toContain("user");
+    expect(contract.listReviewItems.auth).not.toContain("user");
+    expect(contract.audit.auth).not.toContain("user");
+  });
+});
+
+describe("ownership: a user sees and stops only their own tasks and conversations", () => {
+  it("another user's task is a 404 on every task route; the list is filtered", async () => {
+    const mine = await createTask(t.database, { title: "mine", ownerId: people.user.id, conversationId: "conv-user-1" }, "user:user@stopline.local");
+    const other = await createTask(t.database, { title: "someone else's", ownerId: "someone-else" }, "agent:x");
+
+    expect((await call("GET", `/api/tasks/${mine.id}`, as("user"))).status).toBe(200);
+    const list = await json(await call("GET", "/api/tasks", as("user")));
+    expect(list.tasks.map((x: { id: string }) => x.id)).toEqual([mine.id]);
+
+    for (const [who, id] of [["user2", mine.id], ["user", other.id]] as const) {
+      expect((await call("GET", `/api/tasks/${id}`, as(who))).status).toBe(404);
+      expect((await call("GET", `/api/tasks/${id}/events`, as(who))).status).toBe(404);
+      expect((await call("GET", `/api/tasks/${id}/cancellation`, as(who))).status).toBe(404);
+      expect((await call("POST", `/api/tasks/${id}/cancel`, as(who, { body: { reason: "not mine" } }))).status).toBe(404);
+      expect((await call("POST", `/api/tasks/${id}/proposal`, as(who, { body: { items: [{ sku: "x", quantity: 1 }], expectedVersion: 1 } }))).status).toBe(404);
+      expect((await call("POST", `/api/tasks/${id}/proposal/confirm`, as(who, { body: { proposalVersion: 1 } }))).status).toBe(404);
+    }
+    expect((await json(await call("GET", "/api/tasks?conversationId=conv-user-1", as("user2")))).tasks).toEqual([]);
+    expect((await call("POST", "/api/conversations/conv-user-1/messages", as("user2", { body: { text: "hello" } }))).status).toBe(404);
+    // A user cannot read across owners at all.
+    for (const path of ["/api/events", "/api/review-items", "/api/metrics/cancellations", "/api/audit"]) expect((await call("GET", path, as("user"))).status, path).toBe(403);
+
+    // Their own Stop works, and is recorded as theirs.
+    const stop = await call("POST", `/api/tasks/${mine.id}/cancel`, as("user", { body: { reason: "changed my mind" } }));
+    expect(stop.status).toBe(202);
+    const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id: mine.id } });
+    expect(task.cancelRequestedBy).toBe("user:user@stopline.local");
+    expect((await call("GET", `/api/tasks/${mine.id}/cancellation`, as("user"))).status).toBe(200);
+    expect((await call("GET", `/api/tasks/${mine.id}/cancellation`, as("user2"))).status).toBe(404);
+    // Support and operators read it.
+    expect((await call("GET", `/api/tasks/${mine.id}`, as("support"))).status).toBe(200);
+    expect((await call("GET", `/api/tasks/${mine.id}`, as("operator"))).status).toBe(200);
+  });
+});
+
+describe("support reads everything and changes nothing", () => {
+  it("every write route answers 403 to support", async () => {
+    const writes = Object.values(contract).filter((r) => r.method !== "GET" && r.auth !== "public");
+    expect(writes.length).toBeGreaterThan(15);
+    for (const route of writes) {
+      const path = route.path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000").replace("/services/00000000-0000-4000-8000-000000000000", "/services/shop");
+      const res = await call(route.method, path, as("support", { body: {} }));
+      expect(res.status, `${route.method} ${route.path}`).toBe(403);
+    }
+    for (const path of ["/api/tasks", "/api/review-items", "/api/metrics/cancellations", "/api/audit"]) expect((await call("GET", path, as("support"))).status, path).toBe(200);
+  });
+});
+
+describe("maker-checker and cross-site requests", () => {
+  it("an operator cannot approve the compensation of a task whose Stop they requested; another person can", async () => {
+    const task = await createTask(t.database, { title: "record", ownerId: people.user.id, riskLevel: "high" }, "agent:t");
+    await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+    const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm_acc.create_record"] }))!;
+    const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
+    await checkpointWorkItem(t.database, lease);
+    records.set("acc-1", 1);
+    await recordSubmission(t.database, { ...lease, operationId: "acc-1", externalRecordId: "acc-1", externalVersion: "1", reversible: true, description: "CRM record acc-1" });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "acc-1", externalVersion: "1" });
+
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("operator", { body: { reason: "wrong customer" } }))).status).toBe(202);
+    await executeCancellation(t.database, task.id, { registry: appRegistry(), verifyDelayMs: 10, settleTimeoutMs: 200 });
+    const review = (await json(await call("GET", `/api/review-items?taskId=${task.id}`, as("operator")))).reviewItems[0];
+    expect(review).toMatchObject({ kind: "approve_compensation", status: "open" });
+
+    const decision = { decision: "approve", reason: "ok", target: "acc-1", expectedVersion: "1" };
+    expect((await call("POST", `/api/review-items/${review.id}/decision`, as("user", { body: decision }))).status).toBe(403);
+    const own = await call("POST", `/api/review-items/${review.id}/decision`, as("operator", { body: decision }));
+    expect(own.status).toBe(403);
+    expect((await json(own)).error.message).toMatch(/maker-checker/);
+    expect(records.get("acc-1")).toBe(1);
+    const other = await call("POST", `/api/review-items/${review.id}/decision`, as("admin", { body: decision }));
+    expect(other.status, await other.clone().text()).toBe(200);
+    expect(records.get("acc-1")).toBe(2);
+  });
+
+  it("a cross-site POST with a session cookie is refused (Stop, approve, sign-in)", async () => {
+    const task = await createTask(t.database, { title: "csrf", ownerId: people.user.id }, "agent:t");
+    const evil = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { body: { reason: "x" }, headers: evil }))).status).toBe(403);
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { body: { reason: "x" }, headers: { origin: "https://evil.example", "sec-fetch-site": "" } }))).status).toBe(403);
+    expect((await call("POST", "/api/review-items/00000000-0000-4000-8000-000000000000/decision", as("operator", { body: { decision: "reject", reason: "x" }, headers: evil }))).status).toBe(403);
+    // A form post (not JSON) is not an API call either.
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { rawBody: "reason=x", headers: { "content-type": "application/x-www-form-urlencoded" } }))).status).toBe(400);
+    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedAt).toBeNull();
+    // Bearer tokens are not cookies: no Origin needed.
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, { token: adminToken, body: { reason: "x" } })).status).toBe(202);
+  });
+});
