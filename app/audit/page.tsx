@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AuditConsole } from "@/components/audit/audit-console";
 import { AUDIT_FIELDS, type AuditFields } from "@/components/audit/fields";
-import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
@@ -21,7 +21,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   }
   return (
     <QueryProvider>
-      <OperatorNav current="audit" />
+      <ConsoleNav current="audit" />
       <AuditConsole key={JSON.stringify(initial)} initial={initial} />
     </QueryProvider>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Card } from "@/components/ui/card";
-import { ConsoleNav } from "@/components/console/demo/console-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { QueryProvider } from "@/components/console/query-provider";
 import { SignInForm } from "@/components/console/sign-in-form";
 import { TaskConsole } from "@/components/console/task-console";

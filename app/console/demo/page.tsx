@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Card } from "@/components/ui/card";
-import { ConsoleNav } from "@/components/console/demo/console-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { DemoConsole } from "@/components/console/demo/demo-console";
 import { QueryProvider } from "@/components/console/query-provider";
 import { SignInForm } from "@/components/console/sign-in-form";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { MetricsDashboard } from "@/components/console/metrics/metrics-dashboard";
 import { QueryProvider } from "@/components/console/query-provider";
@@ -15,7 +15,7 @@ export default async function MetricsPage() {
   if (!principal) return <SignInGate what="Cancellation metrics are part of the console." />;
   return (
     <QueryProvider>
-      <OperatorNav current="metrics" />
+      <ConsoleNav current="metrics" />
       <MetricsDashboard />
     </QueryProvider>
   );

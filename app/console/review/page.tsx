@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
 import { ReviewQueue } from "@/components/console/review/review-queue";
@@ -15,7 +15,7 @@ export default async function ReviewPage() {
   if (!principal) return <SignInGate what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." />;
   return (
     <QueryProvider>
-      <OperatorNav current="review" />
+      <ConsoleNav current="review" />
       <ReviewQueue />
     </QueryProvider>
   );

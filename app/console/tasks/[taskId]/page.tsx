@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OperatorNav } from "@/components/console/detail/operator-nav";
+import { ConsoleNav } from "@/components/console/console-nav";
 import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { TaskDetailView } from "@/components/console/detail/task-detail";
 import { QueryProvider } from "@/components/console/query-provider";
@@ -15,7 +15,7 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
   if (!principal) return <SignInGate what="A task's timeline, resources, side effects and history are part of the console." />;
   return (
     <QueryProvider>
-      <OperatorNav current="tasks" />
+      <ConsoleNav current="tasks" />
       <TaskDetailView taskId={taskId} />
     </QueryProvider>
   );

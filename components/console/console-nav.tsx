@@ -3,11 +3,16 @@ import { cx } from "@/components/ui/cx";
 
 const LINKS = [
   { key: "tasks", href: "/console", label: "Tasks" },
+  { key: "review", href: "/console/review", label: "Review queue" },
+  { key: "metrics", href: "/console/metrics", label: "Metrics" },
+  { key: "audit", href: "/audit", label: "Audit" },
   { key: "demo", href: "/console/demo", label: "Demo services" },
 ] as const;
 
-/** The console's two pages: the task list and the demo services' fault controls. Small, above each page's header. */
-export function ConsoleNav({ current }: { current: (typeof LINKS)[number]["key"] }) {
+export type ConsolePage = (typeof LINKS)[number]["key"];
+
+/** The console's pages (tasks, review queue, metrics, audit, demo services), above each page's header. */
+export function ConsoleNav({ current }: { current: ConsolePage | null }) {
   return (
     <nav aria-label="Console" className="mb-6">
       <ul className="flex flex-wrap items-center gap-1 text-sm">
