@@ -37,61 +37,12 @@ export function asProposal(value: unknown): Proposal | null {
   return null;
 }
 
-/** An error answer of the API: `{ error: { code, message, details } }` with its HTTP status. */
-export class ChatApiError extends Error {
-  override readonly name = "ChatApiError";
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { ApiError, apiFetch as chatFetch } from "@/components/api-client";
+export { ApiError as ChatApiError, chatFetch };
+export { asSentence, isUnauthorized } from "@/components/api-client";
 
-export const isUnauthorized = (error: unknown) => error instanceof ChatApiError && error.status === 401;
 /** Worth repeating: the network or the server failed, not the request. */
-export const isTransient = (error: unknown) => error instanceof ChatApiError && (error.status === 0 || error.status >= 500);
-
-/** The API's messages are lower-case clauses; shown alone, as a sentence. */
-export function asSentence(message: string): string {
-  const text = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-/**
- * A same-origin JSON call with the session cookie. Unsafe methods need no extra header: the browser sends
- * Origin / Sec-Fetch-Site itself, which is what the API checks for cookie-authenticated writes.
- */
-export async function chatFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: init.method ?? "GET",
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { Accept: "application/json", ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: init.signal,
-    });
-  } catch (error) {
-    if ((error as Error).name === "AbortError") throw error;
-    throw new ChatApiError(0, "network", "the server could not be reached; check your connection");
-  }
-  if (response.status === 204) return undefined as T;
-  const payload: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const e = (payload as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
-    throw new ChatApiError(
-      response.status,
-      e?.code ?? "http_error",
-      e?.message ?? `the server answered ${response.status} ${response.statusText}`.trim(),
-      e?.details ?? {},
-    );
-  }
-  return payload as T;
-}
+export const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status >= 500);
 
 // ---- query keys and reads -------------------------------------------------------------------------
 
@@ -115,7 +66,7 @@ export async function fetchSummary(taskId: string, signal?: AbortSignal): Promis
   try {
     return await chatFetch<Summary>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation`, { signal });
   } catch (error) {
-    if (error instanceof ChatApiError && error.status === 404) return null;
+    if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
 }
