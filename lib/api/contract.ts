@@ -121,19 +121,19 @@ export const contract = {
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },
   listEscalationChannels: {
-    method: "GET", path: "/api/escalation-channels", auth: ["admin"], response: s.EscalationChannelListSchema,
+    method: "GET", path: "/api/escalation-channels", auth: Roles.escalations, response: s.EscalationChannelListSchema,
     summary: "Escalation channels (webhook, Slack-compatible), active first; secrets are never shown",
   },
   createEscalationChannel: {
-    method: "POST", path: "/api/escalation-channels", auth: ["admin"], body: s.CreateEscalationChannelBody, response: s.EscalationChannelSchema, status: 201,
+    method: "POST", path: "/api/escalation-channels", auth: Roles.escalations, body: s.CreateEscalationChannelBody, response: s.EscalationChannelSchema, status: 201,
     summary: "Add an escalation channel: a signed JSON webhook (secret required) or a Slack-compatible incoming webhook",
   },
   deactivateEscalationChannel: {
-    method: "DELETE", path: "/api/escalation-channels/{id}", auth: ["admin"], params: s.EscalationChannelParams, response: s.EscalationChannelSchema,
+    method: "DELETE", path: "/api/escalation-channels/{id}", auth: Roles.escalations, params: s.EscalationChannelParams, response: s.EscalationChannelSchema,
     summary: "Deactivate an escalation channel (its delivery log is kept; pending deliveries to it are failed)",
   },
   listEscalations: {
-    method: "GET", path: "/api/escalations", auth: ["admin"], query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,
+    method: "GET", path: "/api/escalations", auth: Roles.oversight, query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,
     summary: "The escalation delivery log, newest first: every escalation and close-out per channel with its attempts; filter by review item, task, channel, status, kind",
   },
   listDemoServices: {

@@ -31,7 +31,11 @@ export const Roles = {
   workers: ["admin", "worker"],
   /** Decide review items (approve/reject compensations, resolve). */
   reviewers: ["admin", "operator"],
-  /** Administration: tokens, escalation channels, demo controls. */
+  /** Configure escalation channels (where escalations go): operators handle escalations, admins administer. */
+  escalations: ["admin", "operator"],
+  /** People who oversee Stopline (read escalations and their delivery log): not machines, not users. */
+  oversight: ["admin", "operator", "support"],
+  /** Administration: accounts, tokens, demo controls. */
   admin: ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 

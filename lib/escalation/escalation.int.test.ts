@@ -322,7 +322,7 @@ describe("escalation API input and access", () => {
     }
   });
 
-  it("only admins manage channels and read the delivery log", async () => {
+  it("machines (agent tokens) neither manage channels nor read the delivery log", async () => {
     const before = await countChannels();
     expect((await call("POST", "/api/escalation-channels", { token: agent, body: good() })).status).toBe(403);
     expect((await call("GET", "/api/escalation-channels", { token: agent })).status).toBe(403);
