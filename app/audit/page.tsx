@@ -5,6 +5,7 @@ import { ConsoleNav } from "@/components/console/console-nav";
 import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Audit" };
 
@@ -21,7 +22,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   }
   return (
     <QueryProvider>
-      <ConsoleNav current="audit" />
+      <ConsoleNav current="audit" can={capabilitiesOf(principal.role)} />
       <AuditConsole key={JSON.stringify(initial)} initial={initial} />
     </QueryProvider>
   );

@@ -5,6 +5,7 @@ import { QueryProvider } from "@/components/console/query-provider";
 import { SignInForm } from "@/components/console/sign-in-form";
 import { TaskConsole } from "@/components/console/task-console";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Console" };
 
@@ -35,7 +36,7 @@ export default async function ConsolePage() {
 
   return (
     <QueryProvider>
-      <ConsoleNav current="tasks" />
+      <ConsoleNav current="tasks" can={capabilitiesOf(principal.role)} />
       <TaskConsole signedInAs={principal.name} />
     </QueryProvider>
   );

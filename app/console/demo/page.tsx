@@ -5,6 +5,7 @@ import { DemoConsole } from "@/components/console/demo/demo-console";
 import { QueryProvider } from "@/components/console/query-provider";
 import { SignInForm } from "@/components/console/sign-in-form";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Demo services" };
 
@@ -32,7 +33,7 @@ export default async function DemoServicesPage() {
 
   return (
     <QueryProvider>
-      <ConsoleNav current="demo" />
+      <ConsoleNav current="demo" can={capabilitiesOf(principal.role)} />
       <DemoConsole signedInAs={principal.name} />
     </QueryProvider>
   );

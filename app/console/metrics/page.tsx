@@ -4,6 +4,7 @@ import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { MetricsDashboard } from "@/components/console/metrics/metrics-dashboard";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Metrics" };
 
@@ -15,7 +16,7 @@ export default async function MetricsPage() {
   if (!principal) return <SignInGate what="Cancellation metrics are part of the console." />;
   return (
     <QueryProvider>
-      <ConsoleNav current="metrics" />
+      <ConsoleNav current="metrics" can={capabilitiesOf(principal.role)} />
       <MetricsDashboard />
     </QueryProvider>
   );

@@ -4,6 +4,7 @@ import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
 import { ReviewQueue } from "@/components/console/review/review-queue";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Review queue" };
 
@@ -15,7 +16,7 @@ export default async function ReviewPage() {
   if (!principal) return <SignInGate what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." />;
   return (
     <QueryProvider>
-      <ConsoleNav current="review" />
+      <ConsoleNav current="review" can={capabilitiesOf(principal.role)} />
       <ReviewQueue />
     </QueryProvider>
   );

@@ -4,6 +4,7 @@ import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { TaskDetailView } from "@/components/console/detail/task-detail";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Task" };
 
@@ -15,7 +16,7 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
   if (!principal) return <SignInGate what="A task's timeline, resources, side effects and history are part of the console." />;
   return (
     <QueryProvider>
-      <ConsoleNav current="tasks" />
+      <ConsoleNav current="tasks" can={capabilitiesOf(principal.role)} />
       <TaskDetailView taskId={taskId} />
     </QueryProvider>
   );
