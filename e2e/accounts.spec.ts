@@ -40,7 +40,7 @@ test("GET /sign-in - a wrong password is refused with an explanation", async ({ 
 
 test("user: sign in, start a request in the chat, Stop it", async ({ browser }) => {
   const page = await signIn(browser, "user");
-  await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Chat", exact: true })).toBeVisible();
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 3000 rows");
   await box.press("Enter");

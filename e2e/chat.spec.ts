@@ -26,7 +26,7 @@ async function signIn(page: Page) {
   await page.goto("/chat");
   await page.getByLabel("Admin token").fill(TOKEN);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Chat", exact: true })).toBeVisible();
 }
 
 async function send(page: Page, text: string) {
