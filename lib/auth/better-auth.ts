@@ -24,10 +24,25 @@ function authSecret(): string {
   return (globalThis as { stoplineAuthSecret?: string }).stoplineAuthSecret ??= randomBytes(32).toString("base64url");
 }
 
+/**
+ * Where Stopline is reached: BETTER_AUTH_URL when it is set (behind a proxy, set it); otherwise the request's own
+ * host when it is this machine (localhost / 127.0.0.1 on any port) or one of STOPLINE_ALLOWED_HOSTS, and
+ * http://localhost:PORT for any other host.
+ */
+function authBaseURL() {
+  if (process.env.BETTER_AUTH_URL) return process.env.BETTER_AUTH_URL;
+  const extra = process.env.STOPLINE_ALLOWED_HOSTS?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+  return {
+    allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", "[::1]:*", ...extra],
+    fallback: `http://localhost:${process.env.PORT ?? 3000}`,
+  };
+}
+
 export function createAuth(database: Database) {
   return betterAuth({
     appName: "Stopline",
     secret: authSecret(),
+    baseURL: authBaseURL(),
     basePath: "/api/auth",
     database: prismaAdapter(database.prisma as never, { provider: database.provider === "sqlite" ? "sqlite" : "postgresql" }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, disableSignUp: process.env.STOPLINE_OPEN_SIGNUP !== "1" },
