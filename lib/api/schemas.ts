@@ -12,7 +12,7 @@ import {
   WorkItemKind,
   WorkItemStatus,
 } from "../ledger/states";
-import { ChannelKind, DeliveryKind, DeliveryStatus } from "../escalation/states";
+import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -295,6 +295,15 @@ export const EscalationDeliverySchema = z.object({
   /** Exactly the JSON body sent to the channel. */
   payload: json,
   createdAt: isoDate, deliveredAt: isoDate.nullable(),
+  /** The review item it is about, as it is now (its decision, once decided). */
+  reviewItem: z.object({
+    id, kind: z.enum(values(ReviewItemKind)), subject: z.string(), status: z.enum(values(ReviewItemStatus)), deadline: isoDate,
+    decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
+  }).nullable(),
+  task: z.object({ id, title: z.string() }).nullable(),
+  /** Why the item was escalated (for a close-out: why its escalation was sent), and the recorded reason. */
+  trigger: z.enum(values(EscalationTrigger)),
+  reason: z.string().nullable(),
 });
 export const EscalationDeliveryListSchema = z.object({ deliveries: z.array(EscalationDeliverySchema) });
 

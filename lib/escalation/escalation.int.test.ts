@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { auth } from "@/lib/auth/better-auth";
+import { demoAccounts, seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
 import { escalateOverdue } from "@/lib/cancellation/engine";
 import { openReviewItem } from "@/lib/cancellation/review-items";
 import { createTask } from "@/lib/ledger/create-task";
 import { writeLedger } from "@/lib/ledger/write";
-import { call, json } from "@/lib/testing/api-client";
+import { call, json, type CallOptions } from "@/lib/testing/api-client";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
 import { startEscalationDeliveries, type EscalationDeliverer } from "./deliverer";
 import { verifySignature } from "./signature";
@@ -73,6 +75,26 @@ const forItem = (r: WebhookReceiver, id: string) => r.requests.filter((q) => q.b
 const deliveriesOf = async (reviewItemId: string, extra = "") =>
   (await json(await call("GET", `/api/escalations?reviewItemId=${reviewItemId}${extra}`, { token: admin }))).deliveries;
 const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
+/** People (Better Auth sessions) signed in as the browser does: the demo account of each role. */
+const ORIGIN = "http://localhost:3000";
+const people: Record<string, string> = {};
+async function signInPeople() {
+  if (Object.keys(people).length) return;
+  await seedDemoAccounts(t.database);
+  for (const a of demoAccounts()) {
+    const res = await auth(t.database).handler(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: a.email, password: a.password }) }),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    people[a.email.split("@")[0]] = res.headers.get("set-cookie")!.split(";")[0];
+  }
+}
+/** A same-origin browser request with the person's session cookie. */
+const as = (who: string, options: CallOptions = {}): CallOptions => ({
+  ...options,
+  headers: { cookie: people[who], origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin", ...options.headers },
+});
 
 describe("escalation delivery", () => {
   it("an item past its deadline escalates → the webhook receives exactly one signed delivery", async () => {
@@ -188,6 +210,17 @@ describe("escalation delivery", () => {
     }, { timeout: 5_000, interval: 20 });
     await settle();
     expect(forItem(hook, item.id)).toHaveLength(2);
+
+    // The log says what each delivery is about and why, without opening its body: the close-out carries its escalation's why.
+    const [closed, escalated] = await deliveriesOf(item.id);
+    for (const d of [closed, escalated]) {
+      expect(d).toMatchObject({
+        reviewItem: { id: item.id, kind: "resolve_uncertain", subject: item.subject, status: "resolved", decidedBy: "admin:ops", resolution: expect.stringContaining("never created") },
+        task: { id: task.id, title: "order 1005" },
+        trigger: "deadline_passed",
+        reason: expect.stringMatching(/^deadline .* passed without a decision$/),
+      });
+    }
   });
 
   it("an item resolved while its escalation is still being retried: the close-out goes out after the escalation, never before", async () => {
@@ -254,6 +287,11 @@ describe("escalation delivery", () => {
       expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(2);
       expect(forItem(hook, item.id)).toHaveLength(2);
     }, { timeout: 5_000, interval: 20 });
+    // A Slack message does not carry its trigger: the log reads it from the ledger.
+    await vi.waitFor(async () => expect(await deliveriesOf(item.id, `&channelId=${slackChannel.id}&status=delivered`)).toHaveLength(2), { timeout: 5_000, interval: 20 });
+    for (const d of await deliveriesOf(item.id, `&channelId=${slackChannel.id}`)) {
+      expect(d).toMatchObject({ channel: { kind: "slack" }, task: { id: task.id }, reviewItem: { kind: "orphaned_resource", status: "resolved" }, trigger: "high_risk_orphan", reason: expect.stringMatching(/^high-risk orphaned resource/) });
+    }
     expect(slack.requests.filter((r) => r.raw.includes(item.id))[1].body.text).toMatch(/^:white_check_mark: Closed out — Orphaned resource: .* was resolved by admin:ops: lock released by hand/);
   });
 
@@ -320,6 +358,60 @@ describe("escalation API input and access", () => {
       expect(res.status).toBe(400);
       expect((await json(res)).error.issues.map((i: { field: string }) => i.field)).toContain(field);
     }
+  });
+
+  it("an operator (person) creates and removes channels, and reads the delivery log", async () => {
+    await signInPeople();
+    const created = await call("POST", "/api/escalation-channels", as("operator", { body: { ...good(), name: "operator's hook" } }));
+    expect(created.status, await created.clone().text()).toBe(201);
+    const channel = await json(created);
+    expect(channel).toMatchObject({ name: "operator's hook", kind: "webhook", active: true, hasSecret: true });
+    const listed = await json(await call("GET", "/api/escalation-channels", as("operator")));
+    expect(listed.channels.map((c: { id: string }) => c.id)).toContain(channel.id);
+    expect((await call("GET", "/api/escalations", as("operator"))).status).toBe(200);
+    const removed = await call("DELETE", `/api/escalation-channels/${channel.id}`, as("operator"));
+    expect(removed.status).toBe(200);
+    expect(await json(removed)).toMatchObject({ id: channel.id, active: false });
+    // A bad URL from a person is refused like any other: 400 naming the field, nothing written.
+    const before = await countChannels();
+    const bad = await call("POST", "/api/escalation-channels", as("operator", { body: { ...good(), url: "not a url" } }));
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error.issues.map((i: { field: string }) => i.field)).toEqual(["url"]);
+    expect(await countChannels()).toBe(before);
+  });
+
+  it("support reads the delivery log but may neither list, create nor remove channels (403, nothing written)", async () => {
+    await signInPeople();
+    const existing = await addChannel({ name: "kept", kind: "webhook", url: "https://hooks.example.com/kept", secret: SECRET });
+    const before = await countChannels();
+    const log = await call("GET", "/api/escalations", as("support"));
+    expect(log.status).toBe(200);
+    expect(await json(log)).toHaveProperty("deliveries");
+    expect((await call("POST", "/api/escalation-channels", as("support", { body: good() }))).status).toBe(403);
+    expect((await call("DELETE", `/api/escalation-channels/${existing.id}`, as("support"))).status).toBe(403);
+    expect((await call("GET", "/api/escalation-channels", as("support"))).status).toBe(403);
+    expect(await countChannels()).toBe(before);
+    expect(await t.database.prisma.escalationChannel.findUnique({ where: { id: existing.id } })).toMatchObject({ active: true });
+  });
+
+  it("a user (person) gets 403 on the delivery log and on every channel route", async () => {
+    await signInPeople();
+    const existing = await addChannel({ name: "kept", kind: "webhook", url: "https://hooks.example.com/kept", secret: SECRET });
+    const before = await countChannels();
+    expect((await call("GET", "/api/escalations", as("user"))).status).toBe(403);
+    expect((await call("GET", "/api/escalation-channels", as("user"))).status).toBe(403);
+    expect((await call("POST", "/api/escalation-channels", as("user", { body: good() }))).status).toBe(403);
+    expect((await call("DELETE", `/api/escalation-channels/${existing.id}`, as("user"))).status).toBe(403);
+    expect(await countChannels()).toBe(before);
+    expect(await t.database.prisma.escalationChannel.findUnique({ where: { id: existing.id } })).toMatchObject({ active: true });
+  });
+
+  it("a cross-site channel write with an operator's session cookie is refused", async () => {
+    await signInPeople();
+    const before = await countChannels();
+    const res = await call("POST", "/api/escalation-channels", as("operator", { body: good(), headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } }));
+    expect(res.status).toBe(403);
+    expect(await countChannels()).toBe(before);
   });
 
   it("machines (agent tokens) neither manage channels nor read the delivery log", async () => {

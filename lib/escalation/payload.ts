@@ -1,21 +1,12 @@
-import { ChannelKind, EscalationEvent } from "./states";
+import { ChannelKind, EscalationEvent, EscalationTrigger } from "./states";
+
+export { EscalationTrigger };
 
 /**
  * What an escalation says, built from the ledger when it is enqueued, and the two wire formats: the webhook
  * body (these facts as JSON, signed) and a Slack-compatible incoming-webhook message ({ text, blocks }).
  * The stored delivery payload is exactly the body that is sent.
  */
-
-/** Why the item was escalated. */
-export const EscalationTrigger = {
-  /** Nobody decided before the review deadline. */
-  deadlinePassed: "deadline_passed",
-  /** An orphaned resource or irreversible side effect of a high-risk task or tool: escalated at once. */
-  highRiskOrphan: "high_risk_orphan",
-  /** Escalated for another recorded reason (e.g. a compensation met a record someone else changed). */
-  escalated: "escalated",
-} as const;
-export type EscalationTrigger = (typeof EscalationTrigger)[keyof typeof EscalationTrigger];
 
 export interface EscalationFacts {
   event: EscalationEvent;

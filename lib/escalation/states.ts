@@ -28,6 +28,17 @@ export const DeliveryStatus = {
 } as const;
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus];
 
+/** Why the item was escalated. */
+export const EscalationTrigger = {
+  /** Nobody decided before the review deadline. */
+  deadlinePassed: "deadline_passed",
+  /** An orphaned resource or irreversible side effect of a high-risk task or tool: escalated at once. */
+  highRiskOrphan: "high_risk_orphan",
+  /** Escalated for another recorded reason (e.g. a compensation met a record someone else changed). */
+  escalated: "escalated",
+} as const;
+export type EscalationTrigger = (typeof EscalationTrigger)[keyof typeof EscalationTrigger];
+
 /** The `event` field of a webhook body. */
 export const EscalationEvent = {
   escalated: "review_item.escalated",
