@@ -20,6 +20,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     const v = params[k];
     if (typeof v === "string" && v) initial[k] = v;
   }
+  // Older links name the owner as ownerId; the search field takes it as the user.
+  if (!initial.user && typeof params.ownerId === "string" && params.ownerId) initial.user = params.ownerId;
   return (
     <QueryProvider>
       <ConsoleNav current="audit" can={capabilitiesOf(principal.role)} />

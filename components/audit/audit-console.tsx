@@ -20,7 +20,7 @@ import { AUDIT_FIELDS, type AuditFields } from "./fields";
 type Report = z.output<typeof AuditReportSchema>;
 
 const LABELS: Record<(typeof AUDIT_FIELDS)[number], { label: string; placeholder: string; type?: string }> = {
-  ownerId: { label: "User", placeholder: "owner id, e.g. alice" },
+  user: { label: "User", placeholder: "e-mail or user id, e.g. user@stopline.local" },
   conversationId: { label: "Conversation", placeholder: "conversation id" },
   taskId: { label: "Task", placeholder: "task id" },
   tool: { label: "Tool", placeholder: "e.g. shop.place_order" },
@@ -145,6 +145,17 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
   );
 }
 
+/** A task's owner: a person by e-mail (their id on hover), an agent's own owner id as it is. */
+function Owner({ email, id }: { email: string | null; id: string }) {
+  return email ? (
+    <span className="text-ink" title={`user id ${id}`}>
+      {email}
+    </span>
+  ) : (
+    <span className="font-mono">{id}</span>
+  );
+}
+
 function summaryLine(r: Report) {
   const n = (x: number, one: string, many: string) => `${x} ${x === 1 ? one : many}`;
   return `${n(r.tasks.length, "task", "tasks")}, ${n(r.effects.length, "external effect", "external effects")}, ${n(r.compensations.length, "compensation", "compensations")}, ${n(r.uncertain.length, "item still uncertain", "items still uncertain")}.`;
@@ -182,7 +193,7 @@ function ReportView({ report }: { report: Report }) {
                         {e.taskTitle}
                       </Link>
                       <span className="block text-xs text-muted">
-                        user {e.ownerId} · {shortTime(e.recordedAt)}
+                        user <Owner email={e.ownerEmail} id={e.ownerId} /> · {shortTime(e.recordedAt)}
                       </span>
                     </td>
                     <td className="px-3 py-3 text-xs">
@@ -287,7 +298,7 @@ function ReportView({ report }: { report: Report }) {
                 {t.title}
               </Link>
               <span className="text-xs text-muted">
-                user {t.ownerId} · {shortTime(t.createdAt)}
+                user <Owner email={t.ownerEmail} id={t.ownerId} /> · {shortTime(t.createdAt)}
                 {t.cancelRequestedAt && <> · Stop {shortTime(t.cancelRequestedAt)}</>}
               </span>
             </li>

@@ -154,7 +154,7 @@ export const contract = {
   },
   audit: {
     method: "GET", path: "/api/audit", auth: ALL, query: s.AuditQuery, response: s.AuditReportSchema,
-    summary: "What the agent actually changed: external effects with evidence, decisions, compensations and open uncertainty; filter by ownerId, conversationId, taskId, tool, from/to; format=csv|json downloads the same as a file",
+    summary: "What the agent actually changed: external effects with evidence, decisions, compensations and open uncertainty; filter by user (account e-mail or id), ownerId, conversationId, taskId, tool, from/to; format=csv|json downloads the same as a file",
   },
 } as const satisfies Record<string, RouteContract>;
 

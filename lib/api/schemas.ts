@@ -367,6 +367,8 @@ export const DemoWitnessSchema = z.object({
 export const AuditQuery = z
   .strictObject({
     ownerId: z.string().trim().min(1).max(200).optional(),
+    /** A person: their account e-mail (any case) or user id, or any task owner id. */
+    user: z.string().trim().min(1).max(320).meta({ description: "the task owner: an account e-mail (any case), a user id, or an owner id" }).optional(),
     conversationId: z.string().trim().min(1).max(200).optional(),
     taskId: z.string().trim().min(1).max(200).optional(),
     tool: z.string().trim().min(1).max(200).optional(),
@@ -380,11 +382,11 @@ export const AuditReportSchema = z.object({
   filter: z.record(z.string(), z.unknown()),
   generatedAt: isoDate,
   tasks: z.array(z.object({
-    id, title: z.string(), ownerId: z.string(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
+    id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
     createdAt: isoDate, cancelRequestedAt: isoDate.nullable(),
   })),
   effects: z.array(z.object({
-    sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), conversationId: z.string().nullable(), workItemId: id,
+    sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), workItemId: id,
     toolName: z.string(), operationId: z.string(), providerRef: z.string().nullable(), externalRecordId: z.string().nullable(),
     externalVersion: z.string().nullable(), reversible: z.boolean(), description: z.string().nullable(), outcome: z.string(),
     recordedAt: isoDate, updatedAt: isoDate, decisions: z.array(AuditDecisionSchema),

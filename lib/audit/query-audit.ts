@@ -3,6 +3,8 @@ import type { Database } from "../db/client";
 /** What support staff search by: a person (task owner), a conversation, a task, a tool, a time window. */
 export interface AuditFilter {
   ownerId?: string;
+  /** A person as support staff know them: an account e-mail (any case) or user id; or any other owner id. */
+  user?: string;
   conversationId?: string;
   taskId?: string;
   tool?: string;
@@ -24,6 +26,8 @@ export interface AuditEffect {
   taskId: string;
   taskTitle: string;
   ownerId: string;
+  /** The owner's account e-mail when the owner is a person; null for tasks owned by an API token's agent. */
+  ownerEmail: string | null;
   conversationId: string | null;
   workItemId: string;
   toolName: string;
@@ -65,6 +69,7 @@ export interface AuditTask {
   id: string;
   title: string;
   ownerId: string;
+  ownerEmail: string | null;
   conversationId: string | null;
   stage: string;
   riskLevel: string;
@@ -91,10 +96,11 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
  */
 export async function queryAudit(database: Database, filter: AuditFilter): Promise<AuditReport> {
   const prisma = database.prisma;
+  const owners = filter.user ? await ownerIdsOf(database, filter.user) : undefined;
   const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
   const tasks = await prisma.task.findMany({
     where: {
-      ...(filter.ownerId ? { ownerId: filter.ownerId } : {}),
+      ...(filter.ownerId || owners ? { AND: [...(filter.ownerId ? [{ ownerId: filter.ownerId }] : []), ...(owners ? [{ ownerId: { in: owners } }] : [])] } : {}),
       ...(filter.conversationId ? { conversationId: filter.conversationId } : {}),
       ...(filter.taskId ? { id: filter.taskId } : {}),
       ...(createdAt ? { createdAt } : {}),
@@ -113,6 +119,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     prisma.ledgerEvent.findMany({ where: { taskId: { in: taskIds }, type: { startsWith: "review_item." } }, orderBy: { seq: "asc" } }),
   ]);
   const items = new Map(workItems.map((w) => [w.id, w]));
+  const emails = await emailsOf(database, [...new Set(tasks.map((t) => t.ownerId))]);
 
   const decisionsByReview = new Map<string, AuditDecision[]>();
   for (const e of events) {
@@ -130,7 +137,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     const reviews = reviewItems.filter((r) => r.sideEffectId === s.id);
     const decisions = reviews.flatMap((r) => (decisionsByReview.get(r.id) ?? []).map((d) => ({ ...d, kind: r.kind })));
     effects.push({
-      sideEffectId: s.id, taskId: s.taskId, taskTitle: task.title, ownerId: task.ownerId, conversationId: task.conversationId,
+      sideEffectId: s.id, taskId: s.taskId, taskTitle: task.title, ownerId: task.ownerId, ownerEmail: emails.get(task.ownerId) ?? null, conversationId: task.conversationId,
       workItemId: s.workItemId, toolName: item.toolName, operationId: s.operationId, providerRef: s.providerRef,
       externalRecordId: s.externalRecordId, externalVersion: s.externalVersion, reversible: s.reversible, description: s.description,
       outcome: s.outcome, recordedAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), decisions,
@@ -164,11 +171,32 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     filter,
     generatedAt: new Date().toISOString(),
     tasks: tasks.map((t) => ({
-      id: t.id, title: t.title, ownerId: t.ownerId, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
+      id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
       createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
     })),
     effects,
     compensations,
     uncertain,
   };
+}
+
+/**
+ * The owner ids a `user` search stands for: the value itself (an owner id as stored on tasks — a person's
+ * user id, or an agent's own owner id) and, when it names an account by e-mail (any case) or id, that
+ * account's user id. An unknown e-mail matches no task.
+ */
+async function ownerIdsOf(database: Database, user: string): Promise<string[]> {
+  const value = user.trim();
+  const account = await database.prisma.user.findFirst({
+    where: { OR: [{ id: value }, { email: value }, { email: value.toLowerCase() }] },
+    select: { id: true },
+  });
+  return [...new Set([value, ...(account ? [account.id] : [])])];
+}
+
+/** Account e-mails of the task owners that are people (a token's agent owns tasks under a name, not an account). */
+async function emailsOf(database: Database, ownerIds: string[]): Promise<Map<string, string>> {
+  if (!ownerIds.length) return new Map();
+  const users = await database.prisma.user.findMany({ where: { id: { in: ownerIds } }, select: { id: true, email: true } });
+  return new Map(users.map((u) => [u.id, u.email]));
 }

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "@/lib/auth/tokens";
+import { createTask } from "@/lib/ledger/create-task";
+import { call, json } from "@/lib/testing/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+
+/**
+ * Support staff find a person's tasks by who the person is to them — an account e-mail — not by the
+ * opaque user id the ledger stores as the task's owner: GET /api/audit?user=… takes either.
+ */
+let t: TestDatabase;
+let admin = "";
+const ids = { uma: "", umaOther: "", agentTask: "", ulf: "" };
+beforeAll(async () => {
+  t = await createTestDatabase();
+  t.install();
+  admin = (await createApiToken(t.database, { name: "admin-audit-user", role: "admin" })).token;
+  for (const [id, email, name] of [["usr_uma_1", "uma@example.test", "Uma"], ["usr_ulf_2", "ulf@example.test", "Ulf"]]) {
+    await t.database.prisma.user.create({ data: { id, email, name, role: "user", emailVerified: true } });
+  }
+  ids.uma = (await createTask(t.database, { title: "export for Uma", ownerId: "usr_uma_1", conversationId: "conv-uma-1" }, "agent:t")).id;
+  ids.umaOther = (await createTask(t.database, { title: "order for Uma", ownerId: "usr_uma_1", conversationId: "conv-uma-2" }, "agent:t")).id;
+  ids.ulf = (await createTask(t.database, { title: "export for Ulf", ownerId: "usr_ulf_2", conversationId: "conv-ulf" }, "agent:t")).id;
+  ids.agentTask = (await createTask(t.database, { title: "an agent's own task", ownerId: "crm-bot" }, "agent:t")).id;
+});
+afterAll(async () => t?.drop());
+
+const audit = async (query: string) => {
+  const res = await call("GET", `/api/audit?${query}`, { token: admin });
+  return { status: res.status, body: await json(res) };
+};
+const taskIds = (report: { tasks: { id: string }[] }) => report.tasks.map((x) => x.id).sort();
+
+describe("GET /api/audit?user=", () => {
+  it("finds a person's tasks by account e-mail, in any case, and names the owner's e-mail", async () => {
+    const { status, body } = await audit(`user=${encodeURIComponent("uma@example.test")}`);
+    expect(status).toBe(200);
+    expect(taskIds(body)).toEqual([ids.uma, ids.umaOther].sort());
+    expect(body.tasks.every((x: { ownerEmail: string | null; ownerId: string }) => x.ownerEmail === "uma@example.test" && x.ownerId === "usr_uma_1")).toBe(true);
+    expect(taskIds((await audit(`user=${encodeURIComponent("  UMA@Example.TEST ")}`)).body)).toEqual([ids.uma, ids.umaOther].sort());
+  });
+
+  it("finds them by user id too, and an agent's tasks by its owner id (no e-mail)", async () => {
+    expect(taskIds((await audit("user=usr_ulf_2")).body)).toEqual([ids.ulf]);
+    const agent = (await audit("user=crm-bot")).body;
+    expect(taskIds(agent)).toEqual([ids.agentTask]);
+    expect(agent.tasks[0].ownerEmail).toBeNull();
+  });
+
+  it("combines with the other filters; an unknown person matches nothing", async () => {
+    expect(taskIds((await audit(`user=uma@example.test&conversationId=conv-uma-2`)).body)).toEqual([ids.umaOther]);
+    expect(taskIds((await audit(`user=uma@example.test&ownerId=usr_ulf_2`)).body)).toEqual([]);
+    expect((await audit(`user=${encodeURIComponent("nobody@example.test")}`)).body).toMatchObject({ tasks: [], effects: [], compensations: [], uncertain: [] });
+  });
+
+  it("the CSV names the owner's e-mail and the file the person searched for", async () => {
+    const res = await call("GET", `/api/audit?user=${encodeURIComponent("uma@example.test")}&format=csv`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toContain('filename="stopline-audit-user-uma_example.test.csv"');
+    const [header] = (await res.text()).split("\r\n");
+    expect(header.split(",").slice(0, 6)).toEqual(["record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id"]);
+  });
+
+  it("an empty or overlong user is a 400 naming the field", async () => {
+    for (const q of ["user=", "user=%20", `user=${"x".repeat(321)}`]) {
+      const { status, body } = await audit(q);
+      expect(status, q).toBe(400);
+      expect(JSON.stringify(body.error), q).toContain("user");
+    }
+  });
+});
