@@ -7,7 +7,7 @@ import * as s from "./schemas";
  * document is generated from them (lib/api/openapi.ts), and the SDK calls through them.
  */
 export interface RouteContract {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   summary: string;
   /** Roles allowed (token and person roles; groups from lib/auth/permissions.ts); "public" needs no credentials. */
@@ -117,6 +117,34 @@ export const contract = {
     summary: "Confirm the proposal version you saw: its commitments are scheduled bound to that version (409 if it changed)",
   },
   createToken: { method: "POST", path: "/api/tokens", auth: ["admin"], body: s.CreateTokenBody, response: s.CreatedTokenSchema, summary: "Create an API token (shown once)", status: 201 },
+  listTokens: {
+    method: "GET", path: "/api/tokens", auth: Roles.admin, response: s.ApiTokenListSchema,
+    summary: "List API tokens (name, role, prefix, created, last used, revoked), active first; a token's hash is never shown",
+  },
+  revokeToken: {
+    method: "DELETE", path: "/api/tokens/{id}", auth: Roles.admin, params: s.ApiTokenParams, response: s.ApiTokenListItemSchema,
+    summary: "Revoke an API token: it authenticates nothing from the next request on; 404 for an unknown id, 409 if it was already revoked",
+  },
+  listAccounts: {
+    method: "GET", path: "/api/accounts", auth: Roles.admin, response: s.AccountListSchema,
+    summary: "List people's accounts (name, e-mail, role, created, disabled, active sessions), enabled first",
+  },
+  createAccount: {
+    method: "POST", path: "/api/accounts", auth: Roles.admin, body: s.CreateAccountBody, response: s.AccountSchema, status: 201,
+    summary: "Create a person's account with an initial password (hashed by Better Auth); 409 if the e-mail address is taken",
+  },
+  changeAccountRole: {
+    method: "PATCH", path: "/api/accounts/{id}", auth: Roles.admin, params: s.AccountParams, body: s.ChangeAccountRoleBody, response: s.AccountSchema,
+    summary: "Change a person's role (effective on their next request); 409 when it would leave no enabled admin",
+  },
+  disableAccount: {
+    method: "POST", path: "/api/accounts/{id}/disable", auth: Roles.admin, params: s.AccountParams, response: s.AccountSchema,
+    summary: "Disable an account: its sessions are deleted at once and sign-in is refused; 409 for your own account, the last enabled admin, or one already disabled",
+  },
+  enableAccount: {
+    method: "POST", path: "/api/accounts/{id}/enable", auth: Roles.admin, params: s.AccountParams, response: s.AccountSchema,
+    summary: "Enable a disabled account: the person can sign in again; 409 if it is not disabled",
+  },
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },

@@ -12,6 +12,7 @@ import {
   WorkItemKind,
   WorkItemStatus,
 } from "../ledger/states";
+import { PERSON_ROLES, type PersonRole } from "../auth/permissions";
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 
 /**
@@ -399,3 +400,24 @@ export const AuditReportSchema = z.object({
     taskId: id, kind: z.enum(["work_item", "side_effect", "review_item"]), id, toolName: z.string().nullable(), detail: z.string(), since: isoDate,
   })),
 });
+
+// ---- administration: API tokens and people's accounts (admin only) -------------------------------------
+/** A stored token as the admin page lists it: its prefix, never its hash. */
+export const ApiTokenListItemSchema = ApiTokenSchema.extend({ lastUsedAt: isoDate.nullable(), revokedAt: isoDate.nullable() });
+export const ApiTokenListSchema = z.object({ tokens: z.array(ApiTokenListItemSchema) });
+export const ApiTokenParams = z.object({ id });
+
+export const PersonRoleSchema = z.enum(PERSON_ROLES as [PersonRole, ...PersonRole[]]);
+export const AccountParams = z.object({ id });
+export const AccountSchema = z.object({
+  id, name: z.string(), email: z.string(), role: PersonRoleSchema, createdAt: isoDate, disabledAt: isoDate.nullable(),
+  activeSessions: z.number().int().meta({ description: "sessions that have not expired (browsers where the person is signed in)" }),
+});
+export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
+export const CreateAccountBody = z.strictObject({
+  name: text(100),
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email({ message: "must be an e-mail address" })),
+  role: PersonRoleSchema,
+  password: z.string().min(8, { message: "must be at least 8 characters" }).max(128, { message: "must be at most 128 characters" }),
+});
+export const ChangeAccountRoleBody = z.strictObject({ role: PersonRoleSchema });

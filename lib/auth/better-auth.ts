@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "@better-auth/prisma-adapter";
 import { db, type Database } from "../db/client";
+import { refuseDisabledAccount } from "./refuse-disabled-account";
 import { SESSION_MAX_AGE_S } from "./sign-in";
 
 /**
@@ -48,8 +49,14 @@ export function createAuth(database: Database) {
     emailAndPassword: { enabled: true, minPasswordLength: 8, disableSignUp: process.env.STOPLINE_OPEN_SIGNUP !== "1" },
     user: {
       // The role is set by an administrator (or the demo seed), never by the person signing up.
-      additionalFields: { role: { type: "string", required: false, defaultValue: "user", input: false } },
+      // disabledAt: set by an administrator (lib/auth/disable-account.ts); read with every session (lib/auth/person.ts).
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "user", input: false },
+        disabledAt: { type: "date", required: false, input: false },
+      },
     },
+    // A disabled account gets no new session, whichever way it signs in (checked after the password).
+    databaseHooks: { session: { create: { before: (session) => refuseDisabledAccount(database, session.userId) } } },
     session: { expiresIn: SESSION_MAX_AGE_S, updateAge: 60 * 60 },
     // This site only: the Origin of a cookie-authenticated write must be the server's own (CSRF).
     trustedOrigins: (request) => {

@@ -8,7 +8,9 @@ export async function authenticateSession(database: Database, headers: Headers):
   if (!/better-auth\.session_token=/.test(headers.get("cookie") ?? "")) return null;
   const session = await auth(database).api.getSession({ headers }).catch(() => null);
   if (!session) return null;
-  const user = session.user as { id: string; email: string; role?: string | null };
+  const user = session.user as { id: string; email: string; role?: string | null; disabledAt?: Date | string | null };
+  // Disabling deletes the sessions; this also covers a session created in the instant before the disable.
+  if (user.disabledAt) return null;
   const role = user.role && isPersonRole(user.role) ? user.role : "user";
   return { id: user.id, name: user.email, role, kind: "person" };
 }

@@ -29,9 +29,23 @@ export async function createApiToken(database: Database, input: { name: string; 
   return { token, record };
 }
 
+/** What the API shows of a stored token: never its hash. */
+export const API_TOKEN_FIELDS = { id: true, name: true, role: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+
+/**
+ * Revokes a token: from the next request on it authenticates nothing (authenticateToken reads revokedAt on
+ * every call; nothing caches it). A conditional write, so two revocations cannot both succeed: an unknown id
+ * is a 404, an already revoked token a 409 that says when.
+ */
 export async function revokeApiToken(database: Database, id: string) {
-  const { count } = await database.prisma.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count !== 1) throw new AppError(ErrorCode.notFound, `no active token ${id}`, { tokenId: id });
+  const [revoked] = await database.prisma.apiToken.updateManyAndReturn({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: API_TOKEN_FIELDS });
+  if (revoked) return revoked;
+  const existing = await database.prisma.apiToken.findUnique({ where: { id }, select: { revokedAt: true, name: true } });
+  if (!existing) throw new AppError(ErrorCode.notFound, `there is no API token ${id}`, { tokenId: id });
+  throw new AppError(ErrorCode.conflict, `the token "${existing.name}" was already revoked at ${existing.revokedAt!.toISOString()}`, {
+    tokenId: id,
+    revokedAt: existing.revokedAt!.toISOString(),
+  });
 }
 
 const sameSecret = (a: string, b: string) => {

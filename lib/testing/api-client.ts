@@ -2,7 +2,8 @@
  * Calls the real Next.js route handlers in-process (no server), as an HTTP client would: a Request in,
  * a Response out. Used by API tests; the handlers, auth, zod parsing and error mapping all run for real.
  */
-type RouteModule = Partial<Record<"GET" | "POST" | "DELETE", (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>>>;
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type RouteModule = Partial<Record<Method, (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>>>;
 
 const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string[] }[] = [
   { pattern: /^\/api\/tasks$/, load: () => import("@/app/api/tasks/route"), names: [] },
@@ -28,6 +29,11 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/tasks\/([^/]+)\/proposal$/, load: () => import("@/app/api/tasks/[taskId]/proposal/route"), names: ["taskId"] },
   { pattern: /^\/api\/tasks\/([^/]+)\/proposal\/confirm$/, load: () => import("@/app/api/tasks/[taskId]/proposal/confirm/route"), names: ["taskId"] },
   { pattern: /^\/api\/tokens$/, load: () => import("@/app/api/tokens/route"), names: [] },
+  { pattern: /^\/api\/tokens\/([^/]+)$/, load: () => import("@/app/api/tokens/[id]/route"), names: ["id"] },
+  { pattern: /^\/api\/accounts$/, load: () => import("@/app/api/accounts/route"), names: [] },
+  { pattern: /^\/api\/accounts\/([^/]+)$/, load: () => import("@/app/api/accounts/[id]/route"), names: ["id"] },
+  { pattern: /^\/api\/accounts\/([^/]+)\/disable$/, load: () => import("@/app/api/accounts/[id]/disable/route"), names: ["id"] },
+  { pattern: /^\/api\/accounts\/([^/]+)\/enable$/, load: () => import("@/app/api/accounts/[id]/enable/route"), names: ["id"] },
   { pattern: /^\/api\/session$/, load: () => import("@/app/api/session/route"), names: [] },
   { pattern: /^\/api\/escalation-channels$/, load: () => import("@/app/api/escalation-channels/route"), names: [] },
   { pattern: /^\/api\/escalation-channels\/([^/]+)$/, load: () => import("@/app/api/escalation-channels/[id]/route"), names: ["id"] },
@@ -47,7 +53,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export async function call(method: "GET" | "POST" | "DELETE", pathWithQuery: string, options: CallOptions = {}): Promise<Response> {
+export async function call(method: Method, pathWithQuery: string, options: CallOptions = {}): Promise<Response> {
   const url = new URL(pathWithQuery, "http://localhost:3000");
   const route = ROUTES.find((r) => r.pattern.test(url.pathname));
   if (!route) throw new Error(`no route for ${url.pathname}`);

@@ -1,5 +1,7 @@
 import { contract } from "@/lib/api/contract";
 import { withRoute } from "@/lib/api/route";
+import { listApiTokens } from "@/lib/auth/list-api-tokens";
 import { createApiToken } from "@/lib/auth/tokens";
 
+export const GET = withRoute(contract.listTokens, async ({ database }) => ({ tokens: await listApiTokens(database) }));
 export const POST = withRoute(contract.createToken, ({ database, body }) => createApiToken(database, body));
