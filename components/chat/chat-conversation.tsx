@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConnectionStatus } from "@/components/console/connection-status";
 import { fullTime, shortTime } from "@/components/console/format";
-import type { LiveState } from "@/components/console/use-ledger-events";
+import type { LiveState } from "@/components/use-event-stream";
 import { isTaskStage } from "@/components/console/task-stage";
+import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
 import { TaskStage } from "@/lib/ledger/states";
 import {
   asSentence,
@@ -91,7 +92,8 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
   const onEvent = useCallback(
     (taskId: string, event: LedgerEvent) => {
       patchFromEvent(queryClient, taskId, event);
-      refetchSoon(taskId);
+      // Progress carries everything it changes: no refetch for it (it may arrive four times a second).
+      if (event.type !== PROGRESS_EVENT) refetchSoon(taskId);
     },
     [queryClient, refetchSoon],
   );
@@ -354,7 +356,16 @@ function patchTask(queryClient: QueryClient, taskId: string, patch: (t: TaskDeta
  */
 function patchFromEvent(queryClient: QueryClient, taskId: string, event: LedgerEvent) {
   const at = Date.parse(event.createdAt);
-  if (event.entityType === "workItem" && event.workItemId && isItemStatus(event.toState)) {
+  if (event.type === PROGRESS_EVENT) {
+    const progress = StoredProgress.safeParse(event.data);
+    if (!progress.success) return;
+    patchTask(queryClient, taskId, (t) => ({
+      ...t,
+      workItems: t.workItems.map((i) =>
+        i.id === event.workItemId && (!i.progress || Date.parse(i.progress.at) <= Date.parse(progress.data.at)) ? { ...i, progress: progress.data } : i,
+      ),
+    }));
+  } else if (event.entityType === "workItem" && event.workItemId && isItemStatus(event.toState)) {
     const status = event.toState;
     patchTask(queryClient, taskId, (t) => ({
       ...t,

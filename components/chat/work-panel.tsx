@@ -48,7 +48,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
 function StepRow({ item, now, resources, effects }: { item: WorkItem; now: number; resources: Resource[]; effects: SideEffect[] }) {
   const look = itemLook(item.status);
   return (
-    <li data-testid="step" data-tool={item.toolName} data-status={item.status} className="grid grid-cols-[1fr_auto] items-start gap-x-4 px-4 py-3">
+    <li data-testid="step" data-tool={item.toolName} data-status={item.status} className="relative grid grid-cols-[1fr_auto] items-start gap-x-4 px-4 py-3">
       <div className="min-w-0">
         <p className="text-sm font-medium text-ink">
           {toolLabel(item.toolName)} <span className="font-mono text-xs font-normal text-muted">{item.toolName}</span>
@@ -87,8 +87,28 @@ function StepRow({ item, now, resources, effects }: { item: WorkItem; now: numbe
         {look.moving && <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-current" />}
         {look.label}
       </Badge>
+      {look.moving && item.progress?.total !== undefined && <ProgressBar done={item.progress.done} total={item.progress.total} />}
     </li>
   );
+}
+
+/** A thin bar along the row's bottom edge: it takes no room, so the row does not grow when progress arrives. */
+function ProgressBar({ done, total }: { done: number; total: number }) {
+  const percent = Math.max(0, Math.min(100, Math.round((done / total) * 100)));
+  return (
+    <div role="progressbar" aria-label="Progress of this step" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="absolute inset-x-4 bottom-1 h-1 overflow-hidden rounded-full bg-line/60">
+      <div className="h-full rounded-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
+/** "1,200 of 3,000 rows (40%)", "step 3", "writing the file" — what the running code last said. */
+export function progressText(progress: NonNullable<WorkItem["progress"]>): string {
+  const n = (x: number) => x.toLocaleString("en");
+  const counted = progress.total !== undefined
+    ? `${n(progress.done)} of ${n(progress.total)}${progress.unit ? ` ${progress.unit}` : ""} (${Math.min(100, Math.round((progress.done / progress.total) * 100))}%)`
+    : `${n(progress.done)}${progress.unit ? ` ${progress.unit}` : ""}`;
+  return progress.message ? `${counted} · ${progress.message}` : counted;
 }
 
 /** One line on what the step is doing or how it ended, from the ledger's record of it. */
@@ -98,8 +118,10 @@ function stepDetail(item: WorkItem, now: number): string {
   switch (item.status) {
     case WorkItemStatus.queued:
       return "Waiting to start.";
-    case WorkItemStatus.running:
-      return item.startedAt && now - Date.parse(item.startedAt) >= 1_000 ? `Running for ${since(item.startedAt)}.` : "Started just now.";
+    case WorkItemStatus.running: {
+      const running = item.startedAt && now - Date.parse(item.startedAt) >= 1_000 ? `Running for ${since(item.startedAt)}` : "Started just now";
+      return item.progress ? `${running} · ${progressText(item.progress)}.` : `${running}.`;
+    }
     case WorkItemStatus.submitted:
       return `The service accepted it ${since(item.submittedAt)} ago; waiting for the result.`;
     case WorkItemStatus.cancelling:

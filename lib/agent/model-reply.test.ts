@@ -27,6 +27,7 @@ function context(signal: AbortSignal) {
     signal, idempotencyKey: "k", workItemId: "w", taskId: "t", toolCallId: "c",
     checkpoint: async () => {}, submitted: async () => {}, holdResource: async () => ({ id: "r", workItemId: "w", type: "x", handle: "y" }),
     releaseResource: async () => {}, reportPartial: async (result: unknown, { complete }: { complete: boolean }) => void partials.push({ result, complete }),
+    reportProgress: async () => {},
   } satisfies ToolContext;
   return { ctx, partials };
 }

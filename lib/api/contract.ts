@@ -80,6 +80,10 @@ export const contract = {
     method: "POST", path: "/api/work-items/{id}/partial", auth: WORKERS, params: s.WorkItemParams, body: s.PartialBody, response: s.OkSchema,
     summary: "Record a partial result (complete: true vouches that it is a complete, valid subset) before stopping",
   },
+  reportProgress: {
+    method: "POST", path: "/api/work-items/{id}/progress", auth: WORKERS, params: s.WorkItemParams, body: s.ProgressBody, response: s.ProgressSchema,
+    summary: "Report how far the running call got (done of total, unit, message); shown live, changes no state",
+  },
   markUncertain: {
     method: "POST", path: "/api/work-items/{id}/uncertain", auth: WORKERS, params: s.WorkItemParams, body: s.UncertainBody, response: s.WorkItemSchema,
     summary: "The lease holder does not know how an accepted action ended: hand it to reconciliation (never re-run)",

@@ -14,6 +14,7 @@ import {
 } from "../ledger/states";
 import { PERSON_ROLES, type PersonRole } from "../auth/permissions";
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
+import { ProgressReport, StoredProgress } from "../ledger/progress";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -50,6 +51,7 @@ export const WorkItemSchema = z.object({
   operationId: z.string().nullable(), providerRef: z.string().nullable(), idempotencyKey: z.string(),
   leaseOwner: z.string().nullable(), leaseExpiresAt: isoDate.nullable(), heartbeatAt: isoDate.nullable(),
   attempt: z.number().int(), partialResult: json.nullable(), partialComplete: z.boolean().nullable(), result: json.nullable(),
+  progress: StoredProgress.nullable(),
   error: z.string().nullable(), reconcileDeadline: isoDate.nullable(), rowVersion: z.number().int(),
   createdAt: isoDate, startedAt: isoDate.nullable(), submittedAt: isoDate.nullable(), finishedAt: isoDate.nullable(), updatedAt: isoDate,
 });
@@ -310,6 +312,8 @@ export const EscalationDeliveryListSchema = z.object({ deliveries: z.array(Escal
 
 // ---- more of the worker protocol -------------------------------------------------------------------
 export const PartialBody = z.strictObject({ leaseToken: text(200), result: json, complete: z.boolean() });
+export const ProgressBody = z.strictObject({ leaseToken: text(200), ...ProgressReport.shape });
+export const ProgressSchema = StoredProgress;
 export const UncertainBody = z.strictObject({ leaseToken: text(200), reason: text(2000) });
 export const ResourceBody = z.strictObject({ leaseToken: text(200), type: text(100), handle: text(500) });
 export const OkSchema = z.object({ ok: z.literal(true) });

@@ -195,6 +195,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
           throw new StoppedError(`the service confirmed the export stopped after ${current.rowsWritten} of ${current.rowsTotal} rows`);
         }
         if (ctx.signal.aborted) await call("POST", `/reports/exports/${started.exportId}/cancel`).catch(() => {});
+        else await ctx.reportProgress({ done: current.rowsWritten, total: current.rowsTotal, unit: "rows" });
         await new Promise((r) => setTimeout(r, options.pollMs ?? 50));
       }
     },

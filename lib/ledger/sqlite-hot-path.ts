@@ -34,7 +34,7 @@ function prepared(db: Sqlite, sql: string): Statement {
 const sqliteTime = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 const DATE_FIELDS = ["leaseExpiresAt", "heartbeatAt", "reconcileDeadline", "createdAt", "startedAt", "submittedAt", "finishedAt", "updatedAt"] as const;
-const JSON_FIELDS = ["input", "partialResult", "result"] as const;
+const JSON_FIELDS = ["input", "partialResult", "result", "progress"] as const;
 const BOOL_FIELDS = ["commitsEffect", "partialComplete"] as const;
 
 /** A WorkItem row as Prisma would return it. */

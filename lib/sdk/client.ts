@@ -101,6 +101,7 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   complete: "idempotent", // fenced by the lease token: a repeat after a landed completion is refused (stale_lease)
   listReviewItems: "idempotent",
   reportPartial: "idempotent", // overwrites the same field with the same value
+  reportProgress: "idempotent", // the latest report wins; a repeat records the same value again
   markUncertain: "idempotent", // uncertain → uncertain is a no-op
   holdResource: "idempotent", // the ledger returns the resource already recorded
   releaseResource: "idempotent",

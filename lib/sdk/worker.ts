@@ -13,6 +13,9 @@ import {
 } from "./errors";
 import { abortableSleep } from "./retry";
 
+const PROGRESS_INTERVAL_MS = 250;
+type ProgressUpdate = Parameters<ToolContext["reportProgress"]>[0];
+
 /**
  * A worker process outside the app: serves local tools over the HTTP worker protocol
  * (claim → heartbeat → checkpoint / submitted → complete), with the same rules as the in-process runner
@@ -236,6 +239,14 @@ async function runClaimed(
     await beat;
   };
 
+  // Progress is coalesced: at most one request per PROGRESS_INTERVAL_MS, the latest report wins; a lost one is
+  // only informational, so failures are reported as events and never stop the call.
+  const progress = { lastSentAt: 0, pending: null as ProgressUpdate | null, timer: null as ReturnType<typeof setTimeout> | null };
+  const sendProgress = async (report: ProgressUpdate) => {
+    progress.lastSentAt = Date.now();
+    await client.call("reportProgress", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, ...report } }).catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
+  };
+
   const ctx: ToolContext = {
     signal: controller.signal,
     idempotencyKey: item.idempotencyKey,
@@ -264,6 +275,18 @@ async function runClaimed(
       // Recorded at once (it survives this process), and sent again with the completion.
       partial.reported = { result, complete };
       await client.call("reportPartial", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, result, complete } });
+    },
+    async reportProgress(report) {
+      if (controller.signal.aborted) return;
+      const since = Date.now() - progress.lastSentAt;
+      if (since >= PROGRESS_INTERVAL_MS && !progress.timer) return sendProgress(report);
+      progress.pending = report;
+      progress.timer ??= setTimeout(() => {
+        progress.timer = null;
+        const latest = progress.pending;
+        progress.pending = null;
+        if (latest && !controller.signal.aborted) void sendProgress(latest);
+      }, Math.max(0, PROGRESS_INTERVAL_MS - since));
     },
   };
 
@@ -299,6 +322,7 @@ async function runClaimed(
     return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
   } finally {
     heartbeats.abort();
+    if (progress.timer) clearTimeout(progress.timer);
   }
 }
 

@@ -22,6 +22,7 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/review-items\/([^/]+)\/decision$/, load: () => import("@/app/api/review-items/[id]/decision/route"), names: ["id"] },
   { pattern: /^\/api\/metrics\/cancellations$/, load: () => import("@/app/api/metrics/cancellations/route"), names: [] },
   { pattern: /^\/api\/work-items\/([^/]+)\/partial$/, load: () => import("@/app/api/work-items/[id]/partial/route"), names: ["id"] },
+  { pattern: /^\/api\/work-items\/([^/]+)\/progress$/, load: () => import("@/app/api/work-items/[id]/progress/route"), names: ["id"] },
   { pattern: /^\/api\/work-items\/([^/]+)\/uncertain$/, load: () => import("@/app/api/work-items/[id]/uncertain/route"), names: ["id"] },
   { pattern: /^\/api\/work-items\/([^/]+)\/resources$/, load: () => import("@/app/api/work-items/[id]/resources/route"), names: ["id"] },
   { pattern: /^\/api\/work-items\/([^/]+)\/resources\/release$/, load: () => import("@/app/api/work-items/[id]/resources/release/route"), names: ["id"] },

@@ -84,6 +84,11 @@ export interface ToolContext {
   releaseResource(type: string, handle: string): Promise<void>;
   /** A partial result; `complete: true` vouches that it is a complete, valid subset of the output. */
   reportPartial(result: unknown, options: { complete: boolean }): Promise<void>;
+  /**
+   * How far the call got ("1200 of 3000 rows"), shown live in the chat and the console. Informational:
+   * it changes no state. Reports closer together than a quarter second are coalesced (the latest wins).
+   */
+  reportProgress(progress: { done: number; total?: number; unit?: string; message?: string }): Promise<void>;
 }
 
 export interface ToolDefinition<I = unknown, O = unknown> {

@@ -7,10 +7,14 @@ import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordSubmission } from "../ledger/record-submission";
 import { reportPartial } from "../ledger/report-partial";
+import type { ProgressReport } from "../ledger/progress";
+import { reportProgress } from "../ledger/report-progress";
 import { holdResource, releaseResourceRequested } from "../ledger/resources";
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
+
+const PROGRESS_INTERVAL_MS = 250;
 
 export interface RunOptions {
   database: Database;
@@ -69,6 +73,20 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     }
   }, options.heartbeatMs);
 
+  // Progress is coalesced: at most one ledger write per PROGRESS_INTERVAL_MS, the latest report wins.
+  const progress = { lastWriteAt: 0, pending: null as ProgressReport | null, timer: null as NodeJS.Timeout | null };
+  const writeProgress = async (report: ProgressReport) => {
+    progress.lastWriteAt = Date.now();
+    // A stale lease or a settled item is not the running code's problem here; the heartbeat handles the lease.
+    await reportProgress(database, { ...lease, progress: report, actor }).catch(() => {});
+  };
+  const flushProgress = () => {
+    progress.timer = null;
+    const report = progress.pending;
+    progress.pending = null;
+    if (report && !controller.signal.aborted) void writeProgress(report);
+  };
+
   const ctx: ToolContext = {
     signal: controller.signal,
     idempotencyKey: item.idempotencyKey,
@@ -93,6 +111,13 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     async reportPartial(result, { complete }) {
       partial.reported = { complete, result };
       await reportPartial(database, { ...lease, result, complete, actor });
+    },
+    async reportProgress(report) {
+      if (controller.signal.aborted) return;
+      const since = Date.now() - progress.lastWriteAt;
+      if (since >= PROGRESS_INTERVAL_MS && !progress.timer) return writeProgress(report);
+      progress.pending = report;
+      progress.timer ??= setTimeout(flushProgress, Math.max(0, PROGRESS_INTERVAL_MS - since));
     },
   };
 
@@ -135,6 +160,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
   } finally {
     clearInterval(heartbeat);
+    if (progress.timer) clearTimeout(progress.timer);
     unsubscribe();
   }
 }

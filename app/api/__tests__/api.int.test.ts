@@ -201,6 +201,41 @@ describe("the worker protocol", () => {
     expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "lease.stale_token_rejected" } })).toBe(1);
   });
 
+  it("POST /api/work-items/{id}/progress - the lease holder's progress is kept on the item and sent as an event; nothing else changes", async () => {
+    const task = await newTask();
+    const item = await newItem(task.id, { toolName: "tool.progress" });
+    const { leaseToken } = await claim("tool.progress");
+    const res = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body: { leaseToken, done: 1200, total: 3000, unit: "rows" } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ done: 1200, total: 3000, unit: "rows" });
+    const detail = await json(await call("GET", `/api/tasks/${task.id}`, { token: tokens.agent }));
+    expect(detail.workItems[0]).toMatchObject({ status: "running", rowVersion: 2, progress: { done: 1200, total: 3000, unit: "rows" } });
+    const event = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { workItemId: item.id, type: "work_item.progress" } });
+    expect(event).toMatchObject({ fromState: null, toState: null, data: { done: 1200, total: 3000, unit: "rows" } });
+  });
+
+  it("POST /api/work-items/{id}/progress - bad input is 400 naming the field; a stale token is 409; a settled item takes none; nothing is written", async () => {
+    const task = await newTask();
+    const item = await newItem(task.id, { toolName: "tool.progress-bad" });
+    const { leaseToken } = await claim("tool.progress-bad");
+    const before = await t.database.prisma.ledgerEvent.count({ where: { workItemId: item.id } });
+    for (const [body, field] of [[{ leaseToken, done: -1 }, "done"], [{ leaseToken, done: 1, total: 0 }, "total"], [{ leaseToken, done: 1, extra: true }, ""], [{ leaseToken }, "done"]] as const) {
+      const bad = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      if (field) expect((await json(bad)).error.issues.map((i: { field: string }) => i.field)).toContain(field);
+    }
+    expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: item.id } })).toBe(before);
+    const stale = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body: { leaseToken: "not-the-token", done: 5 } });
+    expect(stale.status).toBe(409);
+    expect((await json(stale)).error.code).toBe("stale_lease");
+    await call("POST", `/api/work-items/${item.id}/complete`, { token: tokens.worker, body: { leaseToken, outcome: "completed" } });
+    const late = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body: { leaseToken, done: 9 } });
+    expect(late.status).toBe(409);
+    const stored = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+    expect(stored.progress).toBeNull();
+    expect(await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.agent, body: { leaseToken, done: 1 } }).then((r) => r.status)).toBe(403);
+  });
+
   it("POST /api/work-items/{id}/complete - a finished item cannot be completed again (409 with the current state)", async () => {
     const task = await newTask();
     const item = await newItem(task.id, { toolName: "tool.twice" });
