@@ -299,7 +299,14 @@ function ReportView({ report }: { report: Report }) {
               </Link>
               <span className="text-xs text-muted">
                 user <Owner email={t.ownerEmail} id={t.ownerId} /> · {shortTime(t.createdAt)}
-                {t.cancelRequestedAt && <> · Stop {shortTime(t.cancelRequestedAt)}</>}
+                {t.cancelRequestedAt && (
+                  <>
+                    {" "}
+                    · Stop {shortTime(t.cancelRequestedAt)}
+                    {t.cancelRequestedBy && <> by {t.cancelRequestedBy}</>}
+                    {t.cancelReason && <> — “{t.cancelReason}”</>}
+                  </>
+                )}
               </span>
             </li>
           ))}

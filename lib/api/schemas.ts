@@ -388,7 +388,7 @@ export const AuditReportSchema = z.object({
   generatedAt: isoDate,
   tasks: z.array(z.object({
     id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
-    createdAt: isoDate, cancelRequestedAt: isoDate.nullable(),
+    createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
   })),
   effects: z.array(z.object({
     sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), workItemId: id,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
+import { requestCancellation } from "@/lib/cancellation/request-cancellation";
 import { createTask } from "@/lib/ledger/create-task";
 import { call, json } from "@/lib/testing/api-client";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
@@ -21,6 +22,7 @@ beforeAll(async () => {
   ids.uma = (await createTask(t.database, { title: "export for Uma", ownerId: "usr_uma_1", conversationId: "conv-uma-1" }, "agent:t")).id;
   ids.umaOther = (await createTask(t.database, { title: "order for Uma", ownerId: "usr_uma_1", conversationId: "conv-uma-2" }, "agent:t")).id;
   ids.ulf = (await createTask(t.database, { title: "export for Ulf", ownerId: "usr_ulf_2", conversationId: "conv-ulf" }, "agent:t")).id;
+  await requestCancellation(t.database, { taskId: ids.umaOther, reason: "changed my mind", actor: "user:uma@example.test" });
   ids.agentTask = (await createTask(t.database, { title: "an agent's own task", ownerId: "crm-bot" }, "agent:t")).id;
 });
 afterAll(async () => t?.drop());
@@ -53,12 +55,22 @@ describe("GET /api/audit?user=", () => {
     expect((await audit(`user=${encodeURIComponent("nobody@example.test")}`)).body).toMatchObject({ tasks: [], effects: [], compensations: [], uncertain: [] });
   });
 
-  it("the CSV names the owner's e-mail and the file the person searched for", async () => {
+  it("the CSV has a row per task (even one that changed nothing outside), with the owner's e-mail and who stopped it, why", async () => {
     const res = await call("GET", `/api/audit?user=${encodeURIComponent("uma@example.test")}&format=csv`, { token: admin });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain('filename="stopline-audit-user-uma_example.test.csv"');
-    const [header] = (await res.text()).split("\r\n");
-    expect(header.split(",").slice(0, 6)).toEqual(["record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id"]);
+    const [header, ...lines] = (await res.text()).split("\r\n").filter(Boolean).map((line) => line.split(","));
+    expect(header.slice(0, 6)).toEqual(["record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id"]);
+    const col = (name: string) => header.indexOf(name);
+    const tasks = lines.filter((r) => r[0] === "task");
+    expect(tasks.map((r) => r[col("task_id")]).sort()).toEqual([ids.uma, ids.umaOther].sort());
+    for (const r of tasks) expect(r[col("owner_email")]).toBe("uma@example.test");
+    const stopped = tasks.find((r) => r[col("task_id")] === ids.umaOther)!;
+    expect(stopped[col("outcome")]).toBe("cancel_requested");
+    expect(stopped[col("who")]).toBe("user:uma@example.test");
+    expect(stopped[col("when")]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(stopped[col("detail")]).toBe("changed my mind");
+    expect(tasks.find((r) => r[col("task_id")] === ids.uma)![col("who")]).toBe("");
   });
 
   it("an empty or overlong user is a 400 naming the field", async () => {

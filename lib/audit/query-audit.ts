@@ -75,6 +75,9 @@ export interface AuditTask {
   riskLevel: string;
   createdAt: string;
   cancelRequestedAt: string | null;
+  /** Who pressed Stop (an actor such as `user:ada@example.com`) and the reason they gave. */
+  cancelRequestedBy: string | null;
+  cancelReason: string | null;
 }
 
 export interface AuditReport {
@@ -173,6 +176,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     tasks: tasks.map((t) => ({
       id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
       createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
+      cancelRequestedBy: t.cancelRequestedBy, cancelReason: t.cancelReason,
     })),
     effects,
     compensations,

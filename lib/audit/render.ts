@@ -13,12 +13,16 @@ const COLUMNS = [
 ] as const;
 
 /**
- * One CSV for the whole report: a row per external effect, per decision about it, per compensation and per
- * item still uncertain; the first column says which.
+ * One CSV for the whole report: a row per task searched (its stage, and who stopped it when, why), per
+ * external effect, per decision about it, per compensation and per item still uncertain; the first column
+ * says which. A task that changed nothing outside Stopline is still in the file, as its task row.
  */
 export function auditToCsv(report: AuditReport): string {
   const rows: unknown[][] = [COLUMNS as unknown as string[]];
   const task = new Map(report.tasks.map((t) => [t.id, t]));
+  for (const t of report.tasks) {
+    rows.push(["task", t.id, t.title, t.ownerId, t.ownerEmail, t.conversationId, "", "", "", "", t.stage, "", t.createdAt, t.cancelRequestedBy, t.cancelRequestedAt, t.cancelReason]);
+  }
   for (const e of report.effects) {
     rows.push(["effect", e.taskId, e.taskTitle, e.ownerId, e.ownerEmail, e.conversationId, e.toolName, e.operationId, e.externalRecordId, e.externalVersion, e.outcome, e.reversible, e.recordedAt, "", "", e.description]);
     for (const d of e.decisions) {
