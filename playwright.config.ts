@@ -54,6 +54,10 @@ export default defineConfig({
       // The demo world's own store, per port too: fault settings of one run never leak into another.
       STOPLINE_DEMO_DB: E2E_DATABASE_FILE.replace(/\.db$/, "-demo.db"),
       STOPLINE_BOOTSTRAP_TOKEN: E2E_BOOTSTRAP_TOKEN,
+      // High-risk review items (e.g. approving the reversal of a placed order) escalate 20 s after they open
+      // instead of 15 min, so that e2e/escalation.spec.ts sees a real deadline pass. Escalated items stay
+      // decidable, so the other specs' decisions are unaffected; low-risk items keep the default 4 h.
+      STOPLINE_REVIEW_DEADLINE_HIGH_MS: "20000",
     },
   },
 });

@@ -1,0 +1,223 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Card } from "@/components/ui/card";
+import type { Capabilities } from "@/lib/auth/capabilities";
+import { apiFetch, asSentence, isUnauthorized } from "../api";
+import { ConnectionStatus } from "../connection-status";
+import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
+import { shortTime } from "../format";
+import { useLedgerEvents } from "../use-ledger-events";
+import { ChannelForm } from "./channel-form";
+import { ChannelList } from "./channel-list";
+import { EscalationCard } from "./delivery-log";
+import {
+  CHANNELS_KEY,
+  DELIVERIES_KEY,
+  deliveryState,
+  groupByItem,
+  LOG_REFRESH_BUSY_MS,
+  LOG_REFRESH_MS,
+  type Channel,
+  type ChannelList as ChannelListData,
+  type DeliveryList,
+  type DeliveryState,
+} from "./types";
+
+/**
+ * The escalations page: where escalations go (channels — shown and changed only by those who may manage
+ * them) and what was sent (the delivery log — everyone who oversees Stopline). Delivery attempts are not
+ * ledger events, so the log is re-read on a timer (faster while something is still being sent); review-item
+ * events from the ledger stream (escalated, decided) re-read it at once.
+ */
+export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEscalations"> }) {
+  const queryClient = useQueryClient();
+  const log = useQuery({
+    queryKey: DELIVERIES_KEY,
+    queryFn: ({ signal }) => apiFetch<DeliveryList>("/api/escalations?limit=200", { signal }),
+    refetchInterval: (query) => (isUnauthorized(query.state.error) ? false : query.state.data?.deliveries.some((d) => d.status === "pending") ? LOG_REFRESH_BUSY_MS : LOG_REFRESH_MS),
+    refetchIntervalInBackground: false,
+  });
+  const channels = useQuery({
+    queryKey: CHANNELS_KEY,
+    queryFn: ({ signal }) => apiFetch<ChannelListData>("/api/escalation-channels", { signal }),
+    enabled: can.manageEscalations,
+  });
+  const sessionEnded = isUnauthorized(log.error) || isUnauthorized(channels.error);
+
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  const refetchSoon = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    }, 200);
+  };
+  const live = useLedgerEvents({
+    enabled: !sessionEnded,
+    onOpen: refetchSoon,
+    onEvent: (e) => {
+      if (e.type.startsWith("review_item.")) refetchSoon();
+    },
+  });
+
+  // Announce what changed in the log since the last read (a screen reader hears deliveries land or fail).
+  const [announcement, setAnnouncement] = useState("");
+  const seen = useRef<Map<string, DeliveryState> | null>(null);
+  const deliveries = useMemo(() => log.data?.deliveries ?? [], [log.data]);
+  useEffect(() => {
+    if (!log.data) return;
+    const now = new Map(deliveries.map((d) => [d.id, deliveryState(d, deliveries)] as const));
+    const before = seen.current;
+    seen.current = now;
+    if (!before) return;
+    const news: string[] = [];
+    for (const d of deliveries) {
+      const state = now.get(d.id)!;
+      if (before.get(d.id) === state) continue;
+      const what = `${d.kind === "closed_out" ? "Close-out" : "Escalation"} to ${d.channel.name}`;
+      if (state === "delivered") news.push(`${what} delivered.`);
+      else if (state === "failed") news.push(`${what} failed.`);
+      else if (state === "retrying" && before.get(d.id) !== "retrying") news.push(`${what} did not go through; retrying.`);
+      else if (!before.has(d.id)) news.push(`${what} queued.`);
+    }
+    if (news.length) setAnnouncement(news.join(" "));
+  }, [log.data, deliveries]);
+
+  // The relative "next attempt in …" times tick while anything is being retried.
+  const [now, setNow] = useState(() => Date.now());
+  const retrying = deliveries.some((d) => d.status === "pending");
+  useEffect(() => {
+    setNow(Date.now());
+    if (!retrying) return;
+    const id = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(id);
+  }, [retrying, log.dataUpdatedAt]);
+
+  const groups = useMemo(() => groupByItem(deliveries), [deliveries]);
+  const counts = useMemo(() => {
+    const c: Record<DeliveryState, number> = { delivered: 0, failed: 0, retrying: 0, sending: 0, waiting: 0 };
+    for (const d of deliveries) c[deliveryState(d, deliveries)] += 1;
+    return c;
+  }, [deliveries]);
+
+  const onCreated = (channel: Channel, withSecret: boolean) => {
+    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({ channels: [channel, ...(old?.channels ?? []).filter((c) => c.id !== channel.id)] }));
+    void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+    setAnnouncement(`Channel “${channel.name}” added. It receives escalations from now on${withSecret ? ", signed with the secret you entered" : ""}.`);
+  };
+  const onRemoved = (channel: Channel) => {
+    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({ channels: (old?.channels ?? []).map((c) => (c.id === channel.id ? channel : c)) }));
+    void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+    void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    setAnnouncement(`Channel “${channel.name}” removed. It receives nothing more; its deliveries stay in the log.`);
+  };
+
+  const channelList = channels.data?.channels ?? [];
+  const activeCount = channelList.filter((c) => c.active).length;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight text-ink">Escalations</h1>
+          <p className="max-w-3xl text-sm text-muted">
+            When a review item passes its deadline, or a high-risk orphan appears, Stopline alerts every active channel; when the item is decided, the
+            same channels get a close-out. Failed deliveries are retried with backoff.
+          </p>
+        </div>
+        {!sessionEnded && <ConnectionStatus state={live} />}
+      </div>
+      {/* One line, always there: a new announcement never moves the page (screen readers still hear all of it). */}
+      <p aria-live="polite" aria-atomic="true" data-testid="announcer" title={announcement} className="h-5 truncate text-sm text-muted">
+        {announcement}
+      </p>
+
+      {sessionEnded ? (
+        <SessionEndedBlock />
+      ) : (
+        <>
+          <section aria-labelledby="channels-title" className="space-y-3">
+            <SectionTitle id="channels-title" count={can.manageEscalations && channels.data ? activeCount : undefined}>
+              Channels
+            </SectionTitle>
+            {!can.manageEscalations ? (
+              <p className="rounded-card border border-line bg-surface/60 px-5 py-3 text-sm text-muted" data-testid="channels-read-only">
+                Operators and admins choose where escalations go. Each delivery below names its channel.
+              </p>
+            ) : channels.isPending ? (
+              <LoadingBlock label="Loading the channels…" />
+            ) : channels.isError && !channels.data ? (
+              <ErrorBlock title="Could not load the channels" message={asSentence((channels.error as Error).message)} onRetry={() => void channels.refetch()} />
+            ) : (
+              <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+                <div className="space-y-2">
+                  {channelList.length === 0 ? (
+                    <EmptyBlock title="No channel yet.">
+                      Escalations are recorded, but nobody is alerted until you add a webhook or a Slack-compatible channel.
+                    </EmptyBlock>
+                  ) : (
+                    <>
+                      {activeCount === 0 && (
+                        <p role="note" className="rounded-md bg-warn-soft px-3 py-2 text-sm text-warn">
+                          Every channel is removed: escalations are recorded but nobody is alerted.
+                        </p>
+                      )}
+                      <ChannelList channels={channelList} onRemoved={onRemoved} />
+                    </>
+                  )}
+                </div>
+                <Card>
+                  <ChannelForm onCreated={onCreated} />
+                </Card>
+              </div>
+            )}
+          </section>
+
+          <section aria-labelledby="log-title" className="space-y-3">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <SectionTitle id="log-title" count={log.data ? groups.length : undefined}>
+                Delivery log
+              </SectionTitle>
+              {log.data && deliveries.length > 0 && (
+                <p className="text-xs text-muted" data-testid="log-summary">
+                  {counts.delivered} delivered · {counts.retrying + counts.sending + counts.waiting} in progress · {counts.failed} failed
+                  {log.dataUpdatedAt > 0 && <> · checked {shortTime(new Date(log.dataUpdatedAt).toISOString())}</>}
+                </p>
+              )}
+            </div>
+            {log.isPending ? (
+              <LoadingBlock label="Loading the delivery log…" />
+            ) : log.isError && !log.data ? (
+              <ErrorBlock title="Could not load the delivery log" message={asSentence((log.error as Error).message)} onRetry={() => void log.refetch()} />
+            ) : (
+              <>
+                {log.isError && (
+                  <p role="alert" className="rounded-md bg-warn-soft px-3 py-2 text-sm text-warn">
+                    The log could not be refreshed ({asSentence((log.error as Error).message)}) It shows what was read last; retrying.
+                  </p>
+                )}
+                {groups.length === 0 ? (
+                  <EmptyBlock title="Nothing has been escalated.">
+                    An item appears here when its review deadline passes without a decision, or when a high-risk orphan is found.
+                  </EmptyBlock>
+                ) : (
+                  <ol className="space-y-3" data-testid="delivery-log">
+                    {groups.map((g) => (
+                      <li key={g.reviewItemId}>
+                        <EscalationCard group={g} all={deliveries} now={now} />
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
