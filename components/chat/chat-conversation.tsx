@@ -150,15 +150,20 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
   // A message still on its way has no task yet: Stop marks it, and it is stopped the moment its task exists.
   const [pending, setPending] = useState<PendingMessage[]>([]);
   const stopOnArrival = useRef(new Set<string>());
+  // Pending message id → its task id, from the moment the agent's answer arrived until the message leaves the
+  // pending list (the conversation's task list is refetched in between): a Stop in that gap stops the task.
+  const arrived = useRef(new Map<string, string>());
   const arriving = pending.filter((m) => m.state === "sending" && !m.stopOnArrival).map((m) => m.id);
   const canStop = stoppable.length > 0 || arriving.length > 0;
   const stop = () => {
+    const answered = arriving.flatMap((id) => arrived.current.get(id) ?? []);
     if (arriving.length > 0) {
-      for (const id of arriving) stopOnArrival.current.add(id);
+      for (const id of arriving) if (!arrived.current.has(id)) stopOnArrival.current.add(id);
       setPending((p) => p.map((m) => (arriving.includes(m.id) ? { ...m, stopOnArrival: true } : m)));
       setAnnouncement("Stopping… the request is stopped as soon as the agent has received it.");
     }
-    if (stoppable.length > 0) stopTasks(stoppable);
+    const ids = [...new Set([...stoppable, ...answered])];
+    if (ids.length > 0) stopTasks(ids);
   };
   useEffect(() => {
     stopRef.current = stop;
@@ -185,6 +190,9 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
     setDraft("");
     try {
       const turn = await sendMessage(conversationId, text);
+      // Synchronously after the answer: a Stop before this line was recorded in stopOnArrival, one after it
+      // finds the task id in `arrived` — none falls between the two.
+      arrived.current.set(id, turn.taskId);
       setTurns((t) => ({ ...t, [turn.taskId]: turn }));
       if (stopOnArrival.current.delete(id)) stopTasks([turn.taskId]);
       if (isNew && window.location.pathname !== `/chat/${conversationId}`) {
@@ -192,6 +200,7 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
       }
       await queryClient.invalidateQueries({ queryKey: chatKeys.conversation(conversationId) });
       setPending((p) => p.filter((m) => m.id !== id));
+      arrived.current.delete(id);
       setAnnouncement(`The agent replied: ${turn.reply}`);
       void queryClient.invalidateQueries({ queryKey: chatKeys.conversations });
     } catch (error) {
