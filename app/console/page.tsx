@@ -34,10 +34,11 @@ export default async function ConsolePage() {
     );
   }
 
+  const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>
-      <ConsoleNav current="tasks" can={capabilitiesOf(principal.role)} />
-      <TaskConsole signedInAs={principal.name} />
+      <ConsoleNav current="tasks" can={can} />
+      <TaskConsole signedInAs={principal.name} can={can} />
     </QueryProvider>
   );
 }

@@ -1,29 +1,34 @@
 "use client";
 
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import type { Capabilities } from "@/lib/auth/capabilities";
+import { isOpenReview } from "@/lib/ledger/states";
 import { apiFetch, asSentence, fetchTaskPage, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
-import { TaskFilters, type StageFilter } from "./task-filters";
+import { TaskFilters, type RiskFilter, type StageFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
-import { TaskRowLinks } from "./detail/row-links";
 import { isTaskStage, STAGES, stageLabel } from "./task-stage";
 import { useLedgerEvents } from "./use-ledger-events";
 
 type Pages = InfiniteData<TaskList>;
+/** The review queue's query (same key and shape as the review page's): which tasks wait for a person. */
+const REVIEW_KEY = ["review-items"] as const;
 
 /**
  * The live task list. GET /api/tasks fills it; every ledger event from GET /api/events updates it
  * without a reload: a task event patches that task's stage at once (its toState is the new stage), and
  * every event schedules one refetch shortly after, which brings the rest (work item counts, cancel
- * time) from the API. Status and title filters work on the loaded tasks.
+ * time) from the API. Status, needs-review, risk and search filters work on the loaded tasks. The list has
+ * no write control; a principal who may neither stop nor decide (support) is told the console is read-only.
  */
-export function TaskConsole({ signedInAs }: { signedInAs: string }) {
+export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capabilities }) {
   const queryClient = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: TASKS_KEY,
@@ -43,17 +48,41 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
       refetchSoon();
     },
   });
+  const reviews = useQuery({
+    queryKey: REVIEW_KEY,
+    queryFn: ({ signal }) => apiFetch<{ reviewItems: { taskId: string; status: string }[] }>("/api/review-items", { signal }),
+    enabled: !sessionEnded,
+  });
+  const awaitingReview = useMemo(
+    () => (reviews.data ? new Set(reviews.data.reviewItems.filter((r) => isOpenReview(r.status)).map((r) => r.taskId)) : null),
+    [reviews.data],
+  );
 
   const tasks = useMemo(() => uniqueTasks(query.data), [query.data]);
   const { announcement, highlighted } = useStageChanges(tasks, query.isSuccess);
 
   const [stage, setStage] = useState<StageFilter>("all");
+  const [risk, setRisk] = useState<RiskFilter>("any");
+  const [needsReview, setNeedsReview] = useState(false);
   const [search, setSearch] = useState("");
   const counts = useMemo(() => countByStage(tasks), [tasks]);
+  const needsReviewCount = awaitingReview ? tasks.filter((t) => awaitingReview.has(t.id)).length : null;
   const visible = useMemo(() => {
     const needle = search.trim().toLocaleLowerCase();
-    return tasks.filter((t) => (stage === "all" || t.stage === stage) && (!needle || t.title.toLocaleLowerCase().includes(needle)));
-  }, [tasks, stage, search]);
+    return tasks.filter(
+      (t) =>
+        (stage === "all" || t.stage === stage) &&
+        (risk === "any" || t.riskLevel === risk) &&
+        (!needsReview || !awaitingReview || awaitingReview.has(t.id)) &&
+        (!needle || matches(t, needle)),
+    );
+  }, [tasks, stage, risk, needsReview, awaitingReview, search]);
+  const clearFilters = () => {
+    setStage("all");
+    setRisk("any");
+    setNeedsReview(false);
+    setSearch("");
+  };
 
   return (
     <div className="space-y-4">
@@ -67,6 +96,11 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
           <span className="text-sm text-muted">
             Signed in as <span className="font-medium text-ink">{signedInAs}</span>
           </span>
+          {!can.stop && !can.decideReviews && (
+            <Badge tone="neutral" title="You can read every task, review item and audit; operators decide and stop." data-testid="read-only-badge">
+              Read-only
+            </Badge>
+          )}
           <SignOutButton />
         </div>
       </div>
@@ -86,28 +120,29 @@ export function TaskConsole({ signedInAs }: { signedInAs: string }) {
         <EmptyState />
       ) : (
         <section aria-label="Task list" className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
-          <TaskFilters stage={stage} onStageChange={setStage} search={search} onSearchChange={setSearch} counts={counts} />
+          <TaskFilters
+            stage={stage}
+            onStageChange={setStage}
+            risk={risk}
+            onRiskChange={setRisk}
+            needsReview={needsReview}
+            onNeedsReviewChange={setNeedsReview}
+            needsReviewCount={needsReviewCount}
+            search={search}
+            onSearchChange={setSearch}
+            counts={counts}
+          />
           {query.isRefetchError && (
             <p role="alert" className="border-b border-line bg-warn-soft px-5 py-2 text-sm text-warn">
               Could not refresh the list ({(query.error as Error).message}); showing what was loaded before.
             </p>
           )}
           {visible.length > 0 ? (
-            <TaskRowLinks>
-              <TaskTable tasks={visible} highlighted={highlighted} />
-            </TaskRowLinks>
+            <TaskTable tasks={visible} highlighted={highlighted} />
           ) : (
             <div className="px-5 py-12 text-center">
               <p className="text-sm font-medium text-ink">No tasks match these filters.</p>
-              <Button
-                variant="ghost"
-                size="sm"
-                className="mt-2"
-                onClick={() => {
-                  setStage("all");
-                  setSearch("");
-                }}
-              >
+              <Button variant="ghost" size="sm" className="mt-2" onClick={clearFilters}>
                 Clear filters
               </Button>
             </div>
@@ -159,6 +194,7 @@ function useRefetchSoon(queryClient: QueryClient, delayMs = 150) {
       timer.current = setTimeout(() => {
         timer.current = null;
         void queryClient.invalidateQueries({ queryKey: TASKS_KEY });
+        void queryClient.invalidateQueries({ queryKey: REVIEW_KEY });
       }, delayMs);
     },
     [queryClient, delayMs],
@@ -220,6 +256,11 @@ function uniqueTasks(data: Pages | undefined): TaskRow[] {
   const byId = new Map<string, TaskRow>();
   for (const page of data.pages) for (const task of page.tasks) if (!byId.has(task.id)) byId.set(task.id, task);
   return [...byId.values()];
+}
+
+/** The search: the title, or the task, conversation or owner id (a person's user id; by e-mail in the audit). */
+function matches(task: TaskRow, needle: string) {
+  return [task.title, task.id, task.conversationId ?? "", task.ownerId].some((text) => text.toLocaleLowerCase().includes(needle));
 }
 
 function countByStage(tasks: TaskRow[]): Record<StageFilter, number> {

@@ -1,10 +1,15 @@
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
 import type { TaskRow } from "./api";
 import { fullTime, shortTime } from "./format";
 import { stageLabel, stageTone } from "./task-stage";
 
-/** The task list as a table: one row per task, newest first (the API's order). */
+/**
+ * The task list as a table: one row per task, newest first (the API's order). Each row opens its task
+ * through a real link on the title (Tab, Enter, middle-click and "open in new tab" all work); the link's
+ * ::after covers the whole row, so a click anywhere on it follows the same link.
+ */
 export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighted: ReadonlySet<string> }) {
   const now = new Date();
   return (
@@ -27,12 +32,23 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
               key={task.id}
               data-task-id={task.id}
               data-changed={highlighted.has(task.id) || undefined}
-              className={cx("align-top transition-colors duration-700", highlighted.has(task.id) ? "bg-warn-soft/60" : "hover:bg-canvas/60")}
+              className={cx(
+                "relative align-top transition-colors duration-700",
+                highlighted.has(task.id) ? "bg-warn-soft/60" : "hover:bg-canvas/60",
+              )}
             >
               <th scope="row" className="max-w-md px-5 py-3 font-normal">
-                <span className="line-clamp-2 font-medium text-ink" title={task.title}>
+                <Link
+                  href={`/console/tasks/${encodeURIComponent(task.id)}`}
+                  data-testid="task-link"
+                  className={cx(
+                    "line-clamp-2 font-medium text-ink hover:text-accent-strong hover:underline focus-visible:outline-none",
+                    "after:absolute after:inset-0 after:content-[''] focus-visible:after:outline-2 focus-visible:after:-outline-offset-2 focus-visible:after:outline-accent",
+                  )}
+                  title={task.title}
+                >
                   {task.title}
-                </span>
+                </Link>
                 <span className="mt-0.5 block truncate font-mono text-xs text-muted">
                   {task.id}
                   {task.conversationId && <span className="font-sans"> · conversation {task.conversationId}</span>}

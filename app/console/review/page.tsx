@@ -14,10 +14,11 @@ export const dynamic = "force-dynamic";
 export default async function ReviewPage() {
   const principal = await getConsolePrincipal();
   if (!principal) return <SignInGate what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." />;
+  const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>
-      <ConsoleNav current="review" can={capabilitiesOf(principal.role)} />
-      <ReviewQueue />
+      <ConsoleNav current="review" can={can} />
+      <ReviewQueue can={can} />
     </QueryProvider>
   );
 }

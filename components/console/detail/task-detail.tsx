@@ -5,11 +5,14 @@ import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import type { Capabilities } from "@/lib/auth/capabilities";
+import { acceptsNewWork } from "@/lib/ledger/states";
 import { apiFetch, asSentence, isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { stageLabel, stageTone } from "../task-stage";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
+import { StopTask } from "./stop-task";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, outcomeLook, resourceTone, type TaskDetail } from "./types";
 import { useTaskEvents } from "./use-task-events";
@@ -28,8 +31,11 @@ interface Plan {
 
 export const taskKey = (taskId: string) => ["task", taskId] as const;
 
-/** One task, live: the timeline, what it holds and changed, the cancellation plan and its steps, every event. */
-export function TaskDetailView({ taskId }: { taskId: string }) {
+/**
+ * One task, live: the timeline, what it holds and changed, the cancellation plan and its steps, every event.
+ * Stop is offered only to people who may stop (`can.stop`), and only while the task is still active.
+ */
+export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilities }) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: taskKey(taskId),
@@ -85,7 +91,14 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
               {stageLabel(task.stage)}
             </Badge>
             <span>
-              owner <span className="font-medium text-ink">{task.ownerId}</span>
+              owner{" "}
+              <Link
+                href={`/audit?user=${encodeURIComponent(task.ownerId)}`}
+                className="font-medium text-ink underline decoration-line underline-offset-2 hover:decoration-accent"
+                title="Everything this owner's agents changed, in the audit"
+              >
+                {task.ownerId}
+              </Link>
             </span>
             {task.conversationId && <span>conversation <span className="font-mono text-xs text-ink">{task.conversationId}</span></span>}
             <span>risk {task.riskLevel}</span>
@@ -102,11 +115,14 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
             </p>
           )}
         </div>
-        <div className="flex flex-wrap items-center gap-3">
-          <ConnectionStatus state={state} />
-          <Link href={`/audit?taskId=${encodeURIComponent(task.id)}`} className="text-sm text-accent hover:underline">
-            Audit of this task
-          </Link>
+        <div className="flex flex-col items-start gap-3 sm:items-end">
+          <div className="flex flex-wrap items-center gap-3">
+            <ConnectionStatus state={state} />
+            <Link href={`/audit?taskId=${encodeURIComponent(task.id)}`} className="text-sm text-accent hover:underline">
+              Audit of this task
+            </Link>
+          </div>
+          {can.stop && acceptsNewWork(task.stage) && !task.cancelRequestedAt && <StopTask taskId={task.id} title={task.title} onStopped={refetchSoon} />}
         </div>
       </div>
 
@@ -215,7 +231,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
                     </div>
                     {(r.status === "open" || r.status === "escalated") && (
                       <Link href={`/console/review#${r.id}`} className="text-xs text-accent hover:underline">
-                        Decide in the review queue
+                        {can.decideReviews ? "Decide in the review queue" : "See it in the review queue"}
                       </Link>
                     )}
                     {r.decidedBy && (

@@ -226,7 +226,7 @@ function StopToSettled({ metrics }: { metrics: Metrics }) {
       {groups.map(([label, l]) => (
         <div key={label}>
           <p className="text-xs font-medium text-ink">
-            {label} <span className="font-normal text-muted">({l.count} children)</span>
+            {label} <span className="font-normal text-muted">({l.count} {l.count === 1 ? "child" : "children"})</span>
           </p>
           <div className="mt-1 space-y-1">
             <HBar label="p50" value={l.p50_ms ?? 0} max={max} colour="bg-ok" text={fmt(l.p50_ms)} compact />

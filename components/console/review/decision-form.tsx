@@ -74,19 +74,7 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
 
   return (
     <form onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`}>
-      {compensation && (
-        <div data-testid="what-will-be-done">
-          <h4 className="text-xs font-semibold tracking-wide text-muted uppercase">What approval does</h4>
-          <p className="mt-1 text-ink">
-            {proposal.description ?? "Undo the external change"} — run <span className="font-mono text-xs">{proposal.tool ?? "the tool"}</span>&apos;s
-            compensation on record <span className="font-mono text-xs">{proposal.target ?? "—"}</span>.
-          </p>
-          <p className="mt-1 text-muted">
-            Bound to version <strong className="text-ink" data-testid="bound-version">{proposal.expectedVersion ?? "—"}</strong>: if the record has changed
-            since, nothing is overwritten and the approval is refused.
-          </p>
-        </div>
-      )}
+      {compensation && <CompensationTerms proposal={proposal} />}
       {item.kind === "orphaned_resource" && <p className="text-muted">Release or clean up the resource yourself, then mark it handled with what you did.</p>}
       {item.kind === "orphaned_side_effect" && <p className="text-muted">This change cannot be undone by Stopline; record how it was handled.</p>}
       <div>
@@ -155,5 +143,42 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** What approving a compensation does, and the record version it is bound to (shown to deciders and readers alike). */
+function CompensationTerms({ proposal, readOnly = false }: { proposal: Proposal; readOnly?: boolean }) {
+  return (
+    <div data-testid="what-will-be-done">
+      <h4 className="text-xs font-semibold tracking-wide text-muted uppercase">{readOnly ? "What approval would do" : "What approval does"}</h4>
+      <p className="mt-1 text-ink">
+        {proposal.description ?? "Undo the external change"} — run <span className="font-mono text-xs">{proposal.tool ?? "the tool"}</span>&apos;s
+        compensation on record <span className="font-mono text-xs">{proposal.target ?? "—"}</span>.
+      </p>
+      <p className="mt-1 text-muted">
+        Bound to version <strong className="text-ink" data-testid="bound-version">{proposal.expectedVersion ?? "—"}</strong>: if the record has changed
+        since, nothing is overwritten and the approval is refused.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * In place of the decision form for people who may read the queue but not decide it (support): what a
+ * decision would do, and who makes it. No field, no button — the API refuses their decisions too.
+ */
+export function ReadOnlyDecision({ item }: { item: ReviewItem }) {
+  const compensation = item.kind === "approve_compensation";
+  return (
+    <div className="space-y-3 rounded-md border border-dashed border-line bg-canvas/40 p-3 text-sm" data-testid="read-only-decision">
+      {compensation && <CompensationTerms proposal={(item.proposal ?? {}) as Proposal} readOnly />}
+      {item.kind === "resolve_uncertain" && <p className="text-muted">An operator resolves this with a reason and the evidence they checked.</p>}
+      {item.kind === "orphaned_resource" && <p className="text-muted">An operator releases or cleans up the resource, then marks it handled.</p>}
+      {item.kind === "orphaned_side_effect" && <p className="text-muted">Stopline cannot undo this change; an operator records how it was handled.</p>}
+      <p className="flex items-center gap-2 text-muted">
+        <span aria-hidden="true" className="size-1.5 shrink-0 rounded-full bg-muted/60" />
+        Read-only: operators decide review items.
+      </p>
+    </div>
   );
 }

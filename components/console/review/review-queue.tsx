@@ -11,7 +11,8 @@ import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
 import { effectLabel, effectTone, outcomeLook, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
 import { useLedgerEvents } from "../use-ledger-events";
-import { DecisionForm, type Decided } from "./decision-form";
+import type { Capabilities } from "@/lib/auth/capabilities";
+import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
 
 export const REVIEW_KEY = ["review-items"] as const;
 const OPEN = new Set(["open", "escalated"]);
@@ -23,8 +24,12 @@ export const KIND_LABEL: Record<string, string> = {
   orphaned_side_effect: "Irreversible side effect",
 };
 
-/** The review queue: what only a person can decide, soonest deadline first, each with its evidence. */
-export function ReviewQueue() {
+/**
+ * The review queue: what only a person can decide, soonest deadline first, each with its evidence. The
+ * decision forms are there only for people who may decide (`can.decideReviews`); others read the same
+ * items and evidence, and are told who decides.
+ */
+export function ReviewQueue({ can }: { can: Capabilities }) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: REVIEW_KEY,
@@ -78,10 +83,20 @@ export function ReviewQueue() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Review queue</h1>
-          <p className="text-sm text-muted">What only a person can decide, soonest deadline first. Nothing here is executed until you decide it.</p>
+          <p className="text-sm text-muted">
+            {can.decideReviews
+              ? "What only a person can decide, soonest deadline first. Nothing here is executed until you decide it."
+              : "What only a person can decide, soonest deadline first. Nothing here is executed until an operator decides it."}
+          </p>
         </div>
         {!sessionEnded && <ConnectionStatus state={live} />}
       </div>
+      {!can.decideReviews && (
+        <p data-testid="read-only-notice" className="flex items-center gap-2 rounded-md border border-line bg-surface px-3 py-2 text-sm text-muted">
+          <Badge tone="neutral">Read-only</Badge>
+          Operators decide review items. You can read every item, its evidence and what a decision would do.
+        </p>
+      )}
       <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
         {announcement}
       </p>
@@ -104,7 +119,13 @@ export function ReviewQueue() {
               <ol className="space-y-3">
                 {open.map((item) => (
                   <li key={item.id} id={item.id}>
-                    <ReviewCard item={item} task={taskById.get(item.taskId)} result={lastDecided[item.id]} onDecided={(r) => onDecided(item, r)} />
+                    <ReviewCard
+                      item={item}
+                      task={taskById.get(item.taskId)}
+                      canDecide={can.decideReviews}
+                      result={lastDecided[item.id]}
+                      onDecided={(r) => onDecided(item, r)}
+                    />
                   </li>
                 ))}
               </ol>
@@ -146,7 +167,15 @@ function deadlineText(deadline: string, now: number) {
   return diff < 0 ? `overdue by ${span}` : `due in ${span}`;
 }
 
-function ReviewCard({ item, task, result, onDecided }: { item: ReviewItem; task?: TaskDetail; result?: Decided; onDecided: (r: Decided) => void }) {
+interface CardProps {
+  item: ReviewItem;
+  task?: TaskDetail;
+  canDecide: boolean;
+  result?: Decided;
+  onDecided: (r: Decided) => void;
+}
+
+function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
   const now = Date.now();
   const overdue = Date.parse(item.deadline) < now;
   const workItem = task?.workItems.find((w) => w.id === item.workItemId);
@@ -249,7 +278,7 @@ function ReviewCard({ item, task, result, onDecided }: { item: ReviewItem; task?
             </details>
           )}
         </section>
-        <DecisionForm item={item} result={result} onDecided={onDecided} />
+        {canDecide ? <DecisionForm item={item} result={result} onDecided={onDecided} /> : <ReadOnlyDecision item={item} />}
       </div>
     </Card>
   );

@@ -14,10 +14,11 @@ export const dynamic = "force-dynamic";
 export default async function TaskPage({ params }: { params: Promise<{ taskId: string }> }) {
   const [principal, { taskId }] = await Promise.all([getConsolePrincipal(), params]);
   if (!principal) return <SignInGate what="A task's timeline, resources, side effects and history are part of the console." />;
+  const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>
-      <ConsoleNav current="tasks" can={capabilitiesOf(principal.role)} />
-      <TaskDetailView taskId={taskId} />
+      <ConsoleNav current="tasks" can={can} />
+      <TaskDetailView taskId={taskId} can={can} />
     </QueryProvider>
   );
 }
