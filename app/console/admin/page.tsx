@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminConsole } from "@/components/console/admin/admin-console";
 import { ConsoleNav } from "@/components/console/console-nav";
-import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
+import { SignInForm } from "@/components/console/sign-in-form";
 import { Card } from "@/components/ui/card";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
@@ -16,7 +16,23 @@ export const dynamic = "force-dynamic";
 
 export default async function AdminPage() {
   const principal = await getSignedInPrincipal();
-  if (!principal) return <SignInGate what="Accounts and API tokens are administered in the console, by admins." />;
+  if (!principal) {
+    return (
+      <div className="mx-auto max-w-md pt-6 sm:pt-12">
+        <Card className="p-6 sm:p-8">
+          <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to the console</h1>
+          <p className="mt-2 mb-6 text-sm leading-6 text-muted">
+            Accounts and API tokens are administered in the console, by admins.{" "}
+            <Link href="/sign-in?next=/console/admin" className="font-medium text-ink underline">
+              Sign in with your account
+            </Link>
+            , or with an admin API token below (kept in an httpOnly cookie for this browser only).
+          </p>
+          <SignInForm />
+        </Card>
+      </div>
+    );
+  }
   const can = capabilitiesOf(principal.role);
 
   // Signed in, but not an admin: say so plainly (the API refuses these routes to them anyway).
