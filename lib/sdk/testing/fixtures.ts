@@ -13,7 +13,7 @@ export const aWorkItem = (over: Record<string, unknown> = {}) => ({
   id: "wi_1", taskId: "task_1", parentWorkItemId: null, kind: "local_worker", toolName: "example.slow_count", correlationId: "count-1",
   input: null, status: "queued", preparedIntentVersion: 1, proposalVersion: null, mechanism: "abort_signal", commitsEffect: false,
   operationId: null, providerRef: null, idempotencyKey: "task_1:count-1", leaseOwner: null, leaseExpiresAt: null, heartbeatAt: null,
-  attempt: 0, partialResult: null, partialComplete: null, result: null, error: null, reconcileDeadline: null, rowVersion: 1,
+  attempt: 0, partialResult: null, partialComplete: null, result: null, progress: null, error: null, reconcileDeadline: null, rowVersion: 1,
   createdAt: at, startedAt: null, submittedAt: null, finishedAt: null, updatedAt: at, ...over,
 });
 
