@@ -49,7 +49,7 @@ export function PasswordSignInForm({ next }: { next?: string }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form method="post" onSubmit={submit} noValidate className="space-y-4">
       <div className="space-y-1.5">
         <label htmlFor={`${id}-email`} className="block text-sm font-medium text-ink">
           Email

@@ -36,7 +36,7 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form method="post" onSubmit={submit} noValidate className="space-y-4">
       <div className="space-y-1.5">
         <label htmlFor={`${id}-token`} className="block text-sm font-medium text-ink">
           Admin token
