@@ -98,6 +98,12 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await shot(page, "export-running");
 
   const exportTaskId = (await exportTurn.getAttribute("data-task-id"))!;
+  // The console's timeline shows the same progress on the running bar (same browser session: the admin token).
+  const consolePage = await page.context().newPage();
+  await consolePage.goto(`/console/tasks/${exportTaskId}`);
+  await expect(consolePage.getByTestId("timeline-progress")).toContainText(/[\d,]+ \/ 3,000 rows/, { timeout: 10_000 });
+  await consolePage.screenshot({ path: "output/screenshots/chat-export-running-console.png" });
+  await consolePage.close();
   // Measured in the page: from the click to the frame after the label says "Stopping…".
   await page.evaluate(() => {
     const w = window as unknown as { __clickAt?: number; __stoppingAt?: number };

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import type { Capabilities } from "@/lib/auth/capabilities";
+import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
 import { acceptsNewWork } from "@/lib/ledger/states";
 import { apiFetch, asSentence, isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
@@ -54,7 +55,17 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
       void queryClient.invalidateQueries({ queryKey: taskKey(taskId) });
     }, 150);
   };
-  const { events, state } = useTaskEvents(taskId, refetchSoon, !notFound && !sessionEnded);
+  // Progress carries all it changes (and comes up to four times a second): patch it in, refetch for the rest.
+  const onEvent = (event: LedgerEvent) => {
+    const progress = event.type === PROGRESS_EVENT ? StoredProgress.safeParse(event.data) : null;
+    if (!progress) return refetchSoon();
+    if (progress.success) {
+      queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) =>
+        t && { ...t, workItems: t.workItems.map((w) => (w.id === event.workItemId ? { ...w, progress: progress.data } : w)) },
+      );
+    }
+  };
+  const { events, state } = useTaskEvents(taskId, onEvent, !notFound && !sessionEnded);
 
   const task = query.data;
   const settled = !!task && task.workItems.every((w) => outcomeLook(w.status).settled);

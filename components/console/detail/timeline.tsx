@@ -58,6 +58,11 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
                       title={`${w.toolName}: ${look.label}`}
                     />
                   )}
+                  {finished === null && w.progress && (
+                    <span data-testid="timeline-progress" className="absolute inset-y-0 right-1.5 flex items-center font-mono text-[11px] text-ink">
+                      {progressLabel(w.progress)}
+                    </span>
+                  )}
                   <span className="sr-only">
                     {w.toolName}: {look.label}; started {w.startedAt ? fullTime(w.startedAt) : "never"};{" "}
                     {w.finishedAt ? `settled ${fullTime(w.finishedAt)} after ${duration(finished! - (started ?? created))}` : "not settled yet"}.
@@ -104,4 +109,10 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
       </ul>
     </figure>
   );
+}
+
+/** "1,200 / 3,000 rows" — what the running code last reported, on its bar. */
+function progressLabel(p: { done: number; total?: number; unit?: string }): string {
+  const n = (x: number) => x.toLocaleString("en");
+  return `${n(p.done)}${p.total !== undefined ? ` / ${n(p.total)}` : ""}${p.unit ? ` ${p.unit}` : ""}`;
 }
