@@ -149,6 +149,10 @@ export const contract = {
     method: "POST", path: "/api/accounts/{id}/enable", auth: Roles.admin, params: s.AccountParams, response: s.AccountSchema,
     summary: "Enable a disabled account: the person can sign in again; 409 if it is not disabled",
   },
+  adminHistory: {
+    method: "GET", path: "/api/admin/history", auth: Roles.admin, query: s.AdminHistoryQuery, response: s.AdminHistorySchema,
+    summary: "The history of administration, newest first: API tokens created and revoked, accounts created, re-roled, disabled and enabled, escalation channels added and removed — who, when, what; page with before (nextBefore) and limit, filter by entityType",
+  },
   createSession: { method: "POST", path: "/api/session", auth: "public", body: s.SessionBody, response: s.SessionSchema, summary: "Console sign-in with an admin token (sets an httpOnly cookie)" },
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },

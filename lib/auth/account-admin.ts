@@ -1,4 +1,5 @@
 import type { Database, Tx } from "../db/client";
+import { writeLedger, type Writer } from "../ledger/write";
 import { AppError, ErrorCode } from "../errors";
 import { PersonRole } from "./permissions";
 import type { Principal } from "./tokens";
@@ -32,20 +33,19 @@ export async function accountView(tx: Pick<Tx, "user">, id: string, now = new Da
   return { ...rest, activeSessions: _count.sessions };
 }
 
-// A PostgreSQL transaction-level advisory lock that serialises account changes (see inAccountTransaction).
-const ACCOUNTS_LOCK = 724_301;
-
 /**
- * Runs an account change in one transaction, serialised against every other account change. Without it, two
- * admins demoting each other at the same moment could each see the other still an admin and leave none.
- * SQLite serialises writers already (BEGIN IMMEDIATE, lib/db/sqlite-adapter.ts); PostgreSQL takes a lock.
+ * Runs an account change and its ledger event in one transaction (writeLedger), serialised against every
+ * other account change. Without that, two admins demoting each other at the same moment could each see the
+ * other still an admin and leave none. writeLedger serialises its writers: SQLite by BEGIN IMMEDIATE
+ * (lib/db/sqlite-adapter.ts), PostgreSQL by the ledger's advisory lock, taken first in every such transaction.
+ * A change refused inside `fn` (it throws) rolls back and leaves no event.
  */
-export function inAccountTransaction<T>(database: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return database.prisma.$transaction(async (tx) => {
-    if (database.provider === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ACCOUNTS_LOCK})`);
-    return fn(tx);
-  });
+export function inAccountTransaction<T>(database: Database, fn: (w: Writer) => Promise<T>): Promise<T> {
+  return writeLedger(database, fn);
 }
+
+/** The facts an account event records about the account: never a password or its hash. */
+export const accountFacts = (user: { email: string; name: string; role: string }) => ({ email: user.email, name: user.name, role: user.role });
 
 /** The account to change, or a 404. */
 export async function findAccount(tx: Pick<Tx, "user">, id: string) {

@@ -2,6 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { TokenRole } from "../ledger/states";
+import { writeLedger } from "../ledger/write";
+import { AdminEvent, adminEvent } from "./admin-events";
 import type { Role } from "./permissions";
 
 export interface Principal {
@@ -19,12 +21,27 @@ export const actorOf = (p: Principal) => `${p.role}:${p.name}`;
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** Creates a bearer token. The token itself is returned once and never stored; only its SHA-256 is. */
-export async function createApiToken(database: Database, input: { name: string; role: TokenRole }) {
+/**
+ * Who made a token outside the API — `npm run token:create` on the server, test and bench fixtures — where no
+ * signed-in principal exists: the person with shell access to the machine.
+ */
+export const SETUP_ACTOR = "system:setup";
+
+const tokenFacts = (r: { name: string; role: string; prefix: string }) => ({ name: r.name, role: r.role, prefix: r.prefix });
+
+/**
+ * Creates a bearer token. The token itself is returned once and never stored; only its SHA-256 is. The row and
+ * its `token.created` event (who, which name, role and prefix — never the token or its hash) commit together.
+ */
+export async function createApiToken(database: Database, input: { name: string; role: TokenRole }, by?: Principal) {
   const token = `stl_${randomBytes(32).toString("base64url")}`;
-  const record = await database.prisma.apiToken.create({
-    data: { name: input.name, role: input.role, tokenHash: hash(token), prefix: token.slice(0, 8) },
-    select: { id: true, name: true, role: true, prefix: true, createdAt: true },
+  const record = await writeLedger(database, async (w) => {
+    const row = await w.tx.apiToken.create({
+      data: { name: input.name, role: input.role, tokenHash: hash(token), prefix: token.slice(0, 8) },
+      select: { id: true, name: true, role: true, prefix: true, createdAt: true },
+    });
+    await w.event(adminEvent(AdminEvent.tokenCreated, { entityId: row.id, actor: by ? actorOf(by) : SETUP_ACTOR, toState: "active", data: tokenFacts(row) }));
+    return row;
   });
   return { token, record };
 }
@@ -35,16 +52,22 @@ export const API_TOKEN_FIELDS = { id: true, name: true, role: true, prefix: true
 /**
  * Revokes a token: from the next request on it authenticates nothing (authenticateToken reads revokedAt on
  * every call; nothing caches it). A conditional write, so two revocations cannot both succeed: an unknown id
- * is a 404, an already revoked token a 409 that says when.
+ * is a 404, an already revoked token a 409 that says when. The revocation and its `token.revoked` event
+ * commit together; a refused revocation writes neither.
  */
-export async function revokeApiToken(database: Database, id: string) {
-  const [revoked] = await database.prisma.apiToken.updateManyAndReturn({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: API_TOKEN_FIELDS });
-  if (revoked) return revoked;
-  const existing = await database.prisma.apiToken.findUnique({ where: { id }, select: { revokedAt: true, name: true } });
-  if (!existing) throw new AppError(ErrorCode.notFound, `there is no API token ${id}`, { tokenId: id });
-  throw new AppError(ErrorCode.conflict, `the token "${existing.name}" was already revoked at ${existing.revokedAt!.toISOString()}`, {
-    tokenId: id,
-    revokedAt: existing.revokedAt!.toISOString(),
+export async function revokeApiToken(database: Database, id: string, by: Principal) {
+  return writeLedger(database, async (w) => {
+    const [revoked] = await w.tx.apiToken.updateManyAndReturn({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: API_TOKEN_FIELDS });
+    if (revoked) {
+      await w.event(adminEvent(AdminEvent.tokenRevoked, { entityId: id, actor: actorOf(by), fromState: "active", toState: "revoked", data: tokenFacts(revoked) }));
+      return revoked;
+    }
+    const existing = await w.tx.apiToken.findUnique({ where: { id }, select: { revokedAt: true, name: true } });
+    if (!existing) throw new AppError(ErrorCode.notFound, `there is no API token ${id}`, { tokenId: id });
+    throw new AppError(ErrorCode.conflict, `the token "${existing.name}" was already revoked at ${existing.revokedAt!.toISOString()}`, {
+      tokenId: id,
+      revokedAt: existing.revokedAt!.toISOString(),
+    });
   });
 }
 

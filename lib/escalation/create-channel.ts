@@ -1,11 +1,29 @@
+import { AdminEvent, adminEvent } from "../auth/admin-events";
+import { actorOf, type Principal } from "../auth/tokens";
 import type { Database } from "../db/client";
+import { writeLedger } from "../ledger/write";
 import { channelView } from "./channel-view";
 import type { ChannelKind } from "./states";
 
-/** Adds an active channel. It receives escalations from now on (earlier ones are not replayed). */
-export async function createChannel(database: Database, input: { name: string; kind: ChannelKind; url: string; secret?: string | null }) {
-  const row = await database.prisma.escalationChannel.create({
-    data: { name: input.name, kind: input.kind, url: input.url, secret: input.secret ?? null, active: true },
+/**
+ * Adds an active channel. It receives escalations from now on (earlier ones are not replayed). The row and its
+ * `escalation_channel.created` event commit together; the event holds the channel's view (name, kind, URL
+ * preview, whether a secret is set) — never the secret or the full URL.
+ */
+export async function createChannel(database: Database, input: { name: string; kind: ChannelKind; url: string; secret?: string | null }, by: Principal) {
+  return writeLedger(database, async (w) => {
+    const row = await w.tx.escalationChannel.create({
+      data: { name: input.name, kind: input.kind, url: input.url, secret: input.secret ?? null, active: true },
+    });
+    const view = channelView(row);
+    await w.event(
+      adminEvent(AdminEvent.channelCreated, {
+        entityId: row.id,
+        actor: actorOf(by),
+        toState: "active",
+        data: { name: view.name, kind: view.kind, urlPreview: view.urlPreview, hasSecret: view.hasSecret },
+      }),
+    );
+    return view;
   });
-  return channelView(row);
 }

@@ -7,7 +7,11 @@ import { canTransition, type Entity } from "./transitions";
 export interface EventInput {
   taskId?: string | null;
   workItemId?: string | null;
-  entityType: Entity | "lease" | "checkpoint" | "token";
+  /**
+   * Task entities, plus what administration changes — API tokens, people's accounts, escalation channels
+   * (lib/auth/admin-events.ts): their events belong to no task (taskId null).
+   */
+  entityType: Entity | "lease" | "checkpoint" | "token" | "account" | "escalationChannel";
   entityId: string;
   actor: string;
   type: string;

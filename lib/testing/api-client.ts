@@ -35,6 +35,7 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/accounts\/([^/]+)$/, load: () => import("@/app/api/accounts/[id]/route"), names: ["id"] },
   { pattern: /^\/api\/accounts\/([^/]+)\/disable$/, load: () => import("@/app/api/accounts/[id]/disable/route"), names: ["id"] },
   { pattern: /^\/api\/accounts\/([^/]+)\/enable$/, load: () => import("@/app/api/accounts/[id]/enable/route"), names: ["id"] },
+  { pattern: /^\/api\/admin\/history$/, load: () => import("@/app/api/admin/history/route"), names: [] },
   { pattern: /^\/api\/session$/, load: () => import("@/app/api/session/route"), names: [] },
   { pattern: /^\/api\/escalation-channels$/, load: () => import("@/app/api/escalation-channels/route"), names: [] },
   { pattern: /^\/api\/escalation-channels\/([^/]+)$/, load: () => import("@/app/api/escalation-channels/[id]/route"), names: ["id"] },

@@ -4,4 +4,4 @@ import { createAccount } from "@/lib/auth/create-account";
 import { listAccounts } from "@/lib/auth/list-accounts";
 
 export const GET = withRoute(contract.listAccounts, async ({ database }) => ({ accounts: await listAccounts(database) }));
-export const POST = withRoute(contract.createAccount, ({ database, body }) => createAccount(database, body));
+export const POST = withRoute(contract.createAccount, ({ database, body, principal }) => createAccount(database, body, principal));

@@ -4,4 +4,4 @@ import { createChannel } from "@/lib/escalation/create-channel";
 import { listChannels } from "@/lib/escalation/list-channels";
 
 export const GET = withRoute(contract.listEscalationChannels, async ({ database }) => ({ channels: await listChannels(database) }));
-export const POST = withRoute(contract.createEscalationChannel, ({ database, body }) => createChannel(database, body));
+export const POST = withRoute(contract.createEscalationChannel, ({ database, body, principal }) => createChannel(database, body, principal));

@@ -4,4 +4,4 @@ import { listApiTokens } from "@/lib/auth/list-api-tokens";
 import { createApiToken } from "@/lib/auth/tokens";
 
 export const GET = withRoute(contract.listTokens, async ({ database }) => ({ tokens: await listApiTokens(database) }));
-export const POST = withRoute(contract.createToken, ({ database, body }) => createApiToken(database, body));
+export const POST = withRoute(contract.createToken, ({ database, body, principal }) => createApiToken(database, body, principal));
