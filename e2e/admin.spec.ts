@@ -5,7 +5,8 @@ import { E2E_BASE_URL } from "./env";
  * The admin page (/console/admin) against the real `npm start` server on a fresh database: an admin creates a
  * worker token (shown once, works as a Bearer token, gone on reload), revokes it (then 401); creates an operator
  * account that signs in in another browser, and disables it (that browser is signed out on its next page load,
- * and sign-in is refused); operator and support neither see the link nor open the page.
+ * and sign-in is refused); the History lists the token's creation and revocation by the admin; operator and
+ * support neither see the link nor open the page.
  * Screenshots: output/screenshots/admin-*.png.
  */
 
@@ -80,6 +81,7 @@ test("admin: the page's loading and error states, then accounts and an empty tok
   await expect(me).toContainText("You cannot disable your own account.");
   await expect(me.getByRole("button", { name: /Disable/ })).toHaveCount(0);
   await expect(admin.getByTestId("tokens-section").getByText("No API tokens yet.")).toBeVisible();
+  await expect(admin.getByTestId("history-section").getByText("No administrative changes yet.")).toBeVisible();
   await shot(admin, "loaded");
 
   // Error: the token list fails once; the page says so and offers a retry that works.
@@ -169,6 +171,34 @@ test("admin: revokes the token after a confirmation (keyboard); it gets 401 at o
   const again = await admin.request.delete(`/api/tokens/${id}`, { headers: SAME_ORIGIN });
   expect(again.status()).toBe(409);
   expect((await again.json()).error.message).toMatch(/already revoked/);
+});
+
+test("admin: the History shows the token created and revoked, by the admin, without the token", async () => {
+  const history = admin.getByTestId("history-section");
+  // The history fails to load: the section says so and its retry works.
+  await admin.route("**/api/admin/history?*", (route) => route.fulfill({ status: 500, json: { error: { code: "internal", message: "internal error (details are in the server log)" } } }));
+  await admin.reload();
+  await expect(history.getByRole("alert")).toContainText("Could not load the history", { timeout: 15_000 });
+  await history.scrollIntoViewIfNeeded();
+  await shot(admin, "history-error");
+  await admin.unroute("**/api/admin/history?*");
+  await history.getByRole("button", { name: "Try again" }).click();
+
+  const rows = history.getByTestId("history-row");
+  await expect(rows).toHaveCount(2);
+  // Newest first: the revocation, then the creation — each by the admin, on the "e2e worker" token.
+  await expect(rows.nth(0)).toHaveAttribute("data-type", "token.revoked");
+  await expect(rows.nth(1)).toHaveAttribute("data-type", "token.created");
+  for (const row of [rows.nth(0), rows.nth(1)]) {
+    await expect(row).toContainText("admin@stopline.local");
+    await expect(row.getByTestId("history-subject")).toHaveText("e2e worker");
+    await expect(row).toContainText(workerToken.slice(0, 8));
+  }
+  await expect(rows.nth(0)).toContainText("Revoked an API token");
+  await expect(rows.nth(1)).toContainText("Created an API token");
+  expect(await history.innerText()).not.toContain(workerToken);
+  await history.scrollIntoViewIfNeeded();
+  await shot(admin, "history");
 });
 
 test("admin: creates an operator account (bad input and a taken address are explained first)", async () => {
@@ -268,6 +298,10 @@ test("admin: disables the operator; that browser is signed out on its next page 
   await expect(row).not.toHaveAttribute("data-disabled", "true");
   const again = await signIn(browser, NEW_OPERATOR.email, NEW_OPERATOR.password);
   await again.context().close();
+  // Each of these changes is in the History, newest first.
+  const types = await admin.getByTestId("history-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-type")));
+  expect(types.slice(0, 5)).toEqual(["account.enabled", "account.disabled", "account.role_changed", "account.role_changed", "account.created"]);
+  await shot(admin, "history-accounts");
 });
 
 for (const who of ["operator", "support"] as const) {

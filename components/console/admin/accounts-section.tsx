@@ -11,7 +11,7 @@ import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock }
 import { fullTime, shortTime } from "../format";
 import { AccountForm } from "./account-form";
 import { ConfirmDialog } from "./confirm-dialog";
-import { ACCOUNTS_KEY, PERSON_ROLE_OPTIONS, type Account, type AccountList, type PersonRoleName, type Viewer } from "./types";
+import { ACCOUNTS_KEY, HISTORY_KEY, PERSON_ROLE_OPTIONS, type Account, type AccountList, type PersonRoleName, type Viewer } from "./types";
 
 type Notice = { ok: boolean; text: string };
 
@@ -26,7 +26,8 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
   useEffect(() => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ACCOUNTS_KEY });
+  // The history shows the change too (the event stream would bring it; this does not wait for it).
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ACCOUNTS_KEY }), queryClient.invalidateQueries({ queryKey: HISTORY_KEY })]);
   const tell = (n: Notice) => {
     setNotice(n);
     announce(n.text);

@@ -2,12 +2,13 @@
 
 import { useCallback, useState } from "react";
 import { AccountsSection } from "./accounts-section";
+import { HistorySection } from "./history-section";
 import { TokensSection } from "./tokens-section";
 import type { Viewer } from "./types";
 
 /**
  * Accounts & tokens (admin only; the API refuses everyone else): people's accounts and machine clients'
- * API tokens. One polite live region announces every outcome (created, revoked, refused and why).
+ * API tokens, and the history of every change to them. One polite live region announces every outcome (created, revoked, refused and why).
  */
 export function AdminConsole({ viewer, signedInAs }: { viewer: Viewer; signedInAs: string }) {
   const [announcement, setAnnouncement] = useState("");
@@ -22,7 +23,7 @@ export function AdminConsole({ viewer, signedInAs }: { viewer: Viewer; signedInA
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">Accounts &amp; tokens</h1>
         <p className="text-sm text-muted">
-          Who can sign in, with which role, and which machine clients hold an API token. Signed in as <span className="text-ink">{signedInAs}</span>.
+          Who can sign in, with which role, which machine clients hold an API token, and the history of every change to them. Signed in as <span className="text-ink">{signedInAs}</span>.
         </p>
         <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="sr-only">
           {announcement}
@@ -30,6 +31,7 @@ export function AdminConsole({ viewer, signedInAs }: { viewer: Viewer; signedInA
       </div>
       <AccountsSection viewer={viewer} announce={announce} />
       <TokensSection announce={announce} />
+      <HistorySection />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { fullTime, shortTime } from "../format";
 import { ConfirmDialog } from "./confirm-dialog";
 import { NewTokenBox } from "./new-token-box";
 import { TokenForm } from "./token-form";
-import { TOKENS_KEY, type ApiToken, type ApiTokenList, type CreatedToken } from "./types";
+import { HISTORY_KEY, TOKENS_KEY, type ApiToken, type ApiTokenList, type CreatedToken } from "./types";
 
 const ROLE_TONE = { admin: "danger", agent: "accent", worker: "neutral" } as const;
 
@@ -23,7 +23,8 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const [pending, setPending] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: TOKENS_KEY });
+  // The history shows the change too (the event stream would bring it; this does not wait for it).
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: TOKENS_KEY }), queryClient.invalidateQueries({ queryKey: HISTORY_KEY })]);
   // After a revoke its button is gone: focus moves to the outcome instead of falling back to the page.
   const noticeRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AccountListSchema, AccountSchema, ApiTokenListItemSchema, ApiTokenListSchema, CreatedTokenSchema } from "@/lib/api/schemas";
+import type { AccountListSchema, AccountSchema, AdminHistoryEventSchema, AdminHistorySchema, ApiTokenListItemSchema, ApiTokenListSchema, CreatedTokenSchema } from "@/lib/api/schemas";
 
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
 export type Account = z.output<typeof AccountSchema>;
@@ -7,9 +7,13 @@ export type AccountList = z.output<typeof AccountListSchema>;
 export type ApiToken = z.output<typeof ApiTokenListItemSchema>;
 export type ApiTokenList = z.output<typeof ApiTokenListSchema>;
 export type CreatedToken = z.output<typeof CreatedTokenSchema>;
+export type AdminHistory = z.output<typeof AdminHistorySchema>;
+export type AdminHistoryEvent = z.output<typeof AdminHistoryEventSchema>;
 
 export const ACCOUNTS_KEY = ["accounts"] as const;
 export const TOKENS_KEY = ["api-tokens"] as const;
+/** Prefix of the history's queries (one per filter): invalidating it refreshes every one. */
+export const HISTORY_KEY = ["admin-history"] as const;
 
 /** Who is looking at the page: a person (their own row cannot be disabled) or an admin token. */
 export interface Viewer {
