@@ -140,7 +140,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
       ) : (
         <>
           <section aria-labelledby="channels-title" className="space-y-3">
-            <SectionTitle id="channels-title" count={can.manageEscalations && channels.data ? activeCount : undefined}>
+            <SectionTitle id="channels-title" count={can.manageEscalations && channels.data ? channelList.length : undefined}>
               Channels
             </SectionTitle>
             {!can.manageEscalations ? (
