@@ -292,7 +292,7 @@ function ReportView({ report }: { report: Report }) {
         </SectionTitle>
         <ul className="mt-2 divide-y divide-line text-sm">
           {report.tasks.map((t) => (
-            <li key={t.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2" data-testid="audit-task">
+            <li key={t.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2" data-testid="audit-task" data-task-id={t.id}>
               <Badge tone={stageTone(t.stage)}>{stageLabel(t.stage)}</Badge>
               <Link href={`/audit?taskId=${encodeURIComponent(t.id)}`} className="min-w-0 flex-1 truncate text-accent hover:underline">
                 {t.title}
