@@ -250,6 +250,10 @@ test("operator: an item past its deadline escalates to the test's receiver, sign
   await expect(page).toHaveURL(new RegExp(`/console/review\\?item=${item.id}$`));
   const review = page.locator(`li[id="${item.id}"]`).getByTestId("review-item");
   await expect(review).toBeVisible();
+  // The linked item is marked, in view, and has the focus (a keyboard user continues from it).
+  await expect(page.locator(`li[id="${item.id}"]`)).toHaveAttribute("data-linked", "");
+  await expect(page.locator(`li[id="${item.id}"]`)).toBeFocused();
+  await expect(review).toBeInViewport();
   await expect(review.getByTestId("escalated")).toBeVisible();
   await shot(page, "review-queue-escalated");
   await review.getByLabel(/Reason/).fill("the customer asked to cancel; approved after the escalation");

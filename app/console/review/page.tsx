@@ -11,14 +11,16 @@ export const metadata: Metadata = { title: "Review queue" };
 // Who is signed in is decided per request, from the session cookie.
 export const dynamic = "force-dynamic";
 
-export default async function ReviewPage() {
-  const principal = await getConsolePrincipal();
+export default async function ReviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [principal, params] = await Promise.all([getConsolePrincipal(), searchParams]);
+  // ?item=<id> (the links in escalation messages and the delivery log): that item is scrolled to and marked.
+  const focusItem = typeof params.item === "string" && params.item.length <= 200 ? params.item : undefined;
   if (!principal) return <SignInGate what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." />;
   const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>
       <ConsoleNav current="review" can={can} />
-      <ReviewQueue can={can} />
+      <ReviewQueue can={can} focusItem={focusItem} />
     </QueryProvider>
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { cx } from "@/components/ui/cx";
 import { apiFetch, asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
@@ -29,7 +30,7 @@ export const KIND_LABEL: Record<string, string> = {
  * decision forms are there only for people who may decide (`can.decideReviews`); others read the same
  * items and evidence, and are told who decides.
  */
-export function ReviewQueue({ can }: { can: Capabilities }) {
+export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?: string }) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: REVIEW_KEY,
@@ -55,6 +56,16 @@ export function ReviewQueue({ can }: { can: Capabilities }) {
   });
 
   const items = useMemo(() => query.data?.reviewItems ?? [], [query.data]);
+  // Once the queue has loaded, bring the linked item into view and move the focus to it (once).
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!focusItem || focused.current || !query.data) return;
+    focused.current = true;
+    const target = document.getElementById(focusItem);
+    if (!target) return;
+    target.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+  }, [focusItem, query.data]);
   const open = items.filter((i) => OPEN.has(i.status));
   const decided = items
     .filter((i) => !OPEN.has(i.status))
@@ -118,7 +129,13 @@ export function ReviewQueue({ can }: { can: Capabilities }) {
             ) : (
               <ol className="space-y-3">
                 {open.map((item) => (
-                  <li key={item.id} id={item.id}>
+                  <li
+                    key={item.id}
+                    id={item.id}
+                    tabIndex={item.id === focusItem ? -1 : undefined}
+                    data-linked={item.id === focusItem ? "" : undefined}
+                    className={cx("scroll-mt-6 rounded-card outline-none", item.id === focusItem && "ring-2 ring-accent ring-offset-2 ring-offset-canvas")}
+                  >
                     <ReviewCard
                       item={item}
                       task={taskById.get(item.taskId)}
@@ -138,7 +155,13 @@ export function ReviewQueue({ can }: { can: Capabilities }) {
               </SectionTitle>
               <ul className="divide-y divide-line overflow-hidden rounded-card border border-line bg-surface">
                 {decided.map((item) => (
-                  <li key={item.id} id={item.id} data-testid="decided-item" className="flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm">
+                  <li
+                    key={item.id}
+                    id={item.id}
+                    tabIndex={item.id === focusItem ? -1 : undefined}
+                    data-linked={item.id === focusItem ? "" : undefined}
+                    data-testid="decided-item"
+                    className="scroll-mt-6 outline-none data-linked:bg-accent-soft flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm">
                     <Badge tone={item.status === "rejected" ? "neutral" : "ok"}>{item.status}</Badge>
                     <span className="min-w-0 flex-1 truncate text-ink">{item.subject}</span>
                     <span className="text-xs text-muted">
@@ -163,6 +186,7 @@ export function ReviewQueue({ can }: { can: Capabilities }) {
 function deadlineText(deadline: string, now: number) {
   const diff = Date.parse(deadline) - now;
   const minutes = Math.round(Math.abs(diff) / 60_000);
+  if (minutes < 1) return diff < 0 ? "overdue by less than a minute" : "due in less than a minute";
   const span = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} days`;
   return diff < 0 ? `overdue by ${span}` : `due in ${span}`;
 }
