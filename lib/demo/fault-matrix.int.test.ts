@@ -664,7 +664,9 @@ describe("reports", () => {
     await settled(task.id, 12_000);
     await until("the export ran to its end", () => witnessSince(world, 0, "reports").some((w) => w.action === "export_completed" && w.subject === row<{ id: string }>("report_exports", item.idempotencyKey)?.id), 5_000);
     await reconciled(item.id);
-    await sleep(300);
+    // The ledger learns that the export released its lock and temp file when the engine verifies them after
+    // the reconciliation: wait for that rather than for a fixed time (a busy machine takes longer).
+    await until("the export's resources verified released", async () => (await t.database.prisma.resource.count({ where: { workItemId: item.id, state: "released" } })) === 2, 10_000);
 
     const s = await snapshot(world, task.id);
     const cancelStep = (await stepEvents(task.id, item.id)).find((e) => (e.data as { action?: string }).action === "provider_cancel");
