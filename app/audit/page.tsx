@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [principal, params] = await Promise.all([getConsolePrincipal(), searchParams]);
-  if (!principal) return <SignInGate what="The audit shows what agents changed, with the evidence, and exports it." />;
+  if (!principal) return <SignInGate what="The audit shows what agents changed, with the evidence, and exports it." next="/audit" />;
   const initial: AuditFields = {};
   for (const k of AUDIT_FIELDS) {
     const v = params[k];

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import { Card } from "@/components/ui/card";
 import { ConsoleNav } from "@/components/console/console-nav";
 import { QueryProvider } from "@/components/console/query-provider";
-import { SignInForm } from "@/components/console/sign-in-form";
+import { SignInGate } from "@/components/console/detail/sign-in-gate";
 import { TaskConsole } from "@/components/console/task-console";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
@@ -15,24 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function ConsolePage() {
   const principal = await getConsolePrincipal();
 
-  if (!principal) {
-    return (
-      <div className="mx-auto max-w-md pt-6 sm:pt-12">
-        <Card className="p-6 sm:p-8">
-          <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to the console</h1>
-          <p className="mt-2 mb-6 text-sm leading-6 text-muted">
-            The console shows every task and what its agents are doing, live. Sign in with an admin API token; it is
-            kept in an httpOnly cookie for this browser only. Operators, support and admins can also{" "}
-            <a href="/sign-in?next=/console" className="font-medium text-ink underline">
-              use their account
-            </a>
-            .
-          </p>
-          <SignInForm />
-        </Card>
-      </div>
-    );
-  }
+  if (!principal) return <SignInGate what="The console shows every task and what its agents are doing, live, for operators, support and admins." next="/console" />;
 
   const can = capabilitiesOf(principal.role);
   return (

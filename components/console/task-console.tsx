@@ -15,6 +15,7 @@ import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type StageFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
 import { isTaskStage, STAGES, stageLabel } from "./task-stage";
+import { useRefetchSoon } from "./use-refetch-soon";
 import { useLedgerEvents } from "./use-ledger-events";
 
 type Pages = InfiniteData<TaskList>;
@@ -38,7 +39,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
   });
 
   const sessionEnded = isUnauthorized(query.error);
-  const refetchSoon = useRefetchSoon(queryClient);
+  const refetchSoon = useRefetchSoon([TASKS_KEY, REVIEW_KEY]);
   const live = useLedgerEvents({
     enabled: !sessionEnded,
     onOpen: refetchSoon, // events during a disconnection, or before the stream opened, are fetched
@@ -178,26 +179,6 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
         tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage } : task)),
       })),
     },
-  );
-}
-
-/**
- * One refetch for a burst of events: the first event schedules it, the ones that arrive before it runs
- * ride along, and the ones that arrive while it runs schedule the next.
- */
-function useRefetchSoon(queryClient: QueryClient, delayMs = 150) {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
-  return useMemo(
-    () => () => {
-      if (timer.current) return;
-      timer.current = setTimeout(() => {
-        timer.current = null;
-        void queryClient.invalidateQueries({ queryKey: TASKS_KEY });
-        void queryClient.invalidateQueries({ queryKey: REVIEW_KEY });
-      }, delayMs);
-    },
-    [queryClient, delayMs],
   );
 }
 

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { Card } from "@/components/ui/card";
 import { ConsoleNav } from "@/components/console/console-nav";
 import { DemoConsole } from "@/components/console/demo/demo-console";
 import { QueryProvider } from "@/components/console/query-provider";
-import { SignInForm } from "@/components/console/sign-in-form";
+import { NotForRole, SignInGate } from "@/components/console/detail/sign-in-gate";
 import { getConsolePrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
@@ -15,25 +14,23 @@ export const dynamic = "force-dynamic";
 export default async function DemoServicesPage() {
   const principal = await getConsolePrincipal();
 
-  // Fault controls are admin-only (the API refuses everyone else); operators and support see the sign-in.
-  if (!principal || principal.role !== "admin") {
+  // Fault controls are admin-only (the API refuses everyone else).
+  if (!principal) return <SignInGate what="The demo services' fault controls are part of the console, for admins." next="/console/demo" />;
+  const can = capabilitiesOf(principal.role);
+  if (!can.administer) {
     return (
-      <div className="mx-auto max-w-md pt-6 sm:pt-12">
-        <Card className="p-6 sm:p-8">
-          <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to the console</h1>
-          <p className="mt-2 mb-6 text-sm leading-6 text-muted">
-            The demo services&apos; fault controls are part of the console. Sign in with an admin API token; it is kept in an httpOnly
-            cookie for this browser only.
-          </p>
-          <SignInForm />
-        </Card>
-      </div>
+      <>
+        <ConsoleNav current={null} can={can} />
+        <NotForRole title="Admins only" principal={principal} testId="admins-only">
+          The demo services&apos; fault controls are for admins.
+        </NotForRole>
+      </>
     );
   }
 
   return (
     <QueryProvider>
-      <ConsoleNav current="demo" can={capabilitiesOf(principal.role)} />
+      <ConsoleNav current="demo" can={can} />
       <DemoConsole signedInAs={principal.name} />
     </QueryProvider>
   );

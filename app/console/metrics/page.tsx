@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 export default async function MetricsPage() {
   const principal = await getConsolePrincipal();
-  if (!principal) return <SignInGate what="Cancellation metrics are part of the console." />;
+  if (!principal) return <SignInGate what="Cancellation metrics are part of the console." next="/console/metrics" />;
   return (
     <QueryProvider>
       <ConsoleNav current="metrics" can={capabilitiesOf(principal.role)} />

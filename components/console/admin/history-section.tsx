@@ -1,7 +1,7 @@
 "use client";
 
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useMemo, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { inputStyles } from "@/components/ui/input";
@@ -11,6 +11,7 @@ import { ConnectionStatus } from "../connection-status";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
 import { fullTime, shortTime } from "../format";
 import { useLedgerEvents } from "../use-ledger-events";
+import { useRefetchSoon } from "../use-refetch-soon";
 import { HISTORY_KEY, type AdminHistory, type AdminHistoryEvent } from "./types";
 
 const PAGE_SIZE = 25;
@@ -38,7 +39,6 @@ function fetchHistory(filter: Filter, before: number | null, signal?: AbortSigna
  * admin — or an operator on the escalations page — appears without a reload.
  */
 export function HistorySection() {
-  const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>("all");
   const query = useInfiniteQuery({
     queryKey: [...HISTORY_KEY, filter],
@@ -49,15 +49,7 @@ export function HistorySection() {
   const sessionEnded = isUnauthorized(query.error);
 
   // One refetch for a burst of events (disabling an account and the list refresh arrive together).
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
-  const refetchSoon = () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      void queryClient.invalidateQueries({ queryKey: HISTORY_KEY });
-    }, 150);
-  };
+  const refetchSoon = useRefetchSoon([HISTORY_KEY]);
   const live = useLedgerEvents({
     enabled: !sessionEnded,
     onOpen: refetchSoon,

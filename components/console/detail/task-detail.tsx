@@ -16,6 +16,7 @@ import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock }
 import { StopTask } from "./stop-task";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, outcomeLook, resourceTone, type TaskDetail } from "./types";
+import { useRefetchSoon } from "../use-refetch-soon";
 import { useTaskEvents } from "./use-task-events";
 
 interface PlanStep {
@@ -46,15 +47,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const notFound = (query.error as { status?: number } | null)?.status === 404;
   const sessionEnded = isUnauthorized(query.error);
 
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
-  const refetchSoon = () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      void queryClient.invalidateQueries({ queryKey: taskKey(taskId) });
-    }, 150);
-  };
+  const refetchSoon = useRefetchSoon([taskKey(taskId)]);
   // Progress carries all it changes (and comes up to four times a second): patch it in, refetch for the rest.
   const onEvent = (event: LedgerEvent) => {
     const progress = event.type === PROGRESS_EVENT ? StoredProgress.safeParse(event.data) : null;

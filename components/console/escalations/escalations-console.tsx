@@ -9,6 +9,7 @@ import { ConnectionStatus } from "../connection-status";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
 import { shortTime } from "../format";
 import { useLedgerEvents } from "../use-ledger-events";
+import { useRefetchSoon } from "../use-refetch-soon";
 import { ChannelForm } from "./channel-form";
 import { ChannelList } from "./channel-list";
 import { EscalationCard } from "./delivery-log";
@@ -46,15 +47,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
   });
   const sessionEnded = isUnauthorized(log.error) || isUnauthorized(channels.error);
 
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
-  const refetchSoon = () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
-    }, 200);
-  };
+  const refetchSoon = useRefetchSoon([DELIVERIES_KEY], 200);
   const live = useLedgerEvents({
     enabled: !sessionEnded,
     onOpen: refetchSoon,

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -12,6 +12,7 @@ import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
 import { effectLabel, effectTone, outcomeLook, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
 import { useLedgerEvents } from "../use-ledger-events";
+import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
 
@@ -31,22 +32,12 @@ export const KIND_LABEL: Record<string, string> = {
  * items and evidence, and are told who decides.
  */
 export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?: string }) {
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: REVIEW_KEY,
     queryFn: ({ signal }) => apiFetch<{ reviewItems: ReviewItem[] }>("/api/review-items", { signal }),
   });
   const sessionEnded = isUnauthorized(query.error);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
-  const refetchSoon = () => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      void queryClient.invalidateQueries({ queryKey: REVIEW_KEY });
-      void queryClient.invalidateQueries({ queryKey: ["task"] });
-    }, 200);
-  };
+  const refetchSoon = useRefetchSoon([REVIEW_KEY, ["task"]], 200);
   const live = useLedgerEvents({
     enabled: !sessionEnded,
     onOpen: refetchSoon,
