@@ -12,7 +12,7 @@ const NAV = [
   { href: "/chat", label: "Chat" },
   { href: "/console", label: "Console" },
   { href: "/api-docs", label: "API docs" },
-  { href: "/sign-in", label: "Account" },
+  { href: "/account", label: "Account" }, // signed out: /account sends you to /sign-in
 ] as const;
 
 export default function RootLayout({ children }: { children: ReactNode }) {

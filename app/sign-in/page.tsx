@@ -24,6 +24,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               <Link className="text-ink underline" href={principal.role === "user" ? "/chat" : "/console"}>
                 Continue
               </Link>
+              <Link className="text-ink underline" href="/account">
+                Your account
+              </Link>
             </p>
             <AccountSignOut />
           </div>

@@ -15,7 +15,7 @@ export async function signOutEverywhereInThisBrowser() {
   if (results.some((r) => r.status >= 500)) throw new Error("sign-out failed");
 }
 
-export function AccountSignOut({ to = "/sign-in" }: { to?: string }) {
+export function AccountSignOut({ to = "/sign-in", label = "Sign out" }: { to?: string; label?: string }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -38,7 +38,7 @@ export function AccountSignOut({ to = "/sign-in" }: { to?: string }) {
           }
         }}
       >
-        {pending ? "Signing out…" : "Sign out"}
+        {pending ? "Signing out…" : label}
       </Button>
       {failed && (
         <span role="alert" className="text-xs text-danger">
