@@ -108,9 +108,9 @@ export default async function AccountPage() {
         <div className="mt-2">
           <SignOutOtherBrowsers otherSessions={profile.otherSessions} />
         </div>
-        <div className="mt-5 flex flex-wrap items-center gap-3 border-t border-line pt-5">
+        <div className="mt-2 flex flex-wrap items-center justify-between gap-3 border-t border-line pt-5">
+          <p className="text-sm text-muted">Leaving a shared computer? Sign out here.</p>
           <AccountSignOut label="Sign out of this browser" />
-          <p className="text-sm text-muted">Done here, or on a shared computer? Sign out when you leave.</p>
         </div>
       </Card>
     </div>

@@ -71,7 +71,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
         setNext("");
         setConfirm("");
         setShow(false);
-        setStatus("Password changed. Every other browser signed in to this account was signed out; this one stays signed in.");
+        setStatus("Password changed; every other browser was signed out.");
         router.refresh(); // the session count below is now 0
         return;
       }
@@ -109,7 +109,8 @@ export function ChangePasswordForm({ email }: { email: string }) {
         type={show ? "text" : "password"}
         value={value}
         autoComplete={autoComplete}
-        disabled={pending}
+        // Read-only, not disabled, while the request runs: a disabled field cannot take the focus that an error moves to it.
+        readOnly={pending}
         onChange={(e) => {
           set(e.target.value);
           clear(name);
@@ -156,20 +157,19 @@ export function ChangePasswordForm({ email }: { email: string }) {
           )}
         </p>
       )}
-      <div className="mt-5 flex flex-wrap items-center gap-x-4 gap-y-2">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Changing password…" : "Change password"}
-        </Button>
-        <p
-          role="status"
-          aria-live="polite"
-          aria-atomic="true"
-          data-testid="change-password-status"
-          className={status.startsWith("Password changed") ? "min-h-5 text-sm font-medium text-ok" : "min-h-5 text-sm text-muted"}
-        >
-          {status}
-        </p>
-      </div>
+      <Button type="submit" className="mt-5" disabled={pending}>
+        {pending ? "Changing password…" : "Change password"}
+      </Button>
+      {/* Its own line, one line high even when empty: the announcement never moves the page. */}
+      <p
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid="change-password-status"
+        className={status.startsWith("Password changed") ? "mt-3 min-h-5 text-sm font-medium text-ok" : "mt-3 min-h-5 text-sm text-muted"}
+      >
+        {status}
+      </p>
     </form>
   );
 }

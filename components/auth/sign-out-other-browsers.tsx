@@ -29,7 +29,7 @@ export function SignOutOtherBrowsers({ otherSessions }: { otherSessions: number 
         setError(explainAuthAnswer(answer, "Signing out of the other browsers"));
         return;
       }
-      setStatus(otherSessions > 0 ? `Signed out of ${browsers(otherSessions)}. Only this browser is signed in now.` : "Done: only this browser is signed in.");
+      setStatus(otherSessions > 0 ? `Signed out of ${browsers(otherSessions)}; only this one is signed in now.` : "Done: only this browser is signed in.");
       router.refresh();
     } catch {
       setStatus("");
@@ -50,14 +50,12 @@ export function SignOutOtherBrowsers({ otherSessions }: { otherSessions: number 
           </>
         )}
       </p>
-      <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2">
-        <Button variant="secondary" onClick={revoke} disabled={pending}>
-          {pending ? "Signing out…" : "Sign out of all other browsers"}
-        </Button>
-        <p role="status" aria-live="polite" aria-atomic="true" data-testid="other-sessions-status" className="min-h-5 text-sm text-muted">
-          {status}
-        </p>
-      </div>
+      <Button variant="secondary" className="mt-3" onClick={revoke} disabled={pending}>
+        {pending ? "Signing out…" : "Sign out of all other browsers"}
+      </Button>
+      <p role="status" aria-live="polite" aria-atomic="true" data-testid="other-sessions-status" className="mt-3 min-h-5 text-sm text-muted">
+        {status}
+      </p>
       {error && (
         <p role="alert" className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
           {error}
