@@ -16,6 +16,7 @@ import { TaskFilters, type RiskFilter, type StageFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
 import { isTaskStage, STAGES, stageLabel } from "./task-stage";
 import { useRefetchSoon } from "./use-refetch-soon";
+import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
 
 type Pages = InfiniteData<TaskList>;
@@ -46,7 +47,8 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
     onGiveUp: refetchSoon, // the stream was refused: a 401 here shows "sign in again" instead of "reconnecting…"
     onEvent: (event) => {
       patchTaskStage(queryClient, event);
-      refetchSoon();
+      // Progress reports (several a second per running child) and administrative events change no row.
+      if (event.taskId !== null && event.type !== PROGRESS_EVENT) refetchSoon();
     },
   });
   const reviews = useQuery({
