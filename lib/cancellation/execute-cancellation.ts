@@ -198,8 +198,10 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   const ref = await refFor(database, current);
   const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
   if (result.ok) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
+    // Withdrawn first, then the step: a concurrent reconciliation (another engine run) that sees the step must
+    // also see the withdrawal, or it would send the cancel a second time.
     await recordWithdrawn(database, item);
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
     return;
   }
   await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: false, detail: `failed after ${result.attempts} attempts: ${result.error.message}` });

@@ -50,7 +50,13 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   if (outcome.status === "not_committed" && tool.mechanism === "provider_cancel" && tool.cancel && !isTerminalItem(item.status) && !(await withdrawn())) {
     // "Not found" may only mean "not yet": a request still in flight can land after the answer. Withdraw it
     // first (the tool's cancel never undoes a committed effect), then ask again: that answer is final.
-    // Not sent twice: if the engine's dispatch already withdrew it, its record above says so.
+    // Not sent twice: if the engine's dispatch already withdrew it, its record above says so; if another run
+    // (a duplicate Stop, a second app instance) dispatched a cancel that has not been answered yet, that
+    // run's acknowledgement settles it — ask again later instead of cancelling a second time.
+    if (await cancelInFlight(database, item.id)) {
+      await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: "a cancel sent by another engine run is not answered yet: asked again later" });
+      return item.status;
+    }
     await claimDispatch(database, item, "provider_cancel");
     try {
       await tool.cancel(ref);
@@ -181,4 +187,15 @@ export async function resolveAnsweredUncertainties(database: Database) {
       }),
     );
   }
+}
+
+/** How long a dispatched cancel counts as still in flight (a crashed run must not block reconciliation). */
+const CANCEL_IN_FLIGHT_MS = 60_000;
+
+/** A cancel/rollback was dispatched for this item and no outcome of it (success or failure) is recorded yet. */
+async function cancelInFlight(database: Database, workItemId: string): Promise<boolean> {
+  const dispatched = await database.prisma.ledgerEvent.findFirst({ where: { workItemId, type: "cancellation.dispatched" }, orderBy: { seq: "desc" } });
+  if (!dispatched || Date.now() - dispatched.createdAt.getTime() > CANCEL_IN_FLIGHT_MS) return false;
+  const after = await database.prisma.ledgerEvent.findMany({ where: { workItemId, type: "cancellation.step", seq: { gt: dispatched.seq } }, select: { data: true } });
+  return !after.some((e) => ["provider_cancel", "rollback"].includes((e.data as { action?: string } | null)?.action ?? ""));
 }
