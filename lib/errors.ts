@@ -17,6 +17,8 @@ export const ErrorCode = {
   /** The caller's lease token is not (or no longer) the item's current one. */
   staleLease: "stale_lease",
   unavailable: "unavailable",
+  /** A limit was reached (e.g. open event streams); `details.retryAfterSeconds` becomes Retry-After. */
+  tooManyRequests: "too_many_requests",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -53,8 +53,8 @@ export const contract = {
     summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",
   },
   allEvents: {
-    method: "GET", path: "/api/events", auth: ALL, query: s.EventsQuery, stream: true,
-    summary: "Server-sent ledger events of all tasks; resume with Last-Event-ID (header) or lastEventId (query)",
+    method: "GET", path: "/api/events", auth: OWN_READ, query: s.EventsQuery, stream: true,
+    summary: "Server-sent ledger events of every task the caller may see (a user: their own); resume with Last-Event-ID (header) or lastEventId (query)",
   },
   claim: {
     method: "POST", path: "/api/workers/claim", auth: WORKERS, body: s.ClaimBody, response: s.ClaimResponseSchema,

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   stale_intent: 409,
   stale_lease: 409,
   unavailable: 503,
+  too_many_requests: 429,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];
@@ -24,7 +25,9 @@ export function errorResponse(error: unknown): Response {
     return Response.json({ error: { code: ErrorCode.badRequest, message: `invalid request — ${summary}`, issues } }, { status: 400 });
   }
   if (error instanceof AppError) {
-    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code] });
+    const retryAfter = error.details.retryAfterSeconds;
+    const headers = typeof retryAfter === "number" ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
+    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code], headers });
   }
   const prismaCode = (error as { code?: unknown })?.code;
   if (prismaCode === "P2002") {

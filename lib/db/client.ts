@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 import { resolveDatabase, type DatabaseTarget } from "./config";
+import { openPgPool, type PgDirect } from "./pg";
 import { LedgerSqliteAdapterFactory } from "./sqlite-adapter";
 
 /**
@@ -20,6 +21,10 @@ export interface Database {
   readonly prisma: PrismaDb;
   /** SQLite only: a synchronous transaction on the same connection, for the ledger's hot path. */
   readonly sqlite?: { transaction<T>(fn: (db: BetterSqlite3Database) => T): Promise<T> };
+  /** PostgreSQL only: the app's pool (shared with Prisma's adapter), for the ledger's hot path. */
+  readonly pg?: PgDirect;
+  /** Runs `fn` before the connections close (what a process keeps per database: its live view). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -35,18 +40,34 @@ export function openDatabase(url?: string): Database {
     const client = new SqliteClient({ adapter: factory, transactionOptions });
     const connected = client.$connect();
     connected.catch(() => {}); // surfaced by the first query or direct transaction that awaits it
+    const closing = closeHooks();
     return {
       provider: target.provider,
       target,
       prisma: client,
       sqlite: { transaction: async (fn) => (await connected, factory.directTransaction(fn)) },
-      close: () => client.$disconnect(),
+      onClose: closing.add,
+      close: async () => {
+        await closing.run();
+        await client.$disconnect();
+      },
     };
-  } else {
-    const adapter = new PrismaPg({ connectionString: target.url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
-    prisma = new PostgresClient({ adapter, transactionOptions }) as unknown as PrismaDb;
   }
-  return { provider: target.provider, target, prisma, close: () => prisma.$disconnect() };
+  const direct = openPgPool(target.url);
+  prisma = new PostgresClient({ adapter: new PrismaPg(direct.pool), transactionOptions }) as unknown as PrismaDb;
+  const closing = closeHooks();
+  return {
+    provider: target.provider,
+    target,
+    prisma,
+    pg: direct,
+    onClose: closing.add,
+    close: async () => {
+      await closing.run();
+      await prisma.$disconnect();
+      await direct.pool.end();
+    },
+  };
 }
 
 const globalForDb = globalThis as unknown as { stoplineDb?: Database };
@@ -54,4 +75,20 @@ const globalForDb = globalThis as unknown as { stoplineDb?: Database };
 /** The process-wide database named by DATABASE_URL (one client per process, also across Next's module reloads). */
 export function db(): Database {
   return (globalForDb.stoplineDb ??= openDatabase());
+}
+
+/** The PostgreSQL pool of a PostgreSQL database (every database is SQLite with `sqlite`, or PostgreSQL with `pg`). */
+export function pgOf(database: Database): PgDirect {
+  if (!database.pg) throw new Error(`the ${database.provider} database has no PostgreSQL pool`);
+  return database.pg;
+}
+
+function closeHooks() {
+  const hooks: (() => Promise<void>)[] = [];
+  return {
+    add: (fn: () => Promise<void>) => void hooks.push(fn),
+    run: async () => {
+      for (const fn of hooks.splice(0)) await fn().catch((error) => console.error("closing the database: a close hook failed", error));
+    },
+  };
 }

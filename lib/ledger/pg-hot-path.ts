@@ -1,0 +1,309 @@
+import { randomUUID } from "node:crypto";
+import type { PgDirect } from "../db/pg";
+import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
+import { publishCommitted, type CommittedEvent } from "../events/bus";
+import type { CompleteInput } from "./complete-work-item";
+import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { canTransition, fromStatesInto } from "./transitions";
+import type { EventInput } from "./write";
+
+/**
+ * The ledger's hot path on PostgreSQL: claim, heartbeat, checkpoint, complete, the boundary, the removal of
+ * queued children and task creation — each ONE statement on the app's pool (`pg` directly, autocommit): the
+ * state compare-and-set, its event and the database clock in one CTE, so the change and its event commit
+ * together (invariant 9) without a BEGIN/COMMIT round trip. Same rows and events as the Prisma path; the
+ * decisions that are not a plain guard (why a call is refused) are the shared pure functions, taken on a
+ * slow path only when the guarded statement changed nothing.
+ *
+ * Locking, without a global lock:
+ * - a claim locks its item `FOR UPDATE SKIP LOCKED` (workers never wait on each other) and its task
+ *   `FOR KEY SHARE`; the boundary locks the task `FOR UPDATE`, which conflicts with that share lock. So a claim
+ *   either commits before the boundary (the engine then sees the item running and stops it) or waits for it
+ *   and re-checks the task (READ COMMITTED re-evaluates a locked row's conditions on its newest version): after
+ *   the boundary's commit nothing is claimed (invariant 2). The checkpoint locks the same way.
+ * - every other write is guarded by the row's state (and lease token), so a lost race changes nothing.
+ */
+
+type Row = Record<string, unknown>;
+
+// The database's clock, read once per statement (a volatile CTE is evaluated once), in UTC like Prisma's DateTime.
+const NOW = `now AS MATERIALIZED (SELECT timezone('UTC', clock_timestamp()) AS t)`;
+const EVENT_COLUMNS = `("taskId","workItemId","entityType","entityId","actor","type","fromState","toState","reason","data","createdAt")`;
+const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+function announce(rows: { seq: number; taskId: string | null; workItemId: string | null; type: string; toState: string | null }[]) {
+  const committed: CommittedEvent[] = rows.map((r) => ({ seq: r.seq, taskId: r.taskId, workItemId: r.workItemId, type: r.type, toState: r.toState }));
+  publishCommitted(committed);
+}
+
+/** Strips the statement's bookkeeping columns (`_…`) from a returned row. */
+function own<T>(row: Row): T {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row)) if (!k.startsWith("_")) out[k] = v;
+  return out as T;
+}
+
+// ---- claim ------------------------------------------------------------------------------------------------
+
+if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
+
+const CLAIM = `
+WITH ${NOW},
+candidate AS (
+  SELECT w."id", w."taskId", w."attempt"
+  FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."status" = 'queued' AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL
+    AND w."preparedIntentVersion" = t."intentVersion"
+    AND ($4::text[] IS NULL OR w."toolName" = ANY($4::text[]))
+  ORDER BY w."createdAt", w."id"
+  LIMIT 1
+  FOR UPDATE OF w SKIP LOCKED
+  FOR KEY SHARE OF t
+),
+claimed AS (
+  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = $1, "leaseToken" = $2,
+    "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000), "heartbeatAt" = now.t,
+    "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM candidate c, now WHERE w."id" = c."id" AND w."status" = 'queued'
+  RETURNING w.*
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."taskId", c."id", 'workItem', c."id", $5, 'work_item.claimed', 'queued', 'running', NULL,
+    jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
+  FROM claimed c, now
+  RETURNING "seq"
+)
+SELECT claimed.*, (SELECT "seq" FROM event) AS "_seq" FROM claimed`;
+
+export async function claimOnPg(pg: PgDirect, input: { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string }): Promise<WorkItem | null> {
+  const [row] = await pg.query(CLAIM, [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`], "stopline_claim");
+  if (!row) return null;
+  announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.claimed", toState: WorkItemStatus.running }]);
+  return own<WorkItem>(row);
+}
+
+// ---- heartbeat --------------------------------------------------------------------------------------------
+
+const HEARTBEAT = `
+WITH ${NOW},
+beat AS (
+  UPDATE "WorkItem" w SET "heartbeatAt" = now.t, "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000)
+  FROM now WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($4::text[])
+  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt"
+)
+SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", t."cancelRequestedAt", t."intentVersion"
+FROM beat b JOIN "Task" t ON t."id" = b."taskId"`;
+
+/** Extends the current holder's lease; null when the token is not current (the caller takes the slow path). */
+export async function heartbeatOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; leaseMs: number }) {
+  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; cancelRequestedAt: Date | null; intentVersion: number }>(
+    HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat",
+  );
+  return row ?? null;
+}
+
+// ---- checkpoint -------------------------------------------------------------------------------------------
+
+const CHECKPOINT = `
+WITH ${NOW},
+item AS (
+  SELECT w."id", w."taskId", w."preparedIntentVersion", w."proposalVersion",
+    t."intentVersion" AS "taskIntentVersion", t."proposalVersion" AS "taskProposalVersion"
+  FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = 'running'
+    AND ($3::int IS NULL OR w."preparedIntentVersion" = $3::int)
+    AND ($4::int IS NULL OR w."proposalVersion" IS NOT DISTINCT FROM $4::int)
+    AND t."cancelRequestedAt" IS NULL AND t."stage" = 'active' AND t."intentVersion" = w."preparedIntentVersion"
+    AND (w."proposalVersion" IS NULL OR w."proposalVersion" = t."proposalVersion")
+  FOR NO KEY UPDATE OF w
+  FOR KEY SHARE OF t
+),
+passed AS (
+  UPDATE "WorkItem" w SET "checkpointPassedAt" = now.t, "updatedAt" = now.t FROM item i, now WHERE w."id" = i."id" RETURNING w."id"
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT i."taskId", i."id", 'checkpoint', i."id", $5, 'checkpoint.passed', NULL, NULL, NULL,
+    jsonb_build_object('preparedIntentVersion', i."preparedIntentVersion", 'taskIntentVersion', i."taskIntentVersion",
+      'confirmedProposalVersion', i."proposalVersion", 'taskProposalVersion', i."taskProposalVersion"), now.t
+  FROM item i JOIN passed p ON p."id" = i."id", now
+  RETURNING "seq"
+)
+SELECT i.*, (SELECT "seq" FROM event) AS "_seq" FROM item i`;
+
+/**
+ * The checkpoint before a commitment: passes (records `checkpointPassedAt` and `checkpoint.passed`) only while
+ * the task has no boundary and neither intent nor confirmed proposal moved. Null when it did not pass — the
+ * caller then works out and records why (checkpoint-work-item.ts).
+ */
+export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; intentVersion?: number; proposalVersion?: number | null; actor: string }) {
+  const [row] = await pg.query<{ taskId: string; taskIntentVersion: number; taskProposalVersion: number; _seq: number }>(
+    CHECKPOINT, [input.workItemId, input.leaseToken, input.intentVersion ?? null, input.proposalVersion ?? null, input.actor], "stopline_checkpoint",
+  );
+  if (!row) return null;
+  announce([{ seq: row._seq, taskId: row.taskId, workItemId: input.workItemId, type: "checkpoint.passed", toState: null }]);
+  return { passed: true as const, intentVersion: row.taskIntentVersion, proposalVersion: row.taskProposalVersion };
+}
+
+// ---- complete ---------------------------------------------------------------------------------------------
+
+const COMPLETE = `
+WITH ${NOW},
+item AS (
+  SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($3::text[])
+    AND (NOT $4::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
+  FOR NO KEY UPDATE OF w
+),
+done AS (
+  UPDATE "WorkItem" w SET "status" = $5, "result" = $6::jsonb, "partialResult" = COALESCE($7::jsonb, w."partialResult"),
+    "partialComplete" = COALESCE($8::boolean, w."partialComplete"), "error" = $9, "finishedAt" = now.t,
+    "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM item i, now WHERE w."id" = i."id"
+  RETURNING w.*, i."status" AS "_from"
+),
+finished AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT d."taskId", d."id", 'workItem', d."id", $10, 'work_item.finished', d."_from", d."status", $9, NULL, now.t
+  FROM done d, now
+  RETURNING "seq"
+),
+effect AS (
+  UPDATE "SideEffect" s SET "outcome" = $11,
+    "externalRecordId" = CASE WHEN $11 = 'committed' THEN COALESCE($12, s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN $11 = 'committed' THEN COALESCE($13, s."externalVersion") ELSE s."externalVersion" END,
+    "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
+  FROM done d, now
+  WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
+  RETURNING s."id", s."taskId"
+),
+settled AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT e."taskId", d."id", 'sideEffect', e."id", $10, 'side_effect.settled', 'unknown', $11, 'work item ' || d."status", NULL, now.t
+  FROM effect e, done d, now
+  RETURNING "seq"
+)
+SELECT d.*, (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq" FROM done d`;
+
+/**
+ * The lease holder's report, as one guarded statement: it applies only when the token is current, the
+ * transition is in the table and a stop outcome has a stop request behind it (the same rules as
+ * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
+ */
+export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null }): Promise<WorkItem | null> {
+  const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
+  const effectOutcome = input.outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
+  const [row] = await pg.query(COMPLETE, [
+    input.workItemId, input.leaseToken, from, isStoppedItem(input.outcome), input.outcome,
+    json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
+    input.actor, effectOutcome, input.externalRecordId ?? null, input.externalVersion ?? null,
+  ], "stopline_complete");
+  if (!row) return null;
+  const events = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.finished", toState: input.outcome as string }];
+  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "side_effect.settled", toState: effectOutcome });
+  announce(events);
+  return own<WorkItem>(row);
+}
+
+// ---- the boundary -----------------------------------------------------------------------------------------
+
+if (!canTransition("task", TaskStage.active, TaskStage.cancelRequested)) throw new Error("the transition table no longer allows the boundary");
+
+const BOUNDARY = `
+WITH ${NOW},
+current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
+recorded AS (
+  UPDATE "Task" t SET "stage" = 'cancel_requested', "intentVersion" = c."intentVersion" + 1, "cancelIntentVersion" = c."intentVersion" + 1,
+    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
+  FROM current c, now
+  WHERE t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
+  RETURNING t.*
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT r."id", NULL, 'task', r."id", $3, 'task.cancel_requested', 'active', 'cancel_requested', $2,
+    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1), now.t
+  FROM recorded r, now
+  RETURNING "seq"
+)
+SELECT true AS "_recorded", r.*, (SELECT "seq" FROM event) AS "_seq" FROM recorded r
+UNION ALL
+SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)`;
+
+/**
+ * Invariant 1 in one statement: intent version +1, cancelRequestedAt (the database's clock), reason, actor and
+ * the event. A task that already has a boundary, or has ended, is returned as it is (recorded: false).
+ */
+export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string }): Promise<{ task: Task | null; recorded: boolean }> {
+  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor], "stopline_boundary");
+  if (!row) return { task: null, recorded: false };
+  if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: "task.cancel_requested", toState: TaskStage.cancelRequested }]);
+  return { task: own<Task>(row), recorded: row._recorded as boolean };
+}
+
+// ---- removal of queued children ---------------------------------------------------------------------------
+
+const CANCEL_QUEUED = `
+WITH ${NOW},
+removed AS (
+  UPDATE "WorkItem" w SET "status" = 'cancelled', "finishedAt" = now.t, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM now WHERE w."taskId" = $1 AND w."status" = 'queued'
+  RETURNING w."id"
+),
+events AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT $1, r."id", 'workItem', r."id", $2, 'work_item.removed_from_dispatch', 'queued', 'cancelled', $3, NULL, now.t
+  FROM removed r, now
+  RETURNING "seq", "workItemId"
+)
+SELECT "seq", "workItemId" FROM events`;
+
+/**
+ * Every queued child of a task leaves dispatch in one statement, each with its event. A claim that locked a
+ * child first makes this wait for it and then skip it (it is running: the engine stops it).
+ */
+export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, boundary: Date, actor: string): Promise<number> {
+  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
+  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor, `never started: cancelled at ${boundary.toISOString()}`], "stopline_cancel_queued");
+  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: "work_item.removed_from_dispatch", toState: WorkItemStatus.cancelled })));
+  return rows.length;
+}
+
+// ---- task creation ----------------------------------------------------------------------------------------
+
+const CREATE_TASK = `
+WITH ${NOW},
+created AS (
+  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","createdAt","updatedAt")
+  SELECT $1, $2, $3, $4, $5, 'active', now.t, now.t FROM now
+  RETURNING *
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."id", NULL, 'task', c."id", $6, 'task.created', NULL, 'active', NULL,
+    jsonb_build_object('title', c."title", 'conversationId', c."conversationId", 'riskLevel', c."riskLevel"), now.t
+  FROM created c, now
+  RETURNING "seq"
+)
+SELECT c.*, (SELECT "seq" FROM event) AS "_seq" FROM created c`;
+
+export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string }, actor: string): Promise<Task> {
+  const id = randomUUID();
+  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor], "stopline_create_task");
+  announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: "task.created", toState: TaskStage.active }]);
+  return own<Task>(row);
+}
+
+/** An event on its own (one statement): the record of a refused call (a stale lease token, a refused checkpoint). */
+export async function insertEventOnPg(pg: PgDirect, e: EventInput): Promise<number> {
+  const [row] = await pg.query<{ seq: number }>(
+    `INSERT INTO "LedgerEvent" ${EVENT_COLUMNS} VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::jsonb, timezone('UTC', clock_timestamp())) RETURNING "seq"`,
+    [e.taskId ?? null, e.workItemId ?? null, e.entityType, e.entityId, e.actor, e.type, e.fromState ?? null, e.toState ?? null, e.reason ?? null, json(e.data)],
+    "stopline_insert_event",
+  );
+  announce([{ seq: row.seq, taskId: e.taskId ?? null, workItemId: e.workItemId ?? null, type: e.type, toState: e.toState ?? null }]);
+  return row.seq;
+}
+
