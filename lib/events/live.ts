@@ -54,7 +54,7 @@ interface Subscriber {
   principalKey: string;
   /** null once live; frames that arrived while the backlog was being replayed. */
   buffer: { position: EventPosition; frame: Uint8Array }[] | null;
-  /** The last position this subscriber was sent (backlog) — buffered frames at or before it are dropped. */
+  /** Everything up to here was sent (or preceded the resume point): a frame at or before it is never sent again. */
   replayedTo: EventPosition;
   controller: ReadableStreamDefaultController<Uint8Array>;
   close(): void;
@@ -157,7 +157,8 @@ export class LiveLedger {
       if (!matches(s.filter, e)) continue;
       frame ??= frameOf(e.event);
       if (s.buffer) s.buffer.push({ position: e.position, frame });
-      else this.#send(s, frame);
+      // A subscriber that resumed ahead of this live view (it had not read that far yet) skips what it has.
+      else if (comparePositions(e.position, s.replayedTo) > 0) this.#send(s, frame);
     }
   }
 
