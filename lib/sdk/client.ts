@@ -310,6 +310,9 @@ export class StoplineClient {
     const idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
     const signal = options.signal;
     let cursor = options.lastEventId;
+    // Ledger order is not always seq order (on PostgreSQL it follows the writing transactions): the resume point
+    // is the last event received, and a repeat is recognised by its id, never by comparing sequence numbers.
+    const seen = new Set<number>();
     let failures = 0;
 
     while (!signal?.aborted) {
@@ -358,7 +361,9 @@ export class StoplineClient {
           if (message.event === "error") break; // the server could not read the ledger: reconnect and resume
           if (message.event !== "ledger") continue;
           const event = parseEvent(message.data, label, response.status);
-          if (cursor !== undefined && event.seq <= cursor) continue; // never twice, whatever the server resends
+          if (seen.has(event.seq)) continue; // never twice, whatever the server resends
+          seen.add(event.seq);
+          if (seen.size > 10_000) seen.delete(seen.values().next().value!);
           cursor = event.seq;
           failures = 0;
           yield event;
