@@ -148,6 +148,8 @@ export type McpCallInput = Record<string, unknown> | undefined;
 export interface McpToolSet {
   /** One ToolDefinition per server tool, ready for ToolRegistry.register(). */
   tools: ToolDefinition<McpCallInput, CallToolResult>[];
+  /** What the server said about each of those tools (tools/list), in the same order. */
+  infos: McpToolInfo[];
   server: { name: string; version: string } | undefined;
   /** The protocol era negotiated with the server ("legacy" = 2025-11-25 and earlier, "modern" = 2026-07-28). */
   era: "legacy" | "modern" | undefined;
@@ -155,6 +157,8 @@ export interface McpToolSet {
   tasks: boolean;
   /** What was observed of the call of this work item (undefined if this process has no record of it). */
   observation(workItemId: string): Readonly<McpCallObservation> | undefined;
+  /** Progress notifications of the call of this work item, as they arrive (the MCP gateway forwards them). */
+  onProgress(workItemId: string, listener: (progress: McpProgress) => void): () => void;
   /** The server's stderr when `stdio.stderr` is "pipe". */
   stderr: Stream | null;
   close(): Promise<void>;
@@ -172,7 +176,8 @@ export function contractFromAnnotations(tool: McpToolInfo): { commitsEffect: boo
 const toolName = (prefix: string, name: string) => `${prefix}.${name.replace(/[^\w.:-]/g, "_")}`;
 
 export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolSet> {
-  const o = { confirmGraceMs: 2_000, callTimeoutMs: 10 * 60_000, maxObservations: 5_000, ...options };
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ConnectMcpToolsOptions;
+  const o = { confirmGraceMs: 2_000, callTimeoutMs: 10 * 60_000, maxObservations: 5_000, ...given };
   const observer = new CallObserver(o.maxObservations);
 
   let inner: Transport;
@@ -382,6 +387,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
 
   return {
     tools,
+    infos: wanted.map(({ name, title, description, annotations, inputSchema }) => ({ name, title, description, annotations, inputSchema })),
     server,
     era,
     tasks: tasksSupported,
@@ -391,6 +397,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
       const { controller: _controller, cancelSending: _sending, ...seen } = call;
       return structuredClone(seen);
     },
+    onProgress: (workItemId, listener) => observer.onProgress(workItemId, listener),
     stderr,
     close: () => client.close(),
   };
@@ -460,6 +467,17 @@ class CallObserver {
   readonly #waiters = new Set<() => void>();
   #next = 0;
   era: "legacy" | "modern" | null = null;
+  readonly #progressListeners = new Map<string, Set<(p: McpProgress) => void>>();
+
+  onProgress(workItemId: string, listener: (p: McpProgress) => void): () => void {
+    const set = this.#progressListeners.get(workItemId) ?? new Set();
+    set.add(listener);
+    this.#progressListeners.set(workItemId, set);
+    return () => {
+      set.delete(listener);
+      if (!set.size) this.#progressListeners.delete(workItemId);
+    };
+  }
 
   constructor(private readonly max: number) {}
 
@@ -504,7 +522,9 @@ class CallObserver {
           this.#changed();
         }, { once: true });
         return ({ error }) => {
-          if (error !== undefined && call.answer === null) call.notSent ??= `the transport could not send the request: ${String(error)}`;
+          // On a per-request stream (2026-07-28 HTTP) the send lasts as long as the response stream: its end by our
+          // own abort is the cancellation, not a failure to send (the server may well have started the call).
+          if (error !== undefined && call.answer === null && call.cancelKind !== "stream_closed") call.notSent ??= `the transport could not send the request: ${String(error)}`;
           this.#changed();
         };
       }
@@ -554,6 +574,13 @@ class CallObserver {
         call.lastProgress = { progress: Number(p.progress), total: p.total, message: p.message, at: now };
         call.progressCount++;
         if (call.cancelSentAt !== null) call.progressAfterCancel++;
+        for (const listener of this.#progressListeners.get(call.workItemId) ?? []) {
+          try {
+            listener(call.lastProgress);
+          } catch {
+            /* a listener's failure is not the call's */
+          }
+        }
         this.#changed();
       }
     }
