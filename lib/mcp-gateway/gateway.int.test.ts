@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
@@ -78,7 +79,7 @@ async function until<T>(probe: () => Promise<T | undefined | null | false> | T |
 const items = (toolName: string) => t.database.prisma.workItem.findMany({ where: { toolName }, orderBy: { createdAt: "asc" } });
 /** A call in flight (a call is recorded as submitted before it is sent to the server). */
 const runningItem = (toolName: string) => until(async () => (await items(toolName)).find((i) => i.status === "running" || i.status === "submitted"), `a running ${toolName}`);
-const settledItem = (id: string, not: string[] = ["running", "cancelling", "submitted"]) =>
+const settledItem = (id: string, not: string[] = ["running", "cancelling", "submitted", "uncertain"]) =>
   until(async () => {
     const i = await t.database.prisma.workItem.findUnique({ where: { id } });
     return i && !not.includes(i.status) ? i : undefined;
@@ -208,6 +209,30 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(answer.isError).toBe(true);
     expect((await settledItem(item.id)).status).toBe("cancelled");
   });
+});
+
+describe("MCP gateway over stdio (npm run mcp:stdio): for clients that launch a command", () => {
+  it("an IDE launches the bridge: its calls reach the gateway as one session task, and its notifications/cancelled stops the call", async () => {
+    const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
+    const ide = new Client({ name: "ide-stdio", version: "1.0.0" });
+    await ide.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", "scripts/mcp-stdio.ts"], cwd: ROOT, stderr: "ignore", env: { ...(env as Record<string, string>), STOPLINE_MCP_URL: endpoint.url, STOPLINE_TOKEN: "any" } }));
+    clients.push(ide);
+    expect((await ide.listTools()).tools.map((x) => x.name)).toContain("count_slowly");
+    const before = new Set((await items("mcp:demo.count_slowly")).map((i) => i.id));
+    expect((await ide.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } })).structuredContent).toEqual({ counted: 2 });
+    const first = (await items("mcp:demo.count_slowly")).find((i) => !before.has(i.id))!;
+
+    const controller = new AbortController();
+    const pending = ide.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { signal: controller.signal }).catch((e: Error) => e);
+    const item = await until(async () => (await items("mcp:demo.count_slowly")).find((i) => !before.has(i.id) && i.id !== first.id && (i.status === "running" || i.status === "submitted")), "the IDE's long call");
+    await sleep(150);
+    controller.abort("the user cancelled in the IDE");
+    expect(await pending).toBeInstanceOf(Error);
+    expect((await settledItem(item.id, ["running", "cancelling", "submitted", "uncertain"])).status).toBe("cancelled");
+    expect(item.taskId).toBe(first.taskId); // one bridge process, one session, one task
+    const stopEvent = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { workItemId: item.id, type: "work_item.cancelling" } });
+    expect(stopEvent.reason).toMatch(/the MCP client cancelled this call/);
+  }, 30_000);
 });
 
 describe("MCP gateway: the official conformance suite (server side)", () => {
