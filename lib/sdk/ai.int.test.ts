@@ -111,3 +111,25 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     expect((await admin.listTasks({})).tasks.length).toBe(before);
   });
 });
+
+describe("POST /api/tasks/{taskId}/work-items/start (inline work items)", () => {
+  it("schedules and leases in one step; refused after the Stop (nothing starts) and for bad input (nothing written); agent tokens may not run work", async () => {
+    const task = await admin.createTask({ title: "inline" });
+    const item = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: "inline-1", workerId: "me" });
+    expect(item).toMatchObject({ status: "running", leaseOwner: "me", correlationId: "inline-1" });
+    expect(item.leaseToken).toBeTruthy();
+    expect((await s.worker.heartbeat(item.id, { leaseToken: item.leaseToken })).cancelRequested).toBe(false);
+    // a pool of another process cannot claim it: it was never queued for anyone else
+    expect(await s.worker.claim({ workerId: "other", toolNames: ["inline.tool"] })).toBeNull();
+
+    const bad = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "" }).catch((e) => e);
+    expect(bad).toMatchObject({ status: 400 });
+    const agent = await s.agent.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" }).catch((e) => e);
+    expect(agent).toMatchObject({ status: 403 });
+
+    await admin.cancel(task.id, { reason: "stop" });
+    const late = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" }).catch((e) => e);
+    expect(late).toMatchObject({ status: 409, code: "cancel_requested" });
+    expect((await admin.getTask(task.id)).workItems.map((w) => w.correlationId)).toEqual(["inline-1"]);
+  });
+});
