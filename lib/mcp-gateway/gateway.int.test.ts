@@ -199,6 +199,23 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(stoppedItem.taskId).toBe(finished.taskId); // same session (_meta dev.stopline/session), same task
   });
 
+  it("server-everything (stdio) ignores the cancellation and never answers: the client's cancel is reported 'cancellation sent but not confirmed' (uncertain + review), never cancelled", async () => {
+    const client = await connect("legacy", "ide-everything");
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 2, steps: 10 } }, { signal: controller.signal }).catch((e: Error) => e);
+    const item = await runningItem("mcp:everything.trigger-long-running-operation");
+    await until(() => (gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)?.progressCount ?? 0) >= 1, "progress from server-everything");
+    controller.abort("cancelled in the IDE");
+    expect(await pending).toBeInstanceOf(Error);
+    const review = await until(() => t.database.prisma.reviewItem.findFirst({ where: { workItemId: item.id } }), "a review item for the unconfirmed call", 15_000);
+    expect(review).toMatchObject({ kind: "resolve_uncertain", status: "open" });
+    expect(review.subject).toMatch(/cancellation sent but not confirmed/);
+    const row = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+    expect(row.status).toBe("uncertain");
+    const seen = gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)!;
+    expect(seen).toMatchObject({ cancelKind: "notification", answer: null });
+  }, 20_000);
+
   it("stopCalls({ toolName }) stops every running call of one tool (the hook an incident kill switch uses)", async () => {
     const client = await connect("legacy", "ide-kill");
     const pending = client.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { timeout: 20_000 });

@@ -177,11 +177,24 @@ export class McpGateway {
       void requestCallStop(this.#o.database, { workItemId: item.id, actor: ref.actor, reason: `the MCP client cancelled this call (${String(options.signal?.reason ?? "request cancelled")})` });
     };
     options.signal?.addEventListener("abort", onClientCancel, { once: true });
+    // A call stopped on its own (not its task) is settled INSIDE the run, while the item is still `cancelling` and
+    // leased to this process: the engine's maintenance pass reconciles `uncertain` items of tasks that were not
+    // stopped, and would call a withdrawn call "failed" — the outcome of a call-level Stop is established here.
+    const def = tool.def as ToolDefinition;
+    const runner: ToolDefinition = {
+      ...def,
+      run: async (input, ctx) => {
+        try {
+          return await def.run(input, ctx);
+        } catch (error) {
+          if (running.clientStop || (await this.#stoppedAsCall(item.id))) await settleStoppedCall(this.#o.database, def, item.id);
+          throw error;
+        }
+      },
+    };
     try {
-      const report = await runWorkItem({ database: this.#o.database, tool: tool.def as ToolDefinition, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs });
-      const callStopped = running.clientStop || (await this.#stoppedAsCall(item.id));
-      if (report.outcome === "uncertain" && callStopped) await settleStoppedCall(this.#o.database, tool.def as ToolDefinition, item.id);
-      else if (!isTerminalItem(report.outcome)) await this.#awaitEngine(item.id, 5_000);
+      const report = await runWorkItem({ database: this.#o.database, tool: runner, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs });
+      if (!isTerminalItem(report.outcome) && !running.clientStop) await this.#awaitEngine(item.id, 5_000);
       return await this.#answer(item.id, tool);
     } finally {
       options.signal?.removeEventListener("abort", onClientCancel);

@@ -71,7 +71,10 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     const summary = await eventually(async () => {
       const current = await admin.getCancellation(taskId);
       return current.status === "IN_PROGRESS" ? undefined : current;
-    }, "the cancellation to settle", 20_000);
+    }, "the cancellation to settle", 20_000).catch(async (error: Error) => {
+      const d = await admin.getTask(taskId);
+      throw new Error(`${error.message}; task ${d.stage}, items ${JSON.stringify(d.workItems.map((w) => [w.toolName, w.status]))}`);
+    });
 
     // what the reports service recorded: the export was cancelled, after N rows — never completed
     const record = witnessLog(demo.db, "reports").filter((w) => w.subject === exportId);

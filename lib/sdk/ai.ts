@@ -222,12 +222,23 @@ export function createStopline(options: CreateStoplineOptions) {
       workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
       operationId: (submitted as { operationId: string } | null)?.operationId ?? null, providerRef: (submitted as { providerRef?: string } | null)?.providerRef ?? null, input: item.input,
     });
-    const complete = (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra: Record<string, unknown> = {}) =>
-      worker.complete(item.id, { ...lease, outcome, ...extra }).catch((error) => {
-        // The engine settled the item meanwhile, or the lease moved on: the ledger's record stands.
-        if (isStoplineError(error) && ["stale_lease", "conflict", "illegal_transition", "not_found"].includes(String(error.code))) return;
-        throw error;
-      });
+    const complete = async (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra: Record<string, unknown> = {}) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await worker.complete(item.id, { ...lease, outcome, ...extra });
+        } catch (error) {
+          // The engine moved the item at the same moment (running → cancelling after the Stop): the lease is still
+          // ours, so the report is made again against the new state.
+          if (isStoplineError(error) && error.code === "conflict" && attempt < 5) {
+            await new Promise((r) => setTimeout(r, 50 * attempt));
+            continue;
+          }
+          // The lease moved on, or the item was settled by the engine: the ledger's record stands.
+          if (isStoplineError(error) && ["stale_lease", "illegal_transition", "not_found", "conflict"].includes(String(error.code))) return;
+          throw error;
+        }
+      }
+    };
 
     try {
       const result = await body(ctx);
