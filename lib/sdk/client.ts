@@ -33,6 +33,7 @@ export type Metrics = z.output<typeof s.MetricsSchema>;
 
 export type CreateTaskInput = z.input<typeof s.CreateTaskBody>;
 export type ScheduleWorkItemInput = z.input<typeof s.ScheduleWorkItemBody>;
+export type StartWorkItemInput = z.input<typeof s.StartWorkItemBody>;
 export type CancelInput = z.input<typeof s.CancelBody>;
 export type ClaimInput = z.input<typeof s.ClaimBody>;
 export type HeartbeatInput = z.input<typeof s.HeartbeatBody>;
@@ -87,6 +88,8 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   createTask: "once", // the API has no idempotency key for tasks: a repeat could create a second task
   listTasks: "idempotent",
   getTask: "idempotent",
+  // Never re-sent: a lost answer leaves an item leased to nobody, which lease recovery then handles.
+  startWorkItem: "once",
   scheduleWorkItem: "once", // idempotent when a correlationId or idempotencyKey is given (see scheduleWorkItem)
   cancelTask: "idempotent", // a repeated Stop returns the first boundary (invariant 7)
   getCancellation: "idempotent",
@@ -230,6 +233,16 @@ export class StoplineClient {
       if (same) return existing;
       throw error;
     }
+  }
+
+  /**
+   * Schedules a work item AND leases it to this caller in one step (worker tokens), for work the caller runs
+   * itself — an AI SDK tool call inside the agent's loop. Report it through the lease protocol (heartbeat,
+   * checkpoint, submitted, complete) with the returned `leaseToken`. CancelledError once the task's Stop was
+   * recorded. Never re-sent after it may have reached the server.
+   */
+  startWorkItem(taskId: string, body: StartWorkItemInput, options?: CallOptions): Promise<ClaimedWorkItem> {
+    return this.call("startWorkItem", { params: { taskId }, body, ...options });
   }
 
   /**
