@@ -246,6 +246,8 @@ export class McpGateway {
     this.sessions.delete(key);
     if (!session.taskId || session.inFlight.size) return;
     await writeLedger(this.#o.database, async (w) => {
+      // Locked before the count: a call starting in this session at the same moment waits, or is counted.
+      await w.lockRow("task", session.taskId!, "exclusive");
       const task = await w.tx.task.findUnique({ where: { id: session.taskId! } });
       if (!task || task.stage !== TaskStage.active) return;
       const open = await w.tx.workItem.count({ where: { taskId: task.id, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.uncertain, WorkItemStatus.unrecoverable] } } });

@@ -21,6 +21,7 @@ export const GATEWAY_ACTOR = "system:mcp-gateway";
 
 export async function requestCallStop(database: Database, input: { workItemId: string; actor: string; reason: string }): Promise<WorkItem | null> {
   return writeLedger(database, async (w) => {
+    await w.lockRow("workItem", input.workItemId);
     const item = await w.tx.workItem.findUnique({ where: { id: input.workItemId } });
     if (!item || isTerminalItem(item.status) || item.status === WorkItemStatus.cancelling || item.status === WorkItemStatus.uncertain) return (item as WorkItem | null) ?? null;
     if (item.status !== WorkItemStatus.running && item.status !== WorkItemStatus.submitted) return item as WorkItem;
@@ -51,6 +52,7 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
     await new Promise((r) => setTimeout(r, options.waitMs ?? 200));
   }
   return writeLedger(database, async (w) => {
+    await w.lockRow("workItem", workItemId);
     const item = await w.tx.workItem.findUniqueOrThrow({ where: { id: workItemId } });
     if (isTerminalItem(item.status)) return item.status;
     const now = await w.now();
