@@ -16,6 +16,11 @@ export const ErrorCode = {
   staleIntent: "stale_intent",
   /** The caller's lease token is not (or no longer) the item's current one. */
   staleLease: "stale_lease",
+  /** The request body is larger than the API accepts. */
+  payloadTooLarge: "payload_too_large",
+  /** Too many requests (sign-in attempts, …): wait for `details.retryAfterS` seconds (also the Retry-After header). */
+  rateLimited: "rate_limited",
+  /** The database (or another dependency) cannot answer now; nothing was changed. Retry after `details.retryAfterS`. */
   unavailable: "unavailable",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

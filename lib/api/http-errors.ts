@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { AppError, ErrorCode } from "../errors";
+import { databaseUnavailable, unavailableReason } from "../db/unavailable";
 
 /** The one mapping from domain error codes to HTTP statuses. */
 const STATUS: Record<ErrorCode, number> = {
@@ -12,8 +13,17 @@ const STATUS: Record<ErrorCode, number> = {
   cancel_requested: 409,
   stale_intent: 409,
   stale_lease: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
   unavailable: 503,
 };
+
+/** 429 and 503 say when to come back (seconds; details.retryAfterS, default 1). */
+function retryHeaders(error: AppError): HeadersInit | undefined {
+  if (error.code !== ErrorCode.unavailable && error.code !== ErrorCode.rateLimited) return undefined;
+  const s = Number(error.details.retryAfterS);
+  return { "Retry-After": String(Number.isFinite(s) && s > 0 ? Math.ceil(s) : 1) };
+}
 
 export const statusOf = (code: ErrorCode) => STATUS[code];
 
@@ -23,8 +33,14 @@ export function errorResponse(error: unknown): Response {
     const summary = issues.map((i) => `${i.field}: ${i.message}`).join("; ");
     return Response.json({ error: { code: ErrorCode.badRequest, message: `invalid request — ${summary}`, issues } }, { status: 400 });
   }
+  // The database being down, unreachable or locked is not the request's fault, nor a bug: 503 + Retry-After.
+  const reason = error instanceof AppError ? null : unavailableReason(error);
+  if (reason) {
+    console.error(`database unavailable (${reason}):`, String((error as Error)?.message ?? error).trim().split("\n").at(-1));
+    error = databaseUnavailable(reason);
+  }
   if (error instanceof AppError) {
-    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code] });
+    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code], headers: retryHeaders(error) });
   }
   const prismaCode = (error as { code?: unknown })?.code;
   if (prismaCode === "P2002") {
