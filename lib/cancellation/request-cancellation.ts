@@ -27,10 +27,10 @@ export type CancellationRequestResult =
  */
 export async function requestCancellation(
   database: Database,
-  input: { taskId: string; reason?: string | null; actor: string },
+  input: { taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null },
 ): Promise<CancellationRequestResult> {
   if (database.sqlite) {
-    const { task, recorded } = await recordBoundaryOnSqlite(database.sqlite, { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor });
+    const { task, recorded } = await recordBoundaryOnSqlite(database.sqlite, { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null });
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     if (!task.cancelRequestedAt && isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
     if (!task.cancelRequestedAt) throw conflict("task", task.id, TaskStage.active, task.stage);
@@ -56,6 +56,7 @@ export async function requestCancellation(
         cancelRequestedAt,
         cancelReason: input.reason ?? null,
         cancelRequestedBy: input.actor,
+        cancelRequestedById: input.actorId ?? null,
       },
       event: {
         taskId: task.id, actor: input.actor, type: "task.cancel_requested", reason: input.reason ?? null,
