@@ -58,6 +58,8 @@ export default defineConfig({
       // instead of 15 min, so that e2e/escalation.spec.ts sees a real deadline pass. Escalated items stay
       // decidable, so the other specs' decisions are unaffected; low-risk items keep the default 4 h.
       STOPLINE_REVIEW_DEADLINE_HIGH_MS: "20000",
+      // e2e/escalation.spec.ts delivers to receivers on 127.0.0.1: internal addresses are refused unless allow-listed.
+      STOPLINE_ESCALATION_ALLOWED_HOSTS: "127.0.0.1",
     },
   },
 });
