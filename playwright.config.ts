@@ -39,7 +39,7 @@ export default defineConfig({
   },
   webServer: {
     // A fresh database on every run: delete it (and its WAL files) before the server migrates it anew.
-    command: `rm -f output/e2e-${E2E_PORT}*.db* && exec node_modules/.bin/tsx scripts/start.ts`,
+    command: `rm -f output/e2e-${E2E_PORT}*.db* && exec node --import tsx scripts/start.ts`,
     url: `${E2E_BASE_URL}/`,
     reuseExistingServer: false,
     timeout: 300_000, // includes `next build` when the sources changed since the last build
