@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { db, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { authenticateToken, type Principal } from "../auth/tokens";
+import { authenticateConsoleSession } from "../auth/console-session";
 import { authenticateSession } from "../auth/person";
 import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
@@ -95,11 +96,12 @@ async function authenticate(database: Database, request: Request, route: RouteCo
     principal = match ? await authenticateToken(database, match[1]) : null;
     if (!principal && route.auth !== "public") throw new AppError(ErrorCode.unauthorized, "the bearer token is not valid (wrong, revoked or malformed)");
   } else {
-    // A person's Better Auth session first, then the admin-token console cookie.
+    // A person's Better Auth session first, then the console session of an admin token (the cookie holds a
+    // session id, never the token).
     principal = await authenticateSession(database, request.headers);
     if (!principal) {
       const cookie = readCookie(request, SESSION_COOKIE);
-      if (cookie) principal = await authenticateToken(database, cookie);
+      if (cookie) principal = await authenticateConsoleSession(database, cookie);
     }
     // Cookie-authenticated writes must come from this site.
     if (principal && isUnsafe(request.method)) assertSameOrigin(request);
