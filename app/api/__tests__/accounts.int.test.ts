@@ -139,6 +139,36 @@ describe("support reads everything and changes nothing", () => {
   });
 });
 
+describe("a conversation after an agent token posts into it (issue 11, item 10)", () => {
+  it("the user's next message still works; the agent's task belongs to the user, who sees and stops it; another user still gets 404", async () => {
+    const agentToken = (await createApiToken(t.database, { name: "helper-agent", role: "agent" })).token;
+    const first = await call("POST", "/api/conversations/conv-shared-1/messages", as("user", { body: { text: "hello" } }));
+    expect(first.status, await first.clone().text()).toBe(201);
+
+    const byAgent = await call("POST", "/api/conversations/conv-shared-1/messages", { token: agentToken, body: { text: "export a report of 10 rows" } });
+    expect(byAgent.status, await byAgent.clone().text()).toBe(201);
+    const agentTask = (await json(byAgent)).taskId;
+    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: agentTask } })).ownerId).toBe(people.user.id);
+    const viaTasks = await call("POST", "/api/tasks", { token: agentToken, body: { title: "follow-up", conversationId: "conv-shared-1" } });
+    expect((await json(viaTasks)).ownerId).toBe(people.user.id);
+
+    const next = await call("POST", "/api/conversations/conv-shared-1/messages", as("user", { body: { text: "hello again" } }));
+    expect(next.status, await next.clone().text()).toBe(201);
+    const listed = (await json(await call("GET", "/api/tasks?conversationId=conv-shared-1", as("user")))).tasks.map((x: { id: string }) => x.id);
+    expect(listed).toContain(agentTask);
+    expect((await call("POST", `/api/tasks/${agentTask}/cancel`, as("user", { body: { reason: "not what I asked" } }))).status).toBe(202);
+
+    expect((await call("POST", "/api/conversations/conv-shared-1/messages", as("user2", { body: { text: "hello" } }))).status).toBe(404);
+    expect((await call("GET", `/api/tasks/${agentTask}`, as("user2"))).status).toBe(404);
+  });
+
+  it("a conversation an earlier version already mixed (a token-owned task after the user's) is still the user's", async () => {
+    await createTask(t.database, { title: "mine first", ownerId: people.user.id, conversationId: "conv-mixed-1" }, "user:user@stopline.local");
+    await createTask(t.database, { title: "the agent's, owned by its token", ownerId: "helper-agent", conversationId: "conv-mixed-1" }, "agent:helper-agent");
+    expect((await call("POST", "/api/conversations/conv-mixed-1/messages", as("user", { body: { text: "hello" } }))).status).toBe(201);
+  });
+});
+
 describe("maker-checker and cross-site requests", () => {
   it("an operator cannot approve the compensation of a task whose Stop they requested; another person can", async () => {
     const task = await createTask(t.database, { title: "record", ownerId: people.user.id, riskLevel: "high" }, "agent:t");
