@@ -46,6 +46,13 @@ export function errorResponse(error: unknown): Response {
   if (prismaCode === "P2002") {
     return Response.json({ error: { code: ErrorCode.conflict, message: "a record with the same unique key already exists" } }, { status: 409 });
   }
+  if (prismaCode === "P2025") {
+    const model = (error as { meta?: { modelName?: string } }).meta?.modelName;
+    return Response.json({ error: { code: ErrorCode.notFound, message: `${model ? `the ${model.replace(/[A-Z]/g, (c, i) => (i ? " " : "") + c.toLowerCase())}` : "a record this request needs"} was not found`, details: {} } }, { status: 404 });
+  }
+  if (prismaCode === "P2003") {
+    return Response.json({ error: { code: ErrorCode.conflict, message: "the request refers to a record that does not exist", details: {} } }, { status: 409 });
+  }
   console.error("unhandled error in route", error);
   return Response.json({ error: { code: "internal", message: "internal error (details are in the server log)" } }, { status: 500 });
 }
