@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { AppError, ErrorCode } from "../errors";
-import { databaseUnavailable, unavailableReason } from "../db/unavailable";
+import { asUnavailable } from "../db/unavailable";
 
 /** The one mapping from domain error codes to HTTP statuses. */
 const STATUS: Record<ErrorCode, number> = {
@@ -34,10 +34,10 @@ export function errorResponse(error: unknown): Response {
     return Response.json({ error: { code: ErrorCode.badRequest, message: `invalid request — ${summary}`, issues } }, { status: 400 });
   }
   // The database being down, unreachable or locked is not the request's fault, nor a bug: 503 + Retry-After.
-  const reason = error instanceof AppError ? null : unavailableReason(error);
-  if (reason) {
-    console.error(`database unavailable (${reason}):`, String((error as Error)?.message ?? error).trim().split("\n").at(-1));
-    error = databaseUnavailable(reason);
+  const unavailable = error instanceof AppError ? null : asUnavailable(error);
+  if (unavailable) {
+    console.error(`database unavailable: ${String((error as Error)?.message ?? error).trim().split("\n").at(-1)}`);
+    error = unavailable;
   }
   if (error instanceof AppError) {
     return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code], headers: retryHeaders(error) });

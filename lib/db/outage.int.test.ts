@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as authPost } from "../../app/api/auth/[...all]/route";
+import { seedDemoAccounts } from "../auth/seed-demo-accounts";
 import { createApiToken } from "../auth/tokens";
 import { call, json } from "../testing/api-client";
 import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy";
@@ -34,6 +36,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = url;
   (globalThis as unknown as { stoplineDb?: Database }).stoplineDb = server;
   agent = (await createApiToken(server, { name: "agent-outage", role: "agent" })).token;
+  await seedDemoAccounts(server);
 });
 afterAll(async () => {
   locker?.kill("SIGKILL");
@@ -74,9 +77,15 @@ describe(`database outage (${engine})`, () => {
     }
 
     await outageBegins();
+    const signIn = () =>
+      authPost(new Request("http://localhost:3000/api/auth/sign-in/email", {
+        method: "POST", headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+        body: JSON.stringify({ email: "user@stopline.local", password: "stopline-user-demo" }),
+      }));
     const during = await Promise.all([
       ...tasks.slice(3).map((task) => stop(task.id)),
       call("POST", "/api/tasks", { token: agent, body: { title: "during the outage" } }),
+      signIn(), // Better Auth's own endpoint (it would answer a bare 500)
     ]);
     for (const res of during) {
       const body = await res.clone().json();
@@ -89,6 +98,7 @@ describe(`database outage (${engine})`, () => {
     expect([200, 503], "a read is answered or refused as unavailable, not a 500").toContain(read.status);
 
     await outageEnds();
+    expect((await signIn()).status, "signing in works again").toBe(200);
     // The client retries what was not confirmed (Retry-After); Stop is idempotent.
     for (const task of tasks.slice(3)) {
       const deadline = Date.now() + 15_000;

@@ -52,6 +52,27 @@ export function unavailableReason(error: unknown): string | null {
   return null;
 }
 
+/**
+ * The error as a 503, if it is the database being unavailable: an `unavailable` AppError anywhere in its cause
+ * chain (the SQLite adapter's bounded waits throw one; Prisma or Better Auth may wrap it), or a driver error
+ * unavailableReason recognises. Null for every other error.
+ */
+export function asUnavailable(error: unknown): AppError | null {
+  let e: unknown = error;
+  for (let depth = 0; e && typeof e === "object" && depth < 6; depth++) {
+    if (e instanceof AppError) return e.code === ErrorCode.unavailable ? e : null;
+    const x = e as { code?: unknown; message?: unknown; cause?: unknown };
+    // Prisma re-throws an adapter's error as its own, keeping the code and ending the message with ours.
+    if (x.code === ErrorCode.unavailable && typeof x.message === "string") {
+      const message = x.message.trim().split("\n").at(-1)!.trim();
+      return new AppError(ErrorCode.unavailable, message, { retryAfterS: DATABASE_RETRY_AFTER_S, dependency: "database" });
+    }
+    e = x.cause;
+  }
+  const reason = unavailableReason(error);
+  return reason ? databaseUnavailable(reason) : null;
+}
+
 /** The one AppError for "the database cannot answer now". */
 export function databaseUnavailable(detail?: string): AppError {
   return new AppError(
