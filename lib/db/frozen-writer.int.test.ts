@@ -161,4 +161,20 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
       await bounded.close();
     }
   });
+
+  it.runIf(engine === "sqlite")("a transaction is bounded in work too: past its statement limit it is refused and rolled back, nothing of it commits", async () => {
+    const bounded = openDatabase(t.url, { sqlite: { transactionMaxStatements: 20 } });
+    try {
+      const task = await json(await newTask("work bound"));
+      const busy = writeLedger(bounded, async (w) => {
+        for (let i = 0; i < 30; i++) await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.busy_probe" });
+      });
+      await expect(busy).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/more than 20 statements/) });
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.busy_probe" } })).toBe(0);
+      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.after_work_bound" }));
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.after_work_bound" } })).toBe(1);
+    } finally {
+      await bounded.close();
+    }
+  });
 });

@@ -33,8 +33,9 @@ import { databaseUnavailable } from "./unavailable";
  * - Every transaction is bounded in time (`transactionMaxMs`, default 20 s, STOPLINE_SQLITE_TRANSACTION_MAX_MS;
  *   Prisma's own interactive-transaction timeout is 15 s): past it the transaction is rolled back here, the
  *   connection is released and every later statement of that transaction is refused (nothing half-done can
- *   commit). Its work is bounded by the same means: no statement inside it can block the process for longer
- *   than {@link STATEMENT_BUSY_MS}.
+ *   commit). Its work is bounded too: at most `transactionMaxStatements` statements (default 10,000,
+ *   STOPLINE_SQLITE_TRANSACTION_MAX_STATEMENTS; the ledger's largest writes are a few statements, bulk ones one
+ *   statement), and no statement inside it can block the process for longer than {@link STATEMENT_BUSY_MS}.
  * - The connection recovers from every such timeout: BEGIN is issued here (Prisma's adapter leaks its own
  *   mutex when BEGIN fails — that was the permanent hang), a failed or abandoned transaction is rolled back,
  *   and a transaction left open on the connection by anything else is rolled back before the next one starts.
@@ -48,6 +49,8 @@ export interface SqliteBounds {
   lockWaitMs: number;
   /** Longest life of one transaction (ms). */
   transactionMaxMs: number;
+  /** Most statements one (Prisma) transaction may run while it holds the write lock. */
+  transactionMaxStatements: number;
 }
 
 export function sqliteBoundsFromEnv(overrides: Partial<SqliteBounds> = {}): SqliteBounds {
@@ -58,6 +61,7 @@ export function sqliteBoundsFromEnv(overrides: Partial<SqliteBounds> = {}): Sqli
   return {
     lockWaitMs: num("STOPLINE_SQLITE_LOCK_WAIT_MS", 5_000),
     transactionMaxMs: num("STOPLINE_SQLITE_TRANSACTION_MAX_MS", 20_000),
+    transactionMaxStatements: num("STOPLINE_SQLITE_TRANSACTION_MAX_STATEMENTS", 10_000),
     ...overrides,
   };
 }
@@ -263,11 +267,15 @@ function bounded(adapter: SqlDriverAdapter, connection: Connection, bounds: Sqli
         end(`it was rolled back after ${bounds.transactionMaxMs} ms (the transaction time bound)`);
       }, bounds.transactionMaxMs);
       watchdog.unref();
+      let statements = 0;
       const open = <T>(run: () => Promise<T>, q?: SqlQuery): Promise<T> => {
         if (closed) {
           // COMMIT/ROLLBACK after the watchdog: the transaction is gone; a COMMIT must fail loudly.
           if (q && /^\s*ROLLBACK\b/i.test(q.sql)) return Promise.resolve(0 as T);
           return Promise.reject(databaseUnavailable(`this transaction is over: ${closed}`));
+        }
+        if (++statements > bounds.transactionMaxStatements && !(q && /^\s*(COMMIT|ROLLBACK)\b/i.test(q.sql))) {
+          return Promise.reject(databaseUnavailable(`a transaction ran more than ${bounds.transactionMaxStatements} statements while holding the write lock; it is rolled back`));
         }
         return run();
       };
