@@ -26,6 +26,8 @@ export async function signInWithToken(database: Database, token: string, request
 }
 
 export function sessionCookie(name: string, value: string, request: Request, maxAgeS = SESSION_MAX_AGE_S): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  // Served over HTTPS, directly or through a trusted proxy (the server drops X-Forwarded-Proto from anyone else).
+  const https = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const secure = https ? "; Secure" : "";
   return `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${secure}`;
 }

@@ -92,6 +92,11 @@ describe("the console cookie holds a session id, not the admin token (issue 11, 
     expect(JSON.stringify(sessions)).not.toContain(cookie.split("=")[1]); // only its hash is stored
   });
 
+  it("behind a trusted HTTPS proxy the cookie is Secure", async () => {
+    const res = await call("POST", "/api/session", { body: { token: admin.token }, headers: { "x-forwarded-proto": "https" } });
+    expect(res.headers.get("set-cookie")).toMatch(/; Secure/);
+  });
+
   it("a cookie holding the raw admin token (the old scheme) opens nothing", async () => {
     expect((await call("GET", "/api/tasks", { headers: { cookie: `stopline_session=${admin.token}` } })).status).toBe(401);
   });
