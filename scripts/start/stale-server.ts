@@ -53,18 +53,48 @@ export function findOwnServer(root: string, port: number): StaleServer | null {
   } catch {
     return null;
   }
+  const listening = listeningSocketInodes(port);
+  if (!listening.size) return null;
   for (const p of pids) {
     const pid = Number(p);
     if (pid === process.pid) continue;
     try {
       if (readlinkSync(`/proc/${p}/cwd`) !== root) continue;
       const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8").replace(/\0/g, " ");
-      if (/next-server|next(\/dist\/bin\/next)? start|scripts\/start\/serve\.ts/.test(cmd)) return { pid, startedAt: null, how: "process table" };
+      if (!/next-server|next(\/dist\/bin\/next)? start|scripts\/start\/serve\.ts/.test(cmd)) continue;
+      // …and it is the one listening on this port.
+      const holds = readdirSync(`/proc/${p}/fd`).some((fd) => {
+        try {
+          return listening.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${p}/fd/${fd}`))?.[1] ?? "");
+        } catch {
+          return false;
+        }
+      });
+      if (holds) return { pid, startedAt: null, how: "process table" };
     } catch {
       /* gone, or not ours to read */
     }
   }
   return null;
+}
+
+/** Inodes of the TCP sockets listening on `port` (from /proc/net/tcp and tcp6). */
+function listeningSocketInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== "0A") continue; // 0A = LISTEN
+      if (parseInt(f[1].split(":")[1], 16) === port) inodes.add(f[9]);
+    }
+  }
+  return inodes;
 }
 
 /** What to tell the person when the port is taken. */
