@@ -18,10 +18,10 @@ export const ErrorCode = {
   staleLease: "stale_lease",
   /** The request body is larger than the API accepts. */
   payloadTooLarge: "payload_too_large",
-  /** Too many requests (sign-in attempts, …): wait for `details.retryAfterS` seconds (also the Retry-After header). */
-  rateLimited: "rate_limited",
-  /** The database (or another dependency) cannot answer now; nothing was changed. Retry after `details.retryAfterS`. */
+  /** The database (or another dependency) cannot answer now; `details.retryAfterSeconds` becomes Retry-After. */
   unavailable: "unavailable",
+  /** A limit was reached (open event streams, failed sign-ins); `details.retryAfterSeconds` becomes Retry-After. */
+  tooManyRequests: "too_many_requests",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

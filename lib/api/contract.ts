@@ -40,6 +40,10 @@ export const contract = {
     method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
     summary: "Schedule a child work item; 409 once the task's cancellation was requested or when intentVersion is stale",
   },
+  startWorkItem: {
+    method: "POST", path: "/api/tasks/{taskId}/work-items/start", auth: WORKERS, params: s.TaskParams, body: s.StartWorkItemBody, response: s.ClaimedWorkItemSchema, status: 201,
+    summary: "Schedule a child and lease it to the caller in one step, for work the caller runs itself (an AI SDK tool call, an MCP gateway call); 409 once the task's cancellation was requested or when intentVersion is stale",
+  },
   cancelTask: {
     method: "POST", path: "/api/tasks/{taskId}/cancel", auth: STOPPERS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
     summary: "Stop: record the cancellation boundary (intent version +1) before anything else; a repeat returns the same boundary",
@@ -53,8 +57,8 @@ export const contract = {
     summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",
   },
   allEvents: {
-    method: "GET", path: "/api/events", auth: ALL, query: s.EventsQuery, stream: true,
-    summary: "Server-sent ledger events of all tasks; resume with Last-Event-ID (header) or lastEventId (query)",
+    method: "GET", path: "/api/events", auth: OWN_READ, query: s.EventsQuery, stream: true,
+    summary: "Server-sent ledger events of every task the caller may see (a user: their own); resume with Last-Event-ID (header) or lastEventId (query)",
   },
   claim: {
     method: "POST", path: "/api/workers/claim", auth: WORKERS, body: s.ClaimBody, response: s.ClaimResponseSchema,

@@ -14,15 +14,15 @@ const STATUS: Record<ErrorCode, number> = {
   stale_intent: 409,
   stale_lease: 409,
   payload_too_large: 413,
-  rate_limited: 429,
   unavailable: 503,
+  too_many_requests: 429,
 };
 
-/** 429 and 503 say when to come back (seconds; details.retryAfterS, default 1). */
+/** 429 and 503 say when to come back (details.retryAfterSeconds, at least 1). */
 function retryHeaders(error: AppError): HeadersInit | undefined {
-  if (error.code !== ErrorCode.unavailable && error.code !== ErrorCode.rateLimited) return undefined;
-  const s = Number(error.details.retryAfterS);
-  return { "Retry-After": String(Number.isFinite(s) && s > 0 ? Math.ceil(s) : 1) };
+  if (error.code !== ErrorCode.unavailable && error.code !== ErrorCode.tooManyRequests) return undefined;
+  const s = Number(error.details.retryAfterSeconds);
+  return { "Retry-After": String(Number.isFinite(s) && s > 0 ? Math.max(1, Math.ceil(s)) : 1) };
 }
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

@@ -36,13 +36,19 @@ export async function accountView(tx: Pick<Tx, "user">, id: string, now = new Da
 /**
  * Runs an account change and its ledger event in one transaction (writeLedger), serialised against every
  * other account change. Without that, two admins demoting each other at the same moment could each see the
- * other still an admin and leave none. writeLedger serialises its writers: SQLite by BEGIN IMMEDIATE
- * (lib/db/sqlite-adapter.ts), PostgreSQL by the ledger's advisory lock, taken first in every such transaction.
- * A change refused inside `fn` (it throws) rolls back and leaves no event.
+ * other still an admin and leave none. SQLite has one writer at a time (BEGIN IMMEDIATE, lib/db/sqlite-adapter.ts);
+ * on PostgreSQL every account change takes one transaction-scoped advisory lock first (account changes are
+ * rare; ledger writes never wait on it). A change refused inside `fn` (it throws) rolls back and leaves no event.
  */
 export function inAccountTransaction<T>(database: Database, fn: (w: Writer) => Promise<T>): Promise<T> {
-  return writeLedger(database, fn);
+  return writeLedger(database, async (w) => {
+    if (w.provider === "postgres") await w.tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${ACCOUNT_CHANGES_LOCK})`);
+    return fn(w);
+  });
 }
+
+// The PostgreSQL advisory lock key that serialises account changes (see inAccountTransaction).
+const ACCOUNT_CHANGES_LOCK = 724_203;
 
 /** The facts an account event records about the account: never a password or its hash. */
 export const accountFacts = (user: { email: string; name: string; role: string }) => ({ email: user.email, name: user.name, role: user.role });

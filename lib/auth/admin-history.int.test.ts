@@ -299,11 +299,26 @@ describe("GET /api/admin/history", () => {
 });
 
 describe("task-less events elsewhere", () => {
-  it("a user never receives them (no global stream; their task's stream carries only the task); the audit and metrics read past them", async () => {
+  it("a user never receives them (their streams carry only their own tasks' events); the audit and metrics read past them", async () => {
     const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: "user@stopline.local" } });
     const task = await createTask(t.database, { title: "mine", ownerId: user.id }, "user:user@stopline.local");
-    expect((await call("GET", "/api/events", as("user"))).status).toBe(403);
     expect((await call("GET", "/api/admin/history", as("user"))).status).toBe(403);
+
+    // The user's whole stream from the beginning: their task only — no administrative event, no one else's task.
+    const own = new AbortController();
+    const ownStream = await call("GET", "/api/events?lastEventId=0", as("user", { signal: own.signal }));
+    expect(ownStream.status).toBe(200);
+    const seen: { taskId: string | null; type: string }[] = [];
+    const ownTimer = setTimeout(() => own.abort(), 1_500);
+    try {
+      for await (const m of readEventStream(ownStream.body!)) if (m.event === "ledger") seen.push(JSON.parse(m.data));
+    } catch {
+      /* aborted: what arrived is what the user got */
+    } finally {
+      clearTimeout(ownTimer);
+    }
+    expect(seen.map((e) => e.type)).toEqual(["task.created"]);
+    expect(seen.every((e) => e.taskId === task.id)).toBe(true);
 
     // The user's own task stream from the beginning: only this task's events, though admin events came before and after.
     await call("POST", "/api/tokens", as("admin", { body: { name: "after the task", role: "agent" } }));

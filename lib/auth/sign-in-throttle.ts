@@ -39,7 +39,7 @@ export function signInLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): SignI
 export const accountKey = (email: string) => `signin:account:${email.trim().toLowerCase()}`;
 export const addressKey = (address: string | null) => `signin:address:${address ?? "unknown"}`;
 
-/** Throws 429 (rate_limited, with retryAfterS) when the account or the address used up its failures. */
+/** Throws 429 (too_many_requests, with retryAfterSeconds) when the account or the address used up its failures. */
 export async function assertSignInAllowed(database: Database, who: { email: string | null; address: string | null }, limits = signInLimitsFromEnv()): Promise<void> {
   const now = Date.now();
   const checks = [
@@ -52,11 +52,11 @@ export async function assertSignInAllowed(database: Database, who: { email: stri
     if (!bucket) continue;
     const endsAt = bucket.windowStart.getTime() + limits.windowMs;
     if (endsAt > now && bucket.count >= check.max) {
-      const retryAfterS = Math.max(1, Math.ceil((endsAt - now) / 1000));
+      const retryAfterSeconds = Math.max(1, Math.ceil((endsAt - now) / 1000));
       throw new AppError(
-        ErrorCode.rateLimited,
-        `too many failed sign-in attempts from ${check.what}: try again in ${retryAfterS >= 120 ? `${Math.ceil(retryAfterS / 60)} minutes` : `${retryAfterS} seconds`}`,
-        { retryAfterS, limit: check.max, windowS: limits.windowMs / 1000 },
+        ErrorCode.tooManyRequests,
+        `too many failed sign-in attempts from ${check.what}: try again in ${retryAfterSeconds >= 120 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`}`,
+        { retryAfterSeconds, limit: check.max, windowS: limits.windowMs / 1000 },
       );
     }
   }
@@ -108,8 +108,8 @@ export async function throttledSignIn(database: Database, request: Request, sign
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     return Response.json(
-      { code: "TOO_MANY_ATTEMPTS", message: error.message, retryAfterS: error.details.retryAfterS },
-      { status: 429, headers: { "Retry-After": String(error.details.retryAfterS) } },
+      { code: "TOO_MANY_ATTEMPTS", message: error.message, retryAfterSeconds: error.details.retryAfterSeconds },
+      { status: 429, headers: { "Retry-After": String(error.details.retryAfterSeconds) } },
     );
   }
   const response = await signIn(request);

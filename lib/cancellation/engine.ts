@@ -1,21 +1,32 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { onCommitted } from "../events/bus";
+import { holdProcessLease, releaseProcessLease } from "../ledger/process-lease";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
 import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
+import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
 import { ENGINE_ACTOR } from "./steps";
 
+/** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */
+export const MAINTENANCE_LEASE = "maintenance";
+
 /**
- * Runs cancellations in the background of the process that holds it (the app, or a worker process):
- * it starts as soon as a boundary is committed, and a maintenance pass resumes whatever a restart
- * interrupted (invariant 8) — tasks still `cancel_requested`, expired leases, items awaiting
- * reconciliation, and review items past their deadline. One run per task at a time in this process;
- * across processes every step is a compare-and-set, so a second run changes nothing.
+ * Runs cancellations in the background of the process that holds it (the app, or a worker process): it
+ * starts as soon as this process commits a boundary, and a maintenance pass resumes whatever a restart or a
+ * crash interrupted (invariant 8) — tasks still `cancel_requested` whose engine run is not alive, expired
+ * leases, items awaiting reconciliation, and review items past their deadline.
+ *
+ * Across processes: one engine run per task at a time (an engine lease on the task, engine-lease.ts), one
+ * maintenance pass at a time (the leader holds the "maintenance" process lease), and every step is a
+ * compare-and-set or a fence, so a repeated run changes nothing that was already done.
  */
 export class CancellationEngine {
   readonly #database: Database;
+  /** This engine's identity in engine and maintenance leases. */
+  readonly id = `engine-${randomUUID().slice(0, 8)}`;
   readonly #options: EngineOptions;
   readonly #runs = new Map<string, Promise<void>>();
   #unsubscribe?: () => void;
@@ -32,8 +43,10 @@ export class CancellationEngine {
   }
 
   start(maintenanceMs = Number(process.env.STOPLINE_MAINTENANCE_MS ?? 1_000)): this {
+    // Boundaries this process recorded; another process's boundary is that process's to run (or, if it died,
+    // the maintenance leader's).
     this.#unsubscribe = onCommitted((events) => {
-      for (const e of events) if (e.type === "task.cancel_requested" && e.taskId) void this.run(e.taskId);
+      for (const e of events) if (e.origin === "local" && e.type === "task.cancel_requested" && e.taskId) void this.run(e.taskId);
     });
     this.#timer = setInterval(() => void this.maintain(), maintenanceMs);
     void this.maintain();
@@ -45,32 +58,54 @@ export class CancellationEngine {
     clearInterval(this.#timer);
     while (this.#maintaining) await new Promise((r) => setTimeout(r, 10)); // let a pass under way finish
     await Promise.allSettled([...this.#runs.values()]);
+    await releaseProcessLease(this.#database, { name: MAINTENANCE_LEASE, owner: this.id }).catch(() => {});
   }
 
-  /** Runs (or joins the running) cancellation of a task. */
+  /**
+   * Runs (or joins the running) cancellation of a task — unless another live process is running it (it holds
+   * the task's engine lease): then this returns at once and that process finishes it.
+   */
   run(taskId: string): Promise<void> {
     const running = this.#runs.get(taskId);
     if (running) return running;
-    const run = executeCancellation(this.#database, taskId, this.#options)
+    const run = this.#runLeased(taskId)
       .catch((error) => console.error(`cancellation of task ${taskId} failed; the maintenance pass will resume it`, error))
       .finally(() => this.#runs.delete(taskId));
     this.#runs.set(taskId, run);
     return run;
   }
 
-  /** One maintenance pass (also called by tests). */
+  async #runLeased(taskId: string): Promise<void> {
+    if (!(await claimEngineRun(this.#database, taskId, this.id))) return;
+    const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
+    try {
+      await executeCancellation(this.#database, taskId, this.#options);
+    } finally {
+      clearInterval(renew);
+      await releaseEngineRun(this.#database, taskId, this.id).catch(() => {});
+    }
+  }
+
+  /** One maintenance pass (also called by tests); only the leader's passes do anything. */
   async maintain(): Promise<void> {
     if (this.#maintaining) return;
     this.#maintaining = true;
     try {
       const database = this.#database;
+      if (!(await holdProcessLease(database, { name: MAINTENANCE_LEASE, owner: this.id, ttlMs: Number(process.env.STOPLINE_MAINTENANCE_LEASE_MS ?? 10_000) }))) return;
       await recoverExpiredLeases(database);
-      const pending = await database.prisma.task.findMany({ where: { stage: TaskStage.cancelRequested }, select: { id: true }, take: 50 });
+      const now0 = new Date();
+      const pending = await database.prisma.task.findMany({
+        where: { stage: TaskStage.cancelRequested, OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now0 } }, { engineOwner: this.id }] },
+        select: { id: true, cancelPlannedAt: true, engineOwner: true },
+        take: 50,
+      });
       for (const t of pending) {
         if (this.#runs.has(t.id)) continue;
-        const planned = await database.prisma.ledgerEvent.count({ where: { taskId: t.id, type: "cancellation.planned" } });
-        if (!planned) {
-          void this.run(t.id); // a boundary whose engine run never happened (the process restarted)
+        if (!t.cancelPlannedAt || (t.engineOwner && t.engineOwner !== this.id)) {
+          // A boundary whose engine run never happened (the process restarted), or whose run died with its
+          // process: run it all again (each step is safe to repeat; what was done is not done twice).
+          void this.run(t.id);
           continue;
         }
         // Children that settled late: reconcile, verify their resources, settle — at most every 5 s per task.

@@ -1,8 +1,9 @@
-import type { Database } from "../db/client";
+import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
 import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
+import { cancelQueuedOnPg } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
@@ -55,7 +56,14 @@ export async function executeCancellation(database: Database, taskId: string, op
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   if (!task.cancelRequestedAt) return;
-  const items = await database.prisma.workItem.findMany({ where: { taskId, status: { in: ACTIVE } }, orderBy: { createdAt: "asc" } });
+  // The children alive at the boundary: those still active, and those a run (this one earlier, or another
+  // run at the same moment) already removed from dispatch — they were queued when Stop arrived, and the plan
+  // covers every child alive then, exactly once, whichever run records it.
+  const found = await database.prisma.workItem.findMany({
+    where: { taskId, OR: [{ status: { in: ACTIVE } }, { status: WorkItemStatus.cancelled, startedAt: null, finishedAt: { gte: task.cancelRequestedAt } }] },
+    orderBy: { createdAt: "asc" },
+  });
+  const items = found.map((i) => (i.status === WorkItemStatus.cancelled ? { ...i, status: WorkItemStatus.queued } : i));
 
   // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
   //    child's only allowed action is abort) and every millisecond a queued child waits it could be claimed
@@ -63,7 +71,7 @@ export async function executeCancellation(database: Database, taskId: string, op
   await cancelQueued(database, taskId, task.cancelRequestedAt);
 
   // 2. plan (recorded once: a second engine run reuses the first plan)
-  const plan = await recordPlanOnce(database, taskId, items, o);
+  const { plan, recorded: firstRun } = await recordPlanOnce(database, task, items, o);
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
   // 3. stop in-flight children through their mechanisms
@@ -71,7 +79,7 @@ export async function executeCancellation(database: Database, taskId: string, op
     if (item.status === WorkItemStatus.queued) continue;
     const tool = o.registry.get(item.toolName);
     const action = actionOf.get(item.id) ?? PlanAction.abort;
-    await stopChild(database, item, tool, action, o);
+    await stopChild(database, item, tool, action, { ...o, firstRun });
   }
 
   // 4. cooperative children get time to stop and report (partial results are classified by their runners)
@@ -109,9 +117,13 @@ export async function finishCancellation(database: Database, taskId: string, opt
   await settleTask(database, taskId);
 }
 
-async function recordPlanOnce(database: Database, taskId: string, items: WorkItem[], o: EngineOptions): Promise<CancellationPlan> {
-  const previous = await database.prisma.ledgerEvent.findFirst({ where: { taskId, type: "cancellation.planned" }, orderBy: { seq: "asc" } });
-  if (previous) return previous.data as unknown as CancellationPlan;
+/**
+ * One plan per task, however many engine runs (duplicate Stops, several instances, a takeover after a crash):
+ * the guarded write of `cancelPlannedAt` decides; a run that loses it uses the winner's plan.
+ */
+async function recordPlanOnce(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
+  const taskId = task.id;
+  if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
   const calls: ActiveToolCall[] = items.map((i) => ({
     id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
     commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
@@ -128,32 +140,20 @@ async function recordPlanOnce(database: Database, taskId: string, items: WorkIte
     }
   }
   return writeLedger(database, async (w) => {
-    // Serialised ledger writes make this check-and-insert atomic: one plan per task, even under duplicate Stops.
-    const raced = await w.tx.ledgerEvent.findFirst({ where: { taskId, type: "cancellation.planned" }, orderBy: { seq: "asc" } });
-    if (raced) return raced.data as unknown as CancellationPlan;
+    const { count } = await w.tx.task.updateMany({ where: { id: taskId, cancelPlannedAt: null }, data: { cancelPlan: plan as never, cancelPlannedAt: await w.now() } });
+    if (!count) {
+      const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
+      return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
+    }
     await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: "cancellation.planned", reason: plan.fallbackReason ?? null, data: plan as never });
-    return plan;
+    return { plan, recorded: true };
   });
 }
 
-/** Removes every queued child of the task from dispatch in one transaction. */
+/** Removes every queued child of the task from dispatch: one statement on the driver, each child with its event. */
 export async function cancelQueued(database: Database, taskId: string, boundary: Date) {
   if (database.sqlite) return cancelQueuedOnSqlite(database.sqlite, taskId, boundary, ENGINE_ACTOR);
-  return writeLedger(database, async (w) => {
-    const queued = await w.tx.workItem.findMany({ where: { taskId, status: WorkItemStatus.queued }, select: { id: true } });
-    if (!queued.length) return 0;
-    const now = await w.now();
-    const { count } = await w.tx.workItem.updateMany({
-      where: { id: { in: queued.map((q) => q.id) }, status: WorkItemStatus.queued },
-      data: { status: WorkItemStatus.cancelled, finishedAt: now, rowVersion: { increment: 1 } },
-    });
-    // One event per child, in the same transaction (the read and the update cannot race: ledger writes are serialised).
-    await w.events(queued.map((q) => ({
-      taskId, workItemId: q.id, entityType: "workItem" as const, entityId: q.id, actor: ENGINE_ACTOR, type: "work_item.removed_from_dispatch",
-      fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}`,
-    })));
-    return count;
-  });
+  return cancelQueuedOnPg(pgOf(database), taskId, boundary, ENGINE_ACTOR);
 }
 
 async function moveItem(database: Database, item: WorkItem, to: string, type: string, reason: string, data: Record<string, unknown> = {}) {
@@ -162,23 +162,30 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: st
   );
 }
 
-async function stopChild(database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction, o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">>) {
+/**
+ * Stops one child through its mechanism. Safe to repeat: a later run (a takeover after a crash, the maintenance
+ * pass) only does — and records — what is still to do; the first run records every child's step.
+ */
+async function stopChild(
+  database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction,
+  o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean },
+) {
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
-    if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
-      await moveItem(database, item, WorkItemStatus.unrecoverable, "work_item.unrecoverable", "no way to stop it: watched until it ends");
-    }
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
+    const moved = item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
+      ? await moveItem(database, item, WorkItemStatus.unrecoverable, "work_item.unrecoverable", "no way to stop it: watched until it ends")
+      : null;
+    if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
     return;
   }
   if (item.mechanism === Mechanism.abortSignal && accepted) {
     // Accepted by the service and not stoppable from here: reconciliation asks the service (step 5).
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile_pending", success: true, detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id` });
+    if (o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile_pending", success: true, detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id` });
     return;
   }
   if (item.mechanism === Mechanism.abortSignal) {
     const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", "AbortSignal sent") : null;
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
+    if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
     return;
   }
   // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
@@ -197,10 +204,8 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   }
   const ref = await refFor(database, current);
   const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
+  await recordCancelAnswer(database, item, result.ok);
   if (result.ok) {
-    // Withdrawn first, then the step: a concurrent reconciliation (another engine run) that sees the step must
-    // also see the withdrawal, or it would send the cancel a second time.
-    await recordWithdrawn(database, item);
     await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
     return;
   }
@@ -216,17 +221,43 @@ async function stopChild(database: Database, item: WorkItem, tool: ToolDefinitio
   });
 }
 
-/** The service acknowledged the cancel/withdrawal: from now on its "not committed" is final. */
-export async function recordWithdrawn(database: Database, item: { id: string; taskId: string }) {
-  await writeLedger(database, (w) => w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.withdrawn" }));
-}
+/** How long a dispatched cancel counts as in flight: a run that crashed mid-call must not block its child for ever. */
+export const CANCEL_IN_FLIGHT_MS = 60_000;
 
-export async function claimDispatch(database: Database, item: WorkItem, action: string): Promise<boolean> {
+/**
+ * The fence "one provider cancel (or rollback) per child": a guarded write that only one engine run wins —
+ * none was dispatched yet, or the last one failed (it may be tried again), or it was dispatched so long ago
+ * without an answer that its run must have died. The caller sends the cancel only when this returns true.
+ */
+export async function claimDispatch(database: Database, item: { id: string; taskId: string }, action: string): Promise<boolean> {
   return writeLedger(database, async (w) => {
-    // Serialised ledger writes make this check-and-record atomic.
-    if (await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.dispatched" } })) return false;
+    const now = await w.now();
+    const { count } = await w.tx.workItem.updateMany({
+      where: {
+        id: item.id,
+        OR: [
+          { cancelDispatchedAt: null },
+          { cancelAnsweredAt: { not: null }, cancelWithdrawnAt: null },
+          { cancelAnsweredAt: null, cancelDispatchedAt: { lt: new Date(now.getTime() - CANCEL_IN_FLIGHT_MS) } },
+        ],
+      },
+      data: { cancelDispatchedAt: now, cancelDispatchAction: action, cancelAnsweredAt: null },
+    });
+    if (!count) return false;
     await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.dispatched", data: { action } });
     return true;
+  });
+}
+
+/**
+ * The dispatched cancel answered. Acknowledged (`withdrawn`): from now on the service's "not committed" is
+ * final. Recorded before the step that reports it, so that whoever sees the step also sees the withdrawal.
+ */
+export async function recordCancelAnswer(database: Database, item: { id: string; taskId: string }, acknowledged: boolean) {
+  await writeLedger(database, async (w) => {
+    const now = await w.now();
+    await w.tx.workItem.updateMany({ where: { id: item.id }, data: { cancelAnsweredAt: now, ...(acknowledged ? { cancelWithdrawnAt: now } : {}) } });
+    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.withdrawn" });
   });
 }
 

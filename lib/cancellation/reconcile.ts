@@ -1,10 +1,11 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { claimDispatch, openReviewsForEffects, recordWithdrawn, refFor, refOf } from "./execute-cancellation";
+import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 
@@ -26,9 +27,9 @@ export async function reconcileWorkItem(database: Database, item: WorkItem, tool
 
 /** A holder with a live lease that passed its checkpoint could still submit the action. */
 async function mayStillSend(database: Database, item: WorkItem): Promise<boolean> {
-  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { leaseToken: true, leaseExpiresAt: true } });
+  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { leaseToken: true, leaseExpiresAt: true, checkpointPassedAt: true } });
   if (!current.leaseToken || !current.leaseExpiresAt || current.leaseExpiresAt.getTime() <= Date.now()) return false;
-  return (await database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "checkpoint.passed" } })) > 0;
+  return current.checkpointPassedAt !== null;
 }
 
 async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
@@ -46,23 +47,25 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     }
   };
   let outcome = await ask();
-  const withdrawn = async () => (await database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.withdrawn" } })) > 0;
+  const withdrawn = async () => (await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { cancelWithdrawnAt: true } })).cancelWithdrawnAt !== null;
   if (outcome.status === "not_committed" && tool.mechanism === "provider_cancel" && tool.cancel && !isTerminalItem(item.status) && !(await withdrawn())) {
     // "Not found" may only mean "not yet": a request still in flight can land after the answer. Withdraw it
     // first (the tool's cancel never undoes a committed effect), then ask again: that answer is final.
     // Not sent twice: if the engine's dispatch already withdrew it, its record above says so; if another run
     // (a duplicate Stop, a second app instance) dispatched a cancel that has not been answered yet, that
     // run's acknowledgement settles it — ask again later instead of cancelling a second time.
-    if (await cancelInFlight(database, item.id)) {
+    // The fence decides who sends it; losing it means another run's cancel is in flight (or was acknowledged
+    // meanwhile): its answer settles this item, so ask again later rather than cancel a second time.
+    if (await cancelInFlight(database, item.id) || !(await claimDispatch(database, item, "provider_cancel"))) {
       await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: "a cancel sent by another engine run is not answered yet: asked again later" });
       return item.status;
     }
-    await claimDispatch(database, item, "provider_cancel");
     try {
       await tool.cancel(ref);
-      await recordWithdrawn(database, item);
+      await recordCancelAnswer(database, item, true);
       outcome = await ask();
     } catch (error) {
+      await recordCancelAnswer(database, item, false);
       outcome = { status: "unknown", reason: `could not withdraw the request before concluding it never happened: ${(error as Error).message}` };
     }
   }
@@ -87,6 +90,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   // committed or not_committed: read both shapes' optional fields through one view
   const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; description?: string };
   return writeLedger(database, async (w) => {
+    await lockWorkItem(w, item.id); // a late submission report of this item waits, or is seen below
     const current = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } });
     if (isTerminalItem(current.status)) return current.status;
     const now = await w.now();
@@ -189,13 +193,8 @@ export async function resolveAnsweredUncertainties(database: Database) {
   }
 }
 
-/** How long a dispatched cancel counts as still in flight (a crashed run must not block reconciliation). */
-const CANCEL_IN_FLIGHT_MS = 60_000;
-
-/** A cancel/rollback was dispatched for this item and no outcome of it (success or failure) is recorded yet. */
+/** A cancel/rollback was dispatched for this item and has not answered (success or failure) yet. */
 async function cancelInFlight(database: Database, workItemId: string): Promise<boolean> {
-  const dispatched = await database.prisma.ledgerEvent.findFirst({ where: { workItemId, type: "cancellation.dispatched" }, orderBy: { seq: "desc" } });
-  if (!dispatched || Date.now() - dispatched.createdAt.getTime() > CANCEL_IN_FLIGHT_MS) return false;
-  const after = await database.prisma.ledgerEvent.findMany({ where: { workItemId, type: "cancellation.step", seq: { gt: dispatched.seq } }, select: { data: true } });
-  return !after.some((e) => ["provider_cancel", "rollback"].includes((e.data as { action?: string } | null)?.action ?? ""));
+  const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId }, select: { cancelDispatchedAt: true, cancelAnsweredAt: true } });
+  return !!item.cancelDispatchedAt && !item.cancelAnsweredAt && Date.now() - item.cancelDispatchedAt.getTime() <= CANCEL_IN_FLIGHT_MS;
 }

@@ -1,8 +1,9 @@
-import type { Database } from "../db/client";
+import { pgOf, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { isTerminalTask, TaskStage } from "../ledger/states";
+import { recordBoundaryOnPg } from "../ledger/pg-hot-path";
 import { recordBoundaryOnSqlite } from "../ledger/sqlite-hot-path";
-import { casUpdate, conflict, writeLedger } from "../ledger/write";
+import { conflict } from "../ledger/write";
 
 export interface CancellationBoundary {
   taskId: string;
@@ -29,44 +30,15 @@ export async function requestCancellation(
   database: Database,
   input: { taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null },
 ): Promise<CancellationRequestResult> {
-  if (database.sqlite) {
-    const { task, recorded } = await recordBoundaryOnSqlite(database.sqlite, { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null });
-    if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
-    if (!task.cancelRequestedAt && isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
-    if (!task.cancelRequestedAt) throw conflict("task", task.id, TaskStage.active, task.stage);
-    return { kind: "boundary", boundary: boundaryOf({ ...task, cancelRequestedAt: new Date(task.cancelRequestedAt) }, !recorded) };
-  }
-  return writeLedger(database, async (w) => {
-    const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
-    if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
-    if (task.cancelRequestedAt) return { kind: "boundary", boundary: boundaryOf(task, true) };
-    if (isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
-
-    const cancelRequestedAt = await w.now();
-    const intentVersion = task.intentVersion + 1;
-    const recorded = await casUpdate(w, {
-      entity: "task",
-      id: task.id,
-      from: TaskStage.active,
-      to: TaskStage.cancelRequested,
-      guard: { rowVersion: task.rowVersion, cancelRequestedAt: null },
-      data: {
-        intentVersion,
-        cancelIntentVersion: intentVersion,
-        cancelRequestedAt,
-        cancelReason: input.reason ?? null,
-        cancelRequestedBy: input.actor,
-        cancelRequestedById: input.actorId ?? null,
-      },
-      event: {
-        taskId: task.id, actor: input.actor, type: "task.cancel_requested", reason: input.reason ?? null,
-        data: { intentVersion, previousIntentVersion: task.intentVersion },
-      },
-    });
-    if (!recorded) throw conflict("task", task.id, TaskStage.active, task.stage);
-    const after = await w.tx.task.findUniqueOrThrow({ where: { id: task.id } });
-    return { kind: "boundary", boundary: boundaryOf(after, false) };
-  });
+  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null };
+  // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
+  const { task, recorded } = database.sqlite
+    ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))
+    : await recordBoundaryOnPg(pgOf(database), request);
+  if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
+  if (!task.cancelRequestedAt && isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
+  if (!task.cancelRequestedAt) throw conflict("task", task.id, TaskStage.active, task.stage);
+  return { kind: "boundary", boundary: boundaryOf(task, !recorded) };
 }
 
 function boundaryOf(

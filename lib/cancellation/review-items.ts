@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { RiskLevel } from "../ledger/states";
 import { isTerminalItem, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
-import { writeLedger } from "../ledger/write";
+import { writeLedger, type Writer } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
 
 /** Review deadlines by risk (configurable): past it, an open item escalates. */
@@ -11,9 +11,14 @@ export function reviewDeadlineMs(risk: string): number {
   return risk === "high" ? high : low;
 }
 
+/** One review item per question: the task, the kind, and what it is about (work item, side effect, resource). */
+export const reviewDedupeKey = (input: { taskId: string; kind: string; workItemId?: string | null; sideEffectId?: string | null; resourceId?: string | null }) =>
+  [input.taskId, input.kind, input.workItemId ?? "", input.sideEffectId ?? "", input.resourceId ?? ""].join(":");
+
 /**
- * Opens a review item unless an open one of the same kind already exists for the same subject (a re-run
- * of the engine after a restart must not ask the person twice).
+ * Opens a review item unless one of the same kind already exists for the same subject (a re-run of the
+ * engine after a restart, or a second engine run at the same time, must not ask the person twice): the
+ * unique `dedupeKey` decides, and the loser gets the winner's item.
  */
 export async function openReviewItem(
   database: Database,
@@ -22,30 +27,47 @@ export async function openReviewItem(
     workItemId?: string | null; sideEffectId?: string | null; resourceId?: string | null; proposal?: unknown; requestedBy?: string;
   },
 ) {
-  return writeLedger(database, async (w) => {
-    const existing = await w.tx.reviewItem.findFirst({
-      where: { taskId: input.taskId, kind: input.kind, workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null },
-    });
-    if (existing) return existing;
-    if (input.kind === ReviewItemKind.resolveUncertain && input.workItemId) {
-      // Asked only while the outcome is still unknown: reconciliation may have established it meanwhile
-      // (ledger writes are serialised, so this check and the insert are atomic against it).
-      const item = await w.tx.workItem.findUnique({ where: { id: input.workItemId }, select: { status: true } });
-      if (item && isTerminalItem(item.status)) return null;
-    }
-    const now = await w.now();
-    const item = await w.tx.reviewItem.create({
-      data: {
-        taskId: input.taskId, kind: input.kind, subject: input.subject, status: ReviewItemStatus.open,
-        workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null,
-        proposal: (input.proposal ?? undefined) as never, requestedBy: input.requestedBy ?? ENGINE_ACTOR,
-        deadline: new Date(now.getTime() + reviewDeadlineMs(input.risk)),
-      },
-    });
-    await w.event({
-      taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
-      type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
-    });
-    return item;
+  const dedupeKey = reviewDedupeKey(input);
+  const existing = () => database.prisma.reviewItem.findFirst({
+    where: { OR: [{ dedupeKey }, { taskId: input.taskId, kind: input.kind, workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null }] },
   });
+  const found = await existing();
+  if (found) return found;
+  try {
+    return await writeLedger(database, (w) => insertReviewItem(w, input, dedupeKey));
+  } catch (error) {
+    // A concurrent run opened the same item first (unique dedupeKey): that one stands.
+    if ((error as { code?: string })?.code === "P2002") return existing();
+    throw error;
+  }
+}
+
+async function insertReviewItem(
+  w: Writer,
+  input: Parameters<typeof openReviewItem>[1],
+  dedupeKey: string,
+) {
+  if (input.kind === ReviewItemKind.resolveUncertain && input.workItemId) {
+    // Asked only while the outcome is still unknown: reconciliation may have established it meanwhile. The
+    // item's row is locked for this check (a concurrent settlement waits, or is seen here); one that lands
+    // after the insert is closed by resolveAnsweredUncertainties.
+    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "WorkItem" WHERE "id" = $1 FOR SHARE`, input.workItemId);
+    const item = await w.tx.workItem.findUnique({ where: { id: input.workItemId }, select: { status: true } });
+    if (item && isTerminalItem(item.status)) return null;
+  }
+  const now = await w.now();
+  const item = await w.tx.reviewItem.create({
+    data: {
+      dedupeKey,
+      taskId: input.taskId, kind: input.kind, subject: input.subject, status: ReviewItemStatus.open,
+      workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null,
+      proposal: (input.proposal ?? undefined) as never, requestedBy: input.requestedBy ?? ENGINE_ACTOR,
+      deadline: new Date(now.getTime() + reviewDeadlineMs(input.risk)),
+    },
+  });
+  await w.event({
+    taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
+    type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
+  });
+  return item;
 }

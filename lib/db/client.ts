@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 import { resolveDatabase, type DatabaseTarget } from "./config";
+import { openPgPool, pgSessionBoundsFromEnv, type PgDirect, type PgSessionBounds } from "./pg";
 import { LedgerSqliteAdapterFactory, type SqliteBounds } from "./sqlite-adapter";
 
 /**
@@ -20,6 +21,10 @@ export interface Database {
   readonly prisma: PrismaDb;
   /** SQLite only: a synchronous transaction on the same connection, for the ledger's hot path. */
   readonly sqlite?: { transaction<T>(fn: (db: BetterSqlite3Database) => T): Promise<T> };
+  /** PostgreSQL only: the app's pool (shared with Prisma's adapter), for the ledger's hot path. */
+  readonly pg?: PgDirect;
+  /** Runs `fn` before the connections close (what a process keeps per database: its live view). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -28,24 +33,11 @@ export interface Database {
 // a little above `timeout` — lib/db/sqlite-adapter.ts.)
 const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
 
-/**
- * PostgreSQL session settings that keep one frozen or stuck client from holding everyone else hostage:
- * a session idle inside a transaction (a worker stopped mid-transaction) is ended by the server after 20 s,
- * which releases its locks; no statement waits for a lock longer than 5 s, nor runs longer than 60 s.
- * Failures answer 503 with Retry-After (lib/db/unavailable.ts). Every `pg` pool of the app should use these.
- */
-export const PG_SESSION_BOUNDS = {
-  idle_in_transaction_session_timeout: Number(process.env.STOPLINE_PG_IDLE_IN_TRANSACTION_MS ?? 20_000),
-  lock_timeout: Number(process.env.STOPLINE_PG_LOCK_TIMEOUT_MS ?? 5_000),
-  statement_timeout: Number(process.env.STOPLINE_PG_STATEMENT_TIMEOUT_MS ?? 60_000),
-  connectionTimeoutMillis: 5_000,
-} as const;
-
 export interface OpenOptions {
   /** SQLite only: bounds of lock waits and transactions (defaults from the environment). */
   sqlite?: Partial<SqliteBounds>;
-  /** PostgreSQL only: overrides of PG_SESSION_BOUNDS. */
-  postgres?: Partial<Record<keyof typeof PG_SESSION_BOUNDS, number>>;
+  /** PostgreSQL only: session bounds of the pool (defaults from the environment; lib/db/pg.ts). */
+  postgres?: Partial<PgSessionBounds>;
 }
 
 export function openDatabase(url?: string, options: OpenOptions = {}): Database {
@@ -57,18 +49,34 @@ export function openDatabase(url?: string, options: OpenOptions = {}): Database 
     const client = new SqliteClient({ adapter: factory, transactionOptions });
     const connected = client.$connect();
     connected.catch(() => {}); // surfaced by the first query or direct transaction that awaits it
+    const closing = closeHooks();
     return {
       provider: target.provider,
       target,
       prisma: client,
       sqlite: { transaction: async (fn) => (await connected, factory.directTransaction(fn)) },
-      close: () => client.$disconnect(),
+      onClose: closing.add,
+      close: async () => {
+        await closing.run();
+        await client.$disconnect();
+      },
     };
-  } else {
-    const adapter = new PrismaPg({ connectionString: target.url, max: Number(process.env.PG_POOL_SIZE ?? 10), ...PG_SESSION_BOUNDS, ...options.postgres });
-    prisma = new PostgresClient({ adapter, transactionOptions }) as unknown as PrismaDb;
   }
-  return { provider: target.provider, target, prisma, close: () => prisma.$disconnect() };
+  const direct = openPgPool(target.url, undefined, pgSessionBoundsFromEnv(options.postgres));
+  prisma = new PostgresClient({ adapter: new PrismaPg(direct.pool), transactionOptions }) as unknown as PrismaDb;
+  const closing = closeHooks();
+  return {
+    provider: target.provider,
+    target,
+    prisma,
+    pg: direct,
+    onClose: closing.add,
+    close: async () => {
+      await closing.run();
+      await prisma.$disconnect();
+      await direct.pool.end();
+    },
+  };
 }
 
 const globalForDb = globalThis as unknown as { stoplineDb?: Database };
@@ -76,4 +84,20 @@ const globalForDb = globalThis as unknown as { stoplineDb?: Database };
 /** The process-wide database named by DATABASE_URL (one client per process, also across Next's module reloads). */
 export function db(): Database {
   return (globalForDb.stoplineDb ??= openDatabase());
+}
+
+/** The PostgreSQL pool of a PostgreSQL database (every database is SQLite with `sqlite`, or PostgreSQL with `pg`). */
+export function pgOf(database: Database): PgDirect {
+  if (!database.pg) throw new Error(`the ${database.provider} database has no PostgreSQL pool`);
+  return database.pg;
+}
+
+function closeHooks() {
+  const hooks: (() => Promise<void>)[] = [];
+  return {
+    add: (fn: () => Promise<void>) => void hooks.push(fn),
+    run: async () => {
+      for (const fn of hooks.splice(0)) await fn().catch((error) => console.error("closing the database: a close hook failed", error));
+    },
+  };
 }

@@ -32,7 +32,7 @@ beforeAll(async () => {
     u.port = String(proxy.port);
     url = u.toString();
   }
-  server = openDatabase(url, { sqlite: { lockWaitMs: 800 }, postgres: { connectionTimeoutMillis: 2_000 } });
+  server = openDatabase(url, { sqlite: { lockWaitMs: 800 }, postgres: { connectionTimeoutMs: 2_000 } });
   process.env.DATABASE_URL = url;
   (globalThis as unknown as { stoplineDb?: Database }).stoplineDb = server;
   agent = (await createApiToken(server, { name: "agent-outage", role: "agent" })).token;

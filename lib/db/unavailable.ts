@@ -34,7 +34,9 @@ export function unavailableReason(error: unknown): string | null {
   for (let depth = 0; e && typeof e === "object" && depth < 6; depth++) {
     const x = e as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; driverAdapterError?: unknown; meta?: { driverAdapterError?: unknown }; originalCode?: unknown };
     const code = typeof x.code === "string" ? x.code : null;
-    const pgCode = x.kind === "postgres" && code ? code : typeof x.originalCode === "string" ? x.originalCode : null;
+    // A SQLSTATE: from Prisma's adapter (kind "postgres", or originalCode), or a raw `pg` error (the hot path).
+    const rawPg = code && /^[0-9A-Z]{5}$/.test(code) && typeof (e as { severity?: unknown }).severity === "string";
+    const pgCode = (x.kind === "postgres" || rawPg) && code ? code : typeof x.originalCode === "string" ? x.originalCode : null;
     if (pgCode === "55P03") return "another database session held a lock for longer than the lock timeout — a stuck or frozen process";
     if (pgCode === "57014") return "a statement ran longer than the statement timeout";
     if (pgCode && /^(08|57P0[123]|53300)/.test(pgCode)) return "the database server is not accepting connections";
@@ -65,7 +67,7 @@ export function asUnavailable(error: unknown): AppError | null {
     // Prisma re-throws an adapter's error as its own, keeping the code and ending the message with ours.
     if (x.code === ErrorCode.unavailable && typeof x.message === "string") {
       const message = x.message.trim().split("\n").at(-1)!.trim();
-      return new AppError(ErrorCode.unavailable, message, { retryAfterS: DATABASE_RETRY_AFTER_S, dependency: "database" });
+      return new AppError(ErrorCode.unavailable, message, { retryAfterSeconds: DATABASE_RETRY_AFTER_S, dependency: "database" });
     }
     e = x.cause;
   }
@@ -78,6 +80,6 @@ export function databaseUnavailable(detail?: string): AppError {
   return new AppError(
     ErrorCode.unavailable,
     `the database is not available right now${detail ? `: ${detail}` : ""}. This request was not confirmed — try again in a few seconds`,
-    { retryAfterS: DATABASE_RETRY_AFTER_S, dependency: "database" },
+    { retryAfterSeconds: DATABASE_RETRY_AFTER_S, dependency: "database" },
   );
 }

@@ -4,10 +4,11 @@ import { ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
 import { EscalationTrigger, linksFor, publicUrl, renderPayload, type EscalationFacts } from "./payload";
 import { DeliveryKind, DeliveryStatus, EscalationEvent } from "./states";
+import { positionOfSeq, readEventsAfter } from "../events/read-events";
 
 /**
  * Turns committed ledger events into escalation deliveries. The ledger is the source: a cursor (the last
- * `seq` read, in EscalationCursor) walks the append-only events, so an escalation committed while this
+ * event read, by its `seq`, in EscalationCursor) walks the append-only events in ledger order, so an escalation committed while this
  * process was down, or by another process, is still delivered; the in-process commit notification only
  * wakes the reader early.
  *
@@ -46,22 +47,19 @@ export async function enqueueEscalations(database: Database, options: EnqueueOpt
   let created = 0;
   for (;;) {
     const cursor = await readCursor(database);
-    const head = (await prisma.ledgerEvent.aggregate({ _max: { seq: true } }))._max.seq ?? 0;
-    if (head <= cursor) return created;
-    const events: LedgerEventRow[] = await prisma.ledgerEvent.findMany({
-      where: { seq: { gt: cursor, lte: head }, entityType: "reviewItem", type: { in: WATCHED } },
-      orderBy: { seq: "asc" },
-      take: batch,
-      select: { seq: true, entityId: true, type: true, actor: true, fromState: true, toState: true, reason: true, data: true, createdAt: true },
-    });
-    const upTo = events.length === batch ? events[events.length - 1].seq : head;
+    // Ledger order (read-events.ts): on PostgreSQL an event can commit after one with a larger seq; the reader
+    // delivers both, in order, before moving past them.
+    const { events: read } = await readEventsAfter(database, await positionOfSeq(database, cursor), { types: WATCHED, limit: batch });
+    const events: LedgerEventRow[] = read.filter((e) => e.event.entityType === "reviewItem").map((e) => e.event);
+    if (!read.length) return created;
     if (events.length) {
       const channels: Channel[] = await prisma.escalationChannel.findMany({ where: { active: true }, select: { id: true, kind: true, createdAt: true } });
       // In ledger order: an item's escalation is enqueued before its close-out.
       if (channels.length) for (const event of events) created += await enqueueFor(database, event, channels, options);
     }
     // Compare-and-set: another reader that moved the cursor meanwhile created the same (unique) deliveries.
-    await prisma.escalationCursor.updateMany({ where: { id: CURSOR_ID, seq: cursor }, data: { seq: upTo } });
+    await prisma.escalationCursor.updateMany({ where: { id: CURSOR_ID, seq: cursor }, data: { seq: read[read.length - 1].event.seq } });
+    if (read.length < batch) return created;
   }
 }
 

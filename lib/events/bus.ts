@@ -1,9 +1,11 @@
 import { EventEmitter } from "node:events";
 
 /**
- * In-process notification that ledger events were committed. It only wakes listeners early (SSE streams,
- * the in-process worker pool); the events table stays the source of truth, so subscribers in other
- * processes see the same events by polling it.
+ * In-process notification that ledger events were committed. It only wakes listeners early (SSE streams, the
+ * worker pool, running children's AbortSignals, the engine); the events table stays the source of truth.
+ * `local` events were committed by this process and are announced right after their commit; `remote` ones were
+ * committed by another process and are announced by this process's live view when it reads them
+ * (lib/events/live.ts, woken by NOTIFY on PostgreSQL).
  */
 export interface CommittedEvent {
   seq: number;
@@ -11,18 +13,24 @@ export interface CommittedEvent {
   workItemId: string | null;
   type: string;
   toState: string | null;
+  origin?: "local" | "remote";
 }
 
 const globalForBus = globalThis as unknown as { stoplineBus?: EventEmitter };
 const bus = (globalForBus.stoplineBus ??= new EventEmitter().setMaxListeners(0));
 
 /**
- * Announces committed events on the next turn of the event loop: the writer (e.g. the Stop request) gets
- * its answer first, and listeners' reactions (aborting a hundred running children, each writing its
- * outcome) do not run inside the writer's await. Order is kept (setImmediate is FIFO).
+ * Announces events this process committed, on the next turn of the event loop: the writer (e.g. the Stop
+ * request) gets its answer first, and listeners' reactions (aborting a hundred running children, each writing
+ * its outcome) do not run inside the writer's await. Order is kept (setImmediate is FIFO).
  */
 export function publishCommitted(events: CommittedEvent[]): void {
-  if (events.length) setImmediate(() => bus.emit("committed", events));
+  if (events.length) setImmediate(() => bus.emit("committed", events.map((e) => ({ ...e, origin: "local" as const }))));
+}
+
+/** Announces events another process committed (the live view, once it has read them). */
+export function publishRemote(events: CommittedEvent[]): void {
+  if (events.length) bus.emit("committed", events.map((e) => ({ ...e, origin: "remote" as const })));
 }
 
 export function onCommitted(listener: (events: CommittedEvent[]) => void): () => void {

@@ -1,12 +1,14 @@
-import type { Database } from "../db/client";
+import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { AppError, ErrorCode } from "../errors";
 import { stopRequested } from "./heartbeat-work-item";
-import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
+import { staleLeaseError, type LeaseHolder } from "./lease";
+import type { ClaimInput } from "./claim-work-item";
+import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
+import { completeAndClaimOnPg, completeOnPg, insertEventOnPg } from "./pg-hot-path";
 import { isLeasedItem, isStoppedItem, SideEffectOutcome, WorkItemStatus } from "./states";
 import { canTransition } from "./transitions";
 import { completeOnSqlite } from "./sqlite-hot-path";
-import { casUpdate, conflict, writeLedger } from "./write";
 
 export const WorkerOutcome = {
   completed: WorkItemStatus.completed,
@@ -38,13 +40,20 @@ export function completionRefusal(
   if (isStoppedItem(input.outcome) && !stopRequested(task, item)) {
     return new AppError(ErrorCode.badRequest, `outcome "${input.outcome}" needs a stop request, and task ${item.taskId} has none`, { field: "outcome" });
   }
-  if (input.outcome === WorkItemStatus.partial && input.partialResult === undefined) {
-    return new AppError(ErrorCode.badRequest, `outcome "partial" needs the partialResult that is kept`, { field: "partialResult" });
-  }
+  const incomplete = reportRefusal(input);
+  if (incomplete) return incomplete;
   if (!canTransition("workItem", item.status, input.outcome)) {
     return new AppError(ErrorCode.illegalTransition, `work item ${item.id} cannot move from "${item.status}" to "${input.outcome}"`, {
       currentState: item.status, requestedState: input.outcome,
     });
+  }
+  return null;
+}
+
+/** What is wrong with a report on its own, whatever the item's state, or null. */
+export function reportRefusal(input: Pick<CompleteInput, "outcome" | "partialResult">): AppError | null {
+  if (input.outcome === WorkItemStatus.partial && input.partialResult === undefined) {
+    return new AppError(ErrorCode.badRequest, `outcome "partial" needs the partialResult that is kept`, { field: "partialResult" });
   }
   return null;
 }
@@ -74,41 +83,45 @@ export const settledOutcome = (outcome: WorkerOutcome) =>
 /**
  * The lease holder reports how its item ended. Stop outcomes (cancelled, partial, cancelled_incomplete) are
  * only accepted when a stop was actually requested. The item's own recorded side effect follows:
- * completed → committed; failed or cancelled by the provider → not committed.
+ * completed → committed; failed or cancelled by the provider → not committed. One statement on the driver on
+ * both engines; a report that the guarded statement refused is explained (and a stale token recorded) here.
  */
 export async function completeWorkItem(database: Database, input: CompleteInput): Promise<WorkItem> {
   if (database.sqlite) return completeOnSqlite(database.sqlite, input);
-  return writeLedger(database, async (w) => {
-    const item = await loadLeasedItem(w, input.workItemId);
+  const pg = pgOf(database);
+  const early = reportRefusal(input);
+  if (early) throw early;
+  const { result, partialResult, partialComplete, error } = completionFields(input, new Date());
+  // Twice at most: a stop outcome can be refused by a statement that read the task just before its boundary.
+  for (let attempt = 0; ; attempt++) {
+    const done = await completeOnPg(pg, input, { result, partialResult, partialComplete, error });
+    if (done) return done;
+    const item = await database.prisma.workItem.findUnique({ where: { id: input.workItemId }, include: { task: true } });
+    if (!item) throw staleLeaseError.notFound(input.workItemId);
     if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
-      return rejectStaleLease(w, item, input.leaseToken, "complete", input.actor, { outcome: input.outcome });
+      await insertEventOnPg(pg, staleLeaseError.event(item, input.leaseToken, "complete", input.actor, { outcome: input.outcome }));
+      throw staleLeaseError.error(item);
     }
     const refusal = completionRefusal(item, item.task, input);
     if (refusal) throw refusal;
-    const now = await w.now();
-    const { result, partialResult, ...fields } = completionFields(input, now);
-    const moved = await casUpdate(w, {
-      entity: "workItem",
-      id: item.id,
-      from: item.status,
-      to: input.outcome,
-      guard: { leaseToken: input.leaseToken },
-      data: { ...fields, partialComplete: fields.partialComplete ?? undefined, result: (result ?? undefined) as never, partialResult: (partialResult ?? undefined) as never },
-      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.finished", reason: input.error ?? null },
-    });
-    if (!moved) throw conflict("workItem", item.id, item.status, (await w.tx.workItem.findUnique({ where: { id: item.id } }))?.status);
+    if (attempt === 1) throw staleLeaseError.conflict(item);
+  }
+}
 
-    const own = item.operationId ? await w.tx.sideEffect.findUnique({ where: { operationId: item.operationId } }) : null;
-    if (own?.outcome === SideEffectOutcome.unknown) {
-      const to = settledOutcome(input.outcome);
-      await casUpdate(w, {
-        entity: "sideEffect", id: own.id, from: SideEffectOutcome.unknown, to,
-        data: to === SideEffectOutcome.committed
-          ? { externalRecordId: input.externalRecordId ?? own.externalRecordId, externalVersion: input.externalVersion ?? own.externalVersion }
-          : {},
-        event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "side_effect.settled", reason: `work item ${input.outcome}` },
-      });
-    }
-    return moved as unknown as WorkItem;
+/**
+ * A worker's report and its next claim, together: on PostgreSQL one statement and one commit (each change with
+ * its event), on SQLite the report alone (the caller claims as usual: SQLite commits cost little). `onClaimed`
+ * receives the next item as soon as it is claimed (no `claim`: the report alone) — before a refused report is explained (and thrown) — so
+ * that a claimed item is never dropped.
+ */
+export async function completeAndClaimNext(database: Database, input: CompleteInput, claim: ClaimInput | null, onClaimed: (item: WorkItem) => void): Promise<WorkItem> {
+  if (!database.pg || !claim) return completeWorkItem(database, input);
+  const early = reportRefusal(input);
+  if (early) throw early;
+  const { result, partialResult, partialComplete, error } = completionFields(input, new Date());
+  const { done, claimed } = await completeAndClaimOnPg(database.pg, input, { result, partialResult, partialComplete, error }, {
+    ...claim, leaseMs: claim.leaseMs ?? DEFAULT_LEASE_MS, leaseToken: newLeaseToken(),
   });
+  if (claimed) onClaimed(claimed);
+  return done ?? completeWorkItem(database, input);
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { createTaskOnPg } from "./pg-hot-path";
 import { TaskStage, type RiskLevel } from "./states";
 import { writeLedger } from "./write";
 
@@ -10,6 +11,10 @@ export interface CreateTaskInput {
 }
 
 export async function createTask(database: Database, input: CreateTaskInput, actor: string) {
+  if (database.pg) {
+    // One statement (the row and its event) on the driver: task creation is on every agent turn's path.
+    return createTaskOnPg(database.pg, { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId ?? null, riskLevel: input.riskLevel ?? "low" }, actor);
+  }
   return writeLedger(database, async (w) => {
     const task = await w.tx.task.create({
       data: {

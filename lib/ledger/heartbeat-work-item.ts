@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
+import { heartbeatOnPg } from "./pg-hot-path";
 import { isLeasedItem, LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
 import { writeLedger } from "./write";
 
@@ -16,6 +17,13 @@ export interface HeartbeatResult {
  * and write no event — except a rejected one (stale token), which is recorded.
  */
 export async function heartbeatWorkItem(database: Database, input: LeaseHolder & { leaseMs?: number; actor: string }): Promise<HeartbeatResult> {
+  if (database.pg) {
+    // One statement for the current holder; anything else (a stale token to record) takes the path below.
+    const beat = await heartbeatOnPg(database.pg, { workItemId: input.workItemId, leaseToken: input.leaseToken, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS });
+    if (beat) {
+      return { status: beat.status, cancelRequested: stopRequested(beat, beat), intentVersion: beat.intentVersion, leaseExpiresAt: beat.leaseExpiresAt };
+    }
+  }
   return writeLedger(database, async (w) => {
     const item = await loadLeasedItem(w, input.workItemId);
     if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {

@@ -11,8 +11,13 @@ export interface LeaseHolder {
   leaseToken: string;
 }
 
-/** Loads a work item with its task for a lease holder's call; unknown id → 404. */
+/**
+ * Loads a work item with its task for a lease holder's call; unknown id → 404. On PostgreSQL the item's row is
+ * locked for the rest of the transaction first: writes about one work item (a late submission, a
+ * reconciliation, a report) happen one after the other, whatever else runs concurrently.
+ */
 export async function loadLeasedItem(w: Writer, workItemId: string) {
+  await lockWorkItem(w, workItemId);
   const item = await w.tx.workItem.findUnique({ where: { id: workItemId }, include: { task: true } });
   if (!item) throw staleLeaseError.notFound(workItemId);
   return item;
@@ -48,3 +53,8 @@ export const staleLeaseError = {
   notFound: (workItemId: string) => new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId }),
   conflict: (item: StaleItem) => new AppError(ErrorCode.conflict, `work item ${item.id} changed while completing; it was "${item.status}"`, { workItemId: item.id, expectedState: item.status }),
 };
+
+/** PostgreSQL: locks a work item's row until the transaction ends (SQLite has one writer at a time anyway). */
+export async function lockWorkItem(w: Writer, workItemId: string): Promise<void> {
+  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "WorkItem" WHERE "id" = $1 FOR NO KEY UPDATE`, workItemId);
+}

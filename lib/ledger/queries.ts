@@ -48,17 +48,3 @@ export async function getWorkItem(database: Database, workItemId: string) {
   if (!item) throw new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId });
   return item;
 }
-
-/** Events after `afterSeq`, in sequence order (optionally one task's). */
-export async function listEventsAfter(database: Database, afterSeq: number, options: { taskId?: string; limit?: number } = {}) {
-  return database.prisma.ledgerEvent.findMany({
-    where: { seq: { gt: afterSeq }, ...(options.taskId ? { taskId: options.taskId } : {}) },
-    orderBy: { seq: "asc" },
-    take: options.limit ?? 500,
-  });
-}
-
-export async function latestEventSeq(database: Database): Promise<number> {
-  const last = await database.prisma.ledgerEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
-  return last?.seq ?? 0;
-}

@@ -28,7 +28,8 @@ export async function recoverExpiredLeases(
   return writeLedger(database, async (w) => {
     const now = await w.now();
     const expired = await w.tx.workItem.findMany({
-      where: { status: { in: LEASED_ITEM_STATUSES }, leaseExpiresAt: { lt: now } },
+      // leaseToken not null: the partial index of leased items (a lease always has both).
+      where: { status: { in: LEASED_ITEM_STATUSES }, leaseToken: { not: null }, leaseExpiresAt: { lt: now } },
       include: { task: { select: { cancelRequestedAt: true } } },
       orderBy: { leaseExpiresAt: "asc" },
       take: options.limit ?? 200,
@@ -41,15 +42,16 @@ export async function recoverExpiredLeases(
         if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: "lease.expired", fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
         continue;
       }
-      const passedCheckpoint = await w.tx.ledgerEvent.count({ where: { workItemId: item.id, type: "checkpoint.passed" } });
-      const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || passedCheckpoint > 0;
+      const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null;
       const to = maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;
       const moved = await casUpdate(w, {
         entity: "workItem",
         id: item.id,
         from: item.status,
         to,
-        guard: { leaseToken: item.leaseToken },
+        // Guarded by every fact the decision read: a checkpoint that passed (or a submission recorded) after the
+        // read above makes this write miss, and the next pass decides again (never re-run what may have been sent).
+        guard: { leaseToken: item.leaseToken, ...(maySubmitted ? {} : { checkpointPassedAt: null, operationId: null }) },
         data: {
           leaseToken: null,
           leaseOwner: null,

@@ -22,7 +22,25 @@ export interface ScheduleWorkItemInput {
 
 /** Schedules a child under a task. Refused (409) once the boundary exists or when the intent is stale. */
 export async function scheduleWorkItem(database: Database, input: ScheduleWorkItemInput, actor: string) {
+  try {
+    return await insertWorkItem(database, input, actor);
+  } catch (error) {
+    // Two schedules of the same correlation id / idempotency key at once: the unique index decides.
+    if ((error as { code?: string })?.code !== "P2002") throw error;
+    const winner = await database.prisma.workItem.findFirst({
+      where: { OR: [{ taskId: input.taskId, correlationId: input.correlationId ?? "" }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])] },
+      select: { id: true },
+    });
+    throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists${winner ? ` (${winner.id})` : ""}`, { workItemId: winner?.id ?? null });
+  }
+}
+
+async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, actor: string) {
   return writeLedger(database, async (w) => {
+    // The guard and the insert must not straddle a boundary. PostgreSQL: this share lock conflicts with the
+    // boundary's FOR UPDATE (pg-hot-path.ts) — either the boundary waits for this insert (and then removes the
+    // new child from dispatch) or this waits for the boundary and sees it below. SQLite: one writer at a time.
+    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = $1 FOR KEY SHARE`, input.taskId);
     const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
@@ -39,8 +57,6 @@ export async function scheduleWorkItem(database: Database, input: ScheduleWorkIt
     if (duplicate) {
       throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, { workItemId: duplicate.id });
     }
-    // The guard above and this insert are one transaction, and ledger writes are serialised
-    // (writeLedger), so a Stop cannot slip in between the check and the insert.
     const item = await w.tx.workItem.create({
       data: {
         taskId: task.id,

@@ -83,3 +83,9 @@ export function transition<E extends Entity>(entity: E, from: string, to: StateO
   if (!canTransition(entity, from, to)) throw new IllegalTransitionError(entity, from, to);
   return to;
 }
+
+/** Every state from which `to` may be reached (what a compare-and-set written in SQL may accept as "from"). */
+export function fromStatesInto<E extends Entity>(entity: E, to: string): string[] {
+  const table = TABLES[entity] as Record<string, readonly string[]>;
+  return Object.keys(table).filter((from) => table[from].includes(to));
+}

@@ -41,18 +41,16 @@ export interface Writer {
 export const REJECTED: unique symbol = Symbol("rejected after commit");
 export type Rejected = typeof REJECTED;
 
-// A PostgreSQL transaction-level advisory lock key, taken first by every ledger write (see writeLedger).
-const LEDGER_WRITE_LOCK = 724_202;
-
 /**
  * Runs `fn` in one ledger write transaction. Every state write is made through `casUpdate` (compare-and-set)
  * and every change appends its event through the same Writer, so the change and its event commit together.
  *
- * Ordering: SSE consumers resume from the last event `seq` they saw, so events must become visible in `seq`
- * order. On PostgreSQL, sequence values are handed out before commit and could commit out of order; taking
- * one transaction-scoped advisory lock first serialises ledger writers so that commit order = seq order.
- * (SQLite already serialises writers: BEGIN IMMEDIATE, see lib/db/sqlite-adapter.ts.) Taking it first, before
- * any row lock, means it cannot take part in a deadlock.
+ * No global lock: writers run concurrently (SQLite still has one writer at a time: BEGIN IMMEDIATE, see
+ * lib/db/sqlite-adapter.ts). On PostgreSQL event sequence numbers can therefore commit out of order; readers
+ * deliver events in the order of their transaction ids, and only below the oldest transaction still running
+ * (lib/events/read-events.ts), which keeps replay after Last-Event-ID in order and exactly once. Facts that
+ * must be decided once ("one plan per task", "one provider cancel per child") are guarded columns or unique
+ * rows, never a count of events.
  *
  * Side effects (in-process notifications) run only after the commit.
  */
@@ -62,7 +60,6 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
   const result = await database.prisma.$transaction(async (tx) => {
     committed.length = 0;
     deferred = undefined;
-    if (database.provider === "postgres") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
     const writer: Writer = {
       tx,
       provider: database.provider,

@@ -8,6 +8,7 @@ import { agentModelFromEnvironment, MODEL_REPLY_TOOL, modelReplyTool } from "../
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
+import { liveLedger } from "../events/live";
 import { WorkerPool } from "../workers/worker-pool";
 import { appRegistry } from "./app-registry";
 
@@ -43,6 +44,9 @@ const globalForBackground = globalThis as unknown as { stoplineBackground?: Back
 export function startBackground(options: { workers?: number; workerId?: string } = {}) {
   if (globalForBackground.stoplineBackground) return globalForBackground.stoplineBackground;
   const database = db();
+  // The live view reads what other processes commit and announces it here (a Stop recorded by another instance
+  // reaches this process's running children at once); SSE streams share it.
+  liveLedger(database);
   const registry = appRegistry();
   registerDemoTools(registry);
   // Optional model planner (STOPLINE_PLANNER_MODEL): it only advises; its plan is validated, rules otherwise.

@@ -4,9 +4,9 @@
  *   node --import tsx lib/testing/frozen-writer.ts <databaseUrl> <taskId>
  *
  * It opens the ledger like any worker (openDatabase), starts a real ledger write (writeLedger: on SQLite
- * BEGIN IMMEDIATE — the database's one write lock; on PostgreSQL the ledger's advisory lock), appends an event
- * for the task, says {"event":"in-transaction"} on stdout and then waits inside the transaction forever. The
- * test SIGSTOPs it there — a frozen process holding the write lock — and later SIGKILLs it.
+ * BEGIN IMMEDIATE — the database's one write lock; on PostgreSQL it locks the task's row, as the boundary and
+ * claims do), appends an event for the task, says {"event":"in-transaction"} on stdout and then waits inside
+ * the transaction forever. The test SIGSTOPs it there — a frozen process holding a lock — and later SIGKILLs it.
  */
 import { openDatabase } from "../db/client";
 import { writeLedger } from "../ledger/write";
@@ -18,6 +18,7 @@ if (!databaseUrl || !taskId) {
 }
 const database = openDatabase(databaseUrl);
 await writeLedger(database, async (w) => {
+  if (database.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT "id" FROM "Task" WHERE "id" = $1 FOR UPDATE`, taskId);
   await w.event({ taskId, entityType: "task", entityId: taskId, actor: "worker:frozen", type: "task.frozen_probe", reason: "written inside the transaction that never commits" });
   console.log(JSON.stringify({ event: "in-transaction", pid: process.pid }));
   await new Promise(() => {}); // never commits

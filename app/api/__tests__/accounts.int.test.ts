@@ -85,7 +85,7 @@ describe("accounts: seeding and sessions", () => {
     }
     expect(contract.decideReviewItem.auth).toEqual(Roles.reviewers);
     expect(contract.decideReviewItem.auth).not.toContain("user");
-    expect(contract.allEvents.auth).not.toContain("user");
+    expect(contract.allEvents.auth).toEqual(Roles.read); // a user's stream carries only their own tasks (lib/events/live.ts)
     expect(contract.listReviewItems.auth).not.toContain("user");
     expect(contract.audit.auth).not.toContain("user");
   });
@@ -111,7 +111,7 @@ describe("ownership: a user sees and stops only their own tasks and conversation
     expect((await json(await call("GET", "/api/tasks?conversationId=conv-user-1", as("user2")))).tasks).toEqual([]);
     expect((await call("POST", "/api/conversations/conv-user-1/messages", as("user2", { body: { text: "hello" } }))).status).toBe(404);
     // A user cannot read across owners at all.
-    for (const path of ["/api/events", "/api/review-items", "/api/metrics/cancellations", "/api/audit"]) expect((await call("GET", path, as("user"))).status, path).toBe(403);
+    for (const path of ["/api/review-items", "/api/metrics/cancellations", "/api/audit"]) expect((await call("GET", path, as("user"))).status, path).toBe(403);
 
     // Their own Stop works, and is recorded as theirs.
     const stop = await call("POST", `/api/tasks/${mine.id}/cancel`, as("user", { body: { reason: "changed my mind" } }));

@@ -73,6 +73,16 @@ describe(`edge input (${testEngine()})`, () => {
     await refused(call("GET", `/api/tasks?conversationId=${encodeURIComponent("c\u0000")}`, { token: agent }), 400, /^conversationId: contains a NUL character/, "conversationId");
   });
 
+  it("a version number beyond 32 bits → 400 naming the field (PostgreSQL answered 500; SQLite accepted it)", async () => {
+    await refused(call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem("1").replace('"intentVersion":1', '"intentVersion":9007199254740991')) }), 400, /intentVersion/, "intentVersion");
+  });
+
+  it("a sequence number beyond 32 bits in a query → 400 (was a 500 on PostgreSQL)", async () => {
+    const res = await call("GET", "/api/admin/history?before=9007199254740991", { token: admin });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.issues[0].field).toBe("before");
+  });
+
   it(`a body over ${MAX_BODY_BYTES} bytes → 413`, async () => {
     await refused(call("POST", "/api/tasks", { token: agent, body: { title: "big", ownerId: "x".repeat(MAX_BODY_BYTES) } }), 413, /larger than/);
   });

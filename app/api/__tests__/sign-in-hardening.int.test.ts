@@ -72,7 +72,7 @@ describe("login rate limit (issue 11, item 5)", () => {
     const limited = await call("POST", "/api/session", { body: { token: admin.token }, headers: { "x-forwarded-for": address } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect((await json(limited)).error.code).toBe("rate_limited");
+    expect((await json(limited)).error.code).toBe("too_many_requests");
   });
 });
 

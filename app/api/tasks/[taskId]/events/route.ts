@@ -2,7 +2,7 @@ import { contract } from "@/lib/api/contract";
 import { withRoute } from "@/lib/api/route";
 import { assertTaskAccess } from "@/lib/auth/ownership";
 import { getTaskDetail } from "@/lib/ledger/queries";
-import { ledgerEventStream, resumePoint, SSE_HEADERS } from "@/lib/events/sse";
+import { ledgerEventStream, resumePoint, SSE_HEADERS, streamOwnerKey } from "@/lib/events/sse";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,6 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = withRoute(contract.taskEvents, async ({ request, database, principal, params, query }) => {
   await assertTaskAccess(database, principal, params.taskId);
   await getTaskDetail(database, params.taskId); // 404 for an unknown task, before the stream opens
-  const afterSeq = resumePoint(request, query.lastEventId, 0);
-  return new Response(ledgerEventStream({ database, taskId: params.taskId, afterSeq, signal: request.signal }), { headers: SSE_HEADERS });
+  const stream = await ledgerEventStream({
+    database, taskId: params.taskId, afterSeq: resumePoint(request, query.lastEventId, 0),
+    principalKey: streamOwnerKey(principal), signal: request.signal,
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
 });

@@ -1,0 +1,175 @@
+import type { Database } from "../db/client";
+import { AppError, ErrorCode } from "../errors";
+
+/**
+ * Reading the ledger's events in a stable order that every reader agrees on — the basis of SSE replay after
+ * Last-Event-ID (in order, exactly once), of each process's live view and of the escalation reader.
+ *
+ * SQLite has one writer at a time, so events commit in `seq` order: the position is `seq`.
+ *
+ * PostgreSQL writers run concurrently (no global lock), so a smaller `seq` can commit after a larger one. Each
+ * event row records its transaction id (`txid`, a column outside the Prisma models: see the ledger_fences
+ * migration) and readers order by (txid, seq), delivering only events whose transaction is older than the
+ * oldest transaction still running (the watermark): no transaction below it can still commit, so nothing can
+ * later appear before what was delivered. (The standard outbox technique.) A transaction's id is assigned at
+ * its first write, so a transaction that began writing after another committed orders after it.
+ *
+ * The watermark is taken from the reading statement's own snapshot (its in-progress list), leaving out the
+ * transactions of other databases on the same server (they cannot write this ledger): a long transaction
+ * elsewhere on the cluster must not hold back this ledger's live view. Sessions end idle transactions after
+ * 10 s (lib/db/pg.ts), which bounds how long one of our own can.
+ *
+ * The SSE `id` stays the event's `seq`: a resume looks its position up.
+ */
+export interface EventPosition {
+  /** The writing transaction's id (PostgreSQL; "0" on SQLite), a decimal string (xid8 exceeds 2^53). */
+  txid: string;
+  seq: number;
+}
+
+export const START: EventPosition = { txid: "0", seq: 0 };
+
+/** One ledger event as the API and SSE send it. */
+export interface LedgerEventRow {
+  seq: number;
+  taskId: string | null;
+  workItemId: string | null;
+  entityType: string;
+  entityId: string;
+  actor: string;
+  type: string;
+  fromState: string | null;
+  toState: string | null;
+  reason: string | null;
+  data: unknown;
+  createdAt: Date;
+}
+
+/** A read event: the row, its position, and its task's owner (for per-principal filtering). */
+export interface PositionedEvent {
+  event: LedgerEventRow;
+  position: EventPosition;
+  ownerId: string | null;
+}
+
+export const comparePositions = (a: EventPosition, b: EventPosition): number => {
+  const x = BigInt(a.txid);
+  const y = BigInt(b.txid);
+  return x < y ? -1 : x > y ? 1 : a.seq - b.seq;
+};
+
+export interface ReadOptions {
+  /** Only this task's events. */
+  taskId?: string;
+  /** Only events of tasks this owner owns. */
+  ownerId?: string;
+  /** Only events of these types. */
+  types?: string[];
+  /** Read up to this position (inclusive), e.g. where a live view stands. */
+  upTo?: EventPosition;
+  limit?: number;
+}
+
+export interface ReadResult {
+  events: PositionedEvent[];
+  /** PostgreSQL: later events are already committed but wait behind an older transaction still running. */
+  held: boolean;
+}
+
+/**
+ * `w.xmin`: the oldest transaction of THIS database still in progress in the statement's snapshot, else the
+ * snapshot's xmax. (pg_stat_activity.backend_xid is a 32-bit xid: compared with the low 32 bits of the xid8s.
+ * A session of another database that ended meanwhile is simply kept as a blocker: late, never wrong.)
+ */
+const WATERMARK = `
+  snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+  elsewhere AS MATERIALIZED (
+    SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
+  ),
+  w AS MATERIALIZED (
+    SELECT COALESCE(
+      (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x WHERE (x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
+      (SELECT pg_snapshot_xmax(s) FROM snap)
+    ) AS xmin
+  )`;
+
+const COLUMNS = `e."seq", e."taskId", e."workItemId", e."entityType", e."entityId", e."actor", e."type", e."fromState", e."toState", e."reason", e."data", e."createdAt", t."ownerId" AS "_ownerId"`;
+
+type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean };
+
+// SQLite raw reads return DateTime as Prisma's ISO text ("…+00:00") and Json as its JSON text.
+const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
+
+function positioned(rows: RawRow[], pgOrder: boolean): PositionedEvent[] {
+  return rows.map(({ _ownerId, _txid, _deliverable: _d, ...event }) => ({
+    event: { ...event, createdAt: toDate(event.createdAt), data: typeof event.data === "string" && !pgOrder ? JSON.parse(event.data) : event.data },
+    position: { txid: pgOrder ? _txid! : "0", seq: event.seq },
+    ownerId: _ownerId,
+  }));
+}
+
+/** Events after `after`, in ledger order, that may be delivered now (see the module comment). */
+export async function readEventsAfter(database: Database, after: EventPosition, options: ReadOptions = {}): Promise<ReadResult> {
+  const limit = options.limit ?? 500;
+  if (database.pg) {
+    const params: unknown[] = [after.txid, after.seq, limit];
+    const where: string[] = [`(e."txid", e."seq") > ($1::xid8, $2::int)`];
+    if (options.taskId) where.push(`e."taskId" = $${params.push(options.taskId)}`);
+    if (options.ownerId) where.push(`t."ownerId" = $${params.push(options.ownerId)}`);
+    if (options.types) where.push(`e."type" = ANY($${params.push(options.types)}::text[])`);
+    if (options.upTo) where.push(`(e."txid", e."seq") <= ($${params.push(options.upTo.txid)}::xid8, $${params.push(options.upTo.seq)}::int)`);
+    // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
+    // those that committed are visible here. Rows at or above it are counted, not delivered.
+    const rows = await database.pg.query<RawRow>(
+      `WITH ${WATERMARK}
+       SELECT ${COLUMNS}, e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
+       FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId", w
+       WHERE ${where.join(" AND ")}
+       ORDER BY e."txid", e."seq"
+       LIMIT $3`,
+      params,
+    );
+    // (txid, seq) order puts every deliverable row before any held one.
+    const deliverable = rows.filter((r) => r._deliverable);
+    return { events: positioned(deliverable, true), held: deliverable.length < rows.length };
+  }
+  const params: unknown[] = [after.seq];
+  const where: string[] = [`e."seq" > ?`];
+  if (options.taskId) where.push(`e."taskId" = ?`), params.push(options.taskId);
+  if (options.ownerId) where.push(`t."ownerId" = ?`), params.push(options.ownerId);
+  if (options.types) where.push(`e."type" IN (${options.types.map(() => "?").join(",")})`), params.push(...options.types);
+  if (options.upTo) where.push(`e."seq" <= ?`), params.push(options.upTo.seq);
+  params.push(limit);
+  const rows = await database.prisma.$queryRawUnsafe<RawRow[]>(
+    `SELECT ${COLUMNS} FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId" WHERE ${where.join(" AND ")} ORDER BY e."seq" LIMIT ?`,
+    ...params,
+  );
+  return { events: positioned(rows.map((r) => ({ ...r, seq: Number(r.seq) })), false), held: false };
+}
+
+/** Where the ledger stands now: the position of the last event that may be delivered ("the present"). */
+export async function headPosition(database: Database): Promise<EventPosition> {
+  if (database.pg) {
+    const [row] = await database.pg.query<{ txid: string; seq: number }>(
+      `WITH ${WATERMARK}
+       SELECT e."txid"::text AS "txid", e."seq" FROM "LedgerEvent" e, w
+       WHERE e."txid" < w.xmin ORDER BY e."txid" DESC, e."seq" DESC LIMIT 1`,
+    );
+    return row ?? START;
+  }
+  const last = await database.prisma.ledgerEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+  return { txid: "0", seq: last?.seq ?? 0 };
+}
+
+/** The position of the event with this `seq` (an SSE id); 0 is the start. An unknown id is a 400. */
+export async function positionOfSeq(database: Database, seq: number): Promise<EventPosition> {
+  if (seq === 0) return START;
+  if (database.pg) {
+    const [row] = await database.pg.query<{ txid: string }>(`SELECT "txid"::text AS "txid" FROM "LedgerEvent" WHERE "seq" = $1`, [seq]);
+    if (row) return { txid: row.txid, seq };
+  } else if (await database.prisma.ledgerEvent.findUnique({ where: { seq }, select: { seq: true } })) {
+    return { txid: "0", seq };
+  }
+  throw new AppError(ErrorCode.badRequest, `Last-Event-ID ${seq} is not an event of this ledger`, { field: "Last-Event-ID" });
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from "node:crypto";
+import type { PgDirect } from "../db/pg";
+import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
+import { publishCommitted, type CommittedEvent } from "../events/bus";
+import type { CompleteInput } from "./complete-work-item";
+import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { canTransition, fromStatesInto } from "./transitions";
+import type { EventInput } from "./write";
+
+/**
+ * The ledger's hot path on PostgreSQL: claim, heartbeat, checkpoint, complete, the boundary, the removal of
+ * queued children and task creation — each ONE statement on the app's pool (`pg` directly, autocommit): the
+ * state compare-and-set, its event and the database clock in one CTE, so the change and its event commit
+ * together (invariant 9) without a BEGIN/COMMIT round trip. Same rows and events as the Prisma path; the
+ * decisions that are not a plain guard (why a call is refused) are the shared pure functions, taken on a
+ * slow path only when the guarded statement changed nothing.
+ *
+ * Locking, without a global lock:
+ * - a claim locks its item `FOR UPDATE SKIP LOCKED` (workers never wait on each other) and its task
+ *   `FOR KEY SHARE`; the boundary locks the task `FOR UPDATE`, which conflicts with that share lock. So a claim
+ *   either commits before the boundary (the engine then sees the item running and stops it) or waits for it
+ *   and re-checks the task (READ COMMITTED re-evaluates a locked row's conditions on its newest version): after
+ *   the boundary's commit nothing is claimed (invariant 2). The checkpoint locks the same way.
+ * - every other write is guarded by the row's state (and lease token), so a lost race changes nothing.
+ */
+
+type Row = Record<string, unknown>;
+
+// The database's clock, read once per statement (a volatile CTE is evaluated once), in UTC like Prisma's DateTime.
+const NOW = `now AS MATERIALIZED (SELECT timezone('UTC', clock_timestamp()) AS t)`;
+const EVENT_COLUMNS = `("taskId","workItemId","entityType","entityId","actor","type","fromState","toState","reason","data","createdAt")`;
+const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+function announce(rows: { seq: number; taskId: string | null; workItemId: string | null; type: string; toState: string | null }[]) {
+  const committed: CommittedEvent[] = rows.map((r) => ({ seq: r.seq, taskId: r.taskId, workItemId: r.workItemId, type: r.type, toState: r.toState }));
+  publishCommitted(committed);
+}
+
+/** Strips the statement's bookkeeping columns (`_…`) from a returned row. */
+function own<T>(row: Row): T {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row)) if (!k.startsWith("_")) out[k] = v;
+  return out as T;
+}
+
+// ---- claim ------------------------------------------------------------------------------------------------
+
+if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
+
+// The candidate is found by an ordered scan of queued items (the partial index WorkItem_queued_idx), its
+// task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the same
+// with or without table statistics. Its task is then locked FOR KEY SHARE and checked again on the locked row.
+/** The claim's CTEs; `$(n)` numbers its parameters (1 worker id, 2 lease token, 3 lease ms, 4 tools, 5 actor). */
+const claimCtes = ($: (n: number) => string) => `
+candidate AS (
+  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
+  FROM "WorkItem" w
+  WHERE w."status" = 'queued'
+    AND (${$(4)}::text[] IS NULL OR w."toolName" = ANY(${$(4)}::text[]))
+    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
+  ORDER BY w."createdAt", w."id"
+  LIMIT 1
+  FOR UPDATE OF w SKIP LOCKED
+),
+task AS (
+  SELECT t."id" FROM "Task" t JOIN candidate c ON t."id" = c."taskId"
+  WHERE t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = c."preparedIntentVersion"
+  FOR KEY SHARE OF t
+),
+claimed AS (
+  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = ${$(1)}, "leaseToken" = ${$(2)},
+    "leaseExpiresAt" = now.t + make_interval(secs => ${$(3)}::double precision / 1000), "heartbeatAt" = now.t,
+    "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM candidate c JOIN task k ON k."id" = c."taskId", now WHERE w."id" = c."id" AND w."status" = 'queued'
+  RETURNING w.*, NULL::text AS "_from"
+),
+claim_event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."taskId", c."id", 'workItem', c."id", ${$(5)}, 'work_item.claimed', 'queued', 'running', NULL,
+    jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
+  FROM claimed c, now
+  RETURNING "seq"
+)`;
+
+const CLAIM = `
+WITH ${NOW},${claimCtes((n) => `$${n}`)}
+-- Exactly one row: the claimed item, or nulls — with "_candidates" = 1 when a candidate lost its task's
+-- re-check (a boundary committed meanwhile), which is worth another look at once.
+SELECT (SELECT count(*) FROM candidate)::int AS "_candidates", c.*, (SELECT "seq" FROM claim_event) AS "_seq"
+FROM (SELECT 1) AS one LEFT JOIN claimed c ON true`;
+
+type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string };
+const claimParams = (input: ClaimParams) => [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`];
+const announceClaim = (row: Row) =>
+  announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.claimed", toState: WorkItemStatus.running }]);
+
+export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
+  let row: Row = {};
+  for (let attempt = 0; attempt < 3; attempt++) {
+    [row] = await pg.query(CLAIM, claimParams(input), "stopline_claim");
+    if (row.id !== null || row._candidates === 0) break;
+  }
+  if (row.id == null) return null;
+  announceClaim(row);
+  return own<WorkItem>(row);
+}
+
+// ---- heartbeat --------------------------------------------------------------------------------------------
+
+const HEARTBEAT = `
+WITH ${NOW},
+beat AS (
+  UPDATE "WorkItem" w SET "heartbeatAt" = now.t, "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000)
+  FROM now WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($4::text[])
+  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt"
+)
+SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", t."cancelRequestedAt", t."intentVersion"
+FROM beat b JOIN "Task" t ON t."id" = b."taskId"`;
+
+/** Extends the current holder's lease; null when the token is not current (the caller takes the slow path). */
+export async function heartbeatOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; leaseMs: number }) {
+  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; cancelRequestedAt: Date | null; intentVersion: number }>(
+    HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat",
+  );
+  return row ?? null;
+}
+
+// ---- checkpoint -------------------------------------------------------------------------------------------
+
+const CHECKPOINT = `
+WITH ${NOW},
+item AS (
+  SELECT w."id", w."taskId", w."preparedIntentVersion", w."proposalVersion",
+    t."intentVersion" AS "taskIntentVersion", t."proposalVersion" AS "taskProposalVersion"
+  FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = 'running'
+    AND ($3::int IS NULL OR w."preparedIntentVersion" = $3::int)
+    AND ($4::int IS NULL OR w."proposalVersion" IS NOT DISTINCT FROM $4::int)
+    AND t."cancelRequestedAt" IS NULL AND t."stage" = 'active' AND t."intentVersion" = w."preparedIntentVersion"
+    AND (w."proposalVersion" IS NULL OR w."proposalVersion" = t."proposalVersion")
+  FOR NO KEY UPDATE OF w
+  FOR KEY SHARE OF t
+),
+passed AS (
+  UPDATE "WorkItem" w SET "checkpointPassedAt" = now.t, "updatedAt" = now.t FROM item i, now WHERE w."id" = i."id" RETURNING w."id"
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT i."taskId", i."id", 'checkpoint', i."id", $5, 'checkpoint.passed', NULL, NULL, NULL,
+    jsonb_build_object('preparedIntentVersion', i."preparedIntentVersion", 'taskIntentVersion', i."taskIntentVersion",
+      'confirmedProposalVersion', i."proposalVersion", 'taskProposalVersion', i."taskProposalVersion"), now.t
+  FROM item i JOIN passed p ON p."id" = i."id", now
+  RETURNING "seq"
+)
+SELECT i.*, (SELECT "seq" FROM event) AS "_seq" FROM item i`;
+
+/**
+ * The checkpoint before a commitment: passes (records `checkpointPassedAt` and `checkpoint.passed`) only while
+ * the task has no boundary and neither intent nor confirmed proposal moved. Null when it did not pass — the
+ * caller then works out and records why (checkpoint-work-item.ts).
+ */
+export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; intentVersion?: number; proposalVersion?: number | null; actor: string }) {
+  const [row] = await pg.query<{ taskId: string; taskIntentVersion: number; taskProposalVersion: number; _seq: number }>(
+    CHECKPOINT, [input.workItemId, input.leaseToken, input.intentVersion ?? null, input.proposalVersion ?? null, input.actor], "stopline_checkpoint",
+  );
+  if (!row) return null;
+  announce([{ seq: row._seq, taskId: row.taskId, workItemId: input.workItemId, type: "checkpoint.passed", toState: null }]);
+  return { passed: true as const, intentVersion: row.taskIntentVersion, proposalVersion: row.taskProposalVersion };
+}
+
+// ---- complete ---------------------------------------------------------------------------------------------
+
+/**
+ * The completion's CTEs; `$(n)` numbers its parameters (1 id, 2 lease token, 3 allowed from-states, 4 is a
+ * stop outcome, 5 outcome, 6 result, 7 partial result, 8 partial complete, 9 error, 10 actor, 11 the side
+ * effect's outcome, 12 external record id, 13 external version).
+ */
+const completeCtes = ($: (n: number) => string) => `
+item AS (
+  SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
+    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
+  FOR NO KEY UPDATE OF w
+),
+done AS (
+  UPDATE "WorkItem" w SET "status" = ${$(5)}, "result" = ${$(6)}::jsonb, "partialResult" = COALESCE(${$(7)}::jsonb, w."partialResult"),
+    "partialComplete" = COALESCE(${$(8)}::boolean, w."partialComplete"), "error" = ${$(9)}, "finishedAt" = now.t,
+    "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM item i, now WHERE w."id" = i."id"
+  RETURNING w.*, i."status" AS "_from"
+),
+finished AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT d."taskId", d."id", 'workItem', d."id", ${$(10)}, 'work_item.finished', d."_from", d."status", ${$(9)}, NULL, now.t
+  FROM done d, now
+  RETURNING "seq"
+),
+effect AS (
+  UPDATE "SideEffect" s SET "outcome" = ${$(11)},
+    "externalRecordId" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(12)}, s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(13)}, s."externalVersion") ELSE s."externalVersion" END,
+    "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
+  FROM done d, now
+  WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
+  RETURNING s."id", s."taskId"
+),
+settled AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT e."taskId", d."id", 'sideEffect', e."id", ${$(10)}, 'side_effect.settled', 'unknown', ${$(11)}, 'work item ' || d."status", NULL, now.t
+  FROM effect e, done d, now
+  RETURNING "seq"
+)`;
+
+const COMPLETE = `
+WITH ${NOW},${completeCtes((n) => `$${n}`)}
+SELECT d.*, (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq" FROM done d`;
+
+// One statement, one commit: the slot's finished item and its next claim (each with its event). Independent
+// changes, committed together; the claim never touches the finished row (it is not queued).
+const COMPLETE_AND_CLAIM = `
+WITH ${NOW},${completeCtes((n) => `$${n}`)},${claimCtes((n) => `$${n + 13}`)}
+SELECT 'done' AS "_kind", (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq", d.* FROM done d
+UNION ALL
+SELECT 'claimed', (SELECT "seq" FROM claim_event), NULL, c.* FROM claimed c`;
+
+type CompletionFields = { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null };
+function completeParams(input: CompleteInput, fields: CompletionFields) {
+  const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
+  const effectOutcome = input.outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
+  return {
+    effectOutcome,
+    params: [
+      input.workItemId, input.leaseToken, from, isStoppedItem(input.outcome), input.outcome,
+      json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
+      input.actor, effectOutcome, input.externalRecordId ?? null, input.externalVersion ?? null,
+    ],
+  };
+}
+
+function announceCompletion(row: Row, outcome: string, effectOutcome: string) {
+  const events = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.finished", toState: outcome }];
+  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "side_effect.settled", toState: effectOutcome });
+  announce(events);
+}
+
+/**
+ * The lease holder's report, as one guarded statement: it applies only when the token is current, the
+ * transition is in the table and a stop outcome has a stop request behind it (the same rules as
+ * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
+ */
+export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields): Promise<WorkItem | null> {
+  const { params, effectOutcome } = completeParams(input, fields);
+  const [row] = await pg.query(COMPLETE, params, "stopline_complete");
+  if (!row) return null;
+  announceCompletion(row, input.outcome, effectOutcome);
+  return own<WorkItem>(row);
+}
+
+/**
+ * A worker slot's report and its next claim in one statement (one commit instead of two). Either part may come
+ * back empty: a refused report (the caller explains it through completeWorkItem), or nothing to claim.
+ */
+export async function completeAndClaimOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields, claim: ClaimParams): Promise<{ done: WorkItem | null; claimed: WorkItem | null }> {
+  const { params, effectOutcome } = completeParams(input, fields);
+  const rows = await pg.query(COMPLETE_AND_CLAIM, [...params, ...claimParams(claim)], "stopline_complete_and_claim");
+  const done = rows.find((r) => r._kind === "done");
+  const claimed = rows.find((r) => r._kind === "claimed");
+  if (done) announceCompletion(done, input.outcome, effectOutcome);
+  if (claimed) announceClaim(claimed);
+  return { done: done ? own<WorkItem>(done) : null, claimed: claimed ? own<WorkItem>(claimed) : null };
+}
+
+// ---- the boundary -----------------------------------------------------------------------------------------
+
+if (!canTransition("task", TaskStage.active, TaskStage.cancelRequested)) throw new Error("the transition table no longer allows the boundary");
+
+const BOUNDARY = `
+WITH ${NOW},
+current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
+recorded AS (
+  UPDATE "Task" t SET "stage" = 'cancel_requested', "intentVersion" = c."intentVersion" + 1, "cancelIntentVersion" = c."intentVersion" + 1,
+    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "cancelRequestedById" = $4, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
+  FROM current c, now
+  WHERE t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
+  RETURNING t.*
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT r."id", NULL, 'task', r."id", $3, 'task.cancel_requested', 'active', 'cancel_requested', $2,
+    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1), now.t
+  FROM recorded r, now
+  RETURNING "seq"
+)
+SELECT true AS "_recorded", r.*, (SELECT "seq" FROM event) AS "_seq" FROM recorded r
+UNION ALL
+SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)`;
+
+/**
+ * Invariant 1 in one statement: intent version +1, cancelRequestedAt (the database's clock), reason, actor and
+ * the event. A task that already has a boundary, or has ended, is returned as it is (recorded: false).
+ */
+export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
+  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null], "stopline_boundary");
+  if (!row) return { task: null, recorded: false };
+  if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: "task.cancel_requested", toState: TaskStage.cancelRequested }]);
+  return { task: own<Task>(row), recorded: row._recorded as boolean };
+}
+
+// ---- removal of queued children ---------------------------------------------------------------------------
+
+const CANCEL_QUEUED = `
+WITH ${NOW},
+removed AS (
+  UPDATE "WorkItem" w SET "status" = 'cancelled', "finishedAt" = now.t, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM now WHERE w."taskId" = $1 AND w."status" = 'queued'
+  RETURNING w."id"
+),
+events AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT $1, r."id", 'workItem', r."id", $2, 'work_item.removed_from_dispatch', 'queued', 'cancelled', $3, NULL, now.t
+  FROM removed r, now
+  RETURNING "seq", "workItemId"
+)
+SELECT "seq", "workItemId" FROM events`;
+
+/**
+ * Every queued child of a task leaves dispatch in one statement, each with its event. A claim that locked a
+ * child first makes this wait for it and then skip it (it is running: the engine stops it).
+ */
+export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, boundary: Date, actor: string): Promise<number> {
+  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
+  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor, `never started: cancelled at ${boundary.toISOString()}`], "stopline_cancel_queued");
+  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: "work_item.removed_from_dispatch", toState: WorkItemStatus.cancelled })));
+  return rows.length;
+}
+
+// ---- task creation ----------------------------------------------------------------------------------------
+
+const CREATE_TASK = `
+WITH ${NOW},
+created AS (
+  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","createdAt","updatedAt")
+  SELECT $1, $2, $3, $4, $5, 'active', now.t, now.t FROM now
+  RETURNING *
+),
+event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."id", NULL, 'task', c."id", $6, 'task.created', NULL, 'active', NULL,
+    jsonb_build_object('title', c."title", 'conversationId', c."conversationId", 'riskLevel', c."riskLevel"), now.t
+  FROM created c, now
+  RETURNING "seq"
+)
+SELECT c.*, (SELECT "seq" FROM event) AS "_seq" FROM created c`;
+
+export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string }, actor: string): Promise<Task> {
+  const id = randomUUID();
+  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor], "stopline_create_task");
+  announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: "task.created", toState: TaskStage.active }]);
+  return own<Task>(row);
+}
+
+/** An event on its own (one statement): the record of a refused call (a stale lease token, a refused checkpoint). */
+export async function insertEventOnPg(pg: PgDirect, e: EventInput): Promise<number> {
+  const [row] = await pg.query<{ seq: number }>(
+    `INSERT INTO "LedgerEvent" ${EVENT_COLUMNS} VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::jsonb, timezone('UTC', clock_timestamp())) RETURNING "seq"`,
+    [e.taskId ?? null, e.workItemId ?? null, e.entityType, e.entityId, e.actor, e.type, e.fromState ?? null, e.toState ?? null, e.reason ?? null, json(e.data)],
+    "stopline_insert_event",
+  );
+  announce([{ seq: row.seq, taskId: e.taskId ?? null, workItemId: e.workItemId ?? null, type: e.type, toState: e.toState ?? null }]);
+  return row.seq;
+}
+
