@@ -28,9 +28,9 @@ export type CancellationRequestResult =
  */
 export async function requestCancellation(
   database: Database,
-  input: { taskId: string; reason?: string | null; actor: string },
+  input: { taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null },
 ): Promise<CancellationRequestResult> {
-  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor };
+  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null };
   // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
   const { task, recorded } = database.sqlite
     ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
-import { actorOf } from "../auth/tokens";
+import { actorOf, principalRef } from "../auth/tokens";
 import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
@@ -72,9 +72,10 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
       approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
     });
   }
-  // Maker-checker: whoever requested the Stop that led to this compensation may not approve it.
-  const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true } });
-  if (task?.cancelRequestedBy && task.cancelRequestedBy === actor) {
+  // Maker-checker: whoever requested the Stop that led to this compensation may not approve it — whatever
+  // their role is now (an operator promoted to admin is still the same person).
+  const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true, cancelRequestedById: true } });
+  if (task && requestedTheStop(task, principal)) {
     throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
   }
   const effect = item.sideEffect;
@@ -108,6 +109,19 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   await escalate(database, item.id, item.taskId, item.workItemId, ReviewItemStatus.approved, actor, `compensation ${result.status}: ${result.detail}`);
   return { status: ReviewItemStatus.escalated, compensation: { status: result.status, detail: result.detail } };
+}
+
+/**
+ * Did this principal request the task's Stop? By the stable id recorded with the boundary (person id or token
+ * id). A boundary recorded without one (before ids were recorded, or by in-process code) is compared by the
+ * name after the role — an account's e-mail address, a token's name — so a changed role never slips through;
+ * two tokens that share a name are then treated as one (the safe direction).
+ */
+export function requestedTheStop(task: { cancelRequestedBy: string | null; cancelRequestedById: string | null }, principal: Principal): boolean {
+  if (task.cancelRequestedById) return task.cancelRequestedById === principalRef(principal);
+  if (!task.cancelRequestedBy) return false;
+  const name = task.cancelRequestedBy.slice(task.cancelRequestedBy.indexOf(":") + 1);
+  return name === principal.name;
 }
 
 async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {
