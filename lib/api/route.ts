@@ -32,14 +32,7 @@ type Handler<C extends RouteContract> = (args: RouteArgs<C>) => Promise<unknown>
 export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>) {
   return async (request: Request, context: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     try {
-      const database = db();
-      const principal = await authenticate(database, request, route);
-      const rawParams = (await context.params) ?? {};
-      assertAcceptableInput(rawParams, "(path)");
-      const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
-      assertAcceptableInput(rawQuery, "(query)");
-      const params = route.params ? route.params.parse(rawParams) : undefined;
-      const query = route.query ? route.query.parse(rawQuery) : undefined;
+      const { database, principal, params, query } = await admitRequest(route, request, (await context.params) ?? {});
       const body = route.body ? route.body.parse(await readJson(request)) : undefined;
       const result = await handler({ request, database, principal, params, query, body } as RouteArgs<C>);
       if (result instanceof Response) return result;
@@ -49,6 +42,21 @@ export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>
       return errorResponse(error);
     }
   };
+}
+
+/**
+ * What every route does before its handler: authenticates, checks the role, parses the path parameters and the
+ * query with zod. Also used by the server's own lane for event streams (lib/events/direct-lane.ts).
+ */
+export async function admitRequest<C extends RouteContract>(route: C, request: Request, rawParams: Record<string, string>) {
+  const database = db();
+  const principal = await authenticate(database, request, route);
+  assertAcceptableInput(rawParams, "(path)");
+  const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
+  assertAcceptableInput(rawQuery, "(query)");
+  const params = (route.params ? route.params.parse(rawParams) : undefined) as Infer<C["params"]>;
+  const query = (route.query ? route.query.parse(rawQuery) : undefined) as Infer<C["query"]>;
+  return { database, principal: principal as RouteArgs<C>["principal"], params, query };
 }
 
 /**

@@ -48,6 +48,18 @@ export const liveLimits = (): LiveLimits => ({
 
 /** A stream whose reader falls this far behind is closed; its client resumes from Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const STREAM_HIGH_WATER = 64 * 1024;
+
+/**
+ * Where a subscriber's frames go: a web ReadableStream (a route handler's Response) or a Node response written
+ * directly (the server's event-stream lane, lib/events/direct-lane.ts — one write per frame, the cheapest there is).
+ */
+export interface EventSink {
+  write(frame: Uint8Array): void;
+  /** Bytes written but not yet taken by the client (a slow reader's backlog). */
+  backlog(): number;
+  end(): void;
+}
 
 interface Subscriber {
   filter: StreamFilter;
@@ -56,7 +68,7 @@ interface Subscriber {
   buffer: { position: EventPosition; frame: Uint8Array }[] | null;
   /** Everything up to here was sent (or preceded the resume point): a frame at or before it is never sent again. */
   replayedTo: EventPosition;
-  controller: ReadableStreamDefaultController<Uint8Array>;
+  sink: EventSink;
   close(): void;
 }
 
@@ -164,12 +176,12 @@ export class LiveLedger {
 
   #send(s: Subscriber, frame: Uint8Array) {
     try {
-      if ((s.controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
-        s.controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "this stream fell too far behind; reconnect with Last-Event-ID to resume" })}\n\n`));
+      if (s.sink.backlog() > MAX_BUFFERED_BYTES) {
+        s.sink.write(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "this stream fell too far behind; reconnect with Last-Event-ID to resume" })}\n\n`));
         s.close();
         return;
       }
-      s.controller.enqueue(frame);
+      s.sink.write(frame);
     } catch {
       s.close(); // the client went away
     }
@@ -242,55 +254,72 @@ export class LiveLedger {
    * exactly once and in ledger order, filtered for the principal. Refused with 429 past the caps.
    */
   async subscribe(options: SubscribeOptions): Promise<ReadableStream<Uint8Array>> {
-    await this.ready;
-    const limits = liveLimits();
-    if (this.#subscribers.size >= limits.total) {
-      throw new AppError(ErrorCode.tooManyRequests, `this server has ${this.#subscribers.size} open event streams, its limit; try again shortly`, { limit: limits.total, retryAfterSeconds: 5 });
-    }
-    const mine = [...this.#subscribers].filter((s) => s.principalKey === options.principalKey).length;
-    if (mine >= limits.perPrincipal) {
-      throw new AppError(ErrorCode.tooManyRequests, `you already have ${mine} open event streams (the limit is ${limits.perPrincipal}); close one, or share one stream per tab`, {
-        limit: limits.perPrincipal, retryAfterSeconds: 10,
-      });
-    }
-    const heartbeatMs = Number(process.env.STOPLINE_SSE_HEARTBEAT_MS ?? 15_000);
-    const filter: StreamFilter = { taskId: options.taskId, ownerId: options.ownerId };
-    const live = this;
-    let subscriber!: Subscriber;
-    let heartbeat: NodeJS.Timeout | undefined;
+    await this.admit(options);
+    let handle: { close(): void } | undefined;
     return new ReadableStream<Uint8Array>(
       {
-        start(controller) {
-          const startAt = options.after === "now" ? live.#position! : options.after;
-          subscriber = {
-            filter,
-            principalKey: options.principalKey,
-            controller,
-            replayedTo: startAt,
-            // Behind the live view: replay the backlog first, buffering what arrives live meanwhile.
-            buffer: comparePositions(startAt, live.#position!) < 0 ? [] : null,
-            close() {
-              if (!live.#subscribers.delete(subscriber)) return;
-              clearInterval(heartbeat);
+        start: (controller) => {
+          handle = this.attach(options, {
+            write: (frame) => controller.enqueue(frame),
+            backlog: () => Math.max(0, STREAM_HIGH_WATER - (controller.desiredSize ?? 0)),
+            end: () => {
               try {
                 controller.close();
               } catch {
                 /* already closed by the client */
               }
             },
-          };
-          live.#subscribers.add(subscriber);
-          controller.enqueue(encoder.encode(`retry: 1000\n: connected after ${startAt.seq}\n\n`));
-          heartbeat = setInterval(() => live.#send(subscriber, encoder.encode(`: heartbeat ${new Date().toISOString()}\n\n`)), heartbeatMs);
-          options.signal.addEventListener("abort", () => subscriber.close(), { once: true });
-          if (subscriber.buffer) void live.#replay(subscriber, startAt, live.#position!);
+          });
         },
-        cancel() {
-          subscriber?.close();
-        },
+        cancel: () => handle?.close(),
       },
-      { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+      { highWaterMark: STREAM_HIGH_WATER, size: (chunk) => chunk.byteLength },
     );
+  }
+
+  /** Refuses a new stream past the caps (429 with Retry-After); waits until the live view has started. */
+  async admit(options: Pick<SubscribeOptions, "principalKey">): Promise<void> {
+    await this.ready;
+    const limits = liveLimits();
+    if (this.#subscribers.size >= limits.total) {
+      throw new AppError(ErrorCode.tooManyRequests, `this server has ${this.#subscribers.size} open event streams, its limit; try again shortly`, { limit: limits.total, retryAfterSeconds: 5 });
+    }
+    let mine = 0;
+    for (const s of this.#subscribers) if (s.principalKey === options.principalKey) mine++;
+    if (mine >= limits.perPrincipal) {
+      throw new AppError(ErrorCode.tooManyRequests, `you already have ${mine} open event streams (the limit is ${limits.perPrincipal}); close one, or share one stream per tab`, {
+        limit: limits.perPrincipal, retryAfterSeconds: 10,
+      });
+    }
+  }
+
+  /**
+   * Starts a subscriber on `sink` (after `admit`): the first frames are written at once, then its backlog is
+   * replayed while live frames are buffered. Ends when `close()` is called or `options.signal` aborts.
+   */
+  attach(options: SubscribeOptions, sink: EventSink): { close(): void } {
+    const heartbeatMs = Number(process.env.STOPLINE_SSE_HEARTBEAT_MS ?? 15_000);
+    const startAt = options.after === "now" ? this.#position! : options.after;
+    let heartbeat: NodeJS.Timeout | undefined;
+    const subscriber: Subscriber = {
+      filter: { taskId: options.taskId, ownerId: options.ownerId },
+      principalKey: options.principalKey,
+      sink,
+      replayedTo: startAt,
+      // Behind the live view: replay the backlog first, buffering what arrives live meanwhile.
+      buffer: comparePositions(startAt, this.#position!) < 0 ? [] : null,
+      close: () => {
+        if (!this.#subscribers.delete(subscriber)) return;
+        clearInterval(heartbeat);
+        sink.end();
+      },
+    };
+    this.#subscribers.add(subscriber);
+    sink.write(encoder.encode(`retry: 1000\n: connected after ${startAt.seq}\n\n`));
+    heartbeat = setInterval(() => this.#send(subscriber, encoder.encode(`: heartbeat ${new Date().toISOString()}\n\n`)), heartbeatMs);
+    options.signal.addEventListener("abort", () => subscriber.close(), { once: true });
+    if (subscriber.buffer) void this.#replay(subscriber, startAt, this.#position!);
+    return { close: subscriber.close };
   }
 
   /** Sends a subscriber its backlog (after `from`, up to `to` where the live view stood), then its buffer. */
@@ -313,7 +342,7 @@ export class LiveLedger {
     } catch (error) {
       console.error("live view: replaying a stream's backlog failed", error);
       try {
-        s.controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "reading the ledger failed; reconnect to resume" })}\n\n`));
+        s.sink.write(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "reading the ledger failed; reconnect to resume" })}\n\n`));
       } catch {
         /* closed */
       }

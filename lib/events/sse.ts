@@ -1,25 +1,34 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { liveLedger, type StreamFilter } from "./live";
+import { assertTaskAccess, ownerScope } from "../auth/ownership";
+import type { Principal } from "../auth/tokens";
+import { getTaskDetail } from "../ledger/queries";
+import type { SubscribeOptions } from "./live";
 import { positionOfSeq } from "./read-events";
 
-export interface EventStreamOptions extends StreamFilter {
-  database: Database;
-  /** Resume after this event's sequence number (from Last-Event-ID); "now" starts at the present. */
-  afterSeq: number | "now";
-  /** Who is asking (the per-principal cap on open streams). */
-  principalKey: string;
-  signal: AbortSignal;
-}
-
 /**
- * A server-sent event stream of ledger events, from this process's live view (lib/events/live.ts): every event
- * after the resume point that the principal may see, in ledger order, exactly once; comment heartbeats keep
- * proxies from dropping a quiet connection. Over the open-stream caps it is a 429 with Retry-After.
+ * What a request for an event stream asks for, checked: the whole ledger as the principal may see it (a user:
+ * their own tasks), or one task's (404 unless they may see it); from the resume point (Last-Event-ID header,
+ * else the lastEventId query parameter; else a task's stream replays its whole history and the ledger's starts
+ * at the present). Both ways a stream is served use it — the route handlers (a web ReadableStream through
+ * Next.js) and the server's direct lane (lib/events/direct-lane.ts).
  */
-export async function ledgerEventStream(options: EventStreamOptions): Promise<ReadableStream<Uint8Array>> {
-  const after = options.afterSeq === "now" ? "now" : await positionOfSeq(options.database, options.afterSeq);
-  return liveLedger(options.database).subscribe({ after, taskId: options.taskId, ownerId: options.ownerId, principalKey: options.principalKey, signal: options.signal });
+export async function eventStreamOptions(
+  database: Database,
+  principal: Principal,
+  input: { taskId?: string; lastEventIdHeader: string | null; lastEventIdQuery: number | undefined },
+): Promise<Omit<SubscribeOptions, "signal">> {
+  if (input.taskId) {
+    await assertTaskAccess(database, principal, input.taskId);
+    await getTaskDetail(database, input.taskId); // 404 for an unknown task, before the stream opens
+  }
+  const afterSeq = resumePoint(input.lastEventIdHeader, input.lastEventIdQuery, input.taskId ? 0 : "now");
+  return {
+    after: afterSeq === "now" ? "now" : await positionOfSeq(database, afterSeq),
+    taskId: input.taskId,
+    ownerId: input.taskId ? undefined : ownerScope(principal),
+    principalKey: streamOwnerKey(principal),
+  };
 }
 
 /** The key the open-stream cap counts by: one person or one token. */
@@ -36,8 +45,7 @@ export const SSE_HEADERS = {
  * The resume point: the Last-Event-ID header wins over the lastEventId query parameter; without either,
  * `fallback` (a task stream replays the task's whole history; the global stream starts at the present).
  */
-export function resumePoint<F extends number | "now">(request: Request, queryValue: number | undefined, fallback: F): number | F {
-  const header = request.headers.get("last-event-id");
+export function resumePoint<F extends number | "now">(header: string | null, queryValue: number | undefined, fallback: F): number | F {
   if (header !== null && header.trim() !== "") {
     const n = Number(header);
     if (!Number.isInteger(n) || n < 0) {

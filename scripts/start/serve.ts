@@ -11,6 +11,8 @@
  * - It ends with its parent (issue 11, item 9): `npm start` keeps this process's stdin open as a pipe (and sets
  *   STOPLINE_PARENT_PIPE=1); when that parent dies — even by `kill -9` — the pipe closes and this server stops,
  *   releasing the port. Nothing that `npm start` started can outlive it.
+ * - Event streams (GET /api/events, GET /api/tasks/{id}/events) are served on their own lane, written straight
+ *   to the socket (lib/events/direct-lane.ts), with the same checks and headers as the route handlers.
  * - It writes data/server-<port>.json (pid, start time, directory) while it serves, so a later start that finds
  *   the port taken can say whether it is a Stopline server of its own (scripts/start/stale-server.ts).
  */
@@ -19,6 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import path from "node:path";
 import next from "next";
 import { PROJECT_ROOT } from "../../lib/db/config";
+import { isEventStreamRequest, serveEventStreamDirectly } from "../../lib/events/direct-lane";
 import { applyForwarding, parseTrustedProxies } from "../../lib/http/client-address";
 import { serverFile } from "./stale-server";
 
@@ -41,7 +44,9 @@ await app.prepare();
 
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   applyForwarding(req.socket.remoteAddress, req.headers, proxies);
-  void handle(req, res);
+  // Event streams on their own lane: one write per frame on the socket (lib/events/direct-lane.ts).
+  if (isEventStreamRequest(req)) void serveEventStreamDirectly(req, res);
+  else void handle(req, res);
 });
 if (dev) {
   const upgrade = app.getUpgradeHandler();

@@ -1,15 +1,13 @@
 import { contract } from "@/lib/api/contract";
 import { withRoute } from "@/lib/api/route";
-import { ownerScope } from "@/lib/auth/ownership";
-import { ledgerEventStream, resumePoint, SSE_HEADERS, streamOwnerKey } from "@/lib/events/sse";
+import { liveLedger } from "@/lib/events/live";
+import { eventStreamOptions, SSE_HEADERS } from "@/lib/events/sse";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
+// (npm start serves this path on its own lane — lib/events/direct-lane.ts — with the same checks.)
 export const GET = withRoute(contract.allEvents, async ({ request, database, principal, query }) => {
-  const stream = await ledgerEventStream({
-    database, afterSeq: resumePoint(request, query.lastEventId, "now"), ownerId: ownerScope(principal),
-    principalKey: streamOwnerKey(principal), signal: request.signal,
-  });
-  return new Response(stream, { headers: SSE_HEADERS });
+  const options = await eventStreamOptions(database, principal, { lastEventIdHeader: request.headers.get("last-event-id"), lastEventIdQuery: query.lastEventId });
+  return new Response(await liveLedger(database).subscribe({ ...options, signal: request.signal }), { headers: SSE_HEADERS });
 });

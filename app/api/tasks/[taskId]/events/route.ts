@@ -1,18 +1,13 @@
 import { contract } from "@/lib/api/contract";
 import { withRoute } from "@/lib/api/route";
-import { assertTaskAccess } from "@/lib/auth/ownership";
-import { getTaskDetail } from "@/lib/ledger/queries";
-import { ledgerEventStream, resumePoint, SSE_HEADERS, streamOwnerKey } from "@/lib/events/sse";
+import { liveLedger } from "@/lib/events/live";
+import { eventStreamOptions, SSE_HEADERS } from "@/lib/events/sse";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
+// (npm start serves this path on its own lane — lib/events/direct-lane.ts — with the same checks.)
 export const GET = withRoute(contract.taskEvents, async ({ request, database, principal, params, query }) => {
-  await assertTaskAccess(database, principal, params.taskId);
-  await getTaskDetail(database, params.taskId); // 404 for an unknown task, before the stream opens
-  const stream = await ledgerEventStream({
-    database, taskId: params.taskId, afterSeq: resumePoint(request, query.lastEventId, 0),
-    principalKey: streamOwnerKey(principal), signal: request.signal,
-  });
-  return new Response(stream, { headers: SSE_HEADERS });
+  const options = await eventStreamOptions(database, principal, { taskId: params.taskId, lastEventIdHeader: request.headers.get("last-event-id"), lastEventIdQuery: query.lastEventId });
+  return new Response(await liveLedger(database).subscribe({ ...options, signal: request.signal }), { headers: SSE_HEADERS });
 });
