@@ -6,6 +6,7 @@ import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { TaskStage } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { understand, type Intent } from "./understand";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * The demo agent: turns a chat message into a task whose children are scheduled on the demo tools. It
@@ -82,7 +83,7 @@ async function setProposal(database: Database, taskId: string, proposal: Proposa
       if (task.cancelRequestedAt) throw new AppError(ErrorCode.cancelRequested, "the task was stopped; its proposal cannot change", { taskId });
       throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, { currentProposalVersion: task.proposalVersion });
     }
-    await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: "agent.proposal", data: { version: expectedVersion + 1, proposal } });
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: LedgerEvent.agentProposal, data: { version: expectedVersion + 1, proposal } });
     return { ...proposal, version: expectedVersion + 1 };
   });
 }
@@ -137,7 +138,7 @@ export async function confirmProposal(database: Database, input: { taskId: strin
     }
   }
   // Recorded after scheduling: a confirmation refused by a Stop leaves no "confirmed" in the ledger.
-  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "agent.proposal_confirmed", data: { version: input.proposalVersion, proposal } }));
+  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.agentProposalConfirmed, data: { version: input.proposalVersion, proposal } }));
   return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled, alreadyConfirmed: false };
 }
 

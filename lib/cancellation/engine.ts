@@ -9,6 +9,7 @@ import { cleanupLateSettled, executeCancellation, finishCancellation, reverifyOr
 import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
 import { ENGINE_ACTOR } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */
 export const MAINTENANCE_LEASE = "maintenance";
@@ -46,7 +47,7 @@ export class CancellationEngine {
     // Boundaries this process recorded; another process's boundary is that process's to run (or, if it died,
     // the maintenance leader's).
     this.#unsubscribe = onCommitted((events) => {
-      for (const e of events) if (e.origin === "local" && e.type === "task.cancel_requested" && e.taskId) void this.run(e.taskId);
+      for (const e of events) if (e.origin === "local" && e.type === LedgerEvent.taskCancelRequested && e.taskId) void this.run(e.taskId);
     });
     this.#timer = setInterval(() => void this.maintain(), maintenanceMs);
     void this.maintain();
@@ -144,7 +145,7 @@ export async function escalateOverdue(database: Database, now = new Date()): Pro
     const moved = await writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "reviewItem", id: r.id, from: ReviewItemStatus.open, to: ReviewItemStatus.escalated,
-        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: "review_item.escalated", reason: `deadline ${r.deadline.toISOString()} passed without a decision`, data: { kind: r.kind } },
+        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemEscalated, reason: `deadline ${r.deadline.toISOString()} passed without a decision`, data: { kind: r.kind } },
       }),
     );
     if (moved) escalated.push(r.id);

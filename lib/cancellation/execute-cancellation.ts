@@ -5,6 +5,7 @@ import { recordVerification } from "../ledger/resources";
 import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
 import { cancelQueuedOnPg } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
+import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
@@ -145,7 +146,7 @@ async function recordPlanOnce(database: Database, task: { id: string; cancelPlan
       const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
       return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
     }
-    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: "cancellation.planned", reason: plan.fallbackReason ?? null, data: plan as never });
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned, reason: plan.fallbackReason ?? null, data: plan as never });
     return { plan, recorded: true };
   });
 }
@@ -156,7 +157,7 @@ export async function cancelQueued(database: Database, taskId: string, boundary:
   return cancelQueuedOnPg(pgOf(database), taskId, boundary, ENGINE_ACTOR);
 }
 
-async function moveItem(database: Database, item: WorkItem, to: string, type: string, reason: string, data: Record<string, unknown> = {}) {
+async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {
   return writeLedger(database, (w) =>
     casUpdate(w, { entity: "workItem", id: item.id, from: item.status, to, data, event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason } }),
   );
@@ -173,7 +174,7 @@ async function stopChild(
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
     const moved = item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
-      ? await moveItem(database, item, WorkItemStatus.unrecoverable, "work_item.unrecoverable", "no way to stop it: watched until it ends")
+      ? await moveItem(database, item, WorkItemStatus.unrecoverable, LedgerEvent.workItemUnrecoverable, "no way to stop it: watched until it ends")
       : null;
     if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
     return;
@@ -184,13 +185,13 @@ async function stopChild(
     return;
   }
   if (item.mechanism === Mechanism.abortSignal) {
-    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", "AbortSignal sent") : null;
+    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent") : null;
     if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
     return;
   }
   // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
   if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
-    await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
+    await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
@@ -244,7 +245,7 @@ export async function claimDispatch(database: Database, item: { id: string; task
       data: { cancelDispatchedAt: now, cancelDispatchAction: action, cancelAnsweredAt: null },
     });
     if (!count) return false;
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.dispatched", data: { action } });
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationDispatched, data: { action } });
     return true;
   });
 }
@@ -257,7 +258,7 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
   await writeLedger(database, async (w) => {
     const now = await w.now();
     await w.tx.workItem.updateMany({ where: { id: item.id }, data: { cancelAnsweredAt: now, ...(acknowledged ? { cancelWithdrawnAt: now } : {}) } });
-    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.withdrawn" });
+    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationWithdrawn });
   });
 }
 
@@ -327,7 +328,7 @@ export async function settleTask(database: Database, taskId: string) {
   return writeLedger(database, async (w) => {
     const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
     if (busy) return false;
-    return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: "task.cancelled", reason: "every child is stopped, finished, or under reconciliation" } }));
+    return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: "every child is stopped, finished, or under reconciliation" } }));
   });
 }
 

@@ -8,6 +8,7 @@ import type { ToolRegistry } from "../tools/registry";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * Invariant 5: asks the authoritative service what happened to an accepted action — by its operation id /
@@ -110,14 +111,14 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
         ...(!stopped && !committed ? { error: "the service reports the action did not take effect" } : {}),
         ...(committed ? { result: (facts.result ?? null) as never } : { partialResult: (facts.partialResult ?? undefined) as never, partialComplete: facts.partialComplete ?? null }),
       },
-      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "work_item.reconciled", reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
+      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
     });
     const effects = await w.tx.sideEffect.findMany({ where: { workItemId: current.id, outcome: SideEffectOutcome.unknown } });
     for (const e of effects) {
       await casUpdate(w, {
         entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
         data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
-        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect: ${facts.status}` },
+        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${facts.status}` },
       });
     }
     if (committed && !effects.length && current.commitsEffect) {
@@ -129,7 +130,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
           reversible: !!tool.compensate,
         },
       });
-      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", toState: created.outcome, reason: "found by inspect" });
+      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, toState: created.outcome, reason: "found by inspect" });
     }
     return to;
   });
@@ -162,7 +163,7 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
       casUpdate(w, {
         entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
         data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion } : {},
-        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect of a late report: ${outcome.status}` },
+        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect of a late report: ${outcome.status}` },
       }),
     );
     if (committed) {
@@ -187,7 +188,7 @@ export async function resolveAnsweredUncertainties(database: Database) {
       casUpdate(w, {
         entity: "reviewItem", id: r.id, from: r.status, to: ReviewItemStatus.resolved,
         data: { decidedBy: ENGINE_ACTOR, decidedAt: await w.now(), resolution: `established meanwhile: the work item ended ${r.workItem!.status}` },
-        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: "review_item.resolved", reason: "the outcome became known" },
+        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemResolved, reason: "the outcome became known" },
       }),
     );
   }

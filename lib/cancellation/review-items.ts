@@ -3,6 +3,7 @@ import type { RiskLevel } from "../ledger/states";
 import { isTerminalItem, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { writeLedger, type Writer } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /** Review deadlines by risk (configurable): past it, an open item escalates. */
 export function reviewDeadlineMs(risk: string): number {
@@ -67,7 +68,7 @@ async function insertReviewItem(
   });
   await w.event({
     taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
-    type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
+    type: LedgerEvent.reviewItemOpened, toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
   });
   return item;
 }

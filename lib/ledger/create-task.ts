@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { createTaskOnPg } from "./pg-hot-path";
 import { TaskStage, type RiskLevel } from "./states";
 import { writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 export interface CreateTaskInput {
   title: string;
@@ -25,7 +26,7 @@ export async function createTask(database: Database, input: CreateTaskInput, act
         stage: TaskStage.active,
       },
     });
-    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: "task.created", toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel } });
+    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: LedgerEvent.taskCreated, toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel } });
     return task;
   });
 }

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 export const DEFAULT_RECONCILE_WINDOW_MS = 15 * 60_000;
 
@@ -38,7 +39,7 @@ export async function recoverExpiredLeases(
       if (item.status === WorkItemStatus.uncertain) {
         // Already under reconciliation: the worker that might still have reported is gone; only its lease ends.
         const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: item.leaseToken }, data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null } });
-        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: "lease.expired", fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
+        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: LedgerEvent.leaseExpired, fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
         continue;
       }
       const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null;
@@ -59,7 +60,7 @@ export async function recoverExpiredLeases(
           ...(to === WorkItemStatus.cancelled ? { finishedAt: now } : {}),
         },
         event: {
-          taskId: item.taskId, workItemId: item.id, actor, type: "lease.expired",
+          taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.leaseExpired,
           reason: maySubmitted
             ? "the worker's lease expired after it may have submitted an external action: reconcile, never re-run"
             : item.task.cancelRequestedAt

@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
 import { actorOf } from "../auth/tokens";
 import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
+import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
@@ -40,7 +41,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (!isOpenReview(item.status)) {
     throw new AppError(ErrorCode.conflict, `review item ${item.id} was already decided (${item.status}${item.decidedBy ? ` by ${item.decidedBy}` : ""})`, { currentState: item.status });
   }
-  const decide = (to: string, type: string, extra: Record<string, unknown> = {}) =>
+  const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}) =>
     writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "reviewItem", id: item.id, from: item.status, to,
@@ -52,12 +53,12 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     });
 
   if (input.decision === "reject") {
-    await decide(ReviewItemStatus.rejected, "review_item.rejected");
+    await decide(ReviewItemStatus.rejected, LedgerEvent.reviewItemRejected);
     return { status: ReviewItemStatus.rejected };
   }
   if (input.decision === "resolve") {
     if (item.kind === ReviewItemKind.approveCompensation) throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
-    await decide(ReviewItemStatus.resolved, "review_item.resolved");
+    await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved);
     return { status: ReviewItemStatus.resolved };
   }
 
@@ -91,7 +92,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
   }
 
-  await decide(ReviewItemStatus.approved, "review_item.approved");
+  await decide(ReviewItemStatus.approved, LedgerEvent.reviewItemApproved);
   const ref: EffectRef = { id: effect.id, workItemId: effect.workItemId, operationId: effect.operationId, externalRecordId: effect.externalRecordId, externalVersion: effect.externalVersion, description: effect.description };
   let result;
   try {
@@ -101,8 +102,8 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   if (result.status === "compensated") {
     await writeLedger(database, async (w) => {
-      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: "side_effect.compensated", reason: result.detail ?? "compensation executed" } });
-      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: "review_item.resolved", reason: "compensation executed" } });
+      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: LedgerEvent.sideEffectCompensated, reason: result.detail ?? "compensation executed" } });
+      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: LedgerEvent.reviewItemResolved, reason: "compensation executed" } });
     });
     return { status: ReviewItemStatus.resolved, compensation: { status: "compensated", detail: result.detail ?? "compensation executed" } };
   }
@@ -112,7 +113,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
 
 async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {
   await writeLedger(database, async (w) => {
-    const event = { taskId, workItemId, actor, type: "review_item.escalated", reason };
+    const event = { taskId, workItemId, actor, type: LedgerEvent.reviewItemEscalated, reason };
     // Already escalated: the new reason is still recorded.
     if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
     await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });

@@ -5,6 +5,7 @@ import { claimWorkItem } from "../ledger/claim-work-item";
 import { DEFAULT_LEASE_MS } from "../ledger/lease";
 import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem, type RunReport } from "./run-work-item";
+import { LedgerEvent } from "../ledger/events";
 
 export interface WorkerPoolOptions {
   database: Database;
@@ -57,7 +58,7 @@ export class WorkerPool {
     if (!this.#stopped) return this;
     this.#stopped = false;
     this.#unsubscribe = onCommitted((events) => {
-      if (events.some((e) => e.type === "work_item.scheduled" || e.type === "lease.expired")) void this.#fill();
+      if (events.some((e) => e.type === LedgerEvent.workItemScheduled || e.type === LedgerEvent.leaseExpired)) void this.#fill();
     });
     this.#timer = setInterval(() => void this.#fill(), this.#o.pollMs);
     void this.#fill();

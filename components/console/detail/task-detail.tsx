@@ -17,6 +17,7 @@ import { StopTask } from "./stop-task";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, outcomeLook, resourceTone, type TaskDetail } from "./types";
 import { useRefetchSoon } from "../use-refetch-soon";
+import { LedgerEvent as TaskEvent } from "@/lib/ledger/events";
 import { useTaskEvents } from "./use-task-events";
 
 interface PlanStep {
@@ -65,8 +66,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const now = useNow(!settled);
   const announcement = useAnnouncement(task);
 
-  const plan = useMemo(() => [...events].reverse().find((e) => e.type === "cancellation.planned"), [events]);
-  const steps = useMemo(() => events.filter((e) => e.type === "cancellation.step"), [events]);
+  const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned), [events]);
+  const steps = useMemo(() => events.filter((e) => e.type === TaskEvent.cancellationStep), [events]);
 
   if (sessionEnded) return <SessionEndedBlock />;
   if (notFound) {
