@@ -11,6 +11,7 @@ import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
+import { recordSettlement } from "./record-settlement";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
@@ -90,6 +91,8 @@ export async function executeCancellation(database: Database, taskId: string, op
   }
 
   await finishCancellation(database, taskId, o);
+  // The pass is done: from here the summary is the engine's considered answer (no longer IN_PROGRESS).
+  await recordSettlement(database, taskId);
 }
 
 /**

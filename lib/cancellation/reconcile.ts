@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, Mechanism, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
 import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
@@ -35,10 +35,7 @@ async function mayStillSend(database: Database, item: WorkItem): Promise<boolean
 
 async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
   if (isTerminalItem(item.status)) return item.status;
-  if (!tool?.inspect) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: `${item.toolName} has no inspect(): its outcome cannot be established by Stopline` });
-    return item.status;
-  }
+  if (!tool?.inspect) return cannotBeEstablished(database, item, tool);
   const ref = await refFor(database, item);
   const ask = async (): Promise<Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>> => {
     try {
@@ -134,6 +131,40 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     }
     return to;
   });
+}
+
+/**
+ * Nothing can ask the service about this child (its tool has no inspect(), or is not registered here). Say so
+ * rather than pretend to check: a call that commits nothing and is stopped by its AbortSignal is discarded (it
+ * changed nothing anyone could check); anything else stays `uncertain` with NO reconcile deadline (nothing will
+ * check it) and a review item: a person establishes what happened. Done once; later passes skip it.
+ */
+async function cannotBeEstablished(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
+  const why = tool ? `${item.toolName} has no inspect()` : `tool ${item.toolName} is not registered in this process`;
+  const commitsNothing = !item.commitsEffect && item.operationId === null && item.mechanism === Mechanism.abortSignal;
+  if (item.status === WorkItemStatus.uncertain && commitsNothing) {
+    return writeLedger(database, async (w) => {
+      const task = await w.tx.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { cancelRequestedAt: true } });
+      const to = task.cancelRequestedAt ? WorkItemStatus.cancelledIncomplete : WorkItemStatus.failed;
+      const moved = await casUpdate(w, {
+        entity: "workItem", id: item.id, from: WorkItemStatus.uncertain, to, guard: { leaseToken: null },
+        data: { finishedAt: await w.now(), reconcileDeadline: null, ...(to === WorkItemStatus.failed ? { error: `${why}; it committed nothing` } : {}) },
+        event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: `${why}, and it commits nothing: discarded` },
+      });
+      return moved ? to : item.status;
+    });
+  }
+  if (item.status !== WorkItemStatus.uncertain || item.reconcileDeadline === null) return item.status;
+  const cleared = await writeLedger(database, async (w) => {
+    const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, data: { reconcileDeadline: null } });
+    if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationStep, reason: `${why}: its outcome cannot be established by Stopline; a person decides`, data: { action: "reconcile", success: false } });
+    return count === 1;
+  });
+  if (cleared) {
+    const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { riskLevel: true } });
+    await openReviewItem(database, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool?.risk === "high" ? "high" : task.riskLevel, subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.` });
+  }
+  return item.status;
 }
 
 /**

@@ -269,7 +269,9 @@ const routes: Route[] = [
   { method: "POST", service: "inference", pattern: /^\/inference\/generate$/, handler: async ({ db, body, req, res }) => {
     const input = parse(z.object({ prompt: z.string().min(1).max(10_000), words: z.number().int().min(1).max(2_000).optional(), wordMs: z.number().int().min(0).max(5_000).optional() }), body);
     const id = `gen_${randomUUID().slice(0, 8)}`;
-    const words = `Here is what I will do about "${input.prompt.slice(0, 60)}": I will check the details, prepare a proposal and ask you to confirm it before anything is committed.`.split(" ");
+    // A stand-in for a model told exactly what to say: it streams its prompt back, word by word (the demo agent
+    // puts in it what will actually happen next — lib/agent/conversation.ts whatHappensNext).
+    const words = input.prompt.split(/\s+/).filter(Boolean);
     const total = input.words ?? words.length;
     witness(db, "inference", "generation_started", id);
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "x-generation-id": id });

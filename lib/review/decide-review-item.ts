@@ -73,7 +73,11 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
       approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
     });
   }
-  // Maker-checker: whoever requested the Stop that led to this compensation may not approve it.
+  // Maker-checker: whoever asked for this compensation — by pressing the task's Stop, or by requesting its
+  // reversal — may not approve it.
+  if (item.requestedBy === actor) {
+    throw new AppError(ErrorCode.forbidden, "you requested this reversal: another person must approve it (maker-checker)", { requestedBy: item.requestedBy });
+  }
   const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true } });
   if (task?.cancelRequestedBy && task.cancelRequestedBy === actor) {
     throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });

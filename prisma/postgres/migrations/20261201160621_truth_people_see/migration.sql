@@ -9,3 +9,6 @@ ALTER TABLE "SideEffect" ADD COLUMN     "evidence" JSONB;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Task_conversationId_turnId_key" ON "Task"("conversationId", "turnId");
+
+-- Cancellations settled before settledAt existed: their engine pass is long over.
+UPDATE "Task" SET "settledAt" = "updatedAt" WHERE "stage" = 'cancelled';

@@ -7,5 +7,5 @@ import { demoAgent } from "@/lib/agent/demo-agent";
 
 export const POST = withRoute(contract.sendMessage, async ({ database, principal, params, body }) => {
   await assertConversationAccess(database, principal, params.conversationId);
-  return startTurn(database, demoAgent(), { ownerId: ownerIdOf(principal), conversationId: params.conversationId, text: body.text, actor: actorOf(principal) });
+  return startTurn(database, demoAgent(), { ownerId: ownerIdOf(principal), conversationId: params.conversationId, text: body.text, turnId: body.turnId, actor: actorOf(principal) });
 });
