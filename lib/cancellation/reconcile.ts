@@ -6,7 +6,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
-import { openReviewItem } from "./review-items";
+import { openReviewItem, openReviewItemIn } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 import { LedgerEvent } from "../ledger/events";
 
@@ -86,7 +86,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   }
 
   // committed or not_committed: read both shapes' optional fields through one view
-  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; description?: string };
+  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown>; description?: string };
   return writeLedger(database, async (w) => {
     await lockWorkItem(w, item.id); // a late submission report of this item waits, or is seen below
     const current = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } });
@@ -114,7 +114,8 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     for (const e of effects) {
       await casUpdate(w, {
         entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
+        // externalVersion: the version the agent's own write produced (never the record's version now).
+        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description, evidence: (facts.evidence ?? undefined) as never } : {},
         event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${facts.status}` },
       });
     }
@@ -124,7 +125,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
         data: {
           taskId: current.taskId, workItemId: current.id, operationId: current.operationId ?? current.idempotencyKey, outcome: SideEffectOutcome.committed,
           externalRecordId: facts.externalRecordId ?? null, externalVersion: facts.externalVersion ?? null, description: facts.description ?? null,
-          reversible: !!tool.compensate,
+          evidence: (facts.evidence ?? undefined) as never, reversible: !!tool.compensate,
         },
       });
       await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, toState: created.outcome, reason: "found by inspect" });
@@ -155,15 +156,16 @@ async function cannotBeEstablished(database: Database, item: WorkItem, tool: Too
     });
   }
   if (item.status !== WorkItemStatus.uncertain || item.reconcileDeadline === null) return item.status;
-  const cleared = await writeLedger(database, async (w) => {
+  // One transaction: nobody ever reads "nothing will check it" without the person who is asked to.
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { riskLevel: true } });
+  await writeLedger(database, async (w) => {
     const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, data: { reconcileDeadline: null } });
-    if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationStep, reason: `${why}: its outcome cannot be established by Stopline; a person decides`, data: { action: "reconcile", success: false } });
-    return count === 1;
+    if (!count) return;
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationStep, reason: `${why}: its outcome cannot be established by Stopline; a person decides`, data: { action: "reconcile", success: false } });
+    await openReviewItemIn(w, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool?.risk === "high" ? "high" : task.riskLevel, subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.` });
+  }).catch((error: unknown) => {
+    if ((error as { code?: string })?.code !== "P2002") throw error; // another engine run asked the same question first (and cleared the deadline with it)
   });
-  if (cleared) {
-    const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { riskLevel: true } });
-    await openReviewItem(database, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool?.risk === "high" ? "high" : task.riskLevel, subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.` });
-  }
   return item.status;
 }
 
@@ -189,11 +191,11 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
     await logStep(database, { taskId: effect.taskId, workItemId: effect.workItemId, action: "reconcile_effect", success: outcome.status === "committed" || outcome.status === "not_committed", detail: `a late report (${effect.operationId}): the service says ${outcome.status}` });
     if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
     const committed = outcome.status === "committed";
-    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null };
+    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown> };
     await writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion } : {},
+        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion, evidence: (facts.evidence ?? undefined) as never } : {},
         event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect of a late report: ${outcome.status}` },
       }),
     );

@@ -43,6 +43,9 @@ export async function openReviewItem(
   }
 }
 
+/** Opens a review item inside a ledger transaction that also records why (its dedupe key still decides). */
+export const openReviewItemIn = (w: Writer, input: Parameters<typeof openReviewItem>[1]) => insertReviewItem(w, input, reviewDedupeKey(input));
+
 async function insertReviewItem(
   w: Writer,
   input: Parameters<typeof openReviewItem>[1],

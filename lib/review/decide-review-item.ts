@@ -87,10 +87,12 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
   const current = await tool.inspect(refOf(effect.workItem, effect));
-  const currentVersion = current.status === "committed" ? (current.externalVersion ?? null) : null;
+  // The record's version NOW (inspect's externalVersion is the version the agent's write produced).
+  const currentVersion = current.status === "committed" ? (current.currentVersion ?? current.externalVersion ?? null) : null;
   if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {
+    const editors = current.status === "committed" ? ((current.evidence as { editedBy?: string[] } | undefined)?.editedBy ?? []) : [];
     const detail = current.status === "committed"
-      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion}: someone else changed it; nothing was overwritten`
+      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion} (the version the agent's write produced): ${editors.length ? `${editors.join(", ")} changed it since` : "someone else changed it"}; nothing was overwritten`
       : `the service reports the record as ${current.status}; nothing was done`;
     await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail);
     throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
