@@ -8,16 +8,19 @@ export interface StopRequest {
   state: "sending" | "recorded" | "already_finished" | "failed";
   at: number;
   error?: string;
+  /** For already_finished: the API's plain answer (nothing is running; nothing was changed). */
+  message?: string;
 }
 
 /** Where one request of the conversation stands, for the person reading the chat. */
-export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "stopping" | "stopped";
+export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "failed" | "stopping" | "stopped";
 
 export const PHASE_LOOK: Record<TurnPhase, { label: string; tone: BadgeTone }> = {
   loading: { label: "loading…", tone: "neutral" },
   working: { label: "working", tone: "accent" },
   awaiting_confirmation: { label: "waiting for your confirmation", tone: "accent" },
   done: { label: "done", tone: "ok" },
+  failed: { label: "could not be done", tone: "danger" },
   stopping: { label: "Stopping…", tone: "warn" },
   stopped: { label: "stopped", tone: "danger" },
 };
@@ -43,6 +46,8 @@ export function turnPhase(facts: TurnFacts, confirmed: boolean): TurnPhase {
   if (isStopping(facts)) return "stopping";
   if (!detail) return "loading";
   if (detail.cancelRequestedAt) return "stopped";
+  if (detail.stage === TaskStage.failed) return "failed";
+  if (detail.stage === TaskStage.completed) return "done";
   if (detail.workItems.some((i) => isActiveItem(i.status))) return "working";
   if (detail.proposal && !confirmed) return "awaiting_confirmation";
   return "done";

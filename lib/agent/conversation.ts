@@ -93,7 +93,8 @@ async function prepare(database: Database, options: AgentOptions, input: { taskI
       text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
   }
   // The rest of the reply says what will actually happen next; it streams as a cancellable model request.
-  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), wordMs: 40 });
+  // (`reply` keeps the headline with it, for a page that reopens the conversation.)
+  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), reply: text, wordMs: 40 });
   return { taskId, intent: intent.type, reply: text, proposal };
 }
 
@@ -119,8 +120,8 @@ async function answerOf(database: Database, taskId: string, intent: Intent): Pro
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId }, include: { workItems: { select: { kind: true, input: true }, orderBy: { createdAt: "asc" } } } });
   const proposal = task.proposal ? { ...ProposalSchema.parse(task.proposal), version: task.proposalVersion } : null;
   if (task.cancelRequestedAt && task.workItems.length === 0) return { taskId, intent: intent.type, reply: STOPPED_BEFORE_START, proposal };
-  const said = task.workItems.find((i) => i.kind === "model_request")?.input as { prompt?: string } | undefined;
-  return { taskId, intent: intent.type, reply: task.cancelRequestedAt ? "You pressed Stop while I was preparing this request." : (said?.prompt ?? ""), proposal };
+  const said = task.workItems.find((i) => i.kind === "model_request")?.input as { reply?: string } | undefined;
+  return { taskId, intent: intent.type, reply: task.cancelRequestedAt ? "You pressed Stop while I was preparing this request." : (said?.reply ?? ""), proposal };
 }
 
 async function setProposal(database: Database, taskId: string, proposal: Proposal, actor: string, expectedVersion: number) {

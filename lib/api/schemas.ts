@@ -96,7 +96,11 @@ export const TaskDetailSchema = TaskSchema.extend({
 });
 
 export const TaskListSchema = z.object({
-  tasks: z.array(TaskSchema.extend({ workItemCount: z.number().int() })),
+  tasks: z.array(TaskSchema.extend({
+    workItemCount: z.number().int(),
+    /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
+    outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
+  })),
   nextCursor: z.string().nullable(),
 });
 
@@ -446,6 +450,11 @@ export const AuditReportSchema = z.object({
   tasks: z.array(z.object({
     id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
     createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
+    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(),
+    /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
+    outcomes: z.array(z.object({
+      workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(),
+    })),
   })),
   effects: z.array(z.object({
     sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), workItemId: id,

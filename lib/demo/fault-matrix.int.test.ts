@@ -634,6 +634,11 @@ describe("reports", () => {
     expect(s.summary.cancelled_tool_calls).toHaveLength(1);
     expect(s.summary.cancelled_tool_calls[0].tool_call_id).toBe(item.correlationId);
     expect(s.summary.cancelled_tool_calls[0].orphaned_resources).toEqual([`lock:${exportId}`, `temp_file:/tmp/stopline-demo-${exportId}.csv`]);
+    // named in the JSON as well as counted in the message: the call that held each, its type and handle (defect 3)
+    expect(s.summary.orphaned_resources).toEqual([
+      { tool_call_id: item.correlationId, tool_name: "reports.export_report", type: "lock", handle: exportId },
+      { tool_call_id: item.correlationId, tool_name: "reports.export_report", type: "temp_file", handle: `/tmp/stopline-demo-${exportId}.csv` },
+    ]);
     expect(s.summary.status).toBe("PARTIALLY_CANCELLED");
     expect(s.summary.user_message).toMatch(/Two resources could not be released; an operator has been asked to handle them\./);
     checkAgainstWitness(s);

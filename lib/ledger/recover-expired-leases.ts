@@ -59,7 +59,7 @@ export async function recoverExpiredLeases(
         to,
         // Guarded by every fact the decision read: a checkpoint that passed (or a submission recorded) after the
         // read above makes this write miss, and the next pass decides again (never re-run what may have been sent).
-        guard: { leaseToken: item.leaseToken, ...(maySubmitted ? {} : { checkpointPassedAt: null, operationId: null }) },
+        guard: { leaseToken: item.leaseToken, ...(maySubmitted || diedWithWorker ? {} : { checkpointPassedAt: null, operationId: null }) },
         data: {
           leaseToken: null,
           leaseOwner: null,

@@ -6,7 +6,7 @@ import {
   WorkItemKind,
   WorkItemStatus,
 } from "../ledger/states";
-import { openReviewDeadline, type ChildFacts, type StopFacts } from "./facts";
+import { childFacts, openReviewDeadline, stopFacts, type ChildFacts, type StopFacts, type TaskLike } from "./facts";
 
 /**
  * THE outcome vocabulary: what became of one child, derived from ledger facts only. The summary JSON, its
@@ -219,3 +219,10 @@ export const isNotCleanlyStopped = (o: ChildOutcome): boolean =>
   o.kind === OutcomeKind.tookEffect || o.kind === OutcomeKind.reversed || o.kind === OutcomeKind.outcomeUnknown ||
   o.kind === OutcomeKind.awaitingService || o.kind === OutcomeKind.couldNotStopFinished || o.kind === OutcomeKind.couldNotStopRunning ||
   o.kind === OutcomeKind.finishedAfterStop;
+
+/** Every child's outcome of one task, by work item id (`now` judges leases). */
+export function outcomesOfTask(task: TaskLike, now: number): Map<string, ChildOutcome> {
+  const stop = stopFacts(task);
+  const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems };
+  return new Map(task.workItems.map((i) => [i.id, childOutcome(childFacts(i, related, now), stop)]));
+}

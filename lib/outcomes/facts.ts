@@ -96,3 +96,12 @@ export function openReviewDeadline(reviews: ChildFacts["reviews"], kinds: readon
   const open = reviews.filter((r) => kinds.includes(r.kind) && isOpenReview(r.status)).map((r) => r.deadline);
   return open.length ? Math.min(...open) : null;
 }
+
+/** A task as both the database and the API spell it: its children and what a person was asked about them. */
+export interface TaskLike {
+  cancelRequestedAt: Time;
+  settledAt?: Time;
+  workItems: WorkItemLike[];
+  sideEffects: SideEffectLike[];
+  reviewItems: ReviewItemLike[];
+}
