@@ -21,9 +21,9 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
           <tr>
             <th scope="col" className="px-5 py-2.5 font-medium">Task</th>
             <th scope="col" className="px-3 py-2.5 font-medium">Stage</th>
-            <th scope="col" className="px-3 py-2.5 font-medium">What its steps did</th>
             <th scope="col" className="px-3 py-2.5 text-right font-medium">Intent</th>
             <th scope="col" className="px-3 py-2.5 text-right font-medium">Work items</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">What its steps did</th>
             <th scope="col" className="px-3 py-2.5 font-medium">Created</th>
             <th scope="col" className="px-5 py-2.5 font-medium">Stop requested</th>
           </tr>
@@ -61,13 +61,13 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
                   {stageLabel(task.stage)}
                 </Badge>
               </td>
-              <td className="px-3 py-3" data-testid="outcomes">
-                <OutcomeChips outcomes={task.outcomes} />
-              </td>
               <td className="px-3 py-3 text-right text-ink tabular-nums">
                 <span className="sr-only">intent version </span>v{task.intentVersion}
               </td>
               <td className="px-3 py-3 text-right tabular-nums text-ink">{task.workItemCount}</td>
+              <td className="px-3 py-3" data-testid="outcomes">
+                <OutcomeChips outcomes={task.outcomes} />
+              </td>
               <td className="px-3 py-3 whitespace-nowrap text-muted">
                 <time dateTime={task.createdAt} title={fullTime(task.createdAt)}>
                   {shortTime(task.createdAt, now)}
