@@ -6,12 +6,12 @@ import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOut
 import { cancelQueuedOnPg } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { LedgerEvent, type DatalessEventType } from "../ledger/events";
-import { casUpdate, writeLedger } from "../ledger/write";
+import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
-import { recordSettlement } from "./record-settlement";
+import { recordSettlementIn } from "./record-settlement";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
@@ -90,9 +90,8 @@ export async function executeCancellation(database: Database, taskId: string, op
     await sleep(25);
   }
 
-  await finishCancellation(database, taskId, o);
-  // The pass is done: from here the summary is the engine's considered answer (no longer IN_PROGRESS).
-  await recordSettlement(database, taskId);
+  // …and the pass ends with its settlement (from here the summary is the engine's considered answer).
+  await finishCancellation(database, taskId, o, { endOfPass: true });
 }
 
 /**
@@ -100,7 +99,7 @@ export async function executeCancellation(database: Database, taskId: string, op
  * provider-side stop that took a while, an unrecoverable child that finally ended): reconcile accepted
  * actions whose outcome is unknown, clean up and verify resources, open review items, settle the task.
  */
-export async function finishCancellation(database: Database, taskId: string, options: EngineOptions) {
+export async function finishCancellation(database: Database, taskId: string, options: EngineOptions, at: { endOfPass?: boolean } = {}) {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), ...options };
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   // 5. reconcile accepted actions whose outcome is unknown
@@ -117,8 +116,12 @@ export async function finishCancellation(database: Database, taskId: string, opt
   // 7. what only a person can decide
   await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);
 
-  // 8. settle the task when nothing is still being stopped
-  await settleTask(database, taskId);
+  // 8. the task is cancelled when nothing is still being stopped; at the end of a pass, its settlement is
+  //    recorded in the same transaction — nobody ever reads "cancelled" while the summary says IN_PROGRESS.
+  await writeLedger(database, async (w) => {
+    await settleTaskIn(w, taskId);
+    if (at.endOfPass) await recordSettlementIn(w, taskId);
+  });
 }
 
 /**
@@ -328,11 +331,13 @@ export async function openReviewsForEffects(database: Database, taskId: string, 
 
 /** cancel_requested → cancelled once no child is still being stopped (uncertain ones stay under reconciliation). */
 export async function settleTask(database: Database, taskId: string) {
-  return writeLedger(database, async (w) => {
-    const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
-    if (busy) return false;
-    return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: "every child is stopped, finished, or under reconciliation" } }));
-  });
+  return writeLedger(database, (w) => settleTaskIn(w, taskId));
+}
+
+async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
+  const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
+  if (busy) return false;
+  return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: "every child is stopped, finished, or under reconciliation" } }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
-import { writeLedger } from "../ledger/write";
+import { writeLedger, type Writer } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
 
 /**
@@ -15,7 +15,12 @@ import { ENGINE_ACTOR } from "./steps";
  * transaction; repeating it changes nothing. Returns whether this call settled it.
  */
 export async function recordSettlement(database: Database, taskId: string): Promise<boolean> {
-  return writeLedger(database, async (w) => {
+  return writeLedger(database, (w) => recordSettlementIn(w, taskId));
+}
+
+/** The same, inside a ledger transaction (the pass's last one also moves the task to `cancelled`). */
+export async function recordSettlementIn(w: Writer, taskId: string): Promise<boolean> {
+  {
     const now = await w.now();
     const { count } = await w.tx.task.updateMany({
       where: {
@@ -28,5 +33,5 @@ export async function recordSettlement(database: Database, taskId: string): Prom
     const openReviewItems = await w.tx.reviewItem.count({ where: { taskId, status: { in: OPEN_REVIEW_STATUSES } } });
     await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationSettled, data: { openReviewItems } });
     return true;
-  });
+  }
 }
