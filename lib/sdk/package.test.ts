@@ -25,7 +25,8 @@ it("npm run build:sdk packages the SDK on its own: one ESM bundle with only zod 
   const script = `
     import { StoplineClient, StaleIntentError } from ${JSON.stringify(path.join(OUT, "index.mjs"))};
     const task = { id: "t1", ownerId: "me", conversationId: null, title: "x", riskLevel: "low", stage: "active", intentVersion: 1, proposalVersion: 0, proposal: null,
-      cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null, rowVersion: 1, createdAt: "2026-11-30T00:00:00.000Z", updatedAt: "2026-11-30T00:00:00.000Z" };
+      cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null, rowVersion: 1, createdAt: "2026-11-30T00:00:00.000Z", updatedAt: "2026-11-30T00:00:00.000Z",
+      settledAt: null, turnId: null, endedAt: null, endReason: null };
     const fetch = async (url, init) => url.endsWith("/work-items")
       ? new Response(JSON.stringify({ error: { code: "stale_intent", message: "prepared under 1, task at 2" } }), { status: 409, headers: { "content-type": "application/json" } })
       : new Response(JSON.stringify(task), { status: 201, headers: { "content-type": "application/json" } });
