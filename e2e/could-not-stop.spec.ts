@@ -15,13 +15,15 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const REFUSED_RUNNING = "could not be stopped — the service refused the cancel; it is still running";
-const REFUSED_FINISHED = /could not be stopped — the service refused the cancel; it finished \d+ s after the Stop/;
+const REFUSED_FINISHED = /could not be stopped — the service refused the cancel; it finished \d+ s after the Stop/i;
 
 let taskId = "";
 
 async function shots(page: Page, name: string, target?: ReturnType<Page["locator"]>) {
   for (const [size, viewport] of [["desktop", DESKTOP], ["390", PHONE]] as const) {
     await page.setViewportSize(viewport);
+    // Nothing wider than the screen: a phone scrolls down, never sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}`).toBeLessThanOrEqual(viewport.width);
     if (target) await target.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: `output/screenshots/could-not-stop-${name}-${size}.png`, fullPage: size === "390" });
   }

@@ -60,7 +60,10 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
     );
   }
 
-  const look = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
+  const base = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
+  // Some work went on after the Stop (it could not be stopped, or did not stop in time): the heading says so.
+  const ranOn = summary.tool_calls.some((c) => c.outcome.kind === OutcomeKind.couldNotStopFinished || c.outcome.kind === OutcomeKind.finishedAfterStop);
+  const look = summary.status === "PARTIALLY_CANCELLED" && ranOn ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const } : base;
   const inProgress = summary.status === "IN_PROGRESS";
   const outcomes = detail ? outcomesOfTask(detail, Date.now()) : null;
   const rows = (detail?.workItems ?? []).map((item) => ({ item, outcome: outcomes!.get(item.id)! }));
@@ -110,7 +113,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         </Group>
         <Group title="Needs review" testId="needs-review">
           {review.length > 0
-            ? review.map((r) => <li key={r.id}>{reviewSentence(r, detail?.sideEffects ?? [])}</li>)
+            ? review.map((r) => <li key={r.id}>{reviewSentence(r, detail!)}</li>)
             : summary.open_review_items > 0 && <li>{summary.open_review_items} item(s) wait for an operator&apos;s decision.</li>}
         </Group>
       </dl>
@@ -161,14 +164,15 @@ function Group({ title, testId, children }: { title: string; testId: string; chi
 }
 
 /** A review item in the person's words: what an operator will decide about, and by when. */
-function reviewSentence(item: ReviewItem, sideEffects: SideEffect[]): ReactNode {
-  const effect = sideEffects.find((e) => e.id === item.sideEffectId)?.description;
+function reviewSentence(item: ReviewItem, detail: TaskDetail): ReactNode {
+  const effect = detail.sideEffects.find((e) => e.id === item.sideEffectId)?.description;
   const what = (item.proposal as { description?: unknown } | null)?.description;
-  const subject = effect ?? (typeof what === "string" ? what : "what this step did");
+  const step = detail.workItems.find((w) => w.id === item.workItemId);
+  const subject = effect ?? (typeof what === "string" ? what : step ? toolLabel(step.toolName).toLowerCase() : "this step");
   const by = <span className="text-muted"> — by <span className="whitespace-nowrap">{clock(item.deadline)}</span></span>;
   const text: Record<ReviewItemKind, string> = {
     [ReviewItemKind.approveCompensation]: `An operator decides whether to reverse ${subject}`,
-    [ReviewItemKind.resolveUncertain]: `An operator finds out whether ${subject} took effect`,
+    [ReviewItemKind.resolveUncertain]: effect ? `An operator finds out whether ${subject} took effect` : `An operator finds out what became of ${subject}`,
     [ReviewItemKind.orphanedResource]: "An operator releases what could not be released",
     [ReviewItemKind.orphanedSideEffect]: `An operator follows up on ${subject}, which cannot be undone`,
   };

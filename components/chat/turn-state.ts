@@ -13,7 +13,7 @@ export interface StopRequest {
 }
 
 /** Where one request of the conversation stands, for the person reading the chat. */
-export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "failed" | "stopping" | "stopped";
+export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "failed" | "stopping" | "stopped" | "not_all_stopped";
 
 export const PHASE_LOOK: Record<TurnPhase, { label: string; tone: BadgeTone }> = {
   loading: { label: "loading…", tone: "neutral" },
@@ -23,6 +23,7 @@ export const PHASE_LOOK: Record<TurnPhase, { label: string; tone: BadgeTone }> =
   failed: { label: "could not be done", tone: "danger" },
   stopping: { label: "Stopping…", tone: "warn" },
   stopped: { label: "stopped", tone: "danger" },
+  not_all_stopped: { label: "not all stopped", tone: "danger" },
 };
 
 export interface TurnFacts {
@@ -45,7 +46,7 @@ export function turnPhase(facts: TurnFacts, confirmed: boolean): TurnPhase {
   const { detail } = facts;
   if (isStopping(facts)) return "stopping";
   if (!detail) return "loading";
-  if (detail.cancelRequestedAt) return "stopped";
+  if (detail.cancelRequestedAt) return facts.summary?.status === "CANCELLATION_FAILED" ? "not_all_stopped" : "stopped";
   if (detail.stage === TaskStage.failed) return "failed";
   if (detail.stage === TaskStage.completed) return "done";
   if (detail.workItems.some((i) => isActiveItem(i.status))) return "working";

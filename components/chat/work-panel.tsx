@@ -53,7 +53,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
 function StepRow({ item, outcome, now, resources, effects }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[] }) {
   const look = outcomeBadge(outcome);
   return (
-    <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-[1fr_auto] items-start gap-x-4 px-4 py-3">
+    <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
       <div className="min-w-0">
         <p className="text-sm font-medium text-ink">{toolLabel(item.toolName)}</p>
         <p className="mt-0.5 min-h-5 text-sm text-muted" data-testid="step-detail">
@@ -87,7 +87,7 @@ function StepRow({ item, outcome, now, resources, effects }: { item: WorkItem; o
         )}
         <StepDetails item={item} resources={resources} effects={effects} />
       </div>
-      <Badge tone={look.tone} data-testid="step-status" className="min-w-28 justify-center gap-1.5">
+      <Badge tone={look.tone} data-testid="step-status" className="row-start-1 justify-self-start gap-1.5 sm:row-start-auto sm:min-w-28 sm:justify-center sm:justify-self-auto">
         {look.moving && <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-current" />}
         {look.label}
       </Badge>

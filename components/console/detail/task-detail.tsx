@@ -167,7 +167,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
         </p>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
           <Card as="section" aria-labelledby="timeline-title">
             <SectionTitle id="timeline-title" count={task.workItems.length}>
