@@ -272,7 +272,7 @@ test("chat - Stop pressed before the agent answered stops the request as soon as
   await expect(page.getByTestId("stop-button")).not.toHaveAttribute("aria-disabled", "true");
   await page.getByTestId("stop-button").click();
   await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
-  await expect(page.getByTestId("pending-turn")).toContainText("stopped as soon as the agent has received it");
+  await expect(page.getByTestId("pending-turn")).toContainText("this request is stopped, whether or not the agent has started on it yet");
   await shot(page, "stop-before-answer");
 
   const turn = page.getByTestId("turn").last();
@@ -294,7 +294,7 @@ test("chat - Stop pressed right after Enter, before the message reached the agen
   await box.press("Enter");
   await expect(page.getByTestId("pending-turn")).toBeVisible();
   await page.getByTestId("stop-button").click();
-  await expect(page.getByTestId("pending-turn")).toContainText("nothing of this request will start");
+  await expect(page.getByTestId("pending-turn")).toContainText("this request is stopped, whether or not the agent has started on it yet");
   const turn = page.getByTestId("turn").last();
   await expect(turn.getByTestId("agent-reply")).toContainText("You pressed Stop before I started, so I did nothing.", { timeout: 15_000 });
   const summary = turn.getByTestId("stop-summary");

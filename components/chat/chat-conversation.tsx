@@ -159,7 +159,7 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
     if (arriving.length > 0) {
       const ids = arriving.map((m) => m.id);
       setPending((p) => p.map((m) => (ids.includes(m.id) ? { ...m, stopOnArrival: true } : m)));
-      setAnnouncement("Stopping… nothing of this request will start.");
+      setAnnouncement("Stopping… this request is stopped, whether or not the agent has started on it yet.");
       for (const m of arriving) {
         stoppedTurns.current.add(m.id);
         stopTurn(conversationId, m.id, m.text).catch((error: Error) => {
@@ -480,7 +480,7 @@ function PendingTurn({ message, onRestore }: { message: PendingMessage; onRestor
         <div className="flex gap-3">
           <AgentMark />
           {message.stopOnArrival ? (
-            <p className="flex h-7 items-center text-sm text-warn">Stopping… nothing of this request will start.</p>
+            <p className="flex min-h-7 items-center text-sm text-warn">Stopping… this request is stopped, whether or not the agent has started on it yet.</p>
           ) : (
             <p className="flex h-7 items-center gap-1" aria-label="The agent is reading your message">
               {[0, 1, 2].map((i) => (

@@ -32,13 +32,16 @@ export interface TurnFacts {
   stop: StopRequest | undefined;
 }
 
-/** The Stop is under way: pressed here and not refused, or recorded and not yet settled in the summary. */
+/**
+ * The Stop is under way: pressed here and not refused, or recorded and not yet settled (the summary says
+ * IN_PROGRESS until the engine's pass is done). A child that could not be stopped may run on after settlement:
+ * that is the Stop's outcome, not a Stop still under way.
+ */
 export function isStopping({ detail, summary, stop }: TurnFacts): boolean {
   if (stop?.state === "sending") return true;
   if (stop?.state === "already_finished" && !detail?.cancelRequestedAt) return false;
   const requested = !!detail?.cancelRequestedAt || stop?.state === "recorded";
   if (!requested) return false;
-  if (detail?.stage === TaskStage.cancelRequested) return true;
   return !summary || summary.status === "IN_PROGRESS";
 }
 

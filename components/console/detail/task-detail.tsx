@@ -356,7 +356,7 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
             <li key={s.tool_call_id} className="rounded-md border border-line px-3 py-2">
               <p>
                 <Badge tone="neutral">{s.action.replaceAll("_", " ")}</Badge>{" "}
-                <span className="font-mono text-xs text-ink">{toolOf.get(s.tool_call_id) ?? s.tool_call_id}</span>
+                <span className="text-ink">{toolLabel(toolOf.get(s.tool_call_id) ?? "a step")}</span>
               </p>
               {s.user_message && <p className="mt-1 text-muted">{s.user_message}</p>}
               {!!s.cleanup_steps?.length && <p className="mt-1 text-xs text-muted">Cleanup: {s.cleanup_steps.join("; ")}</p>}
@@ -382,8 +382,12 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
                   <span className="min-w-0">
                     <span className="font-medium text-ink">{(d.action ?? "step").replaceAll("_", " ")}</span>{" "}
                     <span className="sr-only">{d.success ? "succeeded" : "did not succeed"}</span>
-                    {e.workItemId && <span className="font-mono text-xs text-muted">{toolOf.get(e.workItemId) ?? e.workItemId}</span>}
-                    {e.reason && <span className="block text-muted">{e.reason}</span>}
+                    {e.workItemId && <span className="text-xs text-muted">{toolLabel(toolOf.get(e.workItemId) ?? "a step")}</span>}
+                    {e.reason && (
+                      <Details className="mt-0.5">
+                        <span className="block text-muted">{e.reason}</span>
+                      </Details>
+                    )}
                   </span>
                   <time className="ml-auto shrink-0 text-xs text-muted tabular-nums" dateTime={e.createdAt}>
                     {shortTime(e.createdAt)}
