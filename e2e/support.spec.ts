@@ -286,7 +286,8 @@ test("operator: the same review queue has the decision forms; the console's Stop
   await confirm.getByLabel(/Reason/).fill("runaway job");
   await shot(page, "operator-stop-confirm");
   await confirm.getByRole("button", { name: "Stop now" }).click();
-  await expect(page.locator("p", { hasText: /^Stop at .+ by operator:operator@stopline\.local — “runaway job”$/ })).toBeVisible({ timeout: 15_000 });
+  // …followed by where the engine stands: still finding out, or settled.
+  await expect(page.locator("p", { hasText: /^Stop at .+ by operator:operator@stopline\.local — “runaway job”\. (Settled at|The engine is still finding out)/ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("console-stop")).toHaveCount(0);
   expect((await detail(request, active.id)).cancelRequestedBy).toBe("operator:operator@stopline.local");
   await shot(page, "operator-stopped");
