@@ -9,5 +9,8 @@ export async function register() {
       return null;
     });
     if (demo) console.log(`[stopline] demo services (shop, crm, mailer, reports, inference) at ${demo.url}`);
+    // The MCP gateway (stopline.mcp.json or STOPLINE_MCP_CONFIG): its tools join the engine's registry at start-up.
+    const { appGateway } = await import("./lib/mcp-gateway/app-gateway");
+    await appGateway();
   }
 }

@@ -5,5 +5,5 @@ import type { LedgerEvent } from "./api";
 
 /** One task's ledger events (GET /api/tasks/{id}/events) while mounted: its history from the start, then live. */
 export function useTaskStream(taskId: string, handlers: StreamHandlers<LedgerEvent>): LiveState {
-  return useEventStream(`/api/tasks/${encodeURIComponent(taskId)}/events`, handlers);
+  return useEventStream(`/api/tasks/${encodeURIComponent(taskId)}/events`, handlers, { fromStart: true });
 }

@@ -40,6 +40,10 @@ export const contract = {
     method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
     summary: "Schedule a child work item; 409 once the task's cancellation was requested or when intentVersion is stale",
   },
+  startWorkItem: {
+    method: "POST", path: "/api/tasks/{taskId}/work-items/start", auth: WORKERS, params: s.TaskParams, body: s.StartWorkItemBody, response: s.ClaimedWorkItemSchema, status: 201,
+    summary: "Schedule a child and lease it to the caller in one step, for work the caller runs itself (an AI SDK tool call, an MCP gateway call); 409 once the task's cancellation was requested or when intentVersion is stale",
+  },
   cancelTask: {
     method: "POST", path: "/api/tasks/{taskId}/cancel", auth: STOPPERS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
     summary: "Stop: record the cancellation boundary (intent version +1) before anything else; a repeat returns the same boundary",

@@ -16,7 +16,24 @@ const ERROR_STATUSES: Record<string, string> = {
 };
 
 /** OpenAPI 3.1 document generated from the route contract and its zod schemas (JSON Schema 2020-12). */
+let built: { document: Record<string, unknown>; json: string } | null = null;
+
+/** The OpenAPI document of the contract. The contract is static, so it is built once per process. */
 export function openApiDocument(): Record<string, unknown> {
+  return (built ??= build()).document;
+}
+
+/** The same document as JSON text (GET /api/openapi.json sends these bytes without re-serialising them). */
+export function openApiJson(): string {
+  return (built ??= build()).json;
+}
+
+function build() {
+  const document = buildOpenApiDocument();
+  return { document, json: JSON.stringify(document) };
+}
+
+function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, route] of Object.entries(contract) as [string, RouteContract][]) {
     const parameters: unknown[] = [];

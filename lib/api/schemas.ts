@@ -211,6 +211,11 @@ export const ScheduleWorkItemBody = z.strictObject({
   input: json.optional(),
 });
 
+export const StartWorkItemBody = ScheduleWorkItemBody.extend({
+  workerId: text(200),
+  leaseMs: z.number().int().min(1000).max(3_600_000).optional(),
+});
+
 export const CancelBody = z.strictObject({ reason: z.string().trim().max(1000).optional() });
 
 export const ClaimBody = z.strictObject({

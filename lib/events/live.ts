@@ -18,6 +18,7 @@ import { comparePositions, headPosition, readEventsAfter, type EventPosition, ty
  */
 
 const CHANNEL = "stopline_ledger";
+const NOTIFY_EVERY_MS = 5;
 const encoder = new TextEncoder();
 
 export interface StreamFilter {
@@ -53,7 +54,7 @@ interface Subscriber {
   principalKey: string;
   /** null once live; frames that arrived while the backlog was being replayed. */
   buffer: { position: EventPosition; frame: Uint8Array }[] | null;
-  /** The last position this subscriber was sent (backlog) — buffered frames at or before it are dropped. */
+  /** Everything up to here was sent (or preceded the resume point): a frame at or before it is never sent again. */
   replayedTo: EventPosition;
   controller: ReadableStreamDefaultController<Uint8Array>;
   close(): void;
@@ -82,6 +83,7 @@ export class LiveLedger {
   #listener: pg.Client | null = null;
   #notifying = false;
   #notifyAgain = false;
+  #notifyCooldown: NodeJS.Timeout | null = null;
   #stopped = false;
 
   constructor(database: Database, options: { pollMs?: number } = {}) {
@@ -155,7 +157,8 @@ export class LiveLedger {
       if (!matches(s.filter, e)) continue;
       frame ??= frameOf(e.event);
       if (s.buffer) s.buffer.push({ position: e.position, frame });
-      else this.#send(s, frame);
+      // A subscriber that resumed ahead of this live view (it had not read that far yet) skips what it has.
+      else if (comparePositions(e.position, s.replayedTo) > 0) this.#send(s, frame);
     }
   }
 
@@ -175,14 +178,20 @@ export class LiveLedger {
   #onLocal(events: CommittedEvent[]) {
     if (this.#stopped || events[0]?.origin !== "local") return;
     for (const e of events) this.#localSeqs.add(e.seq);
-    if (this.#localSeqs.size > 100_000) this.#localSeqs.clear(); // only ever a duplicate wake-up, never a lost event
-    this.wake();
+    if (this.#localSeqs.size > 100_000) this.#localSeqs.clear(); // only ever a duplicate announcement, never a lost event
+    // This process's own commits matter here only to its subscribers; without any, the next wake-up (a peer's
+    // NOTIFY, the poll) reads past them.
+    if (this.#subscribers.size) this.wake();
     if (this.#database.pg) this.#notifyPeers();
   }
 
-  /** Tells other processes that there is something to read: at most one NOTIFY in flight (they are coalesced). */
+  /**
+   * Tells other processes that there is something to read. Coalesced: one NOTIFY in flight and at most one per
+   * NOTIFY_EVERY_MS (each is a commit of its own, and PostgreSQL serialises notifying commits); the first of
+   * a quiet spell goes out at once, so a lone Stop reaches other processes without delay.
+   */
   #notifyPeers() {
-    if (this.#notifying) {
+    if (this.#notifying || this.#notifyCooldown) {
       this.#notifyAgain = true;
       return;
     }
@@ -191,10 +200,13 @@ export class LiveLedger {
       .catch((error) => console.error("live view: NOTIFY failed (other processes will see the events on their next poll)", error.message))
       .finally(() => {
         this.#notifying = false;
-        if (this.#notifyAgain && !this.#stopped) {
-          this.#notifyAgain = false;
-          this.#notifyPeers();
-        }
+        this.#notifyCooldown = setTimeout(() => {
+          this.#notifyCooldown = null;
+          if (this.#notifyAgain && !this.#stopped) {
+            this.#notifyAgain = false;
+            this.#notifyPeers();
+          }
+        }, NOTIFY_EVERY_MS);
       });
   }
 
@@ -314,6 +326,7 @@ export class LiveLedger {
     this.#unsubscribe?.();
     if (this.#poll) clearInterval(this.#poll);
     if (this.#heldRetry) clearTimeout(this.#heldRetry);
+    if (this.#notifyCooldown) clearTimeout(this.#notifyCooldown);
     for (const s of [...this.#subscribers]) s.close();
     const listener = this.#listener;
     this.#listener = null;

@@ -10,10 +10,14 @@ import { AppError, ErrorCode } from "../errors";
  * PostgreSQL writers run concurrently (no global lock), so a smaller `seq` can commit after a larger one. Each
  * event row records its transaction id (`txid`, a column outside the Prisma models: see the ledger_fences
  * migration) and readers order by (txid, seq), delivering only events whose transaction is older than the
- * oldest transaction still running (`pg_snapshot_xmin`): no transaction below that watermark can still
- * commit, so nothing can later appear before what was delivered. (The standard outbox technique.) A
- * transaction's id is assigned at its first write, so a transaction that began writing after another
- * committed orders after it.
+ * oldest transaction still running (the watermark): no transaction below it can still commit, so nothing can
+ * later appear before what was delivered. (The standard outbox technique.) A transaction's id is assigned at
+ * its first write, so a transaction that began writing after another committed orders after it.
+ *
+ * The watermark is taken from the reading statement's own snapshot (its in-progress list), leaving out the
+ * transactions of other databases on the same server (they cannot write this ledger): a long transaction
+ * elsewhere on the cluster must not hold back this ledger's live view. Sessions end idle transactions after
+ * 10 s (lib/db/pg.ts), which bounds how long one of our own can.
  *
  * The SSE `id` stays the event's `seq`: a resume looks its position up.
  */
@@ -72,6 +76,24 @@ export interface ReadResult {
   held: boolean;
 }
 
+/**
+ * `w.xmin`: the oldest transaction of THIS database still in progress in the statement's snapshot, else the
+ * snapshot's xmax. (pg_stat_activity.backend_xid is a 32-bit xid: compared with the low 32 bits of the xid8s.
+ * A session of another database that ended meanwhile is simply kept as a blocker: late, never wrong.)
+ */
+const WATERMARK = `
+  snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+  elsewhere AS MATERIALIZED (
+    SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
+  ),
+  w AS MATERIALIZED (
+    SELECT COALESCE(
+      (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x WHERE (x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
+      (SELECT pg_snapshot_xmax(s) FROM snap)
+    ) AS xmin
+  )`;
+
 const COLUMNS = `e."seq", e."taskId", e."workItemId", e."entityType", e."entityId", e."actor", e."type", e."fromState", e."toState", e."reason", e."data", e."createdAt", t."ownerId" AS "_ownerId"`;
 
 type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean };
@@ -100,7 +122,7 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
     // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
     // those that committed are visible here. Rows at or above it are counted, not delivered.
     const rows = await database.pg.query<RawRow>(
-      `WITH w AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+      `WITH ${WATERMARK}
        SELECT ${COLUMNS}, e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
        FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId", w
        WHERE ${where.join(" AND ")}
@@ -130,8 +152,9 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
 export async function headPosition(database: Database): Promise<EventPosition> {
   if (database.pg) {
     const [row] = await database.pg.query<{ txid: string; seq: number }>(
-      `SELECT e."txid"::text AS "txid", e."seq" FROM "LedgerEvent" e
-       WHERE e."txid" < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY e."txid" DESC, e."seq" DESC LIMIT 1`,
+      `WITH ${WATERMARK}
+       SELECT e."txid"::text AS "txid", e."seq" FROM "LedgerEvent" e, w
+       WHERE e."txid" < w.xmin ORDER BY e."txid" DESC, e."seq" DESC LIMIT 1`,
     );
     return row ?? START;
   }

@@ -40,12 +40,14 @@ export interface TaskEventData {
   "task.completed": { note: string | null };
   "task.failed": { error: string };
   // ---- the children ----------------------------------------------------------------------------------------
-  "work_item.scheduled": { toolName: string; kind: string; mechanism: string };
-  "work_item.claimed": { attempt: number; leaseExpiresAt: string };
+  /** `inline`: scheduled and started at once by its own caller (lib/ledger/start-work-item.ts), no queue. */
+  "work_item.scheduled": { toolName: string; kind: string; mechanism: string; inline?: boolean };
+  "work_item.claimed": { attempt: number; leaseExpiresAt: string; inline?: boolean };
   "work_item.submitted": { operationId: string; providerRef: string | null };
   /** The lease holder reported how the item ended (reason: its error, if any). */
   "work_item.finished": null;
-  "work_item.cancelling": null;
+  /** The engine (or, `scope: "call"`, a call-level Stop of one MCP call through the gateway) is stopping it. */
+  "work_item.cancelling": { scope: "call" } | null;
   "work_item.unrecoverable": null;
   "work_item.uncertain": null;
   "work_item.reconciled": null;
@@ -92,8 +94,8 @@ export interface TaskEventData {
 }
 
 export type TaskEventType = keyof TaskEventData;
-/** The task event types whose `data` is null: their states and reason say it all. */
-export type DatalessEventType = { [T in TaskEventType]: TaskEventData[T] extends null ? T : never }[TaskEventType];
+/** The task event types that may carry no `data`: their states and reason say it all. */
+export type DatalessEventType = { [T in TaskEventType]: null extends TaskEventData[T] ? T : never }[TaskEventType];
 /** Every type the ledger holds: task events (this file) and administration's (lib/auth/admin-events.ts). */
 export type LedgerEventType = TaskEventType | AdminEventType;
 

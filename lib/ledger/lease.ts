@@ -57,5 +57,5 @@ export const staleLeaseError = {
 
 /** PostgreSQL: locks a work item's row until the transaction ends (SQLite has one writer at a time anyway). */
 export async function lockWorkItem(w: Writer, workItemId: string): Promise<void> {
-  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "WorkItem" WHERE "id" = $1 FOR NO KEY UPDATE`, workItemId);
+  await w.lockRow("workItem", workItemId);
 }

@@ -18,6 +18,7 @@ export async function markUncertain(
   },
 ) {
   return writeLedger(database, async (w) => {
+    await w.lockRow("workItem", input.workItemId);
     const item = await w.tx.workItem.findUniqueOrThrow({ where: { id: input.workItemId } });
     if (item.status === WorkItemStatus.uncertain) return item;
     const from = input.from ?? item.status;

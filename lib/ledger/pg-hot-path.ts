@@ -5,8 +5,8 @@ import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./complete-work-item";
 import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, fromStatesInto } from "./transitions";
-import type { EventInput } from "./write";
 import { LedgerEvent, type TaskEventType } from "./events";
+import type { EventInput } from "./write";
 
 /**
  * The ledger's hot path on PostgreSQL: claim, heartbeat, checkpoint, complete, the boundary, the removal of
@@ -50,39 +50,61 @@ function own<T>(row: Row): T {
 
 if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
 
-const CLAIM = `
-WITH ${NOW},
+// The candidate is found by an ordered scan of queued items (the partial index WorkItem_queued_idx), its
+// task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the same
+// with or without table statistics. Its task is then locked FOR KEY SHARE and checked again on the locked row.
+/** The claim's CTEs; `$(n)` numbers its parameters (1 worker id, 2 lease token, 3 lease ms, 4 tools, 5 actor). */
+const claimCtes = ($: (n: number) => string) => `
 candidate AS (
-  SELECT w."id", w."taskId", w."attempt"
-  FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
-  WHERE w."status" = 'queued' AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL
-    AND w."preparedIntentVersion" = t."intentVersion"
-    AND ($4::text[] IS NULL OR w."toolName" = ANY($4::text[]))
+  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
+  FROM "WorkItem" w
+  WHERE w."status" = 'queued'
+    AND (${$(4)}::text[] IS NULL OR w."toolName" = ANY(${$(4)}::text[]))
+    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
   ORDER BY w."createdAt", w."id"
   LIMIT 1
   FOR UPDATE OF w SKIP LOCKED
+),
+task AS (
+  SELECT t."id" FROM "Task" t JOIN candidate c ON t."id" = c."taskId"
+  WHERE t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = c."preparedIntentVersion"
   FOR KEY SHARE OF t
 ),
 claimed AS (
-  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = $1, "leaseToken" = $2,
-    "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000), "heartbeatAt" = now.t,
+  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = ${$(1)}, "leaseToken" = ${$(2)},
+    "leaseExpiresAt" = now.t + make_interval(secs => ${$(3)}::double precision / 1000), "heartbeatAt" = now.t,
     "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM candidate c, now WHERE w."id" = c."id" AND w."status" = 'queued'
-  RETURNING w.*
+  FROM candidate c JOIN task k ON k."id" = c."taskId", now WHERE w."id" = c."id" AND w."status" = 'queued'
+  RETURNING w.*, NULL::text AS "_from"
 ),
-event AS (
+claim_event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT c."taskId", c."id", 'workItem', c."id", $5, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
+  SELECT c."taskId", c."id", 'workItem', c."id", ${$(5)}, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
     jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
   FROM claimed c, now
   RETURNING "seq"
-)
-SELECT claimed.*, (SELECT "seq" FROM event) AS "_seq" FROM claimed`;
+)`;
 
-export async function claimOnPg(pg: PgDirect, input: { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string }): Promise<WorkItem | null> {
-  const [row] = await pg.query(CLAIM, [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`], "stopline_claim");
-  if (!row) return null;
+const CLAIM = `
+WITH ${NOW},${claimCtes((n) => `$${n}`)}
+-- Exactly one row: the claimed item, or nulls — with "_candidates" = 1 when a candidate lost its task's
+-- re-check (a boundary committed meanwhile), which is worth another look at once.
+SELECT (SELECT count(*) FROM candidate)::int AS "_candidates", c.*, (SELECT "seq" FROM claim_event) AS "_seq"
+FROM (SELECT 1) AS one LEFT JOIN claimed c ON true`;
+
+type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string };
+const claimParams = (input: ClaimParams) => [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`];
+const announceClaim = (row: Row) =>
   announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running }]);
+
+export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
+  let row: Row = {};
+  for (let attempt = 0; attempt < 3; attempt++) {
+    [row] = await pg.query(CLAIM, claimParams(input), "stopline_claim");
+    if (row.id !== null || row._candidates === 0) break;
+  }
+  if (row.id == null) return null;
+  announceClaim(row);
   return own<WorkItem>(row);
 }
 
@@ -151,31 +173,35 @@ export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; 
 
 // ---- complete ---------------------------------------------------------------------------------------------
 
-const COMPLETE = `
-WITH ${NOW},
+/**
+ * The completion's CTEs; `$(n)` numbers its parameters (1 id, 2 lease token, 3 allowed from-states, 4 is a
+ * stop outcome, 5 outcome, 6 result, 7 partial result, 8 partial complete, 9 error, 10 actor, 11 the side
+ * effect's outcome, 12 external record id, 13 external version).
+ */
+const completeCtes = ($: (n: number) => string) => `
 item AS (
   SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
-  WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($3::text[])
-    AND (NOT $4::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
+  WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
+    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
   FOR NO KEY UPDATE OF w
 ),
 done AS (
-  UPDATE "WorkItem" w SET "status" = $5, "result" = $6::jsonb, "partialResult" = COALESCE($7::jsonb, w."partialResult"),
-    "partialComplete" = COALESCE($8::boolean, w."partialComplete"), "error" = $9, "finishedAt" = now.t,
+  UPDATE "WorkItem" w SET "status" = ${$(5)}, "result" = ${$(6)}::jsonb, "partialResult" = COALESCE(${$(7)}::jsonb, w."partialResult"),
+    "partialComplete" = COALESCE(${$(8)}::boolean, w."partialComplete"), "error" = ${$(9)}, "finishedAt" = now.t,
     "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
   FROM item i, now WHERE w."id" = i."id"
   RETURNING w.*, i."status" AS "_from"
 ),
 finished AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT d."taskId", d."id", 'workItem', d."id", $10, '${LedgerEvent.workItemFinished}', d."_from", d."status", $9, NULL, now.t
+  SELECT d."taskId", d."id", 'workItem', d."id", ${$(10)}, '${LedgerEvent.workItemFinished}', d."_from", d."status", ${$(9)}, NULL, now.t
   FROM done d, now
   RETURNING "seq"
 ),
 effect AS (
-  UPDATE "SideEffect" s SET "outcome" = $11,
-    "externalRecordId" = CASE WHEN $11 = 'committed' THEN COALESCE($12, s."externalRecordId") ELSE s."externalRecordId" END,
-    "externalVersion" = CASE WHEN $11 = 'committed' THEN COALESCE($13, s."externalVersion") ELSE s."externalVersion" END,
+  UPDATE "SideEffect" s SET "outcome" = ${$(11)},
+    "externalRecordId" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(12)}, s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(13)}, s."externalVersion") ELSE s."externalVersion" END,
     "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
   FROM done d, now
   WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
@@ -183,30 +209,68 @@ effect AS (
 ),
 settled AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT e."taskId", d."id", 'sideEffect', e."id", $10, '${LedgerEvent.sideEffectSettled}', 'unknown', $11, 'work item ' || d."status", NULL, now.t
+  SELECT e."taskId", d."id", 'sideEffect', e."id", ${$(10)}, '${LedgerEvent.sideEffectSettled}', 'unknown', ${$(11)}, 'work item ' || d."status", NULL, now.t
   FROM effect e, done d, now
   RETURNING "seq"
-)
+)`;
+
+const COMPLETE = `
+WITH ${NOW},${completeCtes((n) => `$${n}`)}
 SELECT d.*, (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq" FROM done d`;
+
+// One statement, one commit: the slot's finished item and its next claim (each with its event). Independent
+// changes, committed together; the claim never touches the finished row (it is not queued).
+const COMPLETE_AND_CLAIM = `
+WITH ${NOW},${completeCtes((n) => `$${n}`)},${claimCtes((n) => `$${n + 13}`)}
+SELECT 'done' AS "_kind", (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq", d.* FROM done d
+UNION ALL
+SELECT 'claimed', (SELECT "seq" FROM claim_event), NULL, c.* FROM claimed c`;
+
+type CompletionFields = { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null };
+function completeParams(input: CompleteInput, fields: CompletionFields) {
+  const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
+  const effectOutcome = input.outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
+  return {
+    effectOutcome,
+    params: [
+      input.workItemId, input.leaseToken, from, isStoppedItem(input.outcome), input.outcome,
+      json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
+      input.actor, effectOutcome, input.externalRecordId ?? null, input.externalVersion ?? null,
+    ],
+  };
+}
+
+function announceCompletion(row: Row, outcome: string, effectOutcome: string) {
+  const events: Parameters<typeof announce>[0] = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemFinished, toState: outcome }];
+  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.sideEffectSettled, toState: effectOutcome });
+  announce(events);
+}
 
 /**
  * The lease holder's report, as one guarded statement: it applies only when the token is current, the
  * transition is in the table and a stop outcome has a stop request behind it (the same rules as
  * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
  */
-export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null }): Promise<WorkItem | null> {
-  const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
-  const effectOutcome = input.outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
-  const [row] = await pg.query(COMPLETE, [
-    input.workItemId, input.leaseToken, from, isStoppedItem(input.outcome), input.outcome,
-    json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
-    input.actor, effectOutcome, input.externalRecordId ?? null, input.externalVersion ?? null,
-  ], "stopline_complete");
+export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields): Promise<WorkItem | null> {
+  const { params, effectOutcome } = completeParams(input, fields);
+  const [row] = await pg.query(COMPLETE, params, "stopline_complete");
   if (!row) return null;
-  const events: Parameters<typeof announce>[0] = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemFinished, toState: input.outcome as string }];
-  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.sideEffectSettled, toState: effectOutcome });
-  announce(events);
+  announceCompletion(row, input.outcome, effectOutcome);
   return own<WorkItem>(row);
+}
+
+/**
+ * A worker slot's report and its next claim in one statement (one commit instead of two). Either part may come
+ * back empty: a refused report (the caller explains it through completeWorkItem), or nothing to claim.
+ */
+export async function completeAndClaimOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields, claim: ClaimParams): Promise<{ done: WorkItem | null; claimed: WorkItem | null }> {
+  const { params, effectOutcome } = completeParams(input, fields);
+  const rows = await pg.query(COMPLETE_AND_CLAIM, [...params, ...claimParams(claim)], "stopline_complete_and_claim");
+  const done = rows.find((r) => r._kind === "done");
+  const claimed = rows.find((r) => r._kind === "claimed");
+  if (done) announceCompletion(done, input.outcome, effectOutcome);
+  if (claimed) announceClaim(claimed);
+  return { done: done ? own<WorkItem>(done) : null, claimed: claimed ? own<WorkItem>(claimed) : null };
 }
 
 // ---- the boundary -----------------------------------------------------------------------------------------

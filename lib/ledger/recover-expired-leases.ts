@@ -34,7 +34,8 @@ export async function recoverExpiredLeases(
   return writeLedger(database, async (w) => {
     const now = await w.now();
     const expired = await w.tx.workItem.findMany({
-      where: { status: { in: LEASED_ITEM_STATUSES }, leaseExpiresAt: { lt: now } },
+      // leaseToken not null: the partial index of leased items (a lease always has both).
+      where: { status: { in: LEASED_ITEM_STATUSES }, leaseToken: { not: null }, leaseExpiresAt: { lt: now } },
       include: { task: { select: { cancelRequestedAt: true } } },
       orderBy: { leaseExpiresAt: "asc" },
       take: options.limit ?? 200,

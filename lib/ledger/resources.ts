@@ -56,6 +56,7 @@ export async function recordVerification(
   input: { resourceId: string; to: typeof ResourceState.released | typeof ResourceState.orphaned | typeof ResourceState.held; actor: string; reason: string; attempt: number },
 ) {
   return writeLedger(database, async (w) => {
+    await w.lockRow("resource", input.resourceId);
     const resource = await w.tx.resource.findUniqueOrThrow({ where: { id: input.resourceId } });
     if (resource.state === input.to) return resource;
     const now = await w.now();

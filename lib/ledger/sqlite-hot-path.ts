@@ -74,13 +74,16 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
   return run<WorkItem | null>(direct, (db, now, committed) => {
     const tools = input.toolNames ?? [];
     // The claim's guard (invariant 2): queued, task active with no boundary, prepared under the current intent.
+    // The candidate comes from an ordered scan of the partial index of queued items (WorkItem_queued_idx: hence
+    // the literal 'queued'), its task checked per row — a plan SQLite keeps without table statistics.
     const candidate = prepared(db, 
-        `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
-         WHERE w."status" = ? AND t."stage" = ? AND t."cancelRequestedAt" IS NULL AND w."preparedIntentVersion" = t."intentVersion"
+        `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w
+         WHERE w."status" = 'queued'
          ${tools.length ? `AND w."toolName" IN (${tools.map(() => "?").join(",")})` : ""}
+         AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
          ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`,
       )
-      .get(WorkItemStatus.queued, TaskStage.active, ...tools) as { id: string; taskId: string; attempt: number } | undefined;
+      .get(...tools) as { id: string; taskId: string; attempt: number } | undefined;
     if (!candidate) return null;
     const expires = new Date(now.getTime() + input.leaseMs);
     const row = prepared(db, 

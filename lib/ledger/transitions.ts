@@ -26,8 +26,10 @@ export const WORK_ITEM_TRANSITIONS: Table<WorkItemStatus> = {
     "submitted", "completed", "failed", "cancelling", "unrecoverable", "uncertain", "queued", "cancelled",
     "partial", "cancelled_incomplete",
   ],
-  // cancelled: the provider confirmed the action was cancelled before it took effect
-  submitted: ["completed", "failed", "cancelling", "unrecoverable", "uncertain", "cancelled"],
+  // cancelled: the provider confirmed the action was cancelled before it took effect;
+  // partial / cancelled_incomplete: its holder saw it stop after a Stop (the service confirmed), before the
+  // engine had marked it cancelling — the same facts as from cancelling
+  submitted: ["completed", "failed", "cancelling", "unrecoverable", "uncertain", "cancelled", "partial", "cancelled_incomplete"],
   // a stop raced with completion: completed/failed stand as they are
   cancelling: ["cancelled", "partial", "cancelled_incomplete", "completed", "failed", "uncertain"],
   unrecoverable: ["completed", "failed", "uncertain"],

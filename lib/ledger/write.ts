@@ -17,6 +17,13 @@ export interface Writer {
   /** The database's clock (leases are judged by it, not by the caller's). */
   now(): Promise<Date>;
   /**
+   * Locks one row until this transaction ends (PostgreSQL; SQLite has one writer at a time anyway). Take it before
+   * reading a row whose state decides the compare-and-set that follows, so that a concurrent change waits (or is
+   * seen) instead of making the write miss. `exclusive` (FOR UPDATE) also waits for the share locks that claims,
+   * schedules and checkpoints hold on their task: take it on a task that is about to leave "active".
+   */
+  lockRow(entity: Entity, id: string, mode?: "exclusive"): Promise<void>;
+  /**
    * Throw `error` after this transaction COMMITS: for rejections that must leave a trace (a stale lease
    * token, a checkpoint after the boundary) — the rejection event is kept, the caller still gets the error.
    * Return its result from the transaction function (throwing inside would roll the trace back).
@@ -59,6 +66,9 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
         committed.push(...rows.sort((a, b) => a.seq - b.seq));
       },
       now: () => databaseNow(tx, database.provider),
+      async lockRow(entity, id, mode) {
+        if (database.provider === "postgres") await tx.$queryRawUnsafe(`SELECT 1 FROM "${TABLE_OF[entity]}" WHERE "id" = $1 FOR ${mode === "exclusive" ? "UPDATE" : "NO KEY UPDATE"}`, id);
+      },
       rejectAfterCommit(error) {
         deferred = error;
         return REJECTED;
@@ -94,6 +104,8 @@ export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Dat
   return new Date();
 }
 
+const TABLE_OF: Record<Entity, string> = { task: "Task", workItem: "WorkItem", resource: "Resource", sideEffect: "SideEffect", reviewItem: "ReviewItem" };
+
 type StateField = { task: "stage"; workItem: "status"; resource: "state"; sideEffect: "outcome"; reviewItem: "status" };
 const STATE_FIELD: StateField = { task: "stage", workItem: "status", resource: "state", sideEffect: "outcome", reviewItem: "status" };
 
@@ -120,6 +132,8 @@ type ModelDelegate = { updateManyAndReturn(args: unknown): Promise<Row[]> };
  */
 export async function casUpdate<E extends Entity>(w: Writer, input: CasInput<E>): Promise<Row | null> {
   if (!canTransition(input.entity, input.from, input.to)) throw new IllegalTransitionError(input.entity, input.from, input.to);
+  // A task leaving "active" must not straddle a claim, schedule or checkpoint (they hold its row FOR KEY SHARE).
+  if (input.entity === "task" && input.from === "active") await w.lockRow("task", input.id, "exclusive");
   const field = STATE_FIELD[input.entity];
   const delegate = (w.tx as unknown as Record<E, ModelDelegate>)[input.entity];
   const rows = await delegate.updateManyAndReturn({

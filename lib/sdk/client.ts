@@ -36,6 +36,7 @@ export type CompleteTaskInput = z.input<typeof s.CompleteTaskBody>;
 export type FailTaskInput = z.input<typeof s.FailTaskBody>;
 export type FinishTaskResponse = z.output<typeof s.FinishTaskResponseSchema>;
 export type ScheduleWorkItemInput = z.input<typeof s.ScheduleWorkItemBody>;
+export type StartWorkItemInput = z.input<typeof s.StartWorkItemBody>;
 export type CancelInput = z.input<typeof s.CancelBody>;
 export type ClaimInput = z.input<typeof s.ClaimBody>;
 export type HeartbeatInput = z.input<typeof s.HeartbeatBody>;
@@ -90,6 +91,8 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   createTask: "once", // the API has no idempotency key for tasks: a repeat could create a second task
   listTasks: "idempotent",
   getTask: "idempotent",
+  // Never re-sent: a lost answer leaves an item leased to nobody, which lease recovery then handles.
+  startWorkItem: "once",
   scheduleWorkItem: "once", // idempotent when a correlationId or idempotencyKey is given (see scheduleWorkItem)
   cancelTask: "idempotent", // a repeated Stop returns the first boundary (invariant 7)
   completeTask: "idempotent", // a repeat answers alreadyFinished
@@ -238,6 +241,16 @@ export class StoplineClient {
   }
 
   /**
+   * Schedules a work item AND leases it to this caller in one step (worker tokens), for work the caller runs
+   * itself — an AI SDK tool call inside the agent's loop. Report it through the lease protocol (heartbeat,
+   * checkpoint, submitted, complete) with the returned `leaseToken`. CancelledError once the task's Stop was
+   * recorded. Never re-sent after it may have reached the server.
+   */
+  startWorkItem(taskId: string, body: StartWorkItemInput, options?: CallOptions): Promise<ClaimedWorkItem> {
+    return this.call("startWorkItem", { params: { taskId }, body, ...options });
+  }
+
+  /**
    * Stop: records the task's cancellation boundary (intent version +1) and answers at once; the server's
    * cancellation engine then stops the children. Idempotent — a repeat returns the first boundary
    * (`alreadyRequested: true`), or `kind: "already_finished"` for a task that had already ended.
@@ -328,6 +341,9 @@ export class StoplineClient {
     const idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
     const signal = options.signal;
     let cursor = options.lastEventId;
+    // Ledger order is not always seq order (on PostgreSQL it follows the writing transactions): the resume point
+    // is the last event received, and a repeat is recognised by its id, never by comparing sequence numbers.
+    const seen = new Set<number>();
     let failures = 0;
 
     while (!signal?.aborted) {
@@ -376,7 +392,9 @@ export class StoplineClient {
           if (message.event === "error") break; // the server could not read the ledger: reconnect and resume
           if (message.event !== "ledger") continue;
           const event = parseEvent(message.data, label, response.status);
-          if (cursor !== undefined && event.seq <= cursor) continue; // never twice, whatever the server resends
+          if (seen.has(event.seq)) continue; // never twice, whatever the server resends
+          seen.add(event.seq);
+          if (seen.size > 10_000) seen.delete(seen.values().next().value!);
           cursor = event.seq;
           failures = 0;
           yield event;

@@ -40,6 +40,7 @@ export {
   type Metrics,
   type CreateTaskInput,
   type ScheduleWorkItemInput,
+  type StartWorkItemInput,
   type CancelInput,
   type ClaimInput,
   type HeartbeatInput,

@@ -9,6 +9,7 @@ const ROUTES: { pattern: RegExp; load: () => Promise<RouteModule>; names: string
   { pattern: /^\/api\/tasks$/, load: () => import("@/app/api/tasks/route"), names: [] },
   { pattern: /^\/api\/tasks\/([^/]+)$/, load: () => import("@/app/api/tasks/[taskId]/route"), names: ["taskId"] },
   { pattern: /^\/api\/tasks\/([^/]+)\/work-items$/, load: () => import("@/app/api/tasks/[taskId]/work-items/route"), names: ["taskId"] },
+  { pattern: /^\/api\/tasks\/([^/]+)\/work-items\/start$/, load: () => import("@/app/api/tasks/[taskId]/work-items/start/route"), names: ["taskId"] },
   { pattern: /^\/api\/tasks\/([^/]+)\/cancel$/, load: () => import("@/app/api/tasks/[taskId]/cancel/route"), names: ["taskId"] },
   { pattern: /^\/api\/tasks\/([^/]+)\/complete$/, load: () => import("@/app/api/tasks/[taskId]/complete/route"), names: ["taskId"] },
   { pattern: /^\/api\/tasks\/([^/]+)\/fail$/, load: () => import("@/app/api/tasks/[taskId]/fail/route"), names: ["taskId"] },

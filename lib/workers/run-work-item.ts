@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isAppError } from "../errors";
 import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
-import { completeWorkItem, type WorkerOutcome } from "../ledger/complete-work-item";
+import { completeWorkItem, type CompleteInput, type WorkerOutcome } from "../ledger/complete-work-item";
 import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordSubmission } from "../ledger/record-submission";
@@ -24,6 +24,8 @@ export interface RunOptions {
   workerId: string;
   leaseMs: number;
   heartbeatMs: number;
+  /** How the report is written (the pool's slot also claims its next item with it); completeWorkItem by default. */
+  complete?: (input: CompleteInput) => Promise<WorkItem>;
 }
 
 export interface RunReport {
@@ -124,7 +126,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
 
   const finish = async (outcome: WorkerOutcome, extra: { result?: unknown; error?: string; partialResult?: unknown } = {}): Promise<RunReport> => {
     try {
-      await completeWorkItem(database, { ...lease, outcome, ...extra, actor });
+      await (options.complete ?? ((i: CompleteInput) => completeWorkItem(database, i)))({ ...lease, outcome, ...extra, actor });
       return { outcome, abortedAt };
     } catch (error) {
       // The ledger refused because the lease moved on or the engine settled the item meanwhile: its record stands.

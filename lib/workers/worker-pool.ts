@@ -4,8 +4,10 @@ import { onCommitted } from "../events/bus";
 import { claimWorkItem } from "../ledger/claim-work-item";
 import { DEFAULT_LEASE_MS } from "../ledger/lease";
 import type { ToolRegistry } from "../tools/registry";
-import { runWorkItem, type RunReport } from "./run-work-item";
+import { completeAndClaimNext } from "../ledger/complete-work-item";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../ledger/events";
+import { runWorkItem, type RunOptions, type RunReport } from "./run-work-item";
 
 export interface WorkerPoolOptions {
   database: Database;
@@ -23,19 +25,25 @@ export interface WorkerPoolOptions {
 type ResolvedOptions = Required<Omit<WorkerPoolOptions, "onSettled">> & Pick<WorkerPoolOptions, "onSettled">;
 
 /**
- * Claims queued work items of the registered tools through the lease protocol and runs them. In the app
- * process (the embedded default) it wakes on in-process commit notifications; in a separate process it
- * polls. Cancellation reaches running code through runWorkItem's AbortSignal.
+ * Claims queued work items of the registered tools through the lease protocol and runs them: `concurrency`
+ * slots, each claiming on its own (claims skip each other's locked rows, so they run side by side and the
+ * database groups their commits) and running what it claimed. An idle slot waits to be woken — by a
+ * `work_item.scheduled` or `lease.expired` event (committed here, or read from another process by the live
+ * view), by a sibling that just claimed something (there may be more), or by the poll. Cancellation reaches
+ * running code through runWorkItem's AbortSignal.
  */
 export class WorkerPool {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
   readonly #running = new Map<string, Promise<void>>();
+  readonly #slots: Promise<void>[] = [];
+  /** Idle slots waiting for a wake-up. */
+  readonly #idle: (() => void)[] = [];
+  /** Counts wake-ups from outside (new work, the poll): a slot that was busy claiming when one came looks again. */
+  #signals = 0;
   #stopped = true;
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
-  #filling: Promise<void> | null = null;
-  #again = false;
 
   constructor(options: WorkerPoolOptions) {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -58,10 +66,11 @@ export class WorkerPool {
     if (!this.#stopped) return this;
     this.#stopped = false;
     this.#unsubscribe = onCommitted((events) => {
-      if (events.some((e) => e.type === LedgerEvent.workItemScheduled || e.type === LedgerEvent.leaseExpired)) void this.#fill();
+      const newWork = events.filter((e) => e.type === LedgerEvent.workItemScheduled || e.type === LedgerEvent.leaseExpired).length;
+      if (newWork) this.#signal(newWork);
     });
-    this.#timer = setInterval(() => void this.#fill(), this.#o.pollMs);
-    void this.#fill();
+    this.#timer = setInterval(() => this.#signal(1), this.#o.pollMs);
+    for (let i = 0; i < this.#o.concurrency; i++) this.#slots.push(this.#slot());
     return this;
   }
 
@@ -70,43 +79,62 @@ export class WorkerPool {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#unsubscribe?.();
-    await this.#filling; // a claim already under way finishes (and its item runs) before the pool is stopped
-    await Promise.allSettled([...this.#running.values()]);
+    this.#wake(this.#idle.length);
+    // A claim already under way finishes (and its item runs) before the pool is stopped.
+    await Promise.allSettled(this.#slots.splice(0));
   }
 
-  /** Claims until the pool is full or nothing is queued; one fill at a time, a wake-up during it repeats it. */
-  #fill(): Promise<void> {
-    if (this.#filling) {
-      this.#again = true;
-      return this.#filling;
-    }
-    this.#filling = this.#fillLoop().finally(() => {
-      this.#filling = null;
-    });
-    return this.#filling;
+  #signal(n: number) {
+    this.#signals++;
+    this.#wake(n);
   }
 
-  async #fillLoop(): Promise<void> {
-    try {
-      do {
-        this.#again = false;
-        // No tools, nothing to claim (an empty filter would mean "any tool").
-        while (!this.#stopped && this.#running.size < this.#o.concurrency && this.#o.registry.names().length > 0) {
-          const item = await claimWorkItem(this.#o.database, { workerId: this.workerId, toolNames: this.#o.registry.names(), leaseMs: this.#o.leaseMs });
-          if (!item) break;
-          const tool = this.#o.registry.require(item.toolName);
-          const run = runWorkItem({ database: this.#o.database, tool, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs })
-            .then((report) => this.#o.onSettled?.(item.id, report))
-            .catch((error) => console.error(`work item ${item.id} (${item.toolName}) crashed its runner`, error))
-            .finally(() => {
-              this.#running.delete(item.id);
-              void this.#fill();
-            });
-          this.#running.set(item.id, run);
+  #wake(n: number) {
+    for (let i = 0; i < n && this.#idle.length; i++) this.#idle.shift()!();
+  }
+
+  async #slot(): Promise<void> {
+    let next: WorkItem | null = null;
+    while (!this.#stopped || next) {
+      const signals = this.#signals;
+      let item: WorkItem | null = next;
+      next = null;
+      // No tools, nothing to claim (an empty filter would mean "any tool").
+      if (!item && !this.#stopped && this.#o.registry.names().length > 0) {
+        try {
+          item = await claimWorkItem(this.#o.database, { workerId: this.workerId, toolNames: this.#o.registry.names(), leaseMs: this.#o.leaseMs });
+        } catch (error) {
+          if (!this.#stopped) console.error("worker pool: claiming failed; retrying on the next poll", error);
         }
-      } while (this.#again && !this.#stopped);
-    } catch (error) {
-      if (!this.#stopped) console.error("worker pool: claiming failed; retrying on the next poll", error);
+      }
+      if (!item) {
+        // New work announced while this claim ran may not have been visible to it: look once more.
+        if (!this.#stopped && signals === this.#signals) await new Promise<void>((resolve) => this.#idle.push(resolve));
+        continue;
+      }
+      this.#wake(1); // there may be more: let an idle sibling look too
+      // The report of this item also claims the slot's next one (one commit for both, on PostgreSQL).
+      await this.#run(item, (input) =>
+        completeAndClaimNext(this.#o.database, input, this.#claimInput(), (claimed) => {
+          next = claimed;
+        }),
+      );
     }
+  }
+
+  /** What the next claim asks for; nothing once the pool is stopping (or has no tools: an empty list would mean "any"). */
+  #claimInput() {
+    const toolNames = this.#o.registry.names();
+    return this.#stopped || !toolNames.length ? null : { workerId: this.workerId, toolNames, leaseMs: this.#o.leaseMs };
+  }
+
+  #run(item: WorkItem, complete: RunOptions["complete"]): Promise<void> {
+    const tool = this.#o.registry.require(item.toolName);
+    const run = runWorkItem({ database: this.#o.database, tool, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs, complete })
+      .then((report) => this.#o.onSettled?.(item.id, report))
+      .catch((error) => console.error(`work item ${item.id} (${item.toolName}) crashed its runner`, error))
+      .finally(() => this.#running.delete(item.id));
+    this.#running.set(item.id, run);
+    return run;
   }
 }

@@ -6,7 +6,7 @@ import type { LedgerEvent } from "../api";
 
 /**
  * The task's whole ledger history, then every new event (GET /api/tasks/{id}/events replays from the start),
- * kept in sequence order for the raw history. The stream itself — resume, retries, no duplicates — is
+ * kept in ledger order for the raw history. The stream itself — resume, retries, no duplicates — is
  * components/use-event-stream.ts.
  */
 export function useTaskEvents(taskId: string, onEvent: (event: LedgerEvent) => void, enabled = true) {
@@ -27,6 +27,6 @@ export function useTaskEvents(taskId: string, onEvent: (event: LedgerEvent) => v
         setEvents((prev) => [...prev, ...batch]);
       }, 30);
     },
-  });
+  }, { fromStart: true });
   return { events, state };
 }

@@ -128,7 +128,7 @@ describe("MCP adapter: contract from the server's tools", () => {
   it("outcomeOf never turns silence into a stop", () => {
     const base: McpCallObservation = {
       workItemId: "w", callId: "w:1", tool: "x", requestId: 1, sentAt: 1_000, notSent: null, lastProgress: null, progressCount: 0,
-      cancelSentAt: 2_000, cancelReason: "stop", cancelSendError: null, progressAfterCancel: 0, answer: null, connectionClosedAt: null,
+      cancelSentAt: 2_000, cancelReason: "stop", cancelSendError: null, progressAfterCancel: 0, answer: null, connectionClosedAt: null, cancelKind: "notification", era: "legacy", task: null,
     };
     expect(outcomeOf(base, 500, 10_000)).toMatchObject({ status: "unknown", reason: expect.stringMatching(/^cancellation sent but not confirmed/) });
     expect(outcomeOf({ ...base, cancelSentAt: null }, 500, 10_000)).toEqual({ status: "running" });

@@ -1,17 +1,19 @@
 import type { Stream } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  Client,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  StreamableHTTPClientTransport,
   type CallToolResult,
   type JSONRPCMessage,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { z } from "zod";
 import { Mechanism, RiskLevel, WorkItemKind } from "../../ledger/states";
 import type { CallRef, InspectOutcome, ToolContext, ToolDefinition } from "../contract";
 
@@ -49,12 +51,31 @@ import type { CallRef, InspectOutcome, ToolContext, ToolDefinition } from "../co
  * reporting a stop or a completion nobody saw. The annotations are hints from the server, not guarantees:
  * pass `commitsEffect` / `risk` to override them for a server you do not trust.
  *
+ * Protocol revisions (the SDK 2.x client, `@modelcontextprotocol/client`):
+ * - 2025-11-25 (`protocol: "2025-11-25"`, the default on stdio): Stop sends `notifications/cancelled`;
+ * - 2026-07-28 (`protocol: "2026-07-28"`, or `"auto"` — the default over HTTP — against a server that offers it):
+ *   on Streamable HTTP the cancellation IS closing the call's response stream; the server sends nothing back
+ *   (recorded as `cancelKind: "stream_closed"`). Nothing after the close can be observed on that request, so
+ *   such a call ends "cancellation sent but not confirmed" unless its answer arrived first;
+ * - the tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663), when the server advertises it: a
+ *   `tools/call` may be answered with a task handle (`resultType: "task"`). The adapter polls `tasks/get` until a
+ *   terminal status; Stop sends `tasks/cancel`, which is an ACKNOWLEDGEMENT only — the task may still complete.
+ *   inspect() re-queries `tasks/get` and reports what the server says: completed → committed (with its result,
+ *   even after the cancel), cancelled/failed → not committed, working → running; "cancel sent, not confirmed"
+ *   until a terminal status is observed.
+ *
  * What this does NOT guarantee: that the server stopped (only its answer says so), that a cancelled call had
  * no effect on the server's side, or anything about a call made through another process's connection.
  */
 
 /** The `_meta` key that tags Stopline's calls so the adapter can find their JSON-RPC id on the wire. */
 export const CALL_META_KEY = "dev.stopline/tool-call-id";
+
+/** The tasks extension's identifier (SEP-2663). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** Which revision the connection speaks: 2025-11-25 (initialize), 2026-07-28 (server/discover), or auto (probe, fall back). */
+export type McpProtocol = "2025-11-25" | "2026-07-28" | "auto";
 
 export type McpTransportOptions =
   | { stdio: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; stderr?: "inherit" | "ignore" | "pipe" } }
@@ -80,6 +101,8 @@ export interface ConnectMcpToolsOptions {
   /** Observations kept in memory (oldest dropped first). Default 5,000. */
   maxObservations?: number;
   clientInfo?: { name: string; version: string };
+  /** Default: "auto" over HTTP, "2025-11-25" over stdio (an auto probe on stdio spawns a second server process). */
+  protocol?: McpProtocol;
 }
 
 export interface McpProgress {
@@ -112,6 +135,12 @@ export interface McpCallObservation {
     | { at: number; afterCancel: boolean; kind: "error"; error: { code: number; message: string; data?: unknown } }
     | null;
   connectionClosedAt: number | null;
+  /** How the cancellation travelled: `notifications/cancelled` (2025-11-25), the response stream closed (2026-07-28), or `tasks/cancel` (tasks extension). */
+  cancelKind: "notification" | "stream_closed" | "tasks_cancel" | null;
+  /** The protocol era of the connection that carried the call. */
+  era: "legacy" | "modern" | null;
+  /** Tasks extension: the task the server created for this call, as last observed by tasks/get. */
+  task: { taskId: string; status: string; statusMessage?: string; pollIntervalMs?: number; observedAt: number; result?: CallToolResult; error?: unknown; cancelAckAt: number | null } | null;
 }
 
 export type McpCallInput = Record<string, unknown> | undefined;
@@ -119,9 +148,17 @@ export type McpCallInput = Record<string, unknown> | undefined;
 export interface McpToolSet {
   /** One ToolDefinition per server tool, ready for ToolRegistry.register(). */
   tools: ToolDefinition<McpCallInput, CallToolResult>[];
+  /** What the server said about each of those tools (tools/list), in the same order. */
+  infos: McpToolInfo[];
   server: { name: string; version: string } | undefined;
+  /** The protocol era negotiated with the server ("legacy" = 2025-11-25 and earlier, "modern" = 2026-07-28). */
+  era: "legacy" | "modern" | undefined;
+  /** Whether the server advertises the tasks extension. */
+  tasks: boolean;
   /** What was observed of the call of this work item (undefined if this process has no record of it). */
   observation(workItemId: string): Readonly<McpCallObservation> | undefined;
+  /** Progress notifications of the call of this work item, as they arrive (the MCP gateway forwards them). */
+  onProgress(workItemId: string, listener: (progress: McpProgress) => void): () => void;
   /** The server's stderr when `stdio.stderr` is "pipe". */
   stderr: Stream | null;
   close(): Promise<void>;
@@ -139,7 +176,8 @@ export function contractFromAnnotations(tool: McpToolInfo): { commitsEffect: boo
 const toolName = (prefix: string, name: string) => `${prefix}.${name.replace(/[^\w.:-]/g, "_")}`;
 
 export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolSet> {
-  const o = { confirmGraceMs: 2_000, callTimeoutMs: 10 * 60_000, maxObservations: 5_000, ...options };
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ConnectMcpToolsOptions;
+  const o = { confirmGraceMs: 2_000, callTimeoutMs: 10 * 60_000, maxObservations: 5_000, ...given };
   const observer = new CallObserver(o.maxObservations);
 
   let inner: Transport;
@@ -156,9 +194,25 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     label = o.transport.url;
   }
   const transport = new ObservingTransport(inner, observer);
-  const client = new Client(o.clientInfo ?? { name: "stopline", version: "0.1.0" });
+  const protocol = o.protocol ?? ("stdio" in o.transport ? "2025-11-25" : "auto");
+  const client = new Client(o.clientInfo ?? { name: "stopline", version: "0.1.0" }, {
+    versionNegotiation: { mode: protocol === "2025-11-25" ? "legacy" : protocol === "auto" ? "auto" : { pin: protocol } },
+    capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  } as ConstructorParameters<typeof Client>[1]);
   client.onerror = () => {}; // late answers and progress for cancelled calls land here; the observer already saw them
   await client.connect(transport);
+  const era = client.getProtocolEra();
+  observer.era = era ?? null;
+  const tasksSupported = !!(client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[TASKS_EXTENSION];
+  const getTask = async (taskId: string, signal?: AbortSignal) => {
+    const answer = (await client.request({ method: "tasks/get", params: { taskId } } as never, TaskSchema as never, { signal, timeout: 10_000 } as never)) as z.infer<typeof TaskSchema>;
+    return answer;
+  };
+  const observeTask = async (call: OpenCall, signal?: AbortSignal) => {
+    const t = await getTask(call.task!.taskId, signal);
+    call.task = { ...call.task!, status: t.status, statusMessage: t.statusMessage, pollIntervalMs: t.pollIntervalMs ?? call.task!.pollIntervalMs, observedAt: Date.now(), result: t.result as CallToolResult | undefined, error: t.error };
+    return call.task;
+  };
 
   const listed: Tool[] = [];
   let cursor: string | undefined;
@@ -176,6 +230,48 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     }
   }
   const server = client.getServerVersion();
+
+  /** Polls a task until it is terminal; on abort sends tasks/cancel (an acknowledgement only) and stops waiting. */
+  const followTask = async (call: OpenCall, signal: AbortSignal): Promise<CallToolResult> => {
+    for (;;) {
+      const t = await observeTask(call).catch((error: unknown) => {
+        throw new Error(`tasks/get for task ${call.task!.taskId} failed: ${(error as Error).message}`);
+      });
+      if (t.status === "completed") {
+        call.answer = { at: Date.now(), afterCancel: call.cancelSentAt !== null, kind: "result", result: t.result ?? { content: [] }, isError: t.result?.isError === true };
+        return t.result ?? { content: [] };
+      }
+      if (t.status === "failed" || t.status === "cancelled") {
+        const error = (t.error ?? {}) as { code?: number; message?: string };
+        call.answer = { at: Date.now(), afterCancel: call.cancelSentAt !== null, kind: "error", error: { code: error.code ?? -32603, message: error.message ?? `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}` } };
+        throw new Error(`the server's task ${t.taskId} ended ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(Math.max(t.pollIntervalMs ?? 500, 50), 5_000));
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        }
+        signal.addEventListener("abort", done, { once: true });
+      });
+      if (signal.aborted) {
+        await cancelTask(call);
+        throw signal.reason;
+      }
+    }
+  };
+  const cancelTask = async (call: OpenCall) => {
+    if (!call.task || call.task.cancelAckAt !== null || call.cancelSentAt !== null) return;
+    call.cancelSentAt = Date.now();
+    call.cancelKind = "tasks_cancel";
+    try {
+      await client.request({ method: "tasks/cancel", params: { taskId: call.task.taskId } } as never, z.object({}).loose() as never, { timeout: 10_000 } as never);
+      call.task.cancelAckAt = Date.now();
+    } catch (error) {
+      call.cancelSendError = `tasks/cancel failed: ${(error as Error).message}`;
+    }
+  };
 
   const tools = wanted.map((info) => {
     const derived = contractFromAnnotations(info);
@@ -213,16 +309,23 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const stopOnRunSignal = () => controller.abort(ctx.signal.reason);
         ctx.signal.addEventListener("abort", stopOnRunSignal, { once: true });
         try {
-          const result = (await client.callTool(
-            { name: info.name, arguments: input ?? {}, _meta: { [CALL_META_KEY]: call.callId } },
-            undefined,
-            {
-              signal: controller.signal,
-              timeout: o.callTimeoutMs,
-              resetTimeoutOnProgress: true,
-              onprogress: () => {}, // asks the server for progress; the observer records it (also after a cancel)
-            },
-          )) as CallToolResult;
+          let result: CallToolResult;
+          try {
+            result = (await client.callTool(
+              { name: info.name, arguments: input ?? {}, _meta: { [CALL_META_KEY]: call.callId } },
+              {
+                signal: controller.signal,
+                timeout: o.callTimeoutMs,
+                resetTimeoutOnProgress: true,
+                onprogress: () => {}, // asks the server for progress; the observer records it (also after a cancel)
+              },
+            )) as CallToolResult;
+          } catch (error) {
+            // The SDK has no runtime for the tasks extension: it refuses a task handle as a tools/call result. The
+            // observer read the handle off the wire; the call is then followed through tasks/get.
+            if (!call.task || controller.signal.aborted) throw error;
+            result = await followTask(call, controller.signal);
+          }
           if (result.isError) throw new Error(`${where} answered with an error: ${textOf(result)}`);
           return result;
         } catch (error) {
@@ -239,6 +342,12 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         if (!call) throw new Error(`no call of work item ${ref.workItemId} is known on this process's connection to ${where}; an MCP cancellation can only travel on the connection that carried the request`);
         if (call.notSent !== null || call.answer !== null) return; // nothing left to cancel
         if (call.connectionClosedAt !== null) throw new Error(`the connection to ${where} closed before it answered; the cancellation cannot be sent`);
+        if (call.task) {
+          observer.controllerOf(call).abort(new Error("Stopline: the task was stopped"));
+          await cancelTask(call);
+          if (call.cancelSendError) throw new Error(call.cancelSendError);
+          return;
+        }
         observer.controllerOf(call).abort(new Error("Stopline: the task was stopped"));
         await observer.cancelDelivered(call, 5_000);
         if (call.cancelSendError) throw new Error(`notifications/cancelled could not be sent: ${call.cancelSendError}`);
@@ -249,6 +358,21 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const call = observer.find(ref);
         if (!call) {
           return { status: "unknown", reason: `this process has no record of the call (MCP offers no way to ask ${where} about an earlier call; it can only be observed on the connection that carried it)` };
+        }
+        if (call.task && call.answer === null) {
+          // tasks/cancel was only acknowledged: ask again, until a terminal status or the grace period ends.
+          const until = (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs;
+          for (;;) {
+            try {
+              const t = await observeTask(call);
+              if (t.status === "completed" || t.status === "failed" || t.status === "cancelled") break;
+            } catch (error) {
+              return { status: "unknown", reason: `tasks/get for task ${call.task.taskId} failed: ${(error as Error).message}${call.cancelSentAt !== null ? " (cancel sent, not confirmed)" : ""}` };
+            }
+            if (Date.now() >= until) break;
+            await new Promise((r) => setTimeout(r, Math.min(call.task!.pollIntervalMs ?? 200, 500)));
+          }
+          return taskOutcome(call);
         }
         if (call.cancelSentAt !== null && call.answer === null && call.connectionClosedAt === null) {
           await observer.waitForAnswer(call, call.cancelSentAt + o.confirmGraceMs);
@@ -263,13 +387,17 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
 
   return {
     tools,
+    infos: wanted.map(({ name, title, description, annotations, inputSchema }) => ({ name, title, description, annotations, inputSchema })),
     server,
+    era,
+    tasks: tasksSupported,
     observation: (workItemId) => {
       const call = observer.byWorkItem.get(workItemId);
       if (!call) return undefined;
       const { controller: _controller, cancelSending: _sending, ...seen } = call;
       return structuredClone(seen);
     },
+    onProgress: (workItemId, listener) => observer.onProgress(workItemId, listener),
     stderr,
     close: () => client.close(),
   };
@@ -289,12 +417,37 @@ export function outcomeOf(call: McpCallObservation, graceMs: number, now = Date.
   const progressing = call.progressAfterCancel > 0 && call.lastProgress !== null && now - call.lastProgress.at < graceMs;
   if (progressing) return { status: "running" };
   const sent = new Date(call.cancelSentAt).toISOString();
+  if (call.cancelKind === "stream_closed") {
+    return { status: "unknown", reason: `cancellation sent but not confirmed: the call's response stream was closed at ${sent} (2026-07-28: closing the stream is the cancellation; the server sends nothing back)` };
+  }
   const after =
     call.progressAfterCancel > 0
       ? `; progress continued ${call.progressAfterCancel} time(s) after the cancel (last at ${new Date(call.lastProgress!.at).toISOString()}: ${call.lastProgress!.progress}${call.lastProgress!.total !== undefined ? `/${call.lastProgress!.total}` : ""}), then stopped without a result`
       : "; no progress since";
   return { status: "unknown", reason: `cancellation sent but not confirmed: notifications/cancelled went out at ${sent} and the server has not answered the request${after}` };
 }
+
+/** What a task's last observed status allows Stopline to say (tasks extension). */
+export function taskOutcome(call: McpCallObservation): InspectOutcome {
+  const t = call.task!;
+  const after = call.cancelSentAt !== null ? " after tasks/cancel was acknowledged" : "";
+  if (t.status === "completed") {
+    if (t.result?.isError) return { status: "not_committed" };
+    return { status: "committed", result: t.result, description: `task ${t.taskId} completed${after}` };
+  }
+  if (t.status === "cancelled" || t.status === "failed") return { status: "not_committed" };
+  if (call.cancelSentAt === null) return { status: "running" };
+  return { status: "unknown", reason: `cancel sent, not confirmed: tasks/cancel was acknowledged${t.cancelAckAt ? ` at ${new Date(t.cancelAckAt).toISOString()}` : ""} but task ${t.taskId} is still "${t.status}"${t.statusMessage ? ` (${t.statusMessage})` : ""} at ${new Date(t.observedAt).toISOString()}` };
+}
+
+const TaskSchema = z.object({
+  taskId: z.string(),
+  status: z.string(),
+  statusMessage: z.string().optional(),
+  pollIntervalMs: z.number().optional(),
+  result: z.unknown().optional(),
+  error: z.unknown().optional(),
+}).loose();
 
 const textOf = (result: CallToolResult) =>
   (result.content ?? []).map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ").slice(0, 500) || "(no text)";
@@ -313,6 +466,18 @@ class CallObserver {
   readonly #byRequestId = new Map<string, OpenCall>();
   readonly #waiters = new Set<() => void>();
   #next = 0;
+  era: "legacy" | "modern" | null = null;
+  readonly #progressListeners = new Map<string, Set<(p: McpProgress) => void>>();
+
+  onProgress(workItemId: string, listener: (p: McpProgress) => void): () => void {
+    const set = this.#progressListeners.get(workItemId) ?? new Set();
+    set.add(listener);
+    this.#progressListeners.set(workItemId, set);
+    return () => {
+      set.delete(listener);
+      if (!set.size) this.#progressListeners.delete(workItemId);
+    };
+  }
 
   constructor(private readonly max: number) {}
 
@@ -320,7 +485,7 @@ class CallObserver {
     const call: OpenCall = {
       workItemId, callId: `${workItemId}:${++this.#next}`, tool, requestId: null, sentAt: null, notSent: null,
       lastProgress: null, progressCount: 0, cancelSentAt: null, cancelReason: null, cancelSendError: null, progressAfterCancel: 0,
-      answer: null, connectionClosedAt: null,
+      answer: null, connectionClosedAt: null, cancelKind: null, era: this.era, task: null,
     };
     this.byWorkItem.delete(workItemId); // a re-run of the item replaces its earlier record
     this.byWorkItem.set(workItemId, call);
@@ -340,7 +505,7 @@ class CallObserver {
     return (call.controller ??= new AbortController());
   }
 
-  outgoing(message: JSONRPCMessage): (outcome: { error?: unknown }) => void {
+  outgoing(message: JSONRPCMessage, options?: TransportSendOptions): (outcome: { error?: unknown }) => void {
     if (isJSONRPCRequest(message) && message.method === "tools/call") {
       const callId = (message.params?._meta as Record<string, unknown> | undefined)?.[CALL_META_KEY];
       const call = typeof callId === "string" ? this.#byCallId.get(callId) : undefined;
@@ -348,8 +513,18 @@ class CallObserver {
         call.requestId = message.id;
         call.sentAt = Date.now();
         this.#byRequestId.set(String(message.id), call);
+        // 2026-07-28 over Streamable HTTP: the SDK cancels by aborting this request's stream (no message is sent).
+        options?.requestSignal?.addEventListener("abort", () => {
+          if (call.answer !== null || call.task) return;
+          call.cancelSentAt ??= Date.now();
+          call.cancelKind ??= "stream_closed";
+          call.cancelReason ??= String(options.requestSignal?.reason ?? "");
+          this.#changed();
+        }, { once: true });
         return ({ error }) => {
-          if (error !== undefined && call.answer === null) call.notSent ??= `the transport could not send the request: ${String(error)}`;
+          // On a per-request stream (2026-07-28 HTTP) the send lasts as long as the response stream: its end by our
+          // own abort is the cancellation, not a failure to send (the server may well have started the call).
+          if (error !== undefined && call.answer === null && call.cancelKind !== "stream_closed") call.notSent ??= `the transport could not send the request: ${String(error)}`;
           this.#changed();
         };
       }
@@ -358,6 +533,7 @@ class CallObserver {
       const call = this.#byRequestId.get(String((message.params as { requestId?: unknown } | undefined)?.requestId));
       if (call) {
         call.cancelSentAt ??= Date.now();
+        call.cancelKind ??= "notification";
         call.cancelReason ??= String((message.params as { reason?: unknown }).reason ?? "");
         let done!: () => void;
         call.cancelSending = new Promise<void>((resolve) => (done = resolve));
@@ -375,6 +551,13 @@ class CallObserver {
     const now = Date.now();
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       const call = this.#byRequestId.get(String(message.id));
+      const raw = isJSONRPCResultResponse(message) ? (message.result as Record<string, unknown>) : null;
+      if (call && call.answer === null && raw?.resultType === "task" && typeof raw.taskId === "string") {
+        // Tasks extension: not an answer — a handle to follow with tasks/get.
+        call.task = { taskId: raw.taskId, status: String(raw.status ?? "working"), statusMessage: raw.statusMessage as string | undefined, pollIntervalMs: raw.pollIntervalMs as number | undefined, observedAt: now, cancelAckAt: null };
+        this.#changed();
+        return;
+      }
       if (call && call.answer === null) {
         const afterCancel = call.cancelSentAt !== null;
         call.answer = isJSONRPCResultResponse(message)
@@ -391,6 +574,13 @@ class CallObserver {
         call.lastProgress = { progress: Number(p.progress), total: p.total, message: p.message, at: now };
         call.progressCount++;
         if (call.cancelSentAt !== null) call.progressAfterCancel++;
+        for (const listener of this.#progressListeners.get(call.workItemId) ?? []) {
+          try {
+            listener(call.lastProgress);
+          } catch {
+            /* a listener's failure is not the call's */
+          }
+        }
         this.#changed();
       }
     }
@@ -467,8 +657,16 @@ class ObservingTransport implements Transport {
     return this.inner.start();
   }
 
+  get hasPerRequestStream() {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setSupportedProtocolVersions(versions: string[]) {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
   async send(message: JSONRPCMessage, options?: TransportSendOptions) {
-    const settle = this.observer.outgoing(message);
+    const settle = this.observer.outgoing(message, options);
     try {
       await this.inner.send(message, options);
       settle({});

@@ -1,0 +1,36 @@
+/**
+ * A separate worker process for `npm run bench:pg` (the cancel fan-out): serves `bench.cooperative` — a child
+ * that runs until its AbortSignal fires — with a worker pool and this process's live view, as `npm run worker`
+ * does. Prints one JSON line per event: {"ready":n} when n children run, {"aborted":id,"at":ms} when a child's
+ * signal fires (wall clock with sub-millisecond precision, comparable across processes on one machine).
+ *   argv: <database url> <concurrency>
+ */
+import { openDatabase } from "../lib/db/client";
+import { liveLedger } from "../lib/events/live";
+import { ToolRegistry } from "../lib/tools/registry";
+import { WorkerPool } from "../lib/workers/worker-pool";
+
+const [url, concurrencyArg] = process.argv.slice(2);
+const database = openDatabase(url);
+await liveLedger(database).ready;
+const now = () => performance.timeOrigin + performance.now();
+let running = 0;
+const registry = new ToolRegistry().register({
+  name: "bench.cooperative", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+  run: (_input: unknown, ctx: { signal: AbortSignal; workItemId: string }) =>
+    new Promise<never>((_, reject) => {
+      running++;
+      console.log(JSON.stringify({ ready: running }));
+      ctx.signal.addEventListener("abort", () => {
+        console.log(JSON.stringify({ aborted: ctx.workItemId, at: now() }));
+        running--;
+        reject(ctx.signal.reason);
+      }, { once: true });
+    }),
+});
+const pool = new WorkerPool({ database, registry, concurrency: Number(concurrencyArg), leaseMs: 120_000, pollMs: 50 }).start();
+process.on("SIGTERM", async () => {
+  await pool.stop();
+  await database.close();
+  process.exit(0);
+});

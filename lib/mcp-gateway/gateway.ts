@@ -1,0 +1,316 @@
+import { randomUUID } from "node:crypto";
+import { McpServer } from "@modelcontextprotocol/server";
+import type { Database } from "../db/client";
+import { isAppError } from "../errors";
+import { createTask } from "../ledger/create-task";
+import { startWorkItem } from "../ledger/start-work-item";
+import { isTerminalItem, Mechanism, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
+import { casUpdate, writeLedger } from "../ledger/write";
+import { onCommitted } from "../events/bus";
+import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
+import type { ToolDefinition } from "../tools/contract";
+import type { ToolRegistry } from "../tools/registry";
+import { runWorkItem } from "../workers/run-work-item";
+import type { DownstreamServerConfig, GatewayConfig } from "./config";
+import { GATEWAY_ACTOR, requestCallStop, settleStoppedCall } from "./stop-call";
+import { LedgerEvent } from "../ledger/events";
+
+/**
+ * The MCP gateway: Stopline as an MCP server in front of downstream MCP servers (stdio or Streamable HTTP).
+ * Every `tools/call` becomes a work item of ONE task per client session, started inline (scheduled and leased
+ * in one transaction), run by the in-process runner with the downstream call going through the MCP adapter —
+ * so the console and the API see and stop it like any other child:
+ *
+ * - Stop of the session's task (console, API) → the cancellation engine stops every running call through
+ *   its contract (the adapter's cancel/inspect, which live in the engine's registry), and the session accepts
+ *   no new call afterwards (invariant 2: nothing starts after the boundary);
+ * - the client's own cancel of ONE call (2025-11-25 `notifications/cancelled`; 2026-07-28 the closed response
+ *   stream) → a Stop of that call only (stop-call.ts);
+ * - `stopCalls({ toolName })` stops every running call of a tool: the hook a kill switch uses.
+ *
+ * The client's answer is the ledger's: the downstream result when the item completed; otherwise an error
+ * result that says what is known ("stopped", "cancellation sent but not confirmed", …) — never a success that
+ * did not happen.
+ */
+export interface GatewayOptions {
+  database: Database;
+  /** The registry the cancellation engine uses: the gateway's tools are registered in it (cancel/inspect). */
+  registry: ToolRegistry;
+  config: GatewayConfig;
+  workerId?: string;
+  leaseMs?: number;
+  heartbeatMs?: number;
+}
+
+export interface GatewayTool {
+  /** The name MCP clients call. */
+  name: string;
+  server: string;
+  info: McpToolInfo;
+  def: ToolDefinition<McpCallInput, unknown>;
+  set: McpToolSet;
+}
+
+export interface SessionRef {
+  /** Stable key of the client session (legacy: the Mcp-Session-Id or stdio connection; modern: principal + client + optional session _meta). */
+  key: string;
+  ownerId: string;
+  clientName: string;
+  actor: string;
+}
+
+interface Session extends SessionRef {
+  taskId: string | null;
+  intentVersion: number;
+  creating: Promise<void> | null;
+  lastCallAt: number;
+  inFlight: Set<string>;
+}
+
+export type CallAnswer = { content: { type: "text"; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+
+export class McpGateway {
+  readonly tools = new Map<string, GatewayTool>();
+  readonly sessions = new Map<string, Session>();
+  readonly workerId: string;
+  readonly #o: Required<Omit<GatewayOptions, "config">> & { config: GatewayConfig };
+  readonly #sets: McpToolSet[] = [];
+  readonly #running = new Map<string, { tool: GatewayTool; session: Session; clientStop: boolean }>();
+  #idleTimer: NodeJS.Timeout | undefined;
+
+  private constructor(options: GatewayOptions) {
+    this.workerId = options.workerId ?? `mcp-gateway-${randomUUID().slice(0, 8)}`;
+    this.#o = { leaseMs: 30_000, heartbeatMs: 2_000, ...options, workerId: this.workerId };
+  }
+
+  /** Connects every downstream server of the config and registers their tools in the engine's registry. */
+  static async start(options: GatewayOptions): Promise<McpGateway> {
+    const gateway = new McpGateway(options);
+    try {
+      for (const [server, config] of Object.entries(options.config.servers)) await gateway.#connect(server, config);
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
+    const idleMs = options.config.sessionIdleMs ?? 30 * 60_000;
+    gateway.#idleTimer = setInterval(() => void gateway.#endIdleSessions(idleMs), Math.min(idleMs, 60_000));
+    gateway.#idleTimer.unref();
+    return gateway;
+  }
+
+  async #connect(server: string, config: DownstreamServerConfig) {
+    const contracts = config.tools ?? {};
+    const set = await connectMcpTools({
+      prefix: `mcp:${server}`,
+      transport: config.stdio ? { stdio: { ...config.stdio, stderr: "ignore" } } : { url: config.url!, headers: config.headers },
+      protocol: config.protocol,
+      tools: config.only,
+      confirmGraceMs: config.confirmGraceMs,
+      clientInfo: { name: "stopline-mcp-gateway", version: "0.1.0" },
+      commitsEffect: (tool) => contracts[tool.name]?.commitsEffect ?? (tool.annotations?.readOnlyHint === true ? false : true),
+      risk: (tool) => contracts[tool.name]?.risk ?? (tool.annotations?.readOnlyHint === true || tool.annotations?.destructiveHint === false ? "low" : "high"),
+    });
+    this.#sets.push(set);
+    const listed = await this.#listInfos(set);
+    for (const def of set.tools) {
+      const original = def.name.slice(`mcp:${server}.`.length);
+      const info = listed.get(original) ?? { name: original, inputSchema: { type: "object" } };
+      const mechanism = contracts[info.name]?.mechanism;
+      const tool: ToolDefinition<McpCallInput, unknown> = mechanism === Mechanism.none ? { ...def, mechanism: Mechanism.none } : def;
+      const name = `${config.prefix ?? ""}${info.name}`;
+      if (this.tools.has(name)) throw new Error(`two downstream servers offer a tool named "${name}": give one of them a prefix in the gateway config`);
+      this.tools.set(name, { name, server, info, def: tool, set });
+      if (!this.#o.registry.get(tool.name)) this.#o.registry.register(tool);
+    }
+  }
+
+  /** The adapter keeps the server's descriptions; the gateway needs them again for tools/list. */
+  async #listInfos(set: McpToolSet): Promise<Map<string, McpToolInfo>> {
+    return new Map(set.infos.map((i) => [i.name, i]));
+  }
+
+  /** An MCP server instance for one client session (legacy) or one request (modern): tools/list and tools/call. */
+  buildServer(session: (ctx: any) => SessionRef): McpServer {
+    const server = new McpServer({ name: "stopline-mcp-gateway", version: "0.1.0" }, { capabilities: { tools: {} } });
+    const low = server.server as unknown as { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void };
+    low.setRequestHandler("tools/list", async () => ({
+      tools: [...this.tools.values()].map((t) => ({
+        name: t.name, ...(t.info.title ? { title: t.info.title } : {}), description: t.info.description ?? `${t.info.name} on ${t.server}`,
+        inputSchema: t.info.inputSchema, ...(t.info.annotations ? { annotations: t.info.annotations } : {}),
+      })),
+    }));
+    low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx) => {
+      const progressToken = ctx.mcpReq?._meta?.progressToken;
+      return this.callTool(session(ctx), request.params.name, request.params.arguments, {
+        signal: ctx.mcpReq.signal,
+        requestId: ctx.mcpReq.id,
+        onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {}),
+      });
+    });
+    return server;
+  }
+
+  /** One tools/call: a work item of the session's task, run inline; answered from what the ledger recorded. */
+  async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
+    const tool = this.tools.get(name);
+    if (!tool) return errorAnswer(`Stopline gateway: there is no tool "${name}"`);
+    const session = await this.#session(ref);
+    let item;
+    try {
+      item = await startWorkItem(this.#o.database, {
+        taskId: session.taskId!, kind: tool.def.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool, toolName: tool.def.name,
+        mechanism: tool.def.mechanism, commitsEffect: tool.def.commitsEffect, intentVersion: session.intentVersion,
+        correlationId: `mcp-${options.requestId ?? "call"}-${randomUUID().slice(0, 8)}`, input: args ?? {}, workerId: this.workerId, leaseMs: this.#o.leaseMs,
+      }, ref.actor);
+    } catch (error) {
+      if (isAppError(error) && error.code === "cancel_requested") {
+        return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
+      }
+      throw error;
+    }
+    session.inFlight.add(item.id);
+    session.lastCallAt = Date.now();
+    const running = { tool, session, clientStop: false };
+    this.#running.set(item.id, running);
+    const unsubscribe = options.onProgress ? tool.set.onProgress(item.id, options.onProgress) : () => {};
+    const onClientCancel = () => {
+      running.clientStop = true;
+      void requestCallStop(this.#o.database, { workItemId: item.id, actor: ref.actor, reason: `the MCP client cancelled this call (${String(options.signal?.reason ?? "request cancelled")})` });
+    };
+    options.signal?.addEventListener("abort", onClientCancel, { once: true });
+    // A call stopped on its own (not its task) is settled INSIDE the run, while the item is still `cancelling` and
+    // leased to this process: the engine's maintenance pass reconciles `uncertain` items of tasks that were not
+    // stopped, and would call a withdrawn call "failed" — the outcome of a call-level Stop is established here.
+    const def = tool.def as ToolDefinition;
+    const runner: ToolDefinition = {
+      ...def,
+      run: async (input, ctx) => {
+        try {
+          return await def.run(input, ctx);
+        } catch (error) {
+          if (running.clientStop || (await this.#stoppedAsCall(item.id))) await settleStoppedCall(this.#o.database, def, item.id);
+          throw error;
+        }
+      },
+    };
+    try {
+      const report = await runWorkItem({ database: this.#o.database, tool: runner, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs });
+      if (!isTerminalItem(report.outcome) && !running.clientStop) await this.#awaitEngine(item.id, 5_000);
+      return await this.#answer(item.id, tool);
+    } finally {
+      options.signal?.removeEventListener("abort", onClientCancel);
+      unsubscribe();
+      session.inFlight.delete(item.id);
+      this.#running.delete(item.id);
+    }
+  }
+
+  /** Stops running calls one by one (not their tasks): by tool name (a kill switch), session, or work item. */
+  async stopCalls(filter: { toolName?: string; sessionKey?: string; workItemId?: string }, actor: string, reason: string): Promise<string[]> {
+    const stopped: string[] = [];
+    for (const [id, r] of this.#running) {
+      if (filter.workItemId && id !== filter.workItemId) continue;
+      if (filter.toolName && r.tool.name !== filter.toolName && r.tool.def.name !== filter.toolName) continue;
+      if (filter.sessionKey && r.session.key !== filter.sessionKey) continue;
+      r.clientStop = true;
+      if (await requestCallStop(this.#o.database, { workItemId: id, actor, reason })) stopped.push(id);
+    }
+    return stopped;
+  }
+
+  /** The session's task: created on its first call, completed when the session ends. */
+  async #session(ref: SessionRef): Promise<Session> {
+    let session = this.sessions.get(ref.key);
+    if (!session) {
+      session = { ...ref, taskId: null, intentVersion: 1, creating: null, lastCallAt: Date.now(), inFlight: new Set() };
+      this.sessions.set(ref.key, session);
+    }
+    const s = session;
+    if (!s.taskId) {
+      s.creating ??= (async () => {
+        const risky = [...this.tools.values()].some((t) => t.def.risk === "high");
+        const task = await createTask(this.#o.database, { title: `MCP session: ${ref.clientName}`, ownerId: ref.ownerId, conversationId: `mcp:${ref.key}`, riskLevel: risky ? "high" : "low" }, ref.actor);
+        s.taskId = task.id;
+        s.intentVersion = task.intentVersion;
+      })().finally(() => {
+        s.creating = null;
+      });
+      await s.creating;
+    }
+    return s;
+  }
+
+  /** Ends a client session: its task is completed if nothing runs in it and it was not stopped. */
+  async endSession(key: string) {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    this.sessions.delete(key);
+    if (!session.taskId || session.inFlight.size) return;
+    await writeLedger(this.#o.database, async (w) => {
+      // Locked before the count: a call starting in this session at the same moment waits, or is counted.
+      await w.lockRow("task", session.taskId!, "exclusive");
+      const task = await w.tx.task.findUnique({ where: { id: session.taskId! } });
+      if (!task || task.stage !== TaskStage.active) return;
+      const open = await w.tx.workItem.count({ where: { taskId: task.id, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.uncertain, WorkItemStatus.unrecoverable] } } });
+      if (open) return;
+      await casUpdate(w, { entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.completed, guard: { cancelRequestedAt: null }, event: { taskId: task.id, actor: GATEWAY_ACTOR, type: LedgerEvent.taskCompleted, reason: "the MCP client session ended" } });
+    }).catch(() => {});
+  }
+
+  async #endIdleSessions(idleMs: number) {
+    for (const [key, s] of this.sessions) if (!s.inFlight.size && Date.now() - s.lastCallAt > idleMs) await this.endSession(key);
+  }
+
+  async #stoppedAsCall(workItemId: string) {
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId, type: LedgerEvent.workItemCancelling }, select: { data: true } });
+    return events.some((e) => (e.data as { scope?: string } | null)?.scope === "call");
+  }
+
+  /** After a task-level Stop the engine settles the item; the client waits a moment for its verdict. */
+  async #awaitEngine(workItemId: string, timeoutMs: number) {
+    const done = async () => {
+      const item = await this.#o.database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { status: true } });
+      return !item || isTerminalItem(item.status);
+    };
+    if (await done()) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, timeoutMs);
+      const off = onCommitted((events) => {
+        if (events.some((e) => e.workItemId === workItemId)) void done().then((d) => d && finish());
+      });
+      function finish() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  }
+
+  /** What the ledger says about the call, as an MCP result. */
+  async #answer(workItemId: string, tool: GatewayTool): Promise<CallAnswer> {
+    const item = await this.#o.database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
+    const seen = tool.set.observation(workItemId);
+    const meta = { "dev.stopline/workItem": { id: item.id, taskId: item.taskId, status: item.status } };
+    if (item.status === WorkItemStatus.completed) return { ...(item.result as CallAnswer), _meta: { ...((item.result as CallAnswer | null)?._meta ?? {}), ...meta } };
+    if (seen?.answer?.kind === "result" && seen.answer.isError && item.status === WorkItemStatus.failed) return { ...(seen.answer.result as CallAnswer), isError: true, _meta: meta };
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId }, orderBy: { seq: "desc" }, take: 5, select: { reason: true } });
+    const why = events.find((e) => e.reason)?.reason;
+    const words: Record<string, string> = {
+      failed: `the call failed: ${item.error ?? why ?? "no reason recorded"}`,
+      cancelled: "the call was stopped before it completed (confirmed by the server)",
+      partial: "the call was stopped; a partial result was kept",
+      cancelled_incomplete: "the call was stopped; its partial result was discarded",
+      uncertain: `the outcome is not known yet: ${why ?? "cancellation sent but not confirmed"}`,
+      cancelling: "the call is being stopped",
+      unrecoverable: "the call cannot be stopped; it is watched until it ends",
+    };
+    return { ...errorAnswer(`Stopline: ${words[item.status] ?? `the call is ${item.status}`}`), _meta: meta };
+  }
+
+  async close() {
+    clearInterval(this.#idleTimer);
+    await Promise.allSettled(this.#sets.map((s) => s.close()));
+  }
+}
+
+const errorAnswer = (text: string): CallAnswer => ({ content: [{ type: "text", text }], isError: true });

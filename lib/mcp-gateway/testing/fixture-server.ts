@@ -1,0 +1,193 @@
+/**
+ * A real MCP server written with the SDK 2.x (`@modelcontextprotocol/server`), served over Streamable HTTP for
+ * both protocol eras (createMcpHandler: 2026-07-28 natively, 2025 clients per request). No package on the
+ * registry provides a server with the tasks extension, so this one does:
+ *
+ * - `slow_job {ms, onCancel}` — TASKS EXTENSION (`io.modelcontextprotocol/tasks`): to a request that declares the
+ *   extension it answers with a task handle (`resultType: "task"`) and runs the job in the background;
+ *   `tasks/get` reports its status, `tasks/cancel` is acknowledged at once (an acknowledgement only) —
+ *   `onCancel: "stop"` then stops the job (status cancelled), `onCancel: "finish"` completes it anyway;
+ * - `wait {ms}` — a plain call that honours its request's cancellation (on 2026-07-28 HTTP: the closed stream);
+ * - the conformance suite's tools: `test_simple_text`, `test_error_handling`, `test_tool_with_progress`.
+ *
+ * Everything it does is written to `witness` (what the server itself saw), for tests to compare with what
+ * Stopline reports.
+ */
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+export interface FixtureWitness {
+  at: number;
+  fact: string;
+  detail?: Record<string, unknown>;
+}
+
+interface Job {
+  taskId: string;
+  status: "working" | "completed" | "cancelled" | "failed";
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  result?: unknown;
+  onCancel: "stop" | "finish";
+  timer?: NodeJS.Timeout;
+}
+
+export interface FixtureServer {
+  url: string;
+  witness: FixtureWitness[];
+  jobs: Map<string, Job>;
+  close(): Promise<void>;
+}
+
+const TOOLS = [
+  { name: "slow_job", description: "A long job; with the tasks extension it runs as a task (tasks/get, tasks/cancel).", inputSchema: { type: "object", properties: { ms: { type: "number" }, onCancel: { type: "string", enum: ["stop", "finish"] } }, required: ["ms"] }, annotations: { readOnlyHint: false, destructiveHint: false } },
+  { name: "wait", description: "Waits ms milliseconds; stops when its request is cancelled.", inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] }, annotations: { readOnlyHint: true } },
+  { name: "test_simple_text", description: "Returns simple text (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
+  { name: "test_error_handling", description: "Always fails (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
+  { name: "test_tool_with_progress", description: "Reports progress 0, 50, 100 (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
+];
+
+const Args = z.object({ ms: z.number().int().min(0).max(600_000).default(1_000), onCancel: z.enum(["stop", "finish"]).default("stop") }).loose();
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const witness: FixtureWitness[] = [];
+  const jobs = new Map<string, Job>();
+  let next = 0;
+  const see = (fact: string, detail?: Record<string, unknown>) => witness.push({ at: Date.now(), fact, detail });
+  const now = () => new Date().toISOString();
+
+  const handler = createMcpHandler(({ era }) => {
+    const server = new McpServer({ name: "stopline-fixture", version: "1.0.0" }, { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } as never });
+    const low = server.server as unknown as {
+      setRequestHandler(method: string, a: unknown, b?: unknown): void;
+    };
+    low.setRequestHandler("tools/list", async () => ({ tools: TOOLS }));
+    low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx: any) => {
+      const { name } = request.params;
+      const args = Args.parse(request.params.arguments ?? {});
+      const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, any>;
+      const caps = envelope["io.modelcontextprotocol/clientCapabilities"] ?? (request.params._meta?.["io.modelcontextprotocol/clientCapabilities"] as any);
+      const wantsTasks = !!caps?.extensions?.[TASKS_EXTENSION];
+      const signal: AbortSignal = ctx.mcpReq.signal;
+      switch (name) {
+        case "slow_job": {
+          if (!wantsTasks) {
+            await sleep(args.ms, signal);
+            return { content: [{ type: "text", text: signal.aborted ? "aborted" : "job done" }] };
+          }
+          const job: Job = { taskId: `task-${++next}`, status: "working", createdAt: now(), lastUpdatedAt: now(), onCancel: args.onCancel };
+          jobs.set(job.taskId, job);
+          see("task_created", { taskId: job.taskId, ms: args.ms, onCancel: args.onCancel, era });
+          job.timer = setTimeout(() => {
+            if (job.status !== "working") return;
+            job.status = "completed";
+            job.lastUpdatedAt = now();
+            job.result = { content: [{ type: "text", text: `job ${job.taskId} done` }], structuredContent: { done: true } };
+            see("task_completed", { taskId: job.taskId });
+          }, args.ms);
+          return { resultType: "task", taskId: job.taskId, status: job.status, statusMessage: "working on it", createdAt: job.createdAt, lastUpdatedAt: job.lastUpdatedAt, ttlMs: null, pollIntervalMs: 50 };
+        }
+        case "wait": {
+          see("wait_started", { ms: args.ms, era });
+          const finished = await sleep(args.ms, signal);
+          if (!finished) {
+            see("wait_aborted", { reason: String(signal.reason ?? ""), era });
+            return { content: [{ type: "text", text: "aborted" }], isError: true };
+          }
+          see("wait_completed", { era });
+          return { content: [{ type: "text", text: `waited ${args.ms} ms` }] };
+        }
+        case "test_simple_text":
+          return { content: [{ type: "text", text: "This is a simple text response for testing." }] };
+        case "test_error_handling":
+          return { isError: true, content: [{ type: "text", text: "This tool intentionally returns an error for testing" }] };
+        case "test_tool_with_progress": {
+          const progressToken = ctx.mcpReq._meta?.progressToken;
+          for (const progress of [0, 50, 100]) {
+            if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
+            if (progress < 100) await sleep(50);
+          }
+          return { content: [{ type: "text", text: "Progress test completed" }] };
+        }
+        default:
+          return { isError: true, content: [{ type: "text", text: `unknown tool ${name}` }] };
+      }
+    });
+    low.setRequestHandler("tasks/get", { params: z.object({ taskId: z.string() }).loose() }, async ({ taskId }: { taskId: string }) => {
+      const job = jobs.get(taskId);
+      if (!job) throw new Error(`no task ${taskId}`);
+      see("tasks_get", { taskId, status: job.status });
+      return { resultType: "complete", taskId, status: job.status, statusMessage: job.statusMessage, createdAt: job.createdAt, lastUpdatedAt: job.lastUpdatedAt, ttlMs: null, pollIntervalMs: 50, ...(job.result ? { result: job.result } : {}) };
+    });
+    low.setRequestHandler("tasks/cancel", { params: z.object({ taskId: z.string() }).loose() }, async ({ taskId }: { taskId: string }) => {
+      const job = jobs.get(taskId);
+      if (!job) throw new Error(`no task ${taskId}`);
+      see("tasks_cancel_received", { taskId, status: job.status, onCancel: job.onCancel });
+      if (job.onCancel === "stop" && job.status === "working") {
+        // Eventually consistent, as the extension allows: the status changes a little after the acknowledgement.
+        setTimeout(() => {
+          if (job.status !== "working") return;
+          clearTimeout(job.timer);
+          job.status = "cancelled";
+          job.statusMessage = "cancelled on request";
+          job.lastUpdatedAt = now();
+          see("task_cancelled", { taskId });
+        }, 30);
+      }
+      return {};
+    });
+    return server;
+  });
+
+  const http: HttpServer = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined, signal: abort.signal });
+    try {
+      const response = await handler.fetch(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) for await (const c of response.body as unknown as AsyncIterable<Uint8Array>) res.write(c);
+      res.end();
+    } catch {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    witness,
+    jobs,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const job of jobs.values()) clearTimeout(job.timer);
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** Resolves true after ms, or false as soon as the signal aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const timer = setTimeout(() => done(true), ms);
+    const onAbort = () => done(false);
+    function done(value: boolean) {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(value);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,438 @@
+/**
+ * @module stopline/sdk/ai — Stopline for agents written with the Vercel AI SDK, in one line.
+ *
+ *   const stopline = createStopline({ client });                       // an admin token, or agent + worker clients
+ *   const task = await stopline.startTask({ title: "order two chairs" });
+ *   const result = streamText({
+ *     model: stopline.wrapModel(task, model),                          // every generation is a model_request child
+ *     tools: stopline.wrapTools(task, { createOrder: { tool: createOrder, stop: { mechanism: "provider_cancel", commitsEffect: true, cancel, inspect } } }),
+ *     abortSignal: task.signal,                                        // fires when Stop is recorded (chat, console, API)
+ *     stopWhen: stepCountIs(8),
+ *   });
+ *
+ * Every tool call becomes a work item of the task, started inline (scheduled and leased to this process in one
+ * step) and reported through the lease protocol. What happens on Stop:
+ * - the task's ledger event stream (and every running call's heartbeat) reports the boundary; `task.signal`
+ *   fires, which ends the AI SDK loop, and each running call's `abortSignal` fires;
+ * - a call that may not have reached its service yet (no checkpoint passed, nothing submitted) is reported
+ *   `cancelled` (or `partial` / `cancelled_incomplete` with what it reported through `stopline.context()`);
+ * - a commitment (`commitsEffect: true`) passes a checkpoint right before `execute()` runs: after the Stop the
+ *   checkpoint refuses it and nothing is sent;
+ * - a call that may have reached its service is never reported as stopped on this process's word: the stop
+ *   contract runs here — `cancel(ref)` (provider_cancel) or `rollback(ref)` — and then `inspect(ref)` is asked
+ *   until it answers or `settleMs` passes: committed → `completed` (it happened, and the summary says so);
+ *   not committed → `cancelled`; anything else → `uncertain` with the reason ("cancel sent, not confirmed").
+ *
+ * What it does NOT do: run your `compensate` — compensation needs a person's approval and runs where Stopline's
+ * engine runs (register the same contract in a worker process's registry for that). If this process dies
+ * mid-call, the lease expires and the server marks the call uncertain (never re-run).
+ *
+ * AI SDK versions: written against what versions 6 and 7 share — `tool.execute(input, { toolCallId,
+ * abortSignal })`, and a language model object whose `doGenerate(options)` / `doStream(options)` take
+ * `options.abortSignal`. It imports nothing from `ai` at run time (types only), so it works with either; the
+ * tests run `ai` 6 (version 7 needs Node 22).
+ */
+import type { ClaimedWorkItem, CreateTaskInput, StoplineClient, Task } from "./client";
+import { CancelledError, isStoplineError, StaleLeaseError } from "./errors";
+import type { CallRef, InspectOutcome, ToolContext } from "../tools/contract";
+import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
+import { abortableSleep } from "./retry";
+
+/** How a tool call is stopped, inspected and undone — the tool contract, declared next to the AI SDK tool. */
+export interface StopContract {
+  /** How Stopline stops it: `abort_signal` (the tool honours its abortSignal), `provider_cancel`, `rollback`, `none`. */
+  mechanism: Mechanism;
+  /** Does a call have an external effect (create an order, send an email)? It then passes a checkpoint first. */
+  commitsEffect?: boolean;
+  /** Default `remote_tool` (`external_action` when commitsEffect). */
+  kind?: WorkItemKind;
+  risk?: RiskLevel;
+  /** Provider-side cancellation (mechanism provider_cancel), by the call's idempotency key / operation id. */
+  cancel?(ref: CallRef): Promise<void>;
+  /** An explicit undo with the original request id (mechanism rollback). */
+  rollback?(ref: CallRef): Promise<void>;
+  /** Ask the authoritative service what really happened. Never re-submits. */
+  inspect?(ref: CallRef): Promise<InspectOutcome>;
+  /** Documented with the contract; runs where Stopline's engine runs (after a person approved), not here. */
+  compensate?: unknown;
+  /** How long the stop path asks inspect() before it leaves the call uncertain (default 5 s). */
+  settleMs?: number;
+}
+
+/** The shape of an AI SDK tool that matters here (ai 6 and 7). */
+export interface AiTool {
+  execute?: (input: any, options: any) => any;
+  [key: string]: unknown;
+}
+
+export type WrappedTools<T extends Record<string, { tool: AiTool; stop: StopContract }>> = { [K in keyof T]: T[K]["tool"] };
+
+export interface CreateStoplineOptions {
+  /** Creates tasks and follows their events (an agent or admin token). */
+  client: StoplineClient;
+  /** Runs the calls through the lease protocol (a worker or admin token). Default: `client`. */
+  worker?: StoplineClient;
+  /** The lease owner recorded on every call (default `ai-agent-<random>`). */
+  workerId?: string;
+  leaseMs?: number;
+  /** How often a running call heartbeats — the latency of a Stop reaching it when the event stream is down (default 1 s). */
+  heartbeatMs?: number;
+}
+
+/** A task as the agent's loop holds it. */
+export interface StoplineTask {
+  readonly id: string;
+  readonly intentVersion: number;
+  /** Fires when the task's Stop is recorded — pass it as the AI SDK's `abortSignal`. */
+  readonly signal: AbortSignal;
+  /** Stops following the task's events (call it when the loop is done). */
+  close(): void;
+}
+
+interface TaskState extends StoplineTask {
+  controller: AbortController;
+  follow: AbortController;
+}
+
+const ctxByCall = new Map<string, ToolContext>();
+
+/**
+ * The ToolContext of a running call (for `submitted(operationId)`, `holdResource`, `reportPartial`,
+ * `reportProgress` inside your `execute`): pass the AI SDK's execute options.
+ */
+export function stoplineContext(options: { toolCallId: string }): ToolContext | undefined {
+  return ctxByCall.get(options.toolCallId);
+}
+
+export function createStopline(options: CreateStoplineOptions) {
+  const client = options.client;
+  const worker = options.worker ?? client;
+  const workerId = options.workerId ?? `ai-agent-${Math.random().toString(36).slice(2, 10)}`;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? 1_000;
+
+  function attach(task: Pick<Task, "id" | "intentVersion">): StoplineTask {
+    const controller = new AbortController();
+    const follow = new AbortController();
+    const state: TaskState = {
+      id: task.id, intentVersion: task.intentVersion, signal: controller.signal, controller, follow,
+      close: () => follow.abort(),
+    };
+    // The boundary, as soon as it is recorded: the task's own event stream (resumes by itself after a drop).
+    void (async () => {
+      try {
+        for await (const event of client.events({ taskId: task.id, signal: follow.signal })) {
+          if (event.type === "task.cancel_requested") {
+            controller.abort(new CancelledError(`the task was stopped${event.reason ? `: ${event.reason}` : ""}`, { status: null, code: "cancel_requested", details: { taskId: task.id } }));
+            follow.abort();
+            return;
+          }
+        }
+      } catch {
+        /* the heartbeats of running calls still carry the Stop */
+      }
+    })();
+    return state;
+  }
+
+  async function startTask(input: CreateTaskInput): Promise<StoplineTask> {
+    return attach(await client.createTask(input));
+  }
+
+  /** Runs one call as an inline work item; see the module comment for the stop rules. */
+  async function runCall<O>(
+    task: StoplineTask,
+    call: { kind: WorkItemKind; toolName: string; mechanism: Mechanism; commitsEffect: boolean; correlationId?: string; input: unknown; contract?: StopContract; signal?: AbortSignal; record?: (result: O) => unknown },
+    body: (ctx: ToolContext) => Promise<O>,
+  ): Promise<O> {
+    const state = task as TaskState;
+    if (state.signal.aborted) throw state.signal.reason;
+    let item: ClaimedWorkItem;
+    try {
+      item = await worker.startWorkItem(task.id, {
+        kind: call.kind, toolName: call.toolName, mechanism: call.mechanism, commitsEffect: call.commitsEffect, intentVersion: task.intentVersion,
+        ...(call.correlationId ? { correlationId: call.correlationId } : {}), input: jsonSafe(call.input), workerId, leaseMs,
+      });
+    } catch (error) {
+      if (error instanceof CancelledError) state.controller.abort(error);
+      throw error;
+    }
+    const lease = { leaseToken: item.leaseToken };
+    const controller = new AbortController();
+    const stop = (reason: unknown) => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const onTask = () => stop(state.signal.reason);
+    state.signal.addEventListener("abort", onTask, { once: true });
+    if (state.signal.aborted) onTask();
+    const onCaller = () => stop(call.signal!.reason);
+    call.signal?.addEventListener("abort", onCaller, { once: true });
+
+    const beats = new AbortController();
+    const beating = (async () => {
+      while (!beats.signal.aborted) {
+        try {
+          await abortableSleep(heartbeatMs, beats.signal);
+          const hb = await worker.heartbeat(item.id, { ...lease, leaseMs }, { signal: beats.signal });
+          if (hb.cancelRequested) {
+            const reason = new CancelledError("the task's cancellation was recorded (heartbeat)", { status: null, code: "cancel_requested", details: { taskId: task.id } });
+            state.controller.abort(reason);
+            stop(reason);
+          }
+        } catch (error) {
+          if (beats.signal.aborted) return;
+          if (error instanceof StaleLeaseError) return stop(error);
+        }
+      }
+    })();
+
+    let submitted: { operationId: string; providerRef?: string; externalRecordId?: string; externalVersion?: string } | null = null;
+    let checkpointPassed = false;
+    let partial: { result: unknown; complete: boolean } | null = null;
+    const ctx: ToolContext = {
+      signal: controller.signal, idempotencyKey: item.idempotencyKey, workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId,
+      async checkpoint() {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        await worker.checkpoint(item.id, lease);
+        checkpointPassed = true;
+      },
+      async submitted(operationId, details = {}) {
+        submitted = { operationId, ...details };
+        await worker.submitted(item.id, { ...lease, operationId, ...details });
+      },
+      async holdResource(type, handle) {
+        const r = await worker.call("holdResource", { params: { id: item.id }, body: { ...lease, type, handle } });
+        return { id: r.id, workItemId: item.id, type, handle };
+      },
+      async releaseResource(type, handle) {
+        await worker.call("releaseResource", { params: { id: item.id }, body: { ...lease, type, handle } });
+      },
+      async reportPartial(result, { complete }) {
+        partial = { result, complete };
+        await worker.call("reportPartial", { params: { id: item.id }, body: { ...lease, result, complete } });
+      },
+      async reportProgress(report) {
+        if (controller.signal.aborted) return;
+        await worker.call("reportProgress", { params: { id: item.id }, body: { ...lease, ...report } }).catch(() => {});
+      },
+    };
+    const key = call.correlationId;
+    if (key) ctxByCall.set(key, ctx);
+    const ref = (): CallRef => ({
+      workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
+      operationId: (submitted as { operationId: string } | null)?.operationId ?? null, providerRef: (submitted as { providerRef?: string } | null)?.providerRef ?? null, input: item.input,
+    });
+    const complete = async (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra: Record<string, unknown> = {}) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await worker.complete(item.id, { ...lease, outcome, ...extra });
+        } catch (error) {
+          // The engine moved the item at the same moment (running → cancelling after the Stop): the lease is still
+          // ours, so the report is made again against the new state.
+          if (isStoplineError(error) && error.code === "conflict" && attempt < 5) {
+            await new Promise((r) => setTimeout(r, 50 * attempt));
+            continue;
+          }
+          // The lease moved on, or the item was settled by the engine: the ledger's record stands.
+          if (isStoplineError(error) && ["stale_lease", "illegal_transition", "not_found", "conflict"].includes(String(error.code))) return;
+          throw error;
+        }
+      }
+    };
+
+    try {
+      const result = await body(ctx);
+      await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted) });
+      return result;
+    } catch (error) {
+      const stopped = controller.signal.aborted;
+      const mayHaveSent = submitted !== null || (checkpointPassed && call.commitsEffect);
+      const message = error instanceof Error ? error.message : String(error);
+      if (!mayHaveSent) {
+        if (stopped || (error instanceof CancelledError)) {
+          const p = partial as { result: unknown; complete: boolean } | null;
+          if (p) await complete(p.complete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(p.result) ?? null, partialComplete: p.complete });
+          else await complete("cancelled");
+        } else {
+          await complete("failed", { error: message.slice(0, 4000) || "the call failed" });
+        }
+        throw stopped ? controller.signal.reason : error;
+      }
+      // The action may have reached its service: the contract decides, never this process's guess.
+      await settleBy(call.contract, ref(), stopped, message, complete, (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }));
+      throw stopped ? controller.signal.reason : error;
+    } finally {
+      beats.abort();
+      await beating;
+      state.signal.removeEventListener("abort", onTask);
+      call.signal?.removeEventListener("abort", onCaller);
+      if (key) ctxByCall.delete(key);
+    }
+  }
+
+  function wrapTools<T extends Record<string, { tool: AiTool; stop: StopContract }>>(task: StoplineTask, defs: T): WrappedTools<T> {
+    const out: Record<string, AiTool> = {};
+    for (const [name, { tool, stop }] of Object.entries(defs)) {
+      if (stop.mechanism === "provider_cancel" && !stop.cancel) throw new TypeError(`wrapTools: ${name} declares mechanism "provider_cancel" but has no cancel(ref)`);
+      if (stop.mechanism === "rollback" && !stop.rollback) throw new TypeError(`wrapTools: ${name} declares mechanism "rollback" but has no rollback(ref)`);
+      if (stop.commitsEffect && !stop.inspect && stop.mechanism !== "none") {
+        throw new TypeError(`wrapTools: ${name} commits effects but has no inspect(ref) to ask its service what happened (or declare mechanism "none")`);
+      }
+      const execute = tool.execute;
+      if (!execute) {
+        out[name] = tool; // a client-side tool: nothing runs here
+        continue;
+      }
+      out[name] = {
+        ...tool,
+        execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
+          runCall(
+            task,
+            {
+              kind: stop.kind ?? (stop.commitsEffect ? "external_action" : "remote_tool"), toolName: name, mechanism: stop.mechanism,
+              commitsEffect: !!stop.commitsEffect, correlationId: options.toolCallId, input, contract: stop, signal: options.abortSignal,
+            },
+            async (ctx) => {
+              if (stop.commitsEffect) await ctx.checkpoint(); // the versioned check right before the commitment
+              return execute(input, { ...options, abortSignal: ctx.signal });
+            },
+          ),
+      };
+    }
+    return out as WrappedTools<T>;
+  }
+
+  /**
+   * Each generation of `model` becomes a `model_request` child (mechanism abort_signal): Stop aborts the
+   * provider call itself; a half-written answer is kept as an incomplete partial result, never as an answer.
+   */
+  function wrapModel<M extends { doGenerate: (options: any) => any; doStream: (options: any) => any; provider?: string; modelId?: string }>(task: StoplineTask, model: M): M {
+    const toolName = `model:${model.provider ?? "model"}:${model.modelId ?? "unknown"}`;
+    const describe = (options: { prompt?: unknown[] }) => ({ messages: Array.isArray(options.prompt) ? options.prompt.length : 0 });
+    const wrapped = Object.create(model) as M;
+    wrapped.doGenerate = (options: { abortSignal?: AbortSignal; prompt?: unknown[] }) =>
+      runCall(
+        task,
+        { kind: "model_request", toolName, mechanism: "abort_signal", commitsEffect: false, input: describe(options), signal: options.abortSignal, record: (r: any) => ({ text: textOf(r?.content), finishReason: r?.finishReason ?? null }) },
+        (ctx) => Promise.resolve(model.doGenerate({ ...options, abortSignal: ctx.signal })),
+      );
+    wrapped.doStream = (options: { abortSignal?: AbortSignal; prompt?: unknown[] }) =>
+      new Promise((resolve, reject) => {
+        let handedOver = false;
+        runCall(
+          task,
+          { kind: "model_request", toolName, mechanism: "abort_signal", commitsEffect: false, input: describe(options), signal: options.abortSignal },
+          async (ctx) => {
+            const response = await model.doStream({ ...options, abortSignal: ctx.signal });
+            let text = "";
+            let settle!: { resolve: () => void; reject: (e: unknown) => void };
+            const ended = new Promise<void>((res, rej) => (settle = { resolve: res, reject: rej }));
+            const onAbort = () => {
+              void ctx.reportPartial({ text }, { complete: false }).catch(() => {}).finally(() => settle.reject(ctx.signal.reason));
+            };
+            ctx.signal.addEventListener("abort", onAbort, { once: true });
+            const stream = (response.stream as ReadableStream<any>).pipeThrough(
+              new TransformStream({
+                transform(part, c) {
+                  if (part?.type === "text-delta") text += part.delta ?? part.textDelta ?? "";
+                  c.enqueue(part);
+                },
+                flush() {
+                  settle.resolve();
+                },
+              }),
+            );
+            handedOver = true;
+            resolve({ ...response, stream });
+            try {
+              await ended;
+            } finally {
+              ctx.signal.removeEventListener("abort", onAbort);
+            }
+            return { text };
+          },
+        ).catch((error) => {
+          if (!handedOver) reject(error);
+        });
+      });
+    return wrapped;
+  }
+
+  return { startTask, attach, wrapTools, wrapModel, context: stoplineContext, workerId };
+}
+
+export type Stopline = ReturnType<typeof createStopline>;
+
+/** The stop path of a call that may have reached its service: cancel/rollback, then inspect until known. */
+async function settleBy(
+  contract: StopContract | undefined,
+  ref: CallRef,
+  stopped: boolean,
+  message: string,
+  complete: (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra?: Record<string, unknown>) => Promise<unknown>,
+  uncertain: (reason: string) => Promise<unknown>,
+) {
+  const notes: string[] = [];
+  if (stopped && contract?.mechanism === "provider_cancel" && contract.cancel) {
+    try {
+      await contract.cancel(ref);
+      notes.push("cancel sent");
+    } catch (error) {
+      notes.push(`cancel failed: ${(error as Error).message}`);
+    }
+  } else if (stopped && contract?.mechanism === "rollback" && contract.rollback) {
+    try {
+      await contract.rollback(ref);
+      notes.push("rollback sent");
+    } catch (error) {
+      notes.push(`rollback failed: ${(error as Error).message}`);
+    }
+  }
+  if (!contract?.inspect) {
+    await uncertain(`${stopped ? "stopped" : message} after the action may have reached its service, and the tool has no inspect(): ${notes.join("; ") || "nothing could be asked"}`).catch(() => {});
+    return;
+  }
+  const deadline = Date.now() + (contract.settleMs ?? 5_000);
+  let last: InspectOutcome = { status: "unknown", reason: "not asked yet" };
+  for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
+    try {
+      last = await contract.inspect(ref);
+    } catch (error) {
+      last = { status: "unknown", reason: `inspect failed: ${(error as Error).message}` };
+    }
+    if (last.status === "committed") {
+      await complete("completed", { result: jsonSafe(last.result) ?? null, externalRecordId: last.externalRecordId ?? undefined, externalVersion: last.externalVersion ?? undefined });
+      return;
+    }
+    if (last.status === "not_committed") {
+      if (!stopped) await complete("failed", { error: `${message} (the service confirms it did not take effect)` });
+      else if (last.partialResult !== undefined && last.partialResult !== null) {
+        await complete(last.partialComplete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(last.partialResult), partialComplete: !!last.partialComplete });
+      } else await complete("cancelled");
+      return;
+    }
+    if (Date.now() + wait > deadline) break;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+  const said = last.status === "running" ? "the service still reports it running" : last.reason;
+  await uncertain(`${notes.includes("cancel sent") ? "cancel sent, not confirmed" : stopped ? "stopped" : message}: ${said}`).catch(() => {});
+}
+
+function effectIds(submitted: { externalRecordId?: string; externalVersion?: string } | null) {
+  return submitted ? { externalRecordId: submitted.externalRecordId, externalVersion: submitted.externalVersion } : {};
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : "")).join("");
+}
+
+/** What the ledger can store: JSON (undefined, functions and cycles dropped). */
+function jsonSafe(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+  } catch {
+    return String(value);
+  }
+}
