@@ -39,7 +39,7 @@ export default defineConfig({
   },
   webServer: {
     // A fresh database on every run: delete it (and its WAL files) before the server migrates it anew.
-    command: `rm -f output/e2e-${E2E_PORT}*.db* && exec node_modules/.bin/tsx scripts/start.ts`,
+    command: `rm -f output/e2e-${E2E_PORT}*.db* && exec node --import tsx scripts/start.ts`,
     url: `${E2E_BASE_URL}/`,
     reuseExistingServer: false,
     timeout: 300_000, // includes `next build` when the sources changed since the last build
@@ -58,6 +58,8 @@ export default defineConfig({
       // instead of 15 min, so that e2e/escalation.spec.ts sees a real deadline pass. Escalated items stay
       // decidable, so the other specs' decisions are unaffected; low-risk items keep the default 4 h.
       STOPLINE_REVIEW_DEADLINE_HIGH_MS: "20000",
+      // e2e/escalation.spec.ts delivers to receivers on 127.0.0.1: internal addresses are refused unless allow-listed.
+      STOPLINE_ESCALATION_ALLOWED_HOSTS: "127.0.0.1",
     },
   },
 });

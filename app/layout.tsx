@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -15,7 +16,10 @@ const NAV = [
   { href: "/account", label: "Account" }, // signed out: /account sends you to /sign-in
 ] as const;
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: its Content-Security-Policy carries a fresh nonce (proxy.ts), which
+  // Next.js adds to its scripts — a page rendered at build time would have none and its scripts would be blocked.
+  await connection();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col font-sans">

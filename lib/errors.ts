@@ -16,8 +16,11 @@ export const ErrorCode = {
   staleIntent: "stale_intent",
   /** The caller's lease token is not (or no longer) the item's current one. */
   staleLease: "stale_lease",
+  /** The request body is larger than the API accepts. */
+  payloadTooLarge: "payload_too_large",
+  /** The database (or another dependency) cannot answer now; `details.retryAfterSeconds` becomes Retry-After. */
   unavailable: "unavailable",
-  /** A limit was reached (e.g. open event streams); `details.retryAfterSeconds` becomes Retry-After. */
+  /** A limit was reached (open event streams, failed sign-ins); `details.retryAfterSeconds` becomes Retry-After. */
   tooManyRequests: "too_many_requests",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -3,10 +3,14 @@
  *   1. applies database migrations (creates the embedded SQLite database in data/ if absent;
  *      DATABASE_URL=postgresql://… uses PostgreSQL instead);
  *   2. runs `next build` only when there is no build or a build input changed since the last one;
- *   3. starts `next start` on PORT (default 3000) in its own process group, forwards SIGINT/SIGTERM/SIGHUP
- *      to that whole group and exits with the server's exit code;
+ *   3. starts the server (scripts/start/serve.ts: Next.js in-process) on HOST:PORT — 127.0.0.1:3000 unless
+ *      set — in its own process group, forwards SIGINT/SIGTERM/SIGHUP to that whole group and exits with the
+ *      server's exit code. The server ends with this process however this one ends (a pipe on its stdin; even
+ *      `kill -9` of npm start leaves nothing serving), and this process ends with the npm that ran it;
  *   4. prints the URL and how to sign in.
- * `npm run dev` (`--dev`) runs `next dev` instead of build + start.
+ * A port that is taken is reported before anything starts: by an earlier Stopline server of this directory
+ * (its pid and how to stop it) or by another program.
+ * `npm run dev` (`--dev`) runs the server in development mode instead of build + start.
  */
 import path from "node:path";
 import { migrate } from "../lib/db/migrate";
@@ -15,16 +19,27 @@ import { seedDemoAccounts, type DemoAccount } from "../lib/auth/seed-demo-accoun
 import { PROJECT_ROOT, resolveDatabase } from "../lib/db/config";
 import { resolveBootstrapToken, type BootstrapToken } from "./start/bootstrap-token";
 import { buildNeeded, writeStamp } from "./start/build-stamp";
-import { installSignalForwarding, runInOwnGroup, stopRequested } from "./start/process-group";
+import { installSignalForwarding, runInOwnGroup, stopRequested, stopWithParent } from "./start/process-group";
+import { findOwnServer, portIsFree, portTakenMessage } from "./start/stale-server";
+import { demoAccountsStillPublished } from "../lib/auth/seed-demo-accounts";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number; got "${process.env.PORT}"`);
+// Only this machine reaches a default start; HOST=0.0.0.0 (or an address) opens it to the network.
+const host = process.env.HOST || "127.0.0.1";
+const loopback = isLoopback(host);
 
 const NEXT_BIN = path.join(PROJECT_ROOT, "node_modules", "next", "dist", "bin", "next");
+const SERVE = path.join(PROJECT_ROOT, "scripts", "start", "serve.ts");
 const log = (line: string) => console.log(`[stopline] ${line}`);
 
 installSignalForwarding();
+// Run by npm (`npm start`): if that npm is killed, stop too (and with us the server).
+if (process.env.npm_lifecycle_event) stopWithParent();
+
+// 0. The port: say at once who holds it, instead of failing later with EADDRINUSE.
+if (!(await portIsFree(port, host))) fail(portTakenMessage(port, host, findOwnServer(PROJECT_ROOT, port)));
 
 // 1. Database.
 const database = resolveDatabase();
@@ -36,16 +51,33 @@ try {
   fail(`could not migrate the database: ${(error as Error).message}`);
 }
 
-// Demo accounts, one per role, on the embedded database only (idempotent).
+// Demo accounts, one per role, on the embedded database only (idempotent). Their passwords are published, so
+// a server that others can reach (HOST not a loopback address) gets none — unless STOPLINE_DEMO_ACCOUNTS=1
+// asks for them explicitly — and refuses to start while existing ones still have their published password.
 let demo: DemoAccount[] = [];
+const demoWanted = process.env.STOPLINE_DEMO_ACCOUNTS === "1" || (process.env.STOPLINE_DEMO_ACCOUNTS !== "0" && loopback);
 if (database.provider === "sqlite" && process.env.STOPLINE_DEMO_ACCOUNTS !== "0") {
   const seeding = openDatabase(database.url);
   try {
-    const { created, accounts } = await seedDemoAccounts(seeding);
-    demo = accounts;
-    log(created.length ? `demo accounts created: ${created.join(", ")}` : "demo accounts: present");
+    if (demoWanted) {
+      const { created, accounts } = await seedDemoAccounts(seeding);
+      demo = accounts;
+      log(created.length ? `demo accounts created: ${created.join(", ")}` : "demo accounts: present");
+    } else {
+      log(`demo accounts: not created — HOST=${host} can be reached from other machines and their passwords are published (STOPLINE_DEMO_ACCOUNTS=1 creates them anyway)`);
+      const open = await demoAccountsStillPublished(seeding);
+      if (open.length) {
+        fail(
+          [
+            `refusing to serve on ${host}: these demo accounts still have their published passwords: ${open.join(", ")}.`,
+            "Change their passwords or disable them (as admin, at /console/admin), or bind to 127.0.0.1 (unset HOST),",
+            "or set STOPLINE_DEMO_ACCOUNTS=1 if you really mean to publish them.",
+          ].join("\n           "),
+        );
+      }
+    }
   } catch (error) {
-    fail(`could not seed the demo accounts: ${(error as Error).message}`);
+    fail(`could not ${demoWanted ? "seed" : "check"} the demo accounts: ${(error as Error).message}`);
   } finally {
     await seeding.close();
   }
@@ -82,10 +114,13 @@ if (!dev) {
 // The in-process worker pool, the cancellation engine and the demo services start inside the server process
 // (instrumentation.ts → lib/runtime/background.ts), so they share its in-process commit notifications.
 
-// 3. Serve.
-const server = runInOwnGroup(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "--port", String(port)], {
+// 3. Serve. Its stdin is a pipe from this process: when this process is gone, however it ended, the server
+// sees the pipe close and stops (scripts/start/serve.ts).
+if (!(await portIsFree(port, host))) fail(portTakenMessage(port, host, findOwnServer(PROJECT_ROOT, port)));
+const server = runInOwnGroup(process.execPath, ["--import", "tsx", SERVE, ...(dev ? ["--dev"] : [])], {
   cwd: PROJECT_ROOT,
-  env: serverEnv,
+  env: { ...serverEnv, PORT: String(port), HOST: host, STOPLINE_PARENT_PIPE: "1" },
+  stdio: ["pipe", "inherit", "inherit"],
 });
 void announceWhenReady(port, bootstrap);
 const exit = await server;
@@ -99,7 +134,7 @@ async function announceWhenReady(port: number, token: BootstrapToken | null) {
   const deadline = Date.now() + (dev ? 180_000 : 60_000);
   while (Date.now() < deadline && !stopRequested()) {
     try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(dev ? 120_000 : 5_000) });
+      await fetch(`${localUrl()}/`, { signal: AbortSignal.timeout(dev ? 120_000 : 5_000) });
       printSignIn(port, token);
       return;
     } catch {
@@ -109,11 +144,22 @@ async function announceWhenReady(port: number, token: BootstrapToken | null) {
   if (!stopRequested()) log(`the server does not answer on port ${port} yet; see its output above`);
 }
 
+/** Where this machine reaches the server (a wildcard address is reached on loopback). */
+function localUrl() {
+  const h = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
+}
+
+function isLoopback(h: string) {
+  return h === "localhost" || /^127\.\d+\.\d+\.\d+$/.test(h) || h === "::1" || h === "[::1]";
+}
+
 function printSignIn(port: number, token: BootstrapToken | null) {
-  const url = `http://localhost:${port}`;
+  const url = loopback ? `http://localhost:${port}` : localUrl().replace("127.0.0.1", host === "0.0.0.0" ? "<this machine's address>" : "127.0.0.1");
   const lines = [
     "",
     `  Stopline is running at ${url}${dev ? "  (development mode)" : ""}`,
+    loopback ? `  (listening on ${host} only: set HOST=0.0.0.0 to serve other machines)` : `  (listening on ${host}: reachable from other machines)`,
     "",
     `  Console:   ${url}/console — sign in with an admin API token`,
   ];

@@ -132,8 +132,10 @@ export default function ApiDocsPage() {
               tokens with <Code>POST /api/tokens</Code> (or <Code>npm run token:create</Code>); a token is shown once.
             </p>
             <p>
-              The console signs in with an admin token and keeps it in an httpOnly cookie; writes authenticated by that cookie are
-              accepted only from the same origin.
+              The console signs in with an admin token and keeps a session for it in an httpOnly cookie (the cookie never holds
+              the token; revoking the token ends the session); writes authenticated by that cookie are accepted only from the same
+              origin. Too many failed sign-ins answer 429 with <Code>Retry-After</Code>, as does a database that is unavailable
+              (503).
             </p>
           </Card>
         </header>

@@ -3,13 +3,15 @@ import Link from "next/link";
 import { PasswordSignInForm } from "@/components/auth/password-sign-in-form";
 import { Card } from "@/components/ui/card";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { AccountSignOut } from "@/components/auth/account-sign-out";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  const { next } = await searchParams;
+  // Only a path on this site: anything else (`/\\evil.example`, `//host`, `https://…`) is dropped here.
+  const next = safeNextPath((await searchParams).next) ?? undefined;
   const principal = await getSignedInPrincipal();
   return (
     <div className="mx-auto max-w-md pt-6 sm:pt-12">

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { safeNextPath } from "@/lib/auth/safe-next";
 
 /**
  * Sign-in with an account (e-mail + password) through Better Auth: POST /api/auth/sign-in/email sets the
@@ -40,7 +41,7 @@ export function PasswordSignInForm({ next }: { next?: string }) {
         return;
       }
       const role = data?.user?.role ?? "user";
-      router.replace(next && next.startsWith("/") && !next.startsWith("//") ? next : role === "user" ? "/chat" : "/console");
+      router.replace(safeNextPath(next) ?? (role === "user" ? "/chat" : "/console"));
       router.refresh();
     } catch {
       setError("Could not reach Stopline; check your connection and try again.");

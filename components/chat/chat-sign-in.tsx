@@ -13,7 +13,7 @@ export function ChatSignIn() {
           <Link href="/sign-in?next=/chat" className="font-medium text-ink underline">
             Use your account (e-mail and password)
           </Link>
-          , or an admin API token; it is kept in an httpOnly cookie for this browser only.
+          , or an admin API token; this browser then keeps a session in an httpOnly cookie (never the token).
         </p>
         <SignInForm />
       </Card>

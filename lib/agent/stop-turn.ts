@@ -13,7 +13,7 @@ export const UNSENT_TITLE = "(stopped before the agent received the message)";
  */
 export async function stopTurn(
   database: Database,
-  input: { conversationId: string; turnId: string; ownerId: string; text?: string | null; reason?: string | null; actor: string; mayStopOthers: boolean },
+  input: { conversationId: string; turnId: string; ownerId: string; text?: string | null; reason?: string | null; actor: string; actorId?: string | null; mayStopOthers: boolean },
 ): Promise<CancellationRequestResult> {
   const key = { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } };
   let task = await database.prisma.task.findUnique({ where: key, select: { id: true, ownerId: true } });
@@ -21,7 +21,7 @@ export async function stopTurn(
   if (!task) {
     const made = await createTaskBornStopped(database, {
       conversationId: input.conversationId, turnId: input.turnId, ownerId: input.ownerId,
-      title: input.text?.trim().slice(0, 200) || UNSENT_TITLE, reason: input.reason ?? null, actor: input.actor,
+      title: input.text?.trim().slice(0, 200) || UNSENT_TITLE, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null,
     });
     born = made.created;
     task = await database.prisma.task.findUniqueOrThrow({ where: { id: made.taskId }, select: { id: true, ownerId: true } });
@@ -29,7 +29,7 @@ export async function stopTurn(
   if (task.ownerId !== input.ownerId && !input.mayStopOthers) {
     throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
   }
-  const result = await requestCancellation(database, { taskId: task.id, reason: input.reason ?? null, actor: input.actor });
+  const result = await requestCancellation(database, { taskId: task.id, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null });
   // The boundary this request recorded when it created the task is this request's own, not a repeat.
   return born && result.kind === "boundary" ? { ...result, boundary: { ...result.boundary, alreadyRequested: false } } : result;
 }

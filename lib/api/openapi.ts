@@ -13,6 +13,8 @@ const ERROR_STATUSES: Record<string, string> = {
   "403": "The token's role may not do this",
   "404": "Unknown id",
   "409": "Conflict: illegal transition (with the current state), cancellation already requested, stale intent or lease",
+  "413": "The body is larger than 1 MiB",
+  "503": "The database is unavailable right now (the message says why); nothing was confirmed — retry after the Retry-After header's seconds",
 };
 
 /** OpenAPI 3.1 document generated from the route contract and its zod schemas (JSON Schema 2020-12). */
@@ -61,8 +63,10 @@ function buildOpenApiDocument(): Record<string, unknown> {
       const takesInput = !!(route.body || route.query || route.params);
       if (!takesInput && status === "400") continue;
       if (!route.params && (status === "404" || status === "409") && route.method === "GET") continue;
+      if (status === "413" && !route.body) continue;
       responses[status] = { description, ...errorSchema };
     }
+    if (operationId === "createSession") responses["429"] = { description: "Too many failed sign-ins from this address: retry after the Retry-After header's seconds", ...errorSchema };
     const path = (paths[route.path] ??= {});
     path[route.method.toLowerCase()] = {
       operationId,

@@ -2,10 +2,12 @@ import type { z } from "zod";
 import { db, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { authenticateToken, type Principal } from "../auth/tokens";
+import { authenticateConsoleSession } from "../auth/console-session";
 import { authenticateSession } from "../auth/person";
 import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
 import { errorResponse } from "./http-errors";
+import { assertAcceptableBody, assertAcceptableInput, MAX_BODY_BYTES } from "./input-guard";
 
 export const SESSION_COOKIE = "stopline_session";
 
@@ -32,8 +34,12 @@ export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>
     try {
       const database = db();
       const principal = await authenticate(database, request, route);
-      const params = route.params ? route.params.parse((await context.params) ?? {}) : undefined;
-      const query = route.query ? route.query.parse(Object.fromEntries(new URL(request.url).searchParams)) : undefined;
+      const rawParams = (await context.params) ?? {};
+      assertAcceptableInput(rawParams, "(path)");
+      const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
+      assertAcceptableInput(rawQuery, "(query)");
+      const params = route.params ? route.params.parse(rawParams) : undefined;
+      const query = route.query ? route.query.parse(rawQuery) : undefined;
       const body = route.body ? route.body.parse(await readJson(request)) : undefined;
       const result = await handler({ request, database, principal, params, query, body } as RouteArgs<C>);
       if (result instanceof Response) return result;
@@ -61,18 +67,26 @@ function serialize(route: RouteContract, result: unknown): unknown {
 
 async function readJson(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const raw = await request.text();
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw tooLarge();
   if (!raw.trim()) return {};
   // Only JSON is accepted: a form post from another site cannot be mistaken for an API call.
   if (!/^application\/json\b/i.test(type)) {
     throw new AppError(ErrorCode.badRequest, `the body must be JSON (Content-Type: application/json), not "${type || "none"}"`, { field: "(body)" });
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw);
+    body = JSON.parse(raw);
   } catch {
     throw new AppError(ErrorCode.badRequest, "the body is not valid JSON", { field: "(body)" });
   }
+  assertAcceptableBody(body);
+  return body;
 }
+
+const tooLarge = () => new AppError(ErrorCode.payloadTooLarge, `the body is larger than ${MAX_BODY_BYTES} bytes`, { field: "(body)", limit: MAX_BODY_BYTES });
 
 async function authenticate(database: Database, request: Request, route: RouteContract): Promise<Principal | null> {
   const header = request.headers.get("authorization");
@@ -82,11 +96,12 @@ async function authenticate(database: Database, request: Request, route: RouteCo
     principal = match ? await authenticateToken(database, match[1]) : null;
     if (!principal && route.auth !== "public") throw new AppError(ErrorCode.unauthorized, "the bearer token is not valid (wrong, revoked or malformed)");
   } else {
-    // A person's Better Auth session first, then the admin-token console cookie.
+    // A person's Better Auth session first, then the console session of an admin token (the cookie holds a
+    // session id, never the token).
     principal = await authenticateSession(database, request.headers);
     if (!principal) {
       const cookie = readCookie(request, SESSION_COOKIE);
-      if (cookie) principal = await authenticateToken(database, cookie);
+      if (cookie) principal = await authenticateConsoleSession(database, cookie);
     }
     // Cookie-authenticated writes must come from this site.
     if (principal && isUnsafe(request.method)) assertSameOrigin(request);
@@ -108,8 +123,17 @@ function assertSameOrigin(request: Request) {
   if (site && site !== "same-origin" && site !== "none") throw new AppError(ErrorCode.forbidden, "cross-site request refused");
   const origin = request.headers.get("origin");
   if (origin) {
+    // "null" (a sandboxed frame, a file: page, a cross-origin redirect) and anything that is not an origin are
+    // refused like any other site's.
+    let originHost: string | null = null;
+    try {
+      originHost = origin === "null" ? null : new URL(origin).host;
+    } catch {
+      throw new AppError(ErrorCode.forbidden, "cross-site request refused (the Origin header is not a valid origin)", { origin: origin.slice(0, 200) });
+    }
     const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-    if (!host || new URL(origin).host !== host) throw new AppError(ErrorCode.forbidden, "cross-site request refused (Origin does not match)");
+    if (!originHost) throw new AppError(ErrorCode.forbidden, "cross-site request refused (Origin: null is never this site)");
+    if (!host || originHost !== host) throw new AppError(ErrorCode.forbidden, "cross-site request refused (Origin does not match)");
   } else if (!site) {
     throw new AppError(ErrorCode.forbidden, "a signed-in browser write needs an Origin or Sec-Fetch-Site header");
   }

@@ -172,6 +172,11 @@ export const ErrorSchema = z.object({
 
 // ---- request bodies and queries --------------------------------------------------------------------
 const text = (max: number) => z.string().trim().min(1).max(max);
+/**
+ * A version number as both databases store it (a 32-bit integer): PostgreSQL refuses a larger one, so SQLite
+ * must not take it either (issue 11: the two databases accept the same inputs).
+ */
+const version = (min: number) => z.number().int().min(min).max(2_147_483_647);
 
 export const CreateTaskBody = z.strictObject({
   title: text(500),
@@ -202,8 +207,8 @@ export const ScheduleWorkItemBody = z.strictObject({
   kind: WorkItemKindSchema,
   toolName: text(200),
   mechanism: MechanismSchema,
-  intentVersion: z.number().int().min(1),
-  proposalVersion: z.number().int().min(0).nullable().optional(),
+  intentVersion: version(1),
+  proposalVersion: version(0).nullable().optional(),
   commitsEffect: z.boolean().optional(),
   correlationId: text(200).optional(),
   idempotencyKey: text(300).optional(),
@@ -228,8 +233,8 @@ const leaseToken = text(200);
 export const HeartbeatBody = z.strictObject({ leaseToken, leaseMs: z.number().int().min(1000).max(3_600_000).optional() });
 export const CheckpointBody = z.strictObject({
   leaseToken,
-  intentVersion: z.number().int().min(1).optional(),
-  proposalVersion: z.number().int().min(0).nullable().optional(),
+  intentVersion: version(1).optional(),
+  proposalVersion: version(0).nullable().optional(),
 });
 export const SubmittedBody = z.strictObject({
   leaseToken,
@@ -254,7 +259,7 @@ export const CompleteBody = z
   .refine((b) => b.outcome !== "failed" || !!b.error, { message: "a failed outcome needs an error", path: ["error"] });
 
 export const EventsQuery = z.strictObject({
-  lastEventId: z.coerce.number().int().min(0).optional(),
+  lastEventId: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
 });
 
 export const SessionBody = z.strictObject({ token: text(500) });
@@ -302,8 +307,8 @@ export const StopTurnBody = z.strictObject({
   text: z.string().trim().min(1).max(2000).optional(),
 });
 const ProposalItems = z.array(z.strictObject({ sku: text(50), quantity: z.number().int().min(1).max(1000) })).min(1).max(20);
-export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: z.number().int().min(1) });
-export const ConfirmProposalBody = z.strictObject({ proposalVersion: z.number().int().min(1) });
+export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: version(1) });
+export const ConfirmProposalBody = z.strictObject({ proposalVersion: version(1) });
 export const TurnSchema = z.object({
   taskId: id, intent: z.enum(["order", "export", "record_and_email", "unknown"]), reply: z.string(),
   proposal: z.record(z.string(), z.unknown()).nullable(),
@@ -419,7 +424,7 @@ export const DemoServiceListSchema = z.object({ demoUrl: z.string(), services: z
 export const DemoServiceFaultsSchema = z.object({ service: DemoServiceNameSchema, faults: DemoFaultsSchema });
 export const DemoWitnessQuery = z.strictObject({
   /** Only entries after this sequence number (for polling). */
-  afterSeq: z.coerce.number().int().min(0).optional(),
+  afterSeq: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
   /** At most this many — the most recent ones (default 100). */
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
@@ -501,7 +506,7 @@ export const ChangeAccountRoleBody = z.strictObject({ role: PersonRoleSchema });
 export const AdminEntitySchema = z.enum(ADMIN_ENTITIES as [AdminEntity, ...AdminEntity[]]);
 export const AdminHistoryQuery = z.strictObject({
   /** Older than this ledger sequence number: the previous page's nextBefore. */
-  before: z.coerce.number().int().min(1).optional(),
+  before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
   entityType: AdminEntitySchema.meta({ description: `only changes to one kind of thing: ${ADMIN_ENTITIES.join(", ")}` }).optional(),
 });

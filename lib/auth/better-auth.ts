@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "@better-auth/prisma-adapter";
@@ -70,10 +71,22 @@ export function createAuth(database: Database) {
       return [...own, ...(process.env.BETTER_AUTH_TRUSTED_ORIGINS?.split(",").map((s) => s.trim()).filter(Boolean) ?? [])];
     },
     rateLimit: { enabled: true, window: 60, max: 300, customRules: { "/sign-in/email": { window: 60, max: 30 } } },
+    // Better Auth answers an unexpected error with a bare 500; remember it so that handleAuthRequest can say
+    // what it was (the database being unavailable is a 503 with Retry-After, not a 500).
+    onAPIError: {
+      onError: (error) => {
+        const store = authErrors.getStore();
+        if (store) store.error = error;
+        if (!(error && typeof error === "object" && "statusCode" in error)) console.error("[better-auth]", error);
+      },
+    },
     advanced: { defaultCookieAttributes: { sameSite: "lax", httpOnly: true } },
     telemetry: { enabled: false },
   });
 }
+
+/** The unexpected error of the Better Auth request being handled (set by onAPIError, read by handleAuthRequest). */
+export const authErrors = new AsyncLocalStorage<{ error?: unknown }>();
 
 const cache = new WeakMap<Database, Auth>();
 

@@ -1,22 +1,21 @@
 import { cookies, headers } from "next/headers";
 import { SESSION_COOKIE } from "../api/route";
 import { db } from "../db/client";
-import { TokenRole } from "../ledger/states";
+import { authenticateConsoleSession } from "./console-session";
 import { authenticateSession } from "./person";
 import { CONSOLE_ROLES } from "./permissions";
-import { authenticateToken, type Principal } from "./tokens";
+import type { Principal } from "./tokens";
 
 /**
  * Whoever is signed in to this browser (server components only): a person's Better Auth session, else the
- * `stopline_session` cookie's admin token (authenticated like any bearer token). Null when neither is valid.
+ * `stopline_session` cookie's console session (an admin token signed in at /console). Null when neither is valid.
  */
 export async function getSignedInPrincipal(): Promise<Principal | null> {
   const person = await authenticateSession(db(), await headers());
   if (person) return person;
   const raw = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!raw) return null;
-  const principal = await authenticateToken(db(), raw);
-  return principal?.role === TokenRole.admin ? principal : null;
+  return authenticateConsoleSession(db(), raw);
 }
 
 /**

@@ -24,11 +24,36 @@ export async function assertTaskAccess(database: Database, principal: Principal 
   if (!task || task.ownerId !== ownerIdOf(principal)) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
 }
 
-/** Whether a conversation belongs to someone else (it has tasks, none of them the principal's). */
+/**
+ * Who a conversation belongs to: the owner of its first task (null while it has none). Conversations have no
+ * row of their own; the person who started one owns it, whoever acts in it later.
+ */
+export async function conversationOwner(database: Database, conversationId: string): Promise<string | null> {
+  const earliest = await database.prisma.task.findMany({ where: { conversationId }, orderBy: { createdAt: "asc" }, take: 5, select: { id: true, ownerId: true, createdAt: true } });
+  if (!earliest.length) return null;
+  const tied = earliest.filter((t) => t.createdAt.getTime() === earliest[0].createdAt.getTime());
+  if (tied.length === 1 || tied.every((t) => t.ownerId === tied[0].ownerId)) return tied[0].ownerId;
+  // Created in the same millisecond: the ledger's event order decides which came first.
+  const created = await database.prisma.ledgerEvent.findFirst({ where: { type: "task.created", taskId: { in: tied.map((t) => t.id) } }, orderBy: { seq: "asc" }, select: { taskId: true } });
+  return tied.find((t) => t.id === created?.taskId)?.ownerId ?? tied[0].ownerId;
+}
+
+/**
+ * The owner of a new task in a conversation: the conversation's owner when it has one — an agent or admin
+ * posting into a person's conversation acts for that person, so the person sees and can stop what it started
+ * (issue 11, item 10: the task used to be the token's, and the person's next message was a 404) — else the
+ * principal's own id.
+ */
+export async function ownerForConversation(database: Database, principal: Principal, conversationId: string | null | undefined): Promise<string> {
+  if (!conversationId || isOwnerScoped(principal)) return ownerIdOf(principal);
+  return (await conversationOwner(database, conversationId)) ?? ownerIdOf(principal);
+}
+
+/** Whether a conversation belongs to someone else (its first task is not the principal's). */
 export async function conversationIsOthers(database: Database, principal: Principal | null, conversationId: string): Promise<boolean> {
   if (!principal || !isOwnerScoped(principal)) return false;
-  const other = await database.prisma.task.findFirst({ where: { conversationId, NOT: { ownerId: ownerIdOf(principal) } }, select: { id: true } });
-  return !!other;
+  const owner = await conversationOwner(database, conversationId);
+  return owner !== null && owner !== ownerIdOf(principal);
 }
 
 /** 404 when the conversation is another person's. */

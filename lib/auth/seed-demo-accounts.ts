@@ -38,3 +38,19 @@ export async function seedDemoAccounts(database: Database, accounts: DemoAccount
   }
   return { created, accounts };
 }
+
+/**
+ * The demo accounts that still sign in with their published password (enabled, password unchanged): on a
+ * server that others can reach, each of them is an open door — the admin one above all (see scripts/start.ts).
+ */
+export async function demoAccountsStillPublished(database: Database, accounts: DemoAccount[] = demoAccounts()): Promise<string[]> {
+  const ctx = await createAuth(database).$context;
+  const open: string[] = [];
+  for (const account of accounts) {
+    const user = await database.prisma.user.findUnique({ where: { email: account.email }, select: { id: true, disabledAt: true } });
+    if (!user || user.disabledAt) continue;
+    const credential = await database.prisma.account.findFirst({ where: { userId: user.id, providerId: "credential" }, select: { password: true } });
+    if (credential?.password && (await ctx.password.verify({ hash: credential.password, password: account.password }))) open.push(account.email);
+  }
+  return open;
+}

@@ -17,7 +17,15 @@ export interface Principal {
   kind?: "token" | "person";
 }
 
+/** How a principal is named in the ledger's history: role and name ("operator:ops@example.com"), for people to read. */
 export const actorOf = (p: Principal) => `${p.role}:${p.name}`;
+
+/**
+ * Who a principal is, by an id that never changes: "person:<user id>" or "token:<token id>". Rules about the
+ * same person or client (maker-checker) compare this — never actorOf, whose role part changes with a
+ * promotion and whose name part is not unique for tokens.
+ */
+export const principalRef = (p: Principal) => `${p.kind === "person" ? "person" : "token"}:${p.id}`;
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 

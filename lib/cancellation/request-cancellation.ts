@@ -29,9 +29,9 @@ export type CancellationRequestResult =
  */
 export async function requestCancellation(
   database: Database,
-  input: { taskId: string; reason?: string | null; actor: string },
+  input: { taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null },
 ): Promise<CancellationRequestResult> {
-  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor };
+  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null };
   // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
   const { task, recorded } = database.sqlite
     ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))
@@ -57,7 +57,7 @@ export async function requestCancellation(
  */
 export async function createTaskBornStopped(
   database: Database,
-  input: { conversationId: string; turnId: string; ownerId: string; title: string; reason: string | null; actor: string },
+  input: { conversationId: string; turnId: string; ownerId: string; title: string; reason: string | null; actor: string; actorId?: string | null },
 ): Promise<{ taskId: string; created: boolean }> {
   try {
     const taskId = await writeLedger(database, async (w) => {
@@ -68,7 +68,7 @@ export async function createTaskBornStopped(
       const now = await w.now();
       await casUpdate(w, {
         entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.cancelRequested,
-        data: { intentVersion: task.intentVersion + 1, cancelIntentVersion: task.intentVersion + 1, cancelRequestedAt: now, cancelReason: input.reason, cancelRequestedBy: input.actor },
+        data: { intentVersion: task.intentVersion + 1, cancelIntentVersion: task.intentVersion + 1, cancelRequestedAt: now, cancelReason: input.reason, cancelRequestedBy: input.actor, cancelRequestedById: input.actorId ?? null },
         event: {
           taskId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested, reason: input.reason,
           data: { intentVersion: task.intentVersion + 1, previousIntentVersion: task.intentVersion, bornStopped: true },

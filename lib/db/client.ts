@@ -5,8 +5,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 import { resolveDatabase, type DatabaseTarget } from "./config";
-import { openPgPool, type PgDirect } from "./pg";
-import { LedgerSqliteAdapterFactory } from "./sqlite-adapter";
+import { openPgPool, pgSessionBoundsFromEnv, type PgDirect, type PgSessionBounds } from "./pg";
+import { LedgerSqliteAdapterFactory, type SqliteBounds } from "./sqlite-adapter";
 
 /**
  * Both generated clients expose the same models and methods; the SQLite one's type stands for both.
@@ -29,14 +29,23 @@ export interface Database {
 }
 
 // Interactive transactions queue behind each other on SQLite's single writer; give them room under load.
+// (On SQLite the adapter bounds the wait for the write lock well below maxWait, and every transaction's life
+// a little above `timeout` — lib/db/sqlite-adapter.ts.)
 const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
 
-export function openDatabase(url?: string): Database {
+export interface OpenOptions {
+  /** SQLite only: bounds of lock waits and transactions (defaults from the environment). */
+  sqlite?: Partial<SqliteBounds>;
+  /** PostgreSQL only: session bounds of the pool (defaults from the environment; lib/db/pg.ts). */
+  postgres?: Partial<PgSessionBounds>;
+}
+
+export function openDatabase(url?: string, options: OpenOptions = {}): Database {
   const target = resolveDatabase(url);
   let prisma: PrismaDb;
   if (target.provider === "sqlite") {
     if (target.file !== ":memory:") mkdirSync(path.dirname(target.file), { recursive: true });
-    const factory = new LedgerSqliteAdapterFactory(target.file);
+    const factory = new LedgerSqliteAdapterFactory(target.file, options.sqlite);
     const client = new SqliteClient({ adapter: factory, transactionOptions });
     const connected = client.$connect();
     connected.catch(() => {}); // surfaced by the first query or direct transaction that awaits it
@@ -53,7 +62,7 @@ export function openDatabase(url?: string): Database {
       },
     };
   }
-  const direct = openPgPool(target.url);
+  const direct = openPgPool(target.url, undefined, pgSessionBoundsFromEnv(options.postgres));
   prisma = new PostgresClient({ adapter: new PrismaPg(direct.pool), transactionOptions }) as unknown as PrismaDb;
   const closing = closeHooks();
   return {

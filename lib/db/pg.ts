@@ -28,13 +28,41 @@ export const PG_TYPES = {
 } as unknown as pg.CustomTypesConfig;
 
 /**
- * Every session: a transaction left idle (a frozen process, a bug) is ended by the server after 10 s, so that it
- * cannot hold row locks — or the event watermark, see lib/events/read-events.ts — for longer.
+ * What one frozen or stuck client may hold up, at most (issue 11): a transaction left idle (a process stopped by
+ * SIGSTOP or a debugger, a bug) is ended by the server after 10 s, so that it cannot hold row locks — or the
+ * event watermark, see lib/events/read-events.ts — for longer; nobody waits for a lock longer than 5 s, and no
+ * statement runs longer than 60 s. Failures answer 503 with Retry-After (lib/db/unavailable.ts).
  */
-const SESSION_OPTIONS = "-c idle_in_transaction_session_timeout=10000 -c TimeZone=UTC";
+export interface PgSessionBounds {
+  idleInTransactionMs: number;
+  lockTimeoutMs: number;
+  statementTimeoutMs: number;
+  /** Longest wait for a new connection (the server down or unreachable). */
+  connectionTimeoutMs: number;
+}
 
-export function openPgPool(url: string, max = Number(process.env.PG_POOL_SIZE ?? 10)): PgDirect {
-  const pool = new pg.Pool({ connectionString: url, max, options: SESSION_OPTIONS, application_name: process.env.STOPLINE_PROCESS_NAME ?? "stopline" });
+export function pgSessionBoundsFromEnv(overrides: Partial<PgSessionBounds> = {}): PgSessionBounds {
+  const num = (name: string, fallback: number) => {
+    const v = Number(process.env[name]);
+    return Number.isInteger(v) && v > 0 ? v : fallback;
+  };
+  return {
+    idleInTransactionMs: num("STOPLINE_PG_IDLE_IN_TRANSACTION_MS", 10_000),
+    lockTimeoutMs: num("STOPLINE_PG_LOCK_TIMEOUT_MS", 5_000),
+    statementTimeoutMs: num("STOPLINE_PG_STATEMENT_TIMEOUT_MS", 60_000),
+    connectionTimeoutMs: num("STOPLINE_PG_CONNECT_TIMEOUT_MS", 5_000),
+    ...overrides,
+  };
+}
+
+export function openPgPool(url: string, max = Number(process.env.PG_POOL_SIZE ?? 10), bounds: PgSessionBounds = pgSessionBoundsFromEnv()): PgDirect {
+  const options = [
+    `-c idle_in_transaction_session_timeout=${bounds.idleInTransactionMs}`,
+    `-c lock_timeout=${bounds.lockTimeoutMs}`,
+    `-c statement_timeout=${bounds.statementTimeoutMs}`,
+    "-c TimeZone=UTC",
+  ].join(" ");
+  const pool = new pg.Pool({ connectionString: url, max, options, connectionTimeoutMillis: bounds.connectionTimeoutMs, application_name: process.env.STOPLINE_PROCESS_NAME ?? "stopline" });
   // An idle pooled connection that the server closed (restart, timeout) must not crash the process; the pool
   // replaces it on the next checkout.
   pool.on("error", (error) => console.error("PostgreSQL pool: an idle connection failed", error.message));

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { DestinationRefusedError, guardedPost } from "./destination";
 import { signatureHeader } from "./signature";
 import { DELIVERY_ID_HEADER, DeliveryKind, DeliveryStatus, SIGNATURE_HEADER } from "./states";
 
@@ -6,7 +7,9 @@ import { DELIVERY_ID_HEADER, DeliveryKind, DeliveryStatus, SIGNATURE_HEADER } fr
  * Sending one pending delivery: claim the attempt (compare-and-set on the attempt count, so two deliverers
  * never send the same attempt), POST the stored body, record the answer. A 2xx is delivered; anything
  * else — another status, a redirect (not followed: a POST must not turn into a GET elsewhere), a timeout,
- * a refused connection — is retried with exponential backoff until `maxAttempts`, then failed.
+ * a refused connection — is retried with exponential backoff until `maxAttempts`, then failed. A destination
+ * that is not allowed (an internal address, see destination.ts) fails at once: the rule, not the network,
+ * refused it, and retrying would not change that.
  *
  * At-least-once: if this process dies after sending and before recording, the claim expires and the
  * delivery is sent again with the same Stopline-Delivery-Id — receivers de-duplicate by it.
@@ -21,7 +24,8 @@ export interface DeliveryOptions {
   maxBackoffMs: number;
   /** Per request (default 10 s; STOPLINE_ESCALATION_TIMEOUT_MS). */
   timeoutMs: number;
-  fetch: typeof fetch;
+  /** Sends one POST; only to allowed destinations, redirects never followed (destination.ts). */
+  post: typeof guardedPost;
 }
 
 export function deliveryOptionsFromEnv(overrides: Partial<DeliveryOptions> = {}): DeliveryOptions {
@@ -34,7 +38,7 @@ export function deliveryOptionsFromEnv(overrides: Partial<DeliveryOptions> = {})
     backoffMs: num("STOPLINE_ESCALATION_BACKOFF_MS", 1_000),
     maxBackoffMs: 5 * 60_000,
     timeoutMs: num("STOPLINE_ESCALATION_TIMEOUT_MS", 10_000),
-    fetch: globalThis.fetch,
+    post: guardedPost,
     ...overrides,
   };
 }
@@ -115,8 +119,9 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
   let status: number | null = null;
   let error: string | null = null;
   let retryAfterMs: number | null = null;
+  let refused = false;
   try {
-    const response = await options.fetch(delivery.channel.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) });
+    const response = await options.post(delivery.channel.url, { headers, body, signal: AbortSignal.timeout(options.timeoutMs) });
     status = response.status;
     const text = await response.text().catch(() => "");
     if (status < 200 || status >= 300) {
@@ -128,7 +133,8 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
     }
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
-    error = err.name === "TimeoutError" ? `no answer within ${options.timeoutMs} ms` : [err.message, err.cause?.code ?? err.cause?.message].filter(Boolean).join(": ");
+    refused = e instanceof DestinationRefusedError;
+    error = err.name === "TimeoutError" || err.name === "AbortError" ? `no answer within ${options.timeoutMs} ms` : [err.message, err.cause?.code ?? err.cause?.message].filter(Boolean).join(": ");
   }
   const finishedAt = new Date();
   const log = [...((delivery.attemptLog as AttemptRecord[] | null) ?? []), { attempt, at: startedAt.toISOString(), status, error, durationMs: finishedAt.getTime() - startedAt.getTime() }];
@@ -147,8 +153,9 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
     if (moved.count) await releaseCloseOut();
     return "delivered";
   }
-  if (attempt >= options.maxAttempts) {
-    const moved = await prisma.escalationDelivery.updateMany({ where: mine, data: { status: DeliveryStatus.failed, responseStatus: status, lastError: `${error} (gave up after ${attempt} attempts)`, attemptLog: log as never } });
+  if (refused || attempt >= options.maxAttempts) {
+    const lastError = refused ? `${error} (not retried)` : `${error} (gave up after ${attempt} attempts)`;
+    const moved = await prisma.escalationDelivery.updateMany({ where: mine, data: { status: DeliveryStatus.failed, responseStatus: status, lastError, attemptLog: log as never } });
     if (moved.count) await releaseCloseOut();
     return "failed";
   }

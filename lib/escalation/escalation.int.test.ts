@@ -28,6 +28,9 @@ let deliverer: EscalationDeliverer;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
+  // The receivers of this file listen on 127.0.0.1: an internal address, which escalations may reach only
+  // when an administrator allow-lists it (lib/escalation/destination.ts).
+  process.env.STOPLINE_ESCALATION_ALLOWED_HOSTS = "127.0.0.1";
   t = await createTestDatabase();
   t.install();
   admin = (await createApiToken(t.database, { name: "ops", role: "admin" })).token;

@@ -1,4 +1,7 @@
+import { allows, Roles } from "../auth/permissions";
+import type { Principal } from "../auth/tokens";
 import type { Database } from "../db/client";
+import type { AttemptRecord } from "./deliver";
 import { ReviewItemKind } from "../ledger/states";
 import { DeliveryKind, EscalationTrigger } from "./states";
 
@@ -22,7 +25,23 @@ const ORPHAN_KINDS = new Set<string>([ReviewItemKind.orphanedResource, ReviewIte
  * the ledger answers — the latest `review_item.escalated` (or, for an orphan, `review_item.opened`) event at
  * or before the escalation was enqueued, exactly the event enqueue.ts turned into it.
  */
-export async function listDeliveries(database: Database, filter: DeliveryFilter = {}) {
+export async function listDeliveries(database: Database, filter: DeliveryFilter = {}, viewer?: Principal) {
+  const rows = await listAllDeliveries(database, filter);
+  // What a receiver answered (its error body, an internal host name in a connection error) is shown only to
+  // the roles that configure channels; others (support) see the status and that it failed, not the text.
+  if (!viewer || allows(Roles.escalations, viewer.role)) return rows;
+  return rows.map((r) => ({
+    ...r,
+    lastError: r.lastError === null ? null : redactedError(r.responseStatus),
+    attemptLog: (r.attemptLog as unknown as AttemptRecord[]).map((a) => ({ ...a, error: a.error === null ? null : redactedError(a.status) })),
+  }));
+}
+
+/** The error as a role that did not configure the channel may read it: what kind of failure, no receiver text. */
+export const redactedError = (status: number | null) =>
+  `${status === null ? "the delivery failed (no HTTP answer)" : `HTTP ${status}`} — details are shown to operators and admins`;
+
+async function listAllDeliveries(database: Database, filter: DeliveryFilter) {
   const prisma = database.prisma;
   const rows = await prisma.escalationDelivery.findMany({
     where: {

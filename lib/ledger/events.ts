@@ -91,6 +91,9 @@ export interface TaskEventData {
   // ---- the demo agent ----------------------------------------------------------------------------------------
   "agent.proposal": { version: number; proposal: unknown };
   "agent.proposal_confirmed": { version: number; proposal: unknown };
+  // ---- the ledger's own writer, observed -------------------------------------------------------------------
+  /** Written only by tests that observe the writer itself (transaction bounds, a frozen writer); `reason` names the probe. */
+  "ledger.probe": null;
 }
 
 export type TaskEventType = keyof TaskEventData;
@@ -143,6 +146,7 @@ export const LedgerEvent = {
   cancellationSettled: "cancellation.settled",
   agentProposal: "agent.proposal",
   agentProposalConfirmed: "agent.proposal_confirmed",
+  ledgerProbe: "ledger.probe",
 } as const satisfies Record<string, TaskEventType>;
 
 // Every type in the catalogue has its constant: adding a type without one does not compile.

@@ -282,7 +282,7 @@ WITH ${NOW},
 current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
 recorded AS (
   UPDATE "Task" t SET "stage" = 'cancel_requested', "intentVersion" = c."intentVersion" + 1, "cancelIntentVersion" = c."intentVersion" + 1,
-    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
+    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "cancelRequestedById" = $4, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
   FROM current c, now
   WHERE t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
   RETURNING t.*
@@ -302,8 +302,8 @@ SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)
  * Invariant 1 in one statement: intent version +1, cancelRequestedAt (the database's clock), reason, actor and
  * the event. A task that already has a boundary, or has ended, is returned as it is (recorded: false).
  */
-export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string }): Promise<{ task: Task | null; recorded: boolean }> {
-  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor], "stopline_boundary");
+export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
+  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null], "stopline_boundary");
   if (!row) return { task: null, recorded: false };
   if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
   return { task: own<Task>(row), recorded: row._recorded as boolean };

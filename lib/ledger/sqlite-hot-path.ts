@@ -176,7 +176,7 @@ export function cancelQueuedOnSqlite(direct: Direct, taskId: string, boundary: D
 }
 
 /** The cancellation boundary (same row change and event as request-cancellation.ts's Prisma path). */
-export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string }) {
+export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }) {
   type TaskRow = { id: string; stage: string; intentVersion: number; rowVersion: number; cancelRequestedAt: string | null; cancelIntentVersion: number | null; cancelReason: string | null; cancelRequestedBy: string | null };
   return run<{ task: TaskRow | null; recorded: boolean }>(direct, (db, now, committed) => {
     const select = prepared(db, `SELECT "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy" FROM "Task" WHERE "id" = ?`);
@@ -185,10 +185,10 @@ export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; 
     if (task.cancelRequestedAt || task.stage !== TaskStage.active) return { task, recorded: false };
     const intentVersion = task.intentVersion + 1;
     const updated = prepared(db, `UPDATE "Task" SET "stage" = ?, "intentVersion" = ?, "cancelIntentVersion" = ?, "cancelRequestedAt" = ?, "cancelReason" = ?,
-        "cancelRequestedBy" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+        "cancelRequestedBy" = ?, "cancelRequestedById" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
       WHERE "id" = ? AND "stage" = ? AND "rowVersion" = ? AND "cancelRequestedAt" IS NULL
       RETURNING "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy"`)
-      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
+      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
     if (!updated) return { task, recorded: false }; // cannot happen under the write lock
     insertEvent(db, {
       taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested,

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
-import { actorOf } from "../auth/tokens";
+import { actorOf, principalRef } from "../auth/tokens";
 import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
 import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
@@ -73,13 +73,13 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
       approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
     });
   }
-  // Maker-checker: whoever asked for this compensation — by pressing the task's Stop, or by requesting its
-  // reversal — may not approve it.
-  if (item.requestedBy === actor) {
+  // Maker-checker: whoever asked for this compensation — by requesting the reversal of finished work, or by
+  // pressing the Stop that led to it — may not approve it, whatever their role is now.
+  if (requestedTheReversal(item, principal)) {
     throw new AppError(ErrorCode.forbidden, "you requested this reversal: another person must approve it (maker-checker)", { requestedBy: item.requestedBy });
   }
-  const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true } });
-  if (task?.cancelRequestedBy && task.cancelRequestedBy === actor) {
+  const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true, cancelRequestedById: true } });
+  if (task && requestedTheStop(task, principal)) {
     throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
   }
   const effect = item.sideEffect;
@@ -115,6 +115,28 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   await escalate(database, item.id, item.taskId, item.workItemId, ReviewItemStatus.approved, actor, `compensation ${result.status}: ${result.detail}`);
   return { status: ReviewItemStatus.escalated, compensation: { status: result.status, detail: result.detail } };
+}
+
+/**
+ * Did this principal request the task's Stop? By the stable id recorded with the boundary (person id or token
+ * id). A boundary recorded without one (before ids were recorded, or by in-process code) is compared by the
+ * name after the role — an account's e-mail address, a token's name — so a changed role never slips through;
+ * two tokens that share a name are then treated as one (the safe direction).
+ */
+export function requestedTheStop(task: { cancelRequestedBy: string | null; cancelRequestedById: string | null }, principal: Principal): boolean {
+  if (task.cancelRequestedById) return task.cancelRequestedById === principalRef(principal);
+  if (!task.cancelRequestedBy) return false;
+  const name = task.cancelRequestedBy.slice(task.cancelRequestedBy.indexOf(":") + 1);
+  return name === principal.name;
+}
+
+/**
+ * Did this principal ask for this review item (a reversal request records its requester as `role:name`)? By
+ * the name after the role, like requestedTheStop without a stable id: a changed role never slips through.
+ */
+export function requestedTheReversal(item: { requestedBy: string | null }, principal: Principal): boolean {
+  if (!item.requestedBy || item.requestedBy.startsWith("system:")) return false;
+  return item.requestedBy.slice(item.requestedBy.indexOf(":") + 1) === principal.name;
 }
 
 async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {

@@ -55,6 +55,23 @@ export function installSignalForwarding() {
   });
 }
 
+/**
+ * Stops (as if SIGTERM had arrived) when the parent process is gone — the npm that ran `npm start` was killed,
+ * say with kill -9: this process is then re-parented and notices within a second. Only for parents that exit
+ * only after their child (npm): a shell that ran us in the background may well exit first.
+ */
+export function stopWithParent(intervalMs = 500) {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    console.log(`[stopline] the process that ran this start (pid ${parent}) is gone: stopping`);
+    process.emit("SIGTERM");
+  }, intervalMs);
+  timer.unref();
+}
+
 /** Spawns `command args` as the leader of a new process group; resolves when it exits. */
 export function runInOwnGroup(command: string, args: string[], options: SpawnOptions = {}): Promise<ChildExit> {
   return new Promise((resolve, reject) => {

@@ -139,6 +139,36 @@ describe("support reads everything and changes nothing", () => {
   });
 });
 
+describe("a conversation after an agent token posts into it (issue 11, item 10)", () => {
+  it("the user's next message still works; the agent's task belongs to the user, who sees and stops it; another user still gets 404", async () => {
+    const agentToken = (await createApiToken(t.database, { name: "helper-agent", role: "agent" })).token;
+    const first = await call("POST", "/api/conversations/conv-shared-1/messages", as("user", { body: { text: "hello" } }));
+    expect(first.status, await first.clone().text()).toBe(201);
+
+    const byAgent = await call("POST", "/api/conversations/conv-shared-1/messages", { token: agentToken, body: { text: "export a report of 10 rows" } });
+    expect(byAgent.status, await byAgent.clone().text()).toBe(201);
+    const agentTask = (await json(byAgent)).taskId;
+    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: agentTask } })).ownerId).toBe(people.user.id);
+    const viaTasks = await call("POST", "/api/tasks", { token: agentToken, body: { title: "follow-up", conversationId: "conv-shared-1" } });
+    expect((await json(viaTasks)).ownerId).toBe(people.user.id);
+
+    const next = await call("POST", "/api/conversations/conv-shared-1/messages", as("user", { body: { text: "hello again" } }));
+    expect(next.status, await next.clone().text()).toBe(201);
+    const listed = (await json(await call("GET", "/api/tasks?conversationId=conv-shared-1", as("user")))).tasks.map((x: { id: string }) => x.id);
+    expect(listed).toContain(agentTask);
+    expect((await call("POST", `/api/tasks/${agentTask}/cancel`, as("user", { body: { reason: "not what I asked" } }))).status).toBe(202);
+
+    expect((await call("POST", "/api/conversations/conv-shared-1/messages", as("user2", { body: { text: "hello" } }))).status).toBe(404);
+    expect((await call("GET", `/api/tasks/${agentTask}`, as("user2"))).status).toBe(404);
+  });
+
+  it("a conversation an earlier version already mixed (a token-owned task after the user's) is still the user's", async () => {
+    await createTask(t.database, { title: "mine first", ownerId: people.user.id, conversationId: "conv-mixed-1" }, "user:user@stopline.local");
+    await createTask(t.database, { title: "the agent's, owned by its token", ownerId: "helper-agent", conversationId: "conv-mixed-1" }, "agent:helper-agent");
+    expect((await call("POST", "/api/conversations/conv-mixed-1/messages", as("user", { body: { text: "hello" } }))).status).toBe(201);
+  });
+});
+
 describe("maker-checker and cross-site requests", () => {
   it("an operator cannot approve the compensation of a task whose Stop they requested; another person can", async () => {
     const task = await createTask(t.database, { title: "record", ownerId: people.user.id, riskLevel: "high" }, "agent:t");
@@ -164,6 +194,57 @@ describe("maker-checker and cross-site requests", () => {
     const other = await call("POST", `/api/review-items/${review.id}/decision`, as("admin", { body: decision }));
     expect(other.status, await other.clone().text()).toBe(200);
     expect(records.get("acc-1")).toBe(2);
+  });
+
+  /** A committed CRM record, then a Stop by `stopper`: a compensation waits for approval. */
+  async function compensationAfterStopBy(recordId: string, stopper: CallOptions) {
+    const task = await createTask(t.database, { title: `record ${recordId}`, ownerId: people.user.id, riskLevel: "high" }, "agent:t");
+    await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+    const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm_acc.create_record"] }))!;
+    const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
+    await checkpointWorkItem(t.database, lease);
+    records.set(recordId, 1);
+    await recordSubmission(t.database, { ...lease, operationId: recordId, externalRecordId: recordId, externalVersion: "1", reversible: true, description: `CRM record ${recordId}` });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: recordId, externalVersion: "1" });
+    expect((await call("POST", `/api/tasks/${task.id}/cancel`, { ...stopper, body: { reason: "wrong customer" } })).status).toBe(202);
+    await executeCancellation(t.database, task.id, { registry: appRegistry(), verifyDelayMs: 10, settleTimeoutMs: 200 });
+    const review = (await json(await call("GET", `/api/review-items?taskId=${task.id}`, { token: adminToken }))).reviewItems[0];
+    expect(review).toMatchObject({ kind: "approve_compensation", status: "open" });
+    return { task, review, approve: { decision: "approve", reason: "ok", target: recordId, expectedVersion: "1" } };
+  }
+
+  it("maker-checker bypass by promotion: the operator who requested the Stop, promoted to admin, still cannot approve its compensation (the check is by person id, not role:email)", async () => {
+    const operatorId = people.operator.id;
+    const { task, review, approve } = await compensationAfterStopBy("acc-promoted", as("operator"));
+    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedById).toBe(`person:${operatorId}`);
+    const promote = await call("PATCH", `/api/accounts/${operatorId}`, { token: adminToken, body: { role: "admin" } });
+    expect(promote.status, await promote.clone().text()).toBe(200);
+    try {
+      const me = await json(await call("GET", "/api/review-items", as("operator")));
+      expect(me.reviewItems.length).toBeGreaterThan(0); // the session now acts as an admin
+      const own = await call("POST", `/api/review-items/${review.id}/decision`, as("operator", { body: approve }));
+      expect(own.status).toBe(403);
+      expect((await json(own)).error.message).toMatch(/maker-checker/);
+      expect(records.get("acc-promoted"), "nothing was compensated").toBe(1);
+      expect((await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: review.id } })).status).toBe("open");
+      // Another person approves.
+      expect((await call("POST", `/api/review-items/${review.id}/decision`, as("admin", { body: approve }))).status).toBe(200);
+      expect(records.get("acc-promoted")).toBe(2);
+    } finally {
+      expect((await call("PATCH", `/api/accounts/${operatorId}`, { token: adminToken, body: { role: "operator" } })).status).toBe(200);
+    }
+  });
+
+  it("maker-checker for tokens is by token id: the admin token that stopped the task cannot approve; another admin token with the same name can", async () => {
+    const stopper = (await createApiToken(t.database, { name: "on-call bot", role: "admin" })).token;
+    const twin = (await createApiToken(t.database, { name: "on-call bot", role: "admin" })).token;
+    const { review, approve } = await compensationAfterStopBy("acc-token", { token: stopper });
+    const own = await call("POST", `/api/review-items/${review.id}/decision`, { token: stopper, body: approve });
+    expect(own.status).toBe(403);
+    expect(records.get("acc-token")).toBe(1);
+    const other = await call("POST", `/api/review-items/${review.id}/decision`, { token: twin, body: approve });
+    expect(other.status, await other.clone().text()).toBe(200);
+    expect(records.get("acc-token")).toBe(2);
   });
 
   it("a cross-site POST with a session cookie is refused (Stop, approve, sign-in)", async () => {

@@ -57,7 +57,10 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
   async function changeRole(account: Account, role: PersonRoleName) {
     setPending(account.id);
     try {
-      await apiFetch<Account>(`/api/accounts/${encodeURIComponent(account.id)}`, { method: "PATCH", body: { role } });
+      const updated = await apiFetch<Account>(`/api/accounts/${encodeURIComponent(account.id)}`, { method: "PATCH", body: { role } });
+      // Show the saved role at once (the refetch below confirms it): until then the row would still say the old
+      // role, and choosing that old role again would look like "no change".
+      queryClient.setQueryData<AccountList>(ACCOUNTS_KEY, (old) => old && { ...old, accounts: old.accounts.map((a) => (a.id === updated.id ? { ...a, ...updated } : a)) });
       tell({ ok: true, text: `${account.name} now has the ${role} role, from their next request on.` });
       return true;
     } catch (e) {

@@ -18,7 +18,7 @@ export function SignInGate({ what, next }: { what: string; next: string }) {
           <Link href={`/sign-in?next=${encodeURIComponent(next)}`} className="font-medium text-ink underline">
             Sign in with your account
           </Link>
-          , or with an admin API token below (kept in an httpOnly cookie for this browser only).
+          , or with an admin API token below (this browser then keeps a session in an httpOnly cookie, never the token).
         </p>
         <SignInForm />
       </Card>
