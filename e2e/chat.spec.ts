@@ -75,7 +75,7 @@ test("GET /chat - signed out: the sign-in form, no conversation", async ({ page 
   await shot(page, "signed-out");
 });
 
-test("chat - export: Stop during the tool call, the children settle, the honest summary; then order → confirm → Stop", async ({ page, request }) => {
+test("chat - export: Stop during the tool call, the children settle, the honest summary; then order → confirm → done: Stop has nothing to stop, Request reversal", async ({ page, request }) => {
   test.slow(); // a long scenario against a real server
 
   await signIn(page);
@@ -131,12 +131,12 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
 
   // Each child settles: the export keeps a complete part of its rows; the reply generation is stopped.
   await expect(step(exportTurn, "reports.export_report")).toHaveAttribute("data-status", "partial", { timeout: 20_000 });
-  await expect(step(exportTurn, "reports.export_report").getByTestId("step-detail")).toContainText(/Stopped; [\d,]+ complete rows? kept\./);
+  await expect(step(exportTurn, "reports.export_report").getByTestId("step-detail")).toContainText(/Stopped — [\d,]+ complete rows? kept\./);
   const summary = exportTurn.getByTestId("stop-summary");
   await expect(summary).toHaveAttribute("data-status", new RegExp(`^(${SETTLED.join("|")})$`), { timeout: 30_000 });
   await expect(summary.getByTestId("user-message")).toContainText("Stopped new work.");
   await expect(summary.getByTestId("user-message")).toContainText("One partial result kept.");
-  await expect(summary.getByTestId("summary-stopped")).toContainText(/Exporting the report — stopped; [\d,]+ complete rows? kept/);
+  await expect(summary.getByTestId("summary-stopped")).toContainText(/Exporting the report — stopped — [\d,]+ complete rows? kept/);
 
   const detail = await taskDetail(request, exportTaskId);
   const generate = detail.workItems.find((i) => i.toolName === "inference.generate")!;
@@ -178,24 +178,26 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await expect(step(orderTurn, "shop.create_order")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
   await expect(step(orderTurn, "shop.create_order")).toContainText("took effect");
   await expect(step(orderTurn, "shop.create_order")).toContainText("2 × chair, €120.00");
-  await expect(orderTurn.getByTestId("turn-phase")).toHaveText("done");
-  await shotOf(page, orderTurn.getByTestId("work-panel"), "order-completed");
-
-  await page.getByTestId("stop-button").click();
-  // At once: the Stop's card (it may already be settled — nothing of this request was still running).
-  const orderSummary = orderTurn.getByTestId("stop-summary");
-  await expect(orderSummary).toBeVisible({ timeout: 1_000 });
-  await expect(orderSummary).toHaveAttribute("data-status", "PARTIALLY_CANCELLED", { timeout: 30_000 });
-  await expect(orderSummary.getByTestId("user-message")).toContainText("One action already took effect; review required.");
-  await expect(orderSummary.getByTestId("summary-took-effect")).toContainText("2 × chair, €120.00");
-  await expect(orderSummary.getByTestId("summary-needs-review")).toContainText("An operator decides whether to reverse order");
+  // The demo agent completes the request once its work settled: a completed request has nothing running.
   const orderTaskId = (await orderTurn.getAttribute("data-task-id"))!;
-  const orderApi = await settledSummary(request, orderTaskId);
-  await expect(orderSummary.getByTestId("user-message")).toHaveText(orderApi.user_message);
-  await shotOf(page, orderSummary, "order-stopped");
+  await expect.poll(async () => ((await (await request.get(`/api/tasks/${orderTaskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 }).toBe("completed");
+  await expect(orderTurn.getByTestId("turn-phase")).toHaveText("done");
+  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await shotOf(page, orderTurn.getByTestId("work-panel"), "order-completed");
+  // Stop on it (a stale page, an API client) answers that nothing is running — no boundary, no review item.
+  const late = await request.post(`/api/tasks/${orderTaskId}/cancel`, { headers: AUTH, data: { reason: "too late" } });
+  expect(late.status()).toBe(202);
+  expect(await late.json()).toMatchObject({ kind: "already_finished", message: expect.stringMatching(/^Nothing to stop: this request had already finished/) });
+  expect((await request.get(`/api/tasks/${orderTaskId}/cancellation`, { headers: AUTH })).status()).toBe(404);
+
+  // Undoing it is its own request, decided by another person.
+  await orderTurn.getByTestId("request-reversal").click();
+  await expect(orderTurn.getByTestId("reversal-requested")).toContainText(/^Reversal requested: another person decides by \d\d:\d\d UTC whether to reverse what this request did; nothing is undone before then\.$/);
+  await expect(orderTurn.getByTestId("request-reversal")).toHaveCount(0);
+  await shotOf(page, orderTurn, "order-reversal-requested");
 });
 
-test("chat - record and email: the exact record and email are confirmed; after Stop the sent email is reported as irreversible", async ({ page }) => {
+test("chat - record and email: the exact record and email are confirmed; a reversal request names the sent email as irreversible", async ({ page, request }) => {
   await signIn(page);
   const turn = await send(page, "record customer Ada ada@example.com");
   const proposal = turn.getByTestId("proposal");
@@ -212,13 +214,13 @@ test("chat - record and email: the exact record and email are confirmed; after S
   await expect(step(turn, "mailer.send_email")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
   await expect(step(turn, "mailer.send_email")).toContainText("cannot be undone");
 
-  await page.keyboard.press("Escape");
-  const summary = turn.getByTestId("stop-summary");
-  await expect(summary).toHaveAttribute("data-status", "PARTIALLY_CANCELLED", { timeout: 30_000 });
-  await expect(summary.getByTestId("user-message")).toContainText("Two actions already took effect");
-  await expect(summary.getByTestId("summary-took-effect")).toContainText("completed and cannot be reversed");
-  await expect(summary.getByTestId("summary-needs-review")).toBeVisible();
-  await shotOf(page, summary, "record-stopped");
+  const taskId = (await turn.getAttribute("data-task-id"))!;
+  await expect.poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 }).toBe("completed");
+  await expect(turn.getByTestId("turn-phase")).toHaveText("done");
+  await turn.getByTestId("request-reversal").click();
+  await expect(turn.getByTestId("reversal-requested")).toContainText("Reversal requested: another person decides by");
+  await expect(turn.getByTestId("reversal-requested")).toContainText("One effect cannot be undone: email");
+  await shotOf(page, turn, "record-reversal-requested");
 });
 
 test("chat - a proposal that changed before the confirmation arrives is refused, with the current proposal", async ({ page, request }) => {
@@ -270,7 +272,7 @@ test("chat - Stop pressed before the agent answered stops the request as soon as
   await expect(page.getByTestId("stop-button")).not.toHaveAttribute("aria-disabled", "true");
   await page.getByTestId("stop-button").click();
   await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
-  await expect(page.getByTestId("pending-turn")).toContainText("stopped as soon as the agent has received it");
+  await expect(page.getByTestId("pending-turn")).toContainText("this request is stopped, whether or not the agent has started on it yet");
   await shot(page, "stop-before-answer");
 
   const turn = page.getByTestId("turn").last();
@@ -278,6 +280,30 @@ test("chat - Stop pressed before the agent answered stops the request as soon as
   await expect(summary).toHaveAttribute("data-status", new RegExp(`^(${SETTLED.join("|")})$`), { timeout: 30_000 });
   await expect(summary.getByTestId("user-message")).toContainText("Stopped new work.");
   await expect(step(turn, "reports.export_report")).toHaveAttribute("data-status", /^(cancelled|partial|cancelled_incomplete)$/);
+});
+
+test("chat - Stop pressed right after Enter, before the message reached the agent: the request is born stopped and nothing of it starts", async ({ page, request }) => {
+  await signIn(page);
+  // The message waits a moment before it leaves the browser: the Stop (named by the message's turn id) gets there first.
+  await page.route("**/api/conversations/*/messages", async (route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  });
+  const box = page.getByRole("textbox", { name: "Message to the agent" });
+  await box.fill("export a report of 3000 rows");
+  await box.press("Enter");
+  await expect(page.getByTestId("pending-turn")).toBeVisible();
+  await page.getByTestId("stop-button").click();
+  await expect(page.getByTestId("pending-turn")).toContainText("this request is stopped, whether or not the agent has started on it yet");
+  const turn = page.getByTestId("turn").last();
+  await expect(turn.getByTestId("agent-reply")).toContainText("You pressed Stop before I started, so I did nothing.", { timeout: 15_000 });
+  const summary = turn.getByTestId("stop-summary");
+  await expect(summary).toHaveAttribute("data-status", "CANCELLED", { timeout: 30_000 });
+  await expect(summary.getByTestId("user-message")).toHaveText("Stopped new work. Nothing was running.");
+  const taskId = (await turn.getAttribute("data-task-id"))!;
+  const detail = (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { workItems: unknown[]; title: string };
+  expect(detail).toMatchObject({ workItems: [], title: "export a report of 3000 rows" });
+  await shotOf(page, turn, "born-stopped");
 });
 
 test("chat - Stop pressed after the agent answered, before the page shows the answer, stops that request", async ({ page }) => {

@@ -67,7 +67,7 @@ function expectSigned(request: ReceivedRequest, secret: string) {
   expect(verifySignature("whsec_not_the_secret_000000", header as string, request.raw, 300)).toBe(false);
 }
 
-/** A lamp is ordered by an agent and confirmed; once the order is placed, the agent stops: the order's reversal waits for a person. */
+/** A lamp is ordered by an agent and confirmed; once the order is placed (and the task completed), the agent requests its reversal: it waits for a person. */
 async function reviewItemFromTheDemoWorld(request: APIRequestContext) {
   const tokenRes = await request.post("/api/tokens", { headers: AUTH, data: { name: `escalation-e2e-agent-${Date.now()}`, role: "agent" } });
   expect(tokenRes.status(), await tokenRes.text()).toBe(201);
@@ -76,6 +76,7 @@ async function reviewItemFromTheDemoWorld(request: APIRequestContext) {
     const res = await request.get(`/api/tasks/${taskId}`, { headers: AUTH });
     expect(res.status()).toBe(200);
     return (await res.json()) as {
+      stage: string;
       workItems: { status: string }[];
       sideEffects: { outcome: string }[];
       reviewItems: { id: string; kind: string; status: string; deadline: string }[];
@@ -87,9 +88,9 @@ async function reviewItemFromTheDemoWorld(request: APIRequestContext) {
   const confirm = await request.post(`/api/tasks/${taskId}/proposal/confirm`, { headers: AGENT, data: { proposalVersion: proposal.version } });
   expect(confirm.status(), await confirm.text()).toBe(201);
   await expect.poll(async () => (await detail(taskId)).sideEffects.filter((s) => s.outcome === "committed").length, { timeout: 30_000 }).toBeGreaterThan(0);
-  await expect.poll(async () => (await detail(taskId)).workItems.every((w) => !["queued", "running", "submitted"].includes(w.status)), { timeout: 30_000 }).toBe(true);
-  const cancel = await request.post(`/api/tasks/${taskId}/cancel`, { headers: AGENT, data: { reason: "the customer changed their mind" } });
-  expect(cancel.status(), await cancel.text()).toBe(202);
+  await expect.poll(async () => (await detail(taskId)).stage, { timeout: 30_000 }).toBe("completed");
+  const reversal = await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer changed their mind" } });
+  expect(reversal.status(), await reversal.text()).toBe(200);
   await expect.poll(async () => (await detail(taskId)).reviewItems.filter((r) => r.kind === "approve_compensation").length, { timeout: 30_000 }).toBeGreaterThan(0);
   const review = (await detail(taskId)).reviewItems.find((r) => r.kind === "approve_compensation")!;
   return { id: review.id, taskId, deadline: review.deadline };

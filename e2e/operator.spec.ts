@@ -3,9 +3,10 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 /**
  * The operator's pages against the real server (`npm start` with the demo world): a real compensation case
- * is made through the chat API (order a lamp → confirm → the order completes → Stop → a review item),
- * then the operator approves it in the review queue bound to its version, sees it executed on the task's
- * detail (timeline with the Stop line), finds the task in the audit and exports CSV; the metrics page too.
+ * is made through the chat API (order a lamp → confirm → the order completes → the demo agent completes the
+ * task → the agent requests its reversal → a review item), then the operator approves it in the review queue
+ * bound to its version, sees it executed on the task's detail, finds the task in the audit and exports CSV;
+ * the metrics page too.
  * Screenshots of every page and state go to output/screenshots/operator-*.png.
  */
 
@@ -38,8 +39,11 @@ async function agent(request: APIRequestContext) {
   return agentAuth;
 }
 
-/** A lamp is ordered and confirmed; once the order completed, Stop: the order needs a person's decision. */
-async function orderedThenStopped(request: APIRequestContext, conversationId: string) {
+/**
+ * A lamp is ordered and confirmed; once the order is placed the demo agent completes the task (Stop on it would
+ * change nothing); the agent then requests the reversal: the order needs another person's decision.
+ */
+async function orderedThenReversed(request: APIRequestContext, conversationId: string) {
   const AGENT = await agent(request);
   const turn = await request.post(`/api/conversations/${conversationId}/messages`, { headers: AGENT, data: { text: "order a lamp" } });
   expect(turn.status(), await turn.text()).toBe(201);
@@ -49,9 +53,9 @@ async function orderedThenStopped(request: APIRequestContext, conversationId: st
   await expect
     .poll(async () => (await detail(request, taskId)).sideEffects.filter((s) => s.outcome === "committed").length, { timeout: 30_000 })
     .toBeGreaterThan(0);
-  await expect.poll(async () => (await detail(request, taskId)).workItems.every((w) => !["queued", "running", "submitted"].includes(w.status)), { timeout: 30_000 }).toBe(true);
-  const cancel = await request.post(`/api/tasks/${taskId}/cancel`, { headers: AGENT, data: { reason: "the customer changed their mind" } });
-  expect(cancel.status(), await cancel.text()).toBe(202);
+  await expect.poll(async () => (await detail(request, taskId)).stage, { timeout: 30_000 }).toBe("completed");
+  const reversal = await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer changed their mind" } });
+  expect(reversal.status(), await reversal.text()).toBe(200);
   await expect
     .poll(async () => (await detail(request, taskId)).reviewItems.filter((r) => r.kind === "approve_compensation").length, { timeout: 30_000 })
     .toBeGreaterThan(0);
@@ -85,9 +89,9 @@ test("operator pages: signed out → sign-in form; empty states", async ({ page 
   await shot(page, "audit-bad-filter");
 });
 
-test("operator: approve a compensation bound to its version, see it executed, the timeline with the Stop line, the audit and its CSV", async ({ page, request }) => {
+test("operator: approve a reversal bound to its version, see it executed, the task detail, the audit and its CSV", async ({ page, request }) => {
   test.slow();
-  const task = await orderedThenStopped(request, `conv-op-${Date.now()}`);
+  const task = await orderedThenReversed(request, `conv-op-${Date.now()}`);
   const effect = task.sideEffects.find((s) => s.outcome === "committed")!;
   const review = task.reviewItems.find((r) => r.kind === "approve_compensation")!;
 
@@ -112,13 +116,14 @@ test("operator: approve a compensation bound to its version, see it executed, th
   expect(announced, "the demo shop's compensation should run").toContain("Compensation executed");
   await expect(page.getByTestId("decided-item").filter({ hasText: "resolved" }).first()).toBeVisible({ timeout: 15_000 });
 
-  // The task detail: compensated effect, review resolved, timeline with the Stop line, plan and steps.
+  // The task detail: compensated effect, review resolved, the task completed (nobody pressed Stop), each step's outcome.
   await page.goto(`/console/tasks/${task.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByTestId("side-effect").first()).toHaveAttribute("data-outcome", "compensated", { timeout: 15_000 });
   await expect(page.getByTestId("timeline-row").first()).toBeVisible();
-  await expect(page.getByTestId("stop-line")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Cancellation plan and its execution" })).toContainText("Planned");
+  await expect(page.getByTestId("task-ended")).toContainText("Completed");
+  await expect(page.getByTestId("step-outcome").filter({ hasText: "Placing the order" })).toContainText(/took effect, then reversed/i, { timeout: 15_000 });
+  await expect(page.getByRole("region", { name: "Cancellation plan and its execution" })).toContainText("Nobody pressed Stop");
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
   await shot(page, "task-detail");
   await page.locator("summary").filter({ hasText: "Raw event history" }).click();
@@ -153,7 +158,7 @@ test("operator: approve a compensation bound to its version, see it executed, th
 
 test("operator: a second approval of a decided item is refused with an explanation; metrics", async ({ page, request }) => {
   test.slow();
-  const task = await orderedThenStopped(request, `conv-op2-${Date.now()}`);
+  const task = await orderedThenReversed(request, `conv-op2-${Date.now()}`);
   const review = task.reviewItems.find((r) => r.kind === "approve_compensation")!;
   // The live stream is held back so that this page still shows the item open when someone else decides it.
   await page.route("**/api/events*", (route) => route.abort());

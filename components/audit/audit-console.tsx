@@ -9,6 +9,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button, buttonStyles } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { Detail, Details } from "@/components/ui/details";
+import { toolLabel } from "@/components/chat/labels";
+import { OUTCOME_WORDS } from "@/lib/outcomes";
 import { apiFetch, asSentence, isUnauthorized } from "@/components/console/api";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "@/components/console/detail/states";
 import { effectLabel, effectTone } from "@/components/console/detail/types";
@@ -165,6 +168,56 @@ function ReportView({ report }: { report: Report }) {
   const titles = new Map(report.tasks.map((t) => [t.id, t.title]));
   return (
     <div className="space-y-4">
+      <Card as="section" aria-labelledby="tasks-title">
+        <SectionTitle id="tasks-title" count={report.tasks.length}>
+          Tasks, and what each step did
+        </SectionTitle>
+        <ul className="mt-2 divide-y divide-line text-sm">
+          {report.tasks.map((t) => (
+            <li key={t.id} className="py-2" data-testid="audit-task" data-task-id={t.id}>
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <Badge tone={stageTone(t.stage)}>{stageLabel(t.stage)}</Badge>
+                <Link href={`/audit?taskId=${encodeURIComponent(t.id)}`} className="min-w-0 flex-1 truncate text-accent hover:underline">
+                  {t.title}
+                </Link>
+                <span className="text-xs text-muted">
+                  user <Owner email={t.ownerEmail} id={t.ownerId} /> · {shortTime(t.createdAt)}
+                  {t.cancelRequestedAt && (
+                    <>
+                      {" "}
+                      · Stop {shortTime(t.cancelRequestedAt)}
+                      {t.cancelRequestedBy && <> by {t.cancelRequestedBy}</>}
+                      {t.cancelReason && <> — “{t.cancelReason}”</>}
+                    </>
+                  )}
+                  {t.endedAt && <> · {t.stage === "failed" ? "failed" : "completed"} {shortTime(t.endedAt)}</>}
+                </span>
+              </div>
+              {t.outcomes.length > 0 && (
+                <ul className="mt-1.5 space-y-1 pl-1 text-sm" aria-label={`What each step of “${t.title}” did`} data-testid="audit-outcomes">
+                  {t.outcomes.map((o) => (
+                    <li key={o.workItemId} className="flex flex-wrap items-baseline gap-x-2" data-testid="audit-outcome" data-outcome={o.kind}>
+                      <Badge tone={OUTCOME_WORDS[o.kind].tone}>{o.short}</Badge>
+                      <span className="text-ink">
+                        {toolLabel(o.toolName)} — {o.label}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <Details className="mt-1">
+                <Detail term="task">{t.id}</Detail>
+                {t.conversationId && <Detail term="conversation">{t.conversationId}</Detail>}
+                {t.outcomes.map((o) => (
+                  <Detail key={o.workItemId} term={o.toolName}>
+                    {o.toolCallId} · {o.kind}
+                  </Detail>
+                ))}
+              </Details>
+            </li>
+          ))}
+        </ul>
+      </Card>
       <Card as="section" aria-labelledby="effects-title" className="p-0">
         <div className="px-5 pt-4 pb-2">
           <SectionTitle id="effects-title" count={report.effects.length}>
@@ -197,16 +250,13 @@ function ReportView({ report }: { report: Report }) {
                       </span>
                     </td>
                     <td className="px-3 py-3 text-xs">
-                      <dl className="grid grid-cols-[auto_1fr] gap-x-2">
-                        <dt className="text-muted">tool</dt>
-                        <dd className="font-mono text-ink">{e.toolName}</dd>
-                        <dt className="text-muted">operation</dt>
-                        <dd className="font-mono break-all text-ink">{e.operationId}</dd>
-                        <dt className="text-muted">record</dt>
-                        <dd className="font-mono break-all text-ink">{e.externalRecordId ?? "—"}</dd>
-                        <dt className="text-muted">version</dt>
-                        <dd className="text-ink">{e.externalVersion ?? "—"}</dd>
-                      </dl>
+                      <p className="text-ink">{toolLabel(e.toolName)}</p>
+                      <Details className="mt-1">
+                        <Detail term="tool">{e.toolName}</Detail>
+                        <Detail term="operation">{e.operationId}</Detail>
+                        <Detail term="record">{e.externalRecordId ?? "—"}</Detail>
+                        <Detail term="version the agent's write produced">{e.externalVersion ?? "—"}</Detail>
+                      </Details>
                     </td>
                     <td className="px-3 py-3">
                       <Badge tone={effectTone(e.outcome)}>{effectLabel(e.outcome)}</Badge>
@@ -286,32 +336,6 @@ function ReportView({ report }: { report: Report }) {
         </Card>
       </div>
 
-      <Card as="section" aria-labelledby="tasks-title">
-        <SectionTitle id="tasks-title" count={report.tasks.length}>
-          Tasks searched
-        </SectionTitle>
-        <ul className="mt-2 divide-y divide-line text-sm">
-          {report.tasks.map((t) => (
-            <li key={t.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2" data-testid="audit-task" data-task-id={t.id}>
-              <Badge tone={stageTone(t.stage)}>{stageLabel(t.stage)}</Badge>
-              <Link href={`/audit?taskId=${encodeURIComponent(t.id)}`} className="min-w-0 flex-1 truncate text-accent hover:underline">
-                {t.title}
-              </Link>
-              <span className="text-xs text-muted">
-                user <Owner email={t.ownerEmail} id={t.ownerId} /> · {shortTime(t.createdAt)}
-                {t.cancelRequestedAt && (
-                  <>
-                    {" "}
-                    · Stop {shortTime(t.cancelRequestedAt)}
-                    {t.cancelRequestedBy && <> by {t.cancelRequestedBy}</>}
-                    {t.cancelReason && <> — “{t.cancelReason}”</>}
-                  </>
-                )}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
     </div>
   );
 }

@@ -73,8 +73,28 @@ export async function fetchSummary(taskId: string, signal?: AbortSignal): Promis
 
 // ---- writes -----------------------------------------------------------------------------------------
 
-export const sendMessage = (conversationId: string, text: string) =>
-  chatFetch<Turn>(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, { method: "POST", body: { text } });
+/** A message, named by the turn id this page chose for it: a Stop can name the turn before the answer arrives. */
+export const sendMessage = (conversationId: string, text: string, turnId: string) =>
+  chatFetch<Turn>(`/api/conversations/${encodeURIComponent(conversationId)}/messages`, { method: "POST", body: { text, turnId } });
+
+/**
+ * Stop a turn by its id — also before the agent's task exists (pressed right after Enter): the task is then
+ * born stopped and nothing of it starts. Idempotent like every Stop, so it is safely sent again.
+ */
+export async function stopTurn(conversationId: string, turnId: string, text: string, attempts = 4): Promise<CancelResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chatFetch<CancelResponse>(`/api/conversations/${encodeURIComponent(conversationId)}/turns/${encodeURIComponent(turnId)}/cancel`, {
+        method: "POST",
+        body: { reason: "the person pressed Stop in the chat", text },
+      });
+    } catch (error) {
+      if (!isTransient(error) || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
 
 export const confirmProposal = (taskId: string, proposalVersion: number) =>
   chatFetch<Confirmation>(`/api/tasks/${encodeURIComponent(taskId)}/proposal/confirm`, { method: "POST", body: { proposalVersion } });

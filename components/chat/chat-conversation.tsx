@@ -19,6 +19,7 @@ import {
   isUnauthorized,
   sendMessage,
   stopTask,
+  stopTurn,
   type LedgerEvent,
   type Summary,
   type TaskDetail,
@@ -34,11 +35,12 @@ import { isLive, isStoppable, isStopping, type StopRequest, type TurnFacts } fro
 import { useTaskStream } from "./use-task-stream";
 
 interface PendingMessage {
+  /** The turn id sent with the message (its idempotency key): a Stop names the turn before its task exists. */
   id: string;
   text: string;
   state: "sending" | "failed";
   error?: string;
-  /** Stop was pressed before the agent answered: its task is stopped as soon as it exists. */
+  /** Stop was pressed before the agent answered: recorded against the turn, so its task is born stopped. */
   stopOnArrival?: boolean;
 }
 
@@ -132,7 +134,7 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
                 cancelRequestedAt: t.cancelRequestedAt ?? answer.boundary.cancelRequestedAt,
               }));
             } else {
-              setStops((s) => ({ ...s, [id]: { state: "already_finished", at } }));
+              setStops((s) => ({ ...s, [id]: { state: "already_finished", at, message: answer.message } }));
             }
             void queryClient.invalidateQueries({ queryKey: chatKeys.task(id) });
             void queryClient.invalidateQueries({ queryKey: chatKeys.summary(id) });
@@ -147,23 +149,27 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
     [queryClient],
   );
 
-  // A message still on its way has no task yet: Stop marks it, and it is stopped the moment its task exists.
+  // A message still on its way may have no task yet: Stop is recorded against its turn id (the id the message
+  // carries), so that the task — whenever it comes to exist — is born with its boundary and nothing of it starts.
   const [pending, setPending] = useState<PendingMessage[]>([]);
-  const stopOnArrival = useRef(new Set<string>());
-  // Pending message id → its task id, from the moment the agent's answer arrived until the message leaves the
-  // pending list (the conversation's task list is refetched in between): a Stop in that gap stops the task.
-  const arrived = useRef(new Map<string, string>());
-  const arriving = pending.filter((m) => m.state === "sending" && !m.stopOnArrival).map((m) => m.id);
+  const stoppedTurns = useRef(new Set<string>());
+  const arriving = pending.filter((m) => m.state === "sending" && !m.stopOnArrival);
   const canStop = stoppable.length > 0 || arriving.length > 0;
   const stop = () => {
-    const answered = arriving.flatMap((id) => arrived.current.get(id) ?? []);
     if (arriving.length > 0) {
-      for (const id of arriving) if (!arrived.current.has(id)) stopOnArrival.current.add(id);
-      setPending((p) => p.map((m) => (arriving.includes(m.id) ? { ...m, stopOnArrival: true } : m)));
-      setAnnouncement("Stopping… the request is stopped as soon as the agent has received it.");
+      const ids = arriving.map((m) => m.id);
+      setPending((p) => p.map((m) => (ids.includes(m.id) ? { ...m, stopOnArrival: true } : m)));
+      setAnnouncement("Stopping… this request is stopped, whether or not the agent has started on it yet.");
+      for (const m of arriving) {
+        stoppedTurns.current.add(m.id);
+        stopTurn(conversationId, m.id, m.text).catch((error: Error) => {
+          stoppedTurns.current.delete(m.id);
+          setPending((p) => p.map((x) => (x.id === m.id ? { ...x, stopOnArrival: false } : x)));
+          setAnnouncement(`Stop was not recorded: ${asSentence(error.message)} Press Stop again.`);
+        });
+      }
     }
-    const ids = [...new Set([...stoppable, ...answered])];
-    if (ids.length > 0) stopTasks(ids);
+    if (stoppable.length > 0) stopTasks(stoppable);
   };
   useEffect(() => {
     stopRef.current = stop;
@@ -189,18 +195,15 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
     setPending((p) => [...p, { id, text, state: "sending" }]);
     setDraft("");
     try {
-      const turn = await sendMessage(conversationId, text);
-      // Synchronously after the answer: a Stop before this line was recorded in stopOnArrival, one after it
-      // finds the task id in `arrived` — none falls between the two.
-      arrived.current.set(id, turn.taskId);
+      const turn = await sendMessage(conversationId, text, id);
       setTurns((t) => ({ ...t, [turn.taskId]: turn }));
-      if (stopOnArrival.current.delete(id)) stopTasks([turn.taskId]);
+      // Stopped by its turn while on its way: follow that Stop on the task the answer names.
+      if (stoppedTurns.current.has(id)) setStops((s) => ({ ...s, [turn.taskId]: s[turn.taskId] ?? { state: "recorded", at: Date.now() } }));
       if (isNew && window.location.pathname !== `/chat/${conversationId}`) {
         window.history.replaceState(null, "", `/chat/${encodeURIComponent(conversationId)}`);
       }
       await queryClient.invalidateQueries({ queryKey: chatKeys.conversation(conversationId) });
       setPending((p) => p.filter((m) => m.id !== id));
-      arrived.current.delete(id);
       setAnnouncement(`The agent replied: ${turn.reply}`);
       void queryClient.invalidateQueries({ queryKey: chatKeys.conversations });
     } catch (error) {
@@ -477,7 +480,7 @@ function PendingTurn({ message, onRestore }: { message: PendingMessage; onRestor
         <div className="flex gap-3">
           <AgentMark />
           {message.stopOnArrival ? (
-            <p className="flex h-7 items-center text-sm text-warn">Stopping… this request is stopped as soon as the agent has received it.</p>
+            <p className="flex min-h-7 items-center text-sm text-warn">Stopping… this request is stopped, whether or not the agent has started on it yet.</p>
           ) : (
             <p className="flex h-7 items-center gap-1" aria-label="The agent is reading your message">
               {[0, 1, 2].map((i) => (

@@ -1,8 +1,11 @@
 import { Children, type ReactNode } from "react";
+import { localWords } from "@/components/outcome-words";
 import { cx } from "@/components/ui/cx";
+import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
+import { describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, type ChildOutcome } from "@/lib/outcomes";
 import type { StopRequest } from "./turn-state";
-import type { ReviewItem, SideEffect, Summary } from "./api";
+import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
 import { clock, SUMMARY_STATUS, toolLabel } from "./labels";
 import { describePartial } from "./work-panel";
 
@@ -16,27 +19,30 @@ const TONE_FRAME = {
   danger: "border-danger/25 bg-danger-soft/60",
 } as const;
 
+/** The groups of the card, in the order a person reads them. */
+const GROUPS: { group: OutcomeGroup; title: string; testId: string }[] = [
+  { group: OutcomeGroup.couldNotStop, title: "Could not be stopped", testId: "unstoppable" },
+  { group: OutcomeGroup.tookEffect, title: "Took effect", testId: "took-effect" },
+  { group: OutcomeGroup.unknown, title: "Not known yet", testId: "uncertain" },
+  { group: OutcomeGroup.stopped, title: "What stopped", testId: "stopped" },
+  { group: OutcomeGroup.finished, title: "Finished", testId: "completed" },
+  { group: OutcomeGroup.underWay, title: "Still being stopped", testId: "under-way" },
+];
+
 /**
- * What the Stop did, in plain words: the API's user message (derived from recorded facts, never guessed)
- * and the lists behind it. While the API does not know yet, the card says so — it occupies the same place
- * from the moment Stop is pressed, so the page does not jump when the answer arrives.
+ * What the Stop did, in plain words: the API's user message (derived from recorded facts, never guessed) and,
+ * per step, its outcome in the one vocabulary (lib/outcomes) with times in the reader's clock. Ids and handles
+ * sit behind "Details". While the API does not know yet, the card says so — it occupies the same place from
+ * the moment Stop is pressed, so the page does not jump when the answer arrives.
  */
-export function StopSummary({
-  summary,
-  stop,
-  reviewItems,
-  sideEffects,
-}: {
-  summary: Summary | null | undefined;
-  stop: StopRequest | undefined;
-  reviewItems: ReviewItem[];
-  sideEffects: SideEffect[];
-}) {
+export function StopSummary({ summary, stop, detail }: { summary: Summary | null | undefined; stop: StopRequest | undefined; detail: TaskDetail | undefined }) {
   if (!summary && stop?.state === "already_finished") {
     return (
       <section aria-label="What the Stop did" data-testid="stop-summary" data-status="ALREADY_FINISHED" className={cx(FRAME, TONE_FRAME.neutral)}>
         <h3 className="text-sm font-semibold text-ink">Nothing to stop</h3>
-        <p className="mt-1 text-sm text-ink">This request had already finished before the Stop arrived; the steps above show how each ended.</p>
+        <p className="mt-1 text-sm text-ink" data-testid="user-message">
+          {stop.message ?? "This request had already finished, and nothing of it is running. Nothing was changed."}
+        </p>
       </section>
     );
   }
@@ -54,12 +60,14 @@ export function StopSummary({
     );
   }
 
-  const look = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
-  const stopped = summary.cancelled_tool_calls.filter((c) => c.cancellation_status !== "UNRECOVERABLE");
-  const unstoppable = summary.cancelled_tool_calls.filter((c) => c.cancellation_status === "UNRECOVERABLE");
-  const orphanedResources = summary.cancelled_tool_calls.flatMap((c) => c.orphaned_resources.map((r) => ({ tool: c.tool_name, resource: r })));
-  const review = reviewItems.filter((r) => isOpenReview(r.status));
+  const base = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
+  // Some work went on after the Stop (it could not be stopped, or did not stop in time): the heading says so.
+  const ranOn = summary.tool_calls.some((c) => c.outcome.kind === OutcomeKind.couldNotStopFinished || c.outcome.kind === OutcomeKind.finishedAfterStop);
+  const look = summary.status === "PARTIALLY_CANCELLED" && ranOn ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const } : base;
   const inProgress = summary.status === "IN_PROGRESS";
+  const outcomes = detail ? outcomesOfTask(detail, Date.now()) : null;
+  const rows = (detail?.workItems ?? []).map((item) => ({ item, outcome: outcomes!.get(item.id)! }));
+  const review = (detail?.reviewItems ?? []).filter((r) => isOpenReview(r.status));
 
   return (
     <section aria-label="What the Stop did" data-testid="stop-summary" data-status={summary.status} className={cx(FRAME, TONE_FRAME[look.tone])}>
@@ -72,61 +80,74 @@ export function StopSummary({
       </p>
 
       <dl className="mt-3 space-y-3 text-sm">
-        <Group title="What stopped" testId="stopped">
-          {stopped.map((c) => (
-            <li key={c.tool_call_id}>
-              {toolLabel(c.tool_name)} —{" "}
-              {c.partial_result
-                ? `stopped; ${describePartial(c.partial_result.value)} kept`
-                : c.cancellation_status === "CANCELLED_INCOMPLETE"
-                  ? "stopped; unfinished result discarded"
-                  : "stopped"}
-            </li>
-          ))}
-        </Group>
-        <Group title="Could not be stopped" testId="unstoppable">
-          {unstoppable.map((c) => (
-            <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — no way to stop it; watched until it finishes</li>
-          ))}
-        </Group>
-        <Group title="Already took effect" testId="took-effect">
-          {summary.orphaned_side_effects.map((e) => (
-            <li key={e.tool_call_id + e.description}>{e.description}</li>
-          ))}
-        </Group>
-        <Group title="Completed" testId="completed">
-          {summary.completed_tool_calls.map((c) => (
-            <li key={c.tool_call_id}>
-              {toolLabel(c.tool_name)} — {c.status === "failed" ? "failed" : "finished"}
-            </li>
-          ))}
-        </Group>
-        <Group title="Still uncertain" testId="uncertain">
-          {summary.uncertain_tool_calls.map((c) => (
-            <li key={c.tool_call_id}>
-              {toolLabel(c.tool_name)} — outcome not confirmed yet{c.reconcile_deadline ? `; we will know by ${clock(c.reconcile_deadline)}` : ""}
-            </li>
-          ))}
-        </Group>
+        {outcomes
+          ? GROUPS.filter((g) => g.group !== OutcomeGroup.underWay || inProgress).map((g) => (
+              <Group key={g.group} title={g.title} testId={g.testId}>
+                {rows
+                  .filter((r) => OUTCOME_WORDS[r.outcome.kind].group === g.group && r.outcome.kind !== OutcomeKind.completedBeforeStop)
+                  .map((r) => (
+                    <li key={r.item.id} data-outcome={r.outcome.kind}>
+                      {line(r.item.toolName, r.outcome, r.item.partialResult, detail!.sideEffects.filter((e) => e.workItemId === r.item.id))}
+                    </li>
+                  ))}
+              </Group>
+            ))
+          : (
+              <Group title="Each step" testId="steps">
+                {summary.tool_calls.map((c) => (
+                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {c.outcome.label}</li>
+                ))}
+              </Group>
+            )}
         <Group title="Not released" testId="orphaned-resources">
-          {orphanedResources.map((r) => (
-            <li key={r.resource}>
-              <span className="font-mono text-xs">{r.resource}</span> ({toolLabel(r.tool)}) — an operator has been asked to handle it
+          {summary.orphaned_resources.map((r) => (
+            <li key={`${r.type}:${r.handle}`}>
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — could not be released; an operator has been asked to handle it
+            </li>
+          ))}
+          {summary.held_resources.map((r) => (
+            <li key={`${r.type}:${r.handle}`}>
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — still held by a step that is still running; released and checked once it ends
             </li>
           ))}
         </Group>
         <Group title="Needs review" testId="needs-review">
           {review.length > 0
-            ? review.map((r) => (
-                <li key={r.id}>{reviewSentence(r, sideEffects)}</li>
-              ))
+            ? review.map((r) => <li key={r.id}>{reviewSentence(r, detail!)}</li>)
             : summary.open_review_items > 0 && <li>{summary.open_review_items} item(s) wait for an operator&apos;s decision.</li>}
         </Group>
       </dl>
       {inProgress && <p className="mt-3 text-xs text-muted">This summary updates by itself as each step&apos;s outcome is established.</p>}
+      <Details className="mt-3" testId="summary-details">
+        <Detail term="task">{summary.task_id}</Detail>
+        {summary.tool_calls.map((c) => (
+          <Detail key={c.tool_call_id} term={c.tool_name}>
+            {c.tool_call_id} · {c.status} · {c.outcome.kind}
+          </Detail>
+        ))}
+        {[...summary.orphaned_resources, ...summary.held_resources].map((r) => (
+          <Detail key={`${r.type}:${r.handle}`} term={r.type}>
+            {r.handle}
+          </Detail>
+        ))}
+        {summary.settled_at && <Detail term="settled">{summary.settled_at}</Detail>}
+      </Details>
     </section>
   );
 }
+
+/** "Exporting the report — could not be stopped — the service refused the cancel; it finished 61 s after the Stop". */
+function line(toolName: string, outcome: ChildOutcome, partial: unknown, effects: SideEffect[]): string {
+  const said = describeOutcome(outcome, localWords);
+  if (outcome.kind === OutcomeKind.stoppedPartialKept) return `${toolLabel(toolName)} — stopped — ${describePartial(partial)} kept`;
+  if ((outcome.kind === OutcomeKind.tookEffect || outcome.kind === OutcomeKind.reversed) && effects[0]?.description) return `${effects[0].description}: ${said}`;
+  return `${toolLabel(toolName)} — ${said}`;
+}
+
+const resourceName = (type: string) => {
+  const words = type.replaceAll("_", " ");
+  return `The ${words}`;
+};
 
 /** One titled list; rendered only when it has entries. */
 function Group({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
@@ -143,20 +164,21 @@ function Group({ title, testId, children }: { title: string; testId: string; chi
 }
 
 /** A review item in the person's words: what an operator will decide about, and by when. */
-function reviewSentence(item: ReviewItem, sideEffects: SideEffect[]): ReactNode {
-  const effect = sideEffects.find((e) => e.id === item.sideEffectId)?.description;
+function reviewSentence(item: ReviewItem, detail: TaskDetail): ReactNode {
+  const effect = detail.sideEffects.find((e) => e.id === item.sideEffectId)?.description;
   const what = (item.proposal as { description?: unknown } | null)?.description;
-  const subject = effect ?? (typeof what === "string" ? what : item.subject);
+  const step = detail.workItems.find((w) => w.id === item.workItemId);
+  const subject = effect ?? (typeof what === "string" ? what : step ? toolLabel(step.toolName).toLowerCase() : "this step");
   const by = <span className="text-muted"> — by <span className="whitespace-nowrap">{clock(item.deadline)}</span></span>;
   const text: Record<ReviewItemKind, string> = {
     [ReviewItemKind.approveCompensation]: `An operator decides whether to reverse ${subject}`,
-    [ReviewItemKind.resolveUncertain]: `An operator confirms whether ${subject} took effect`,
-    [ReviewItemKind.orphanedResource]: `An operator releases what could not be released: ${subject}`,
+    [ReviewItemKind.resolveUncertain]: effect ? `An operator finds out whether ${subject} took effect` : `An operator finds out what became of ${subject}`,
+    [ReviewItemKind.orphanedResource]: "An operator releases what could not be released",
     [ReviewItemKind.orphanedSideEffect]: `An operator follows up on ${subject}, which cannot be undone`,
   };
   return (
     <>
-      {text[item.kind as ReviewItemKind] ?? item.subject}
+      {text[item.kind as ReviewItemKind] ?? "An operator decides"}
       {by}
     </>
   );

@@ -8,18 +8,22 @@ export interface StopRequest {
   state: "sending" | "recorded" | "already_finished" | "failed";
   at: number;
   error?: string;
+  /** For already_finished: the API's plain answer (nothing is running; nothing was changed). */
+  message?: string;
 }
 
 /** Where one request of the conversation stands, for the person reading the chat. */
-export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "stopping" | "stopped";
+export type TurnPhase = "loading" | "working" | "awaiting_confirmation" | "done" | "failed" | "stopping" | "stopped" | "not_all_stopped";
 
 export const PHASE_LOOK: Record<TurnPhase, { label: string; tone: BadgeTone }> = {
   loading: { label: "loading…", tone: "neutral" },
   working: { label: "working", tone: "accent" },
   awaiting_confirmation: { label: "waiting for your confirmation", tone: "accent" },
   done: { label: "done", tone: "ok" },
+  failed: { label: "could not be done", tone: "danger" },
   stopping: { label: "Stopping…", tone: "warn" },
   stopped: { label: "stopped", tone: "danger" },
+  not_all_stopped: { label: "not all stopped", tone: "danger" },
 };
 
 export interface TurnFacts {
@@ -28,13 +32,16 @@ export interface TurnFacts {
   stop: StopRequest | undefined;
 }
 
-/** The Stop is under way: pressed here and not refused, or recorded and not yet settled in the summary. */
+/**
+ * The Stop is under way: pressed here and not refused, or recorded and not yet settled (the summary says
+ * IN_PROGRESS until the engine's pass is done). A child that could not be stopped may run on after settlement:
+ * that is the Stop's outcome, not a Stop still under way.
+ */
 export function isStopping({ detail, summary, stop }: TurnFacts): boolean {
   if (stop?.state === "sending") return true;
   if (stop?.state === "already_finished" && !detail?.cancelRequestedAt) return false;
   const requested = !!detail?.cancelRequestedAt || stop?.state === "recorded";
   if (!requested) return false;
-  if (detail?.stage === TaskStage.cancelRequested) return true;
   return !summary || summary.status === "IN_PROGRESS";
 }
 
@@ -42,7 +49,9 @@ export function turnPhase(facts: TurnFacts, confirmed: boolean): TurnPhase {
   const { detail } = facts;
   if (isStopping(facts)) return "stopping";
   if (!detail) return "loading";
-  if (detail.cancelRequestedAt) return "stopped";
+  if (detail.cancelRequestedAt) return facts.summary?.status === "CANCELLATION_FAILED" ? "not_all_stopped" : "stopped";
+  if (detail.stage === TaskStage.failed) return "failed";
+  if (detail.stage === TaskStage.completed) return "done";
   if (detail.workItems.some((i) => isActiveItem(i.status))) return "working";
   if (detail.proposal && !confirmed) return "awaiting_confirmation";
   return "done";

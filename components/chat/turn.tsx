@@ -1,13 +1,15 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { stageLabel } from "@/components/console/task-stage";
-import { WorkItemStatus } from "@/lib/ledger/states";
-import { asProposal, type Summary, type TaskDetail, type TaskRow, type Turn } from "./api";
+import { isTerminalTask as isEnded, WorkItemStatus } from "@/lib/ledger/states";
+import { asProposal, chatKeys, type Summary, type TaskDetail, type TaskRow, type Turn } from "./api";
 import { clock, itemLook, toolLabel } from "./labels";
 import type { Change } from "./meanwhile";
 import { ProposalCard } from "./proposal-card";
+import { RequestReversal } from "@/components/request-reversal";
 import { StopSummary } from "./stop-summary";
 import { isConfirmed, turnPhase, type StopRequest } from "./turn-state";
 import { StepsSkeleton, WorkPanel } from "./work-panel";
@@ -27,8 +29,10 @@ const GENERATE = "inference.generate";
 
 /** One exchange: the person's message, the agent's reply, its proposal, its steps, and what a Stop did. */
 export function TurnView({ task, detail, summary, stop, turn, changes, onDismissChanges }: Props) {
+  const queryClient = useQueryClient();
   const generate = detail?.workItems.find((i) => i.toolName === GENERATE);
-  const reply = turn?.reply ?? promptOf(generate?.input) ?? null;
+  // Born stopped (Stop pressed right after Enter): there is no reply to wait for.
+  const reply = turn?.reply ?? replyOf(generate?.input) ?? (detail && !generate && detail.cancelRequestedAt ? "You pressed Stop before I started, so I did nothing." : null);
   const proposal = asProposal(detail?.proposal ?? turn?.proposal ?? null);
   const proposalVersion = detail ? detail.proposalVersion : (turn?.proposal?.version as number | undefined);
   const confirmed = isConfirmed(detail, proposalVersion);
@@ -71,8 +75,11 @@ export function TurnView({ task, detail, summary, stop, turn, changes, onDismiss
 
           {stopShown && (
             <div ref={summaryRef}>
-              <StopSummary summary={summary} stop={stop} reviewItems={detail?.reviewItems ?? []} sideEffects={detail?.sideEffects ?? []} />
+              <StopSummary summary={summary} stop={stop} detail={detail} />
             </div>
+          )}
+          {detail && isEnded(detail.stage) && (
+            <RequestReversal detail={detail} onRequested={() => void queryClient.invalidateQueries({ queryKey: chatKeys.task(detail.id) })} />
           )}
         </div>
       </div>
@@ -129,9 +136,10 @@ function GeneratedText({ status, result }: { status: string | undefined; result:
   return null;
 }
 
-function promptOf(input: unknown): string | undefined {
-  const prompt = (input as { prompt?: unknown } | null)?.prompt;
-  return typeof prompt === "string" ? prompt : undefined;
+/** The reply's headline, kept with the reply's step (lib/agent/conversation.ts). */
+function replyOf(input: unknown): string | undefined {
+  const reply = (input as { reply?: unknown } | null)?.reply;
+  return typeof reply === "string" ? reply : undefined;
 }
 
 function Meanwhile({ changes, onDismiss }: { changes: Change[]; onDismiss: () => void }) {

@@ -1,8 +1,10 @@
 "use client";
 
+import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
-import { WorkItemStatus } from "@/lib/ledger/states";
+import { Detail, Details } from "@/components/ui/details";
+import { OutcomeKind, outcomesOfTask, type ChildOutcome } from "@/lib/outcomes";
 import type { Resource, SideEffect, TaskDetail, WorkItem } from "./api";
 import { clock, duration, effectLook, itemLook, plural, resourceLook, toolLabel } from "./labels";
 import { PHASE_LOOK, type TurnPhase } from "./turn-state";
@@ -16,6 +18,8 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   const moving = detail.workItems.some((i) => itemLook(i.status).moving);
   const now = useNow(moving);
   const look = PHASE_LOOK[phase];
+  // Each step's outcome in the one vocabulary (lib/outcomes), from the same ledger facts the API's summary reads.
+  const outcomes = outcomesOfTask(detail, now);
   return (
     <section aria-label="Steps of this request" data-testid="work-panel" className="rounded-card border border-line bg-surface shadow-xs">
       <header className="flex items-center justify-between gap-3 border-b border-line px-4 py-2.5">
@@ -34,6 +38,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
             <StepRow
               key={item.id}
               item={item}
+              outcome={outcomes.get(item.id)!}
               now={now}
               resources={detail.resources.filter((r) => r.workItemId === item.id)}
               effects={detail.sideEffects.filter((e) => e.workItemId === item.id)}
@@ -45,16 +50,14 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   );
 }
 
-function StepRow({ item, now, resources, effects }: { item: WorkItem; now: number; resources: Resource[]; effects: SideEffect[] }) {
-  const look = itemLook(item.status);
+function StepRow({ item, outcome, now, resources, effects }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[] }) {
+  const look = outcomeBadge(outcome);
   return (
-    <li data-testid="step" data-tool={item.toolName} data-status={item.status} className="relative grid grid-cols-[1fr_auto] items-start gap-x-4 px-4 py-3">
+    <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
       <div className="min-w-0">
-        <p className="text-sm font-medium text-ink">
-          {toolLabel(item.toolName)} <span className="font-mono text-xs font-normal text-muted">{item.toolName}</span>
-        </p>
+        <p className="text-sm font-medium text-ink">{toolLabel(item.toolName)}</p>
         <p className="mt-0.5 min-h-5 text-sm text-muted" data-testid="step-detail">
-          {stepDetail(item, now)}
+          {stepDetail(item, outcome, now)}
         </p>
         {(resources.length > 0 || effects.length > 0) && (
           <ul className="mt-1.5 space-y-1 text-xs text-muted">
@@ -63,7 +66,7 @@ function StepRow({ item, now, resources, effects }: { item: WorkItem; now: numbe
               return (
                 <li key={e.id} className="flex flex-wrap items-center gap-1.5">
                   <Badge tone={l.tone}>{l.label}</Badge>
-                  <span className="break-words text-ink">{e.description ?? `operation ${e.operationId}`}</span>
+                  <span className="break-words text-ink">{e.description ?? "an action at the service"}</span>
                   {!e.reversible && <span>· cannot be undone</span>}
                 </li>
               );
@@ -74,7 +77,7 @@ function StepRow({ item, now, resources, effects }: { item: WorkItem; now: numbe
                 <li key={r.id} className="flex flex-wrap items-center gap-1.5">
                   <Badge tone={l.tone}>{l.label}</Badge>
                   <span>
-                    {r.type.replaceAll("_", " ")} <span className="font-mono break-all">{r.handle}</span>
+                    {r.type.replaceAll("_", " ")}
                     {r.verifiedAt && <> · verified {clock(r.verifiedAt)}</>}
                   </span>
                 </li>
@@ -82,8 +85,9 @@ function StepRow({ item, now, resources, effects }: { item: WorkItem; now: numbe
             })}
           </ul>
         )}
+        <StepDetails item={item} resources={resources} effects={effects} />
       </div>
-      <Badge tone={look.tone} data-testid="step-status" className="min-w-28 justify-center gap-1.5">
+      <Badge tone={look.tone} data-testid="step-status" className="row-start-1 justify-self-start gap-1.5 sm:row-start-auto sm:min-w-28 sm:justify-center sm:justify-self-auto">
         {look.moving && <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-current" />}
         {look.label}
       </Badge>
@@ -111,39 +115,56 @@ export function progressText(progress: NonNullable<WorkItem["progress"]>): strin
   return progress.message ? `${counted} · ${progress.message}` : counted;
 }
 
-/** One line on what the step is doing or how it ended, from the ledger's record of it. */
-function stepDetail(item: WorkItem, now: number): string {
+/** What only operators and developers need: the tool, the ids, the handles, the service's own error. */
+function StepDetails({ item, resources, effects }: { item: WorkItem; resources: Resource[]; effects: SideEffect[] }) {
+  return (
+    <Details className="mt-1.5">
+      <Detail term="tool">{item.toolName}</Detail>
+      <Detail term="tool call">{item.correlationId}</Detail>
+      <Detail term="status">{item.status}</Detail>
+      {item.error && <Detail term="error">{item.error}</Detail>}
+      {effects.map((e) => (
+        <Detail key={e.id} term="operation">
+          {e.operationId}
+          {e.externalRecordId && ` · record ${e.externalRecordId}`}
+          {e.externalVersion && ` · version ${e.externalVersion}`}
+        </Detail>
+      ))}
+      {resources.map((r) => (
+        <Detail key={r.id} term={r.type.replaceAll("_", " ")}>
+          {r.handle}
+        </Detail>
+      ))}
+    </Details>
+  );
+}
+
+/**
+ * One line on what the step is doing or how it ended: the outcome in the vocabulary's words, with the facts a
+ * person wants on top (how far it got, how many rows were kept).
+ */
+function stepDetail(item: WorkItem, outcome: ChildOutcome, now: number): string {
   const since = (iso: string | null) => (iso ? duration(now - Date.parse(iso)) : "");
   const took = item.startedAt && item.finishedAt ? ` in ${duration(Date.parse(item.finishedAt) - Date.parse(item.startedAt))}` : "";
-  switch (item.status) {
-    case WorkItemStatus.queued:
+  switch (outcome.kind) {
+    case OutcomeKind.waiting:
       return "Waiting to start.";
-    case WorkItemStatus.running: {
+    case OutcomeKind.running: {
       const running = item.startedAt && now - Date.parse(item.startedAt) >= 1_000 ? `Running for ${since(item.startedAt)}` : "Started just now";
       return item.progress ? `${running} · ${progressText(item.progress)}.` : `${running}.`;
     }
-    case WorkItemStatus.submitted:
-      return `The service accepted it ${since(item.submittedAt)} ago; waiting for the result.`;
-    case WorkItemStatus.cancelling:
+    case OutcomeKind.awaitingService:
+      return `The service accepted it ${since(item.submittedAt)} ago; waiting for its answer.`;
+    case OutcomeKind.stopping:
       return "Stop sent; finding out what it did.";
-    case WorkItemStatus.unrecoverable:
-      return "This step cannot be stopped; it is watched until it finishes.";
-    case WorkItemStatus.uncertain:
-      return item.reconcileDeadline
-        ? `Outcome not confirmed yet; checking with the service (by ${clock(item.reconcileDeadline)}).`
-        : "Outcome not confirmed yet; checking with the service.";
-    case WorkItemStatus.completed:
+    case OutcomeKind.completed:
       return `${completedDetail(item)}${took}.`;
-    case WorkItemStatus.failed:
-      return `Failed${item.error ? `: ${item.error}` : ""}.`;
-    case WorkItemStatus.cancelled:
-      return item.startedAt ? `Stopped after ${duration(Date.parse(item.finishedAt ?? item.updatedAt) - Date.parse(item.startedAt))}.` : "Never started.";
-    case WorkItemStatus.partial:
-      return `Stopped; ${partialDetail(item.partialResult)} kept.`;
-    case WorkItemStatus.cancelledIncomplete:
-      return "Stopped; its unfinished result was discarded.";
+    case OutcomeKind.completedBeforeStop:
+      return `${completedDetail(item)}${took}, before the Stop.`;
+    case OutcomeKind.stoppedPartialKept:
+      return `Stopped — ${partialDetail(item.partialResult)} kept.`;
     default:
-      return "";
+      return outcomeSentence(outcome);
   }
 }
 

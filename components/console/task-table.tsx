@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
+import { OUTCOME_WORDS, type OutcomeKind, type Tone } from "@/lib/outcomes";
 import type { TaskRow } from "./api";
 import { fullTime, shortTime } from "./format";
 import { stageLabel, stageTone } from "./task-stage";
@@ -14,7 +15,7 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
   const now = new Date();
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[52rem] text-left text-sm">
+      <table className="w-full min-w-[60rem] text-left text-sm">
         <caption className="sr-only">Tasks, newest first</caption>
         <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">
           <tr>
@@ -22,6 +23,7 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
             <th scope="col" className="px-3 py-2.5 font-medium">Stage</th>
             <th scope="col" className="px-3 py-2.5 text-right font-medium">Intent</th>
             <th scope="col" className="px-3 py-2.5 text-right font-medium">Work items</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">What its steps did</th>
             <th scope="col" className="px-3 py-2.5 font-medium">Created</th>
             <th scope="col" className="px-5 py-2.5 font-medium">Stop requested</th>
           </tr>
@@ -63,6 +65,9 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
                 <span className="sr-only">intent version </span>v{task.intentVersion}
               </td>
               <td className="px-3 py-3 text-right tabular-nums text-ink">{task.workItemCount}</td>
+              <td className="px-3 py-3" data-testid="outcomes">
+                <OutcomeChips outcomes={task.outcomes} />
+              </td>
               <td className="px-3 py-3 whitespace-nowrap text-muted">
                 <time dateTime={task.createdAt} title={fullTime(task.createdAt)}>
                   {shortTime(task.createdAt, now)}
@@ -93,5 +98,27 @@ export function TaskTable({ tasks, highlighted }: { tasks: TaskRow[]; highlighte
         </tbody>
       </table>
     </div>
+  );
+}
+
+const SEVERITY: Record<Tone, number> = { danger: 0, warn: 1, accent: 2, ok: 3, neutral: 4 };
+
+/** The row's children by outcome (the one vocabulary's badge words), most serious first; at most three shown. */
+function OutcomeChips({ outcomes }: { outcomes: { kind: OutcomeKind; count: number }[] }) {
+  if (!outcomes.length) return <span className="text-muted">no steps</span>;
+  const sorted = [...outcomes].sort((a, b) => SEVERITY[OUTCOME_WORDS[a.kind].tone] - SEVERITY[OUTCOME_WORDS[b.kind].tone]);
+  const shown = sorted.slice(0, 3);
+  return (
+    <ul className="flex max-w-72 flex-wrap gap-1" aria-label="What its steps did">
+      {shown.map((o) => (
+        <li key={o.kind}>
+          <Badge tone={OUTCOME_WORDS[o.kind].tone} data-outcome={o.kind}>
+            {o.count > 1 && <span className="mr-1 tabular-nums">{o.count} ×</span>}
+            {OUTCOME_WORDS[o.kind].short}
+          </Badge>
+        </li>
+      ))}
+      {sorted.length > shown.length && <li className="text-xs text-muted">and {sorted.slice(3).reduce((n, o) => n + o.count, 0)} more</li>}
+    </ul>
   );
 }

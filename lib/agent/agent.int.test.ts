@@ -90,8 +90,8 @@ describe("the demo agent prepares, asks, and only then commits", () => {
       await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId } })).stage === "cancelled");
       const summary = await getCancellationSummary(t.database, turn.taskId);
       expect(summary.status).toBe("PARTIALLY_CANCELLED");
-      expect(summary.orphaned_side_effects[0].description).toMatch(/order ord_\w+ \(1 × lamp, €35\.00\) — completed; reversal needs a person's approval/);
-      expect(summary.user_message).toMatch(/review required/);
+      expect(summary.orphaned_side_effects[0].description).toMatch(/^order ord_\w+ \(1 × lamp, €35\.00\): took effect — a person decides by \d\d:\d\d UTC whether to reverse it$/);
+      expect(summary.user_message).toMatch(/One action took effect; a person decides by \d\d:\d\d UTC whether to reverse it\./);
       expect(orders().length).toBe(before + 1);
       const review = await t.database.prisma.reviewItem.findFirstOrThrow({ where: { taskId: turn.taskId } });
       expect(review.kind).toBe("approve_compensation");

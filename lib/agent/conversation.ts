@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { createTask } from "../ledger/create-task";
+import { randomUUID } from "node:crypto";
+import { createTurnTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { TaskStage } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { understand, type Intent } from "./understand";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * The demo agent: turns a chat message into a task whose children are scheduled on the demo tools. It
@@ -34,11 +36,36 @@ export interface TurnResult {
   proposal: (Proposal & { version: number }) | null;
 }
 
-export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string }): Promise<TurnResult> {
+/** The reply to a turn whose Stop arrived before (or while) the agent took it up. */
+export const STOPPED_BEFORE_START = "You pressed Stop before I started, so I did nothing.";
+
+/**
+ * One turn of the conversation: a task (named by the turn id the client chose — the message's idempotency
+ * key), its preparation, and the reply. If the person pressed Stop before the message arrived, the turn's task
+ * already exists with its boundary (lib/agent/stop-turn.ts): nothing is scheduled and the reply says so. A
+ * repeat of the same turn answers the first one.
+ */
+export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string; turnId?: string }): Promise<TurnResult> {
   const intent = understand(input.text);
-  const task = await createTask(database, { title: input.text.slice(0, 200), ownerId: input.ownerId, conversationId: input.conversationId, riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low" }, input.actor);
+  const { task, created } = await createTurnTask(database, {
+    title: input.text.slice(0, 200), ownerId: input.ownerId, conversationId: input.conversationId, turnId: input.turnId ?? randomUUID(),
+    riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low",
+  }, input.actor);
+  if (task.ownerId !== input.ownerId) throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
+  if (!created) return answerOf(database, task.id, intent);
+  try {
+    return await prepare(database, options, { taskId: task.id, intent, actor: input.actor });
+  } catch (error) {
+    // Stop landed while the agent was preparing: what was scheduled is removed from dispatch by the engine.
+    if (error instanceof AppError && error.code === ErrorCode.cancelRequested) return answerOf(database, task.id, intent);
+    throw error;
+  }
+}
+
+async function prepare(database: Database, options: AgentOptions, input: { taskId: string; intent: Intent; actor: string }): Promise<TurnResult> {
+  const { taskId, intent } = input;
   const child = (toolName: string, kind: "model_request" | "remote_tool" | "external_action", mechanism: string, data: unknown, extra: { commitsEffect?: boolean; proposalVersion?: number } = {}) =>
-    scheduleWorkItem(database, { taskId: task.id, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
+    scheduleWorkItem(database, { taskId, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
 
   let text: string;
   let proposal: TurnResult["proposal"] = null;
@@ -48,13 +75,13 @@ export async function startTurn(database: Database, options: AgentOptions, input
       const prices = await options.prices(intent.items.map((i) => i.sku));
       const items = intent.items.map((i) => ({ ...i, unitCents: prices[i.sku] ?? 0 }));
       const draft: Proposal = { type: "order", items, amountCents: items.reduce((sum, i) => sum + i.unitCents * i.quantity, 0) };
-      proposal = await setProposal(database, task.id, draft, input.actor, 0);
+      proposal = await setProposal(database, taskId, draft, input.actor, 0);
       text = `I can order ${items.map((i) => `${i.quantity} × ${i.sku}`).join(", ")} for €${(draft.amountCents / 100).toFixed(2)}. Please confirm.`;
       break;
     }
     case "record_and_email": {
       const draft: Proposal = { type: "record_and_email", name: intent.name, email: intent.email, subject: "Welcome", body: `Hello ${intent.name}, thank you for getting in touch.` };
-      proposal = await setProposal(database, task.id, draft, input.actor, 0);
+      proposal = await setProposal(database, taskId, draft, input.actor, 0);
       text = `I can add ${intent.name} <${intent.email}> to the CRM and email them a welcome. Please confirm.`;
       break;
     }
@@ -65,9 +92,36 @@ export async function startTurn(database: Database, options: AgentOptions, input
     default:
       text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
   }
-  // The reply itself is a cancellable model request (the streamed stand-in of the inference service).
-  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: text, wordMs: 40 });
-  return { taskId: task.id, intent: intent.type, reply: text, proposal };
+  // The rest of the reply says what will actually happen next; it streams as a cancellable model request.
+  // (`reply` keeps the headline with it, for a page that reopens the conversation.)
+  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), reply: text, wordMs: 40 });
+  return { taskId, intent: intent.type, reply: text, proposal };
+}
+
+/**
+ * What will actually happen after this reply, in the agent's words — never more than the application will do
+ * (an export promises no proposal; an order promises nothing before the person confirms).
+ */
+export function whatHappensNext(intent: Intent): string {
+  switch (intent.type) {
+    case "order":
+      return "Nothing is ordered until you confirm. Once you confirm, I place exactly this order with the shop; if you press Stop before it is placed, no order is made.";
+    case "record_and_email":
+      return "Nothing is created or sent until you confirm. Once you confirm, I create the CRM record, then send the email — a sent email cannot be taken back.";
+    case "export":
+      return "The report is written row by row. If you press Stop, the rows already written are kept as a partial report and the rest is not exported.";
+    case "unknown":
+      return "I have not started anything for this message.";
+  }
+}
+
+/** The answer to a turn that was already taken up (a repeat), or stopped before the agent prepared anything. */
+async function answerOf(database: Database, taskId: string, intent: Intent): Promise<TurnResult> {
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId }, include: { workItems: { select: { kind: true, input: true }, orderBy: { createdAt: "asc" } } } });
+  const proposal = task.proposal ? { ...ProposalSchema.parse(task.proposal), version: task.proposalVersion } : null;
+  if (task.cancelRequestedAt && task.workItems.length === 0) return { taskId, intent: intent.type, reply: STOPPED_BEFORE_START, proposal };
+  const said = task.workItems.find((i) => i.kind === "model_request")?.input as { reply?: string } | undefined;
+  return { taskId, intent: intent.type, reply: task.cancelRequestedAt ? "You pressed Stop while I was preparing this request." : (said?.reply ?? ""), proposal };
 }
 
 async function setProposal(database: Database, taskId: string, proposal: Proposal, actor: string, expectedVersion: number) {
@@ -82,7 +136,7 @@ async function setProposal(database: Database, taskId: string, proposal: Proposa
       if (task.cancelRequestedAt) throw new AppError(ErrorCode.cancelRequested, "the task was stopped; its proposal cannot change", { taskId });
       throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, { currentProposalVersion: task.proposalVersion });
     }
-    await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: "agent.proposal", data: { version: expectedVersion + 1, proposal } });
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: LedgerEvent.agentProposal, data: { version: expectedVersion + 1, proposal } });
     return { ...proposal, version: expectedVersion + 1 };
   });
 }
@@ -137,7 +191,7 @@ export async function confirmProposal(database: Database, input: { taskId: strin
     }
   }
   // Recorded after scheduling: a confirmation refused by a Stop leaves no "confirmed" in the ledger.
-  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "agent.proposal_confirmed", data: { version: input.proposalVersion, proposal } }));
+  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.agentProposalConfirmed, data: { version: input.proposalVersion, proposal } }));
   return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled, alreadyConfirmed: false };
 }
 

@@ -30,7 +30,7 @@ export function modelReplyTool(model: ReplyModel): ToolDefinition<{ prompt: stri
       let failure: unknown = null;
       const result = streamText({
         model,
-        system: "You are the assistant of a small shop. Answer in two sentences. You never place orders yourself: the application asks the person to confirm first.",
+        system: "You are the assistant of a small shop. You are given what the application will do next. Tell the person exactly that, in at most two sentences, and promise nothing else.",
         prompt: input.prompt,
         abortSignal: ctx.signal,
         maxRetries: 0,

@@ -48,6 +48,18 @@ export const contract = {
     method: "POST", path: "/api/tasks/{taskId}/cancel", auth: STOPPERS, params: s.TaskParams, body: s.CancelBody, response: s.CancelResponseSchema, status: 202,
     summary: "Stop: record the cancellation boundary (intent version +1) before anything else; a repeat returns the same boundary",
   },
+  completeTask: {
+    method: "POST", path: "/api/tasks/{taskId}/complete", auth: AGENTS, params: s.TaskParams, body: s.CompleteTaskBody, response: s.FinishTaskResponseSchema,
+    summary: "The agent finished the task (every child has ended): it shows as completed everywhere, and Stop on it answers that nothing is running; a repeat changes nothing",
+  },
+  failTask: {
+    method: "POST", path: "/api/tasks/{taskId}/fail", auth: AGENTS, params: s.TaskParams, body: s.FailTaskBody, response: s.FinishTaskResponseSchema,
+    summary: "The agent gave up on the task (every child has ended), with the reason; a repeat changes nothing",
+  },
+  requestReversal: {
+    method: "POST", path: "/api/tasks/{taskId}/reversal", auth: STOPPERS, params: s.TaskParams, body: s.ReversalBody, response: s.ReversalResponseSchema,
+    summary: "Ask to undo what a finished task did: a review item per reversible effect, approved by another person (same rules as after a Stop); never a side effect of Stop",
+  },
   getCancellation: {
     method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: OWN_READ, params: s.TaskParams, response: s.CancellationSummarySchema,
     summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
@@ -115,6 +127,10 @@ export const contract = {
   sendMessage: {
     method: "POST", path: "/api/conversations/{conversationId}/messages", auth: OWN_TASKS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
     summary: "A chat message to the demo agent: it starts a task, prepares (and, for purchases, proposes) — it never commits before a confirmation",
+  },
+  stopTurn: {
+    method: "POST", path: "/api/conversations/{conversationId}/turns/{turnId}/cancel", auth: OWN_TASKS, params: s.TurnParams, body: s.StopTurnBody, response: s.CancelResponseSchema, status: 202,
+    summary: "Stop a turn by the id its message carries — also before the agent's task exists: the task is then born with its boundary and nothing of it starts",
   },
   editProposal: {
     method: "POST", path: "/api/tasks/{taskId}/proposal", auth: OWN_TASKS, params: s.TaskParams, body: s.EditProposalBody, response: s.ProposalSchemaOut,

@@ -16,6 +16,7 @@ import { PERSON_ROLES, type PersonRole } from "../auth/permissions";
 import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventType } from "../auth/admin-events";
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
+import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -43,6 +44,12 @@ export const TaskSchema = z.object({
   stage: TaskStageSchema, intentVersion: z.number().int(), proposalVersion: z.number().int(), proposal: json.nullable(),
   cancelRequestedAt: isoDate.nullable(), cancelReason: z.string().nullable(), cancelRequestedBy: z.string().nullable(),
   cancelIntentVersion: z.number().int().nullable(), rowVersion: z.number().int(), createdAt: isoDate, updatedAt: isoDate,
+  /** When the engine finished its pass after the Stop (the summary is IN_PROGRESS until then). */
+  settledAt: isoDate.nullable(),
+  /** The conversation turn this task answers (the chat's idempotency key on the message). */
+  turnId: z.string().nullable(),
+  /** When the agent completed or failed the task, and why it failed. */
+  endedAt: isoDate.nullable(), endReason: z.string().nullable(),
 });
 
 export const WorkItemSchema = z.object({
@@ -55,6 +62,9 @@ export const WorkItemSchema = z.object({
   progress: StoredProgress.nullable(),
   error: z.string().nullable(), reconcileDeadline: isoDate.nullable(), rowVersion: z.number().int(),
   createdAt: isoDate, startedAt: isoDate.nullable(), submittedAt: isoDate.nullable(), finishedAt: isoDate.nullable(), updatedAt: isoDate,
+  /** The stop attempt's record: the one provider cancel / rollback sent, when it answered, whether the service acknowledged it. */
+  checkpointPassedAt: isoDate.nullable(), cancelDispatchedAt: isoDate.nullable(), cancelDispatchAction: z.string().nullable(),
+  cancelAnsweredAt: isoDate.nullable(), cancelWithdrawnAt: isoDate.nullable(),
 });
 
 /** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
@@ -69,6 +79,8 @@ export const SideEffectSchema = z.object({
   id, taskId: id, workItemId: id, operationId: z.string(), providerRef: z.string().nullable(),
   externalRecordId: z.string().nullable(), externalVersion: z.string().nullable(), reversible: z.boolean(),
   description: z.string().nullable(), outcome: z.enum(values(SideEffectOutcome)), createdAt: isoDate, updatedAt: isoDate,
+  /** What the service says about the record: the version the agent's own write produced, the current one, later editors. */
+  evidence: json.nullable(),
 });
 
 export const ReviewItemSchema = z.object({
@@ -84,7 +96,11 @@ export const TaskDetailSchema = TaskSchema.extend({
 });
 
 export const TaskListSchema = z.object({
-  tasks: z.array(TaskSchema.extend({ workItemCount: z.number().int() })),
+  tasks: z.array(TaskSchema.extend({
+    workItemCount: z.number().int(),
+    /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
+    outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
+  })),
   nextCursor: z.string().nullable(),
 });
 
@@ -100,9 +116,11 @@ export const CancellationBoundarySchema = z.object({
 });
 export const CancelResponseSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("boundary"), boundary: CancellationBoundarySchema }),
-  z.object({ kind: z.literal("already_finished"), taskId: id, stage: TaskStageSchema }),
+  /** The task had already ended: nothing is running, nothing was stopped, no boundary, no review item. */
+  z.object({ kind: z.literal("already_finished"), taskId: id, stage: TaskStageSchema, endedAt: isoDate.nullable(), message: z.string() }),
 ]);
 
+const NamedResourceSchema = z.object({ tool_call_id: z.string(), tool_name: z.string(), type: z.string(), handle: z.string() });
 export const CancellationSummarySchema = z.object({
   task_id: id,
   status: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]),
@@ -116,6 +134,17 @@ export const CancellationSummarySchema = z.object({
   orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })),
   completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })),
   uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })),
+  /** When the engine finished its pass; null while the status is IN_PROGRESS. */
+  settled_at: isoDate.nullable(),
+  /** Every child with its outcome in the one vocabulary (lib/outcomes): kind, a badge's words, the full phrase. */
+  tool_calls: z.array(z.object({
+    tool_call_id: z.string(), tool_name: z.string(), status: WorkItemStatusSchema,
+    outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }),
+  })),
+  /** Each resource that could not be released: the call that held it, its type and handle. */
+  orphaned_resources: z.array(NamedResourceSchema),
+  /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
+  held_resources: z.array(NamedResourceSchema),
   open_review_items: z.number().int(),
   user_message: z.string(),
 });
@@ -264,7 +293,19 @@ export const MetricsQuery = z.strictObject({ since: z.iso.datetime({ offset: tru
 
 // ---- the demo agent --------------------------------------------------------------------------------
 export const ConversationParams = z.object({ conversationId: id });
-export const MessageBody = z.strictObject({ text: text(2000) });
+/** A turn's id: chosen by the client before it sends the message, so that a Stop can name the turn before its task exists. */
+export const TurnId = z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, "letters, digits and . _ : - only");
+export const MessageBody = z.strictObject({
+  text: text(2000),
+  /** The idempotency key of this turn: a repeat with the same id answers the first; a Stop for it (…/turns/{turnId}/cancel) may come first. */
+  turnId: TurnId.optional(),
+});
+export const TurnParams = z.object({ conversationId: id, turnId: TurnId });
+export const StopTurnBody = z.strictObject({
+  reason: z.string().trim().max(1000).optional(),
+  /** The message's text, when the Stop arrives before the message: the task it creates carries it as its title. */
+  text: z.string().trim().min(1).max(2000).optional(),
+});
 const ProposalItems = z.array(z.strictObject({ sku: text(50), quantity: z.number().int().min(1).max(1000) })).min(1).max(20);
 export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: version(1) });
 export const ConfirmProposalBody = z.strictObject({ proposalVersion: version(1) });
@@ -274,6 +315,25 @@ export const TurnSchema = z.object({
 });
 export const ProposalSchemaOut = z.record(z.string(), z.unknown());
 export const ConfirmationSchema = z.object({ taskId: id, proposalVersion: z.number().int(), workItems: z.array(id), alreadyConfirmed: z.boolean() });
+
+// ---- a task's end, and undoing what it did -----------------------------------------------------------
+export const CompleteTaskBody = z.strictObject({ note: z.string().trim().max(2000).optional() });
+export const FailTaskBody = z.strictObject({ error: text(2000) });
+export const FinishTaskResponseSchema = z.object({
+  task: TaskSchema,
+  /** True when the task had already ended this way (a repeat changes nothing). */
+  alreadyFinished: z.boolean(),
+});
+export const ReversalBody = z.strictObject({ reason: text(1000) });
+export const ReversalResponseSchema = z.object({
+  taskId: id,
+  /** One approve_compensation review item per reversible effect (bound to the version the agent's write produced). */
+  reviewItems: z.array(ReviewItemSchema),
+  /** Effects nothing can undo (an email sent): reported, not proposed. */
+  irreversible: z.array(z.object({ sideEffectId: id, description: z.string() })),
+  /** What happens next, in plain words. */
+  message: z.string(),
+});
 
 // ---- escalation channels and their delivery log ------------------------------------------------------
 export const EscalationChannelKindSchema = z.enum(values(ChannelKind));
@@ -400,6 +460,11 @@ export const AuditReportSchema = z.object({
   tasks: z.array(z.object({
     id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
     createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
+    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(),
+    /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
+    outcomes: z.array(z.object({
+      workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(),
+    })),
   })),
   effects: z.array(z.object({
     sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), workItemId: id,

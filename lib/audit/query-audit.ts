@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { describeOutcome, OUTCOME_WORDS, outcomesOfTask, utcFormat, type OutcomeKind } from "../outcomes";
 
 /** What support staff search by: a person (task owner), a conversation, a task, a tool, a time window. */
 export interface AuditFilter {
@@ -65,6 +66,16 @@ export interface AuditUncertain {
   since: string;
 }
 
+/** What became of one step of a task, in the one vocabulary (lib/outcomes); times in UTC. */
+export interface AuditOutcome {
+  workItemId: string;
+  toolCallId: string;
+  toolName: string;
+  kind: OutcomeKind;
+  short: string;
+  label: string;
+}
+
 export interface AuditTask {
   id: string;
   title: string;
@@ -78,6 +89,11 @@ export interface AuditTask {
   /** Who pressed Stop (an actor such as `user:ada@example.com`) and the reason they gave. */
   cancelRequestedBy: string | null;
   cancelReason: string | null;
+  /** When the engine's pass after the Stop was done; when the agent completed or failed the task. */
+  settledAt: string | null;
+  endedAt: string | null;
+  /** Each step's outcome. */
+  outcomes: AuditOutcome[];
 }
 
 export interface AuditReport {
@@ -123,6 +139,15 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
   ]);
   const items = new Map(workItems.map((w) => [w.id, w]));
   const emails = await emailsOf(database, [...new Set(tasks.map((t) => t.ownerId))]);
+  const now = Date.now();
+  const outcomesOf = (task: (typeof tasks)[number]): AuditOutcome[] => {
+    const own = workItems.filter((w) => w.taskId === task.id);
+    const outcomes = outcomesOfTask({ ...task, workItems: own, sideEffects: sideEffects.filter((s) => s.taskId === task.id), reviewItems: reviewItems.filter((r) => r.taskId === task.id) }, now);
+    return own.map((w) => {
+      const o = outcomes.get(w.id)!;
+      return { workItemId: w.id, toolCallId: w.correlationId, toolName: w.toolName, kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) };
+    });
+  };
 
   const decisionsByReview = new Map<string, AuditDecision[]>();
   for (const e of events) {
@@ -177,6 +202,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
       id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
       createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
       cancelRequestedBy: t.cancelRequestedBy, cancelReason: t.cancelReason,
+      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), outcomes: outcomesOf(t),
     })),
     effects,
     compensations,

@@ -13,15 +13,19 @@ const COLUMNS = [
 ] as const;
 
 /**
- * One CSV for the whole report: a row per task searched (its stage, and who stopped it when, why), per
- * external effect, per decision about it, per compensation and per item still uncertain; the first column
- * says which. A task that changed nothing outside Stopline is still in the file, as its task row.
+ * One CSV for the whole report: a row per task searched (its stage, and who stopped it when, why), per step
+ * and its outcome (the one vocabulary's kind and words), per external effect, per decision about it, per
+ * compensation and per item still uncertain; the first column says which. A task that changed nothing outside
+ * Stopline is still in the file, as its task row and its steps.
  */
 export function auditToCsv(report: AuditReport): string {
   const rows: unknown[][] = [COLUMNS as unknown as string[]];
   const task = new Map(report.tasks.map((t) => [t.id, t]));
   for (const t of report.tasks) {
     rows.push(["task", t.id, t.title, t.ownerId, t.ownerEmail, t.conversationId, "", "", "", "", t.stage, "", t.createdAt, t.cancelRequestedBy, t.cancelRequestedAt, t.cancelReason]);
+    for (const o of t.outcomes) {
+      rows.push(["outcome", t.id, t.title, t.ownerId, t.ownerEmail, t.conversationId, o.toolName, "", "", "", o.kind, "", "", "", t.settledAt ?? t.endedAt, o.label]);
+    }
   }
   for (const e of report.effects) {
     rows.push(["effect", e.taskId, e.taskTitle, e.ownerId, e.ownerEmail, e.conversationId, e.toolName, e.operationId, e.externalRecordId, e.externalVersion, e.outcome, e.reversible, e.recordedAt, "", "", e.description]);

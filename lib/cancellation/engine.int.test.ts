@@ -217,7 +217,7 @@ describe("the stop matrix, end to end", () => {
       expect(s.cancelled_tool_calls).toEqual([
         { tool_call_id: child.correlationId, tool_name: "s2.draft", cancellation_status: "CANCELLED_INCOMPLETE", partial_result: null, orphaned_resources: [] },
       ]);
-      expect(s.user_message).toMatch(/One draft discarded/);
+      expect(s.user_message).toMatch(/One unfinished result discarded/);
     });
 
     it("a resource verified released on the first re-query records one verification attempt", async () => {
@@ -275,7 +275,7 @@ describe("the stop matrix, end to end", () => {
       expect(s.orphaned_side_effects).toHaveLength(1);
       expect(s.orphaned_side_effects[0].description).toContain(recordId);
       expect(s.cancelled_tool_calls).toEqual([]);
-      expect(s.user_message).toMatch(/review/i);
+      expect(s.user_message).toMatch(/One action took effect; a person decides by \d\d:\d\d UTC whether to reverse it\./);
       expect(s.open_review_items).toBe(1);
 
       // the proposal binds the version the agent produced: after someone else edits the record, the
@@ -361,8 +361,8 @@ describe("the stop matrix, end to end", () => {
       expect(effect.outcome).toBe("committed");
       s = await summary(task.id);
       expect(s.status).toBe("PARTIALLY_CANCELLED");
-      // if the summary tells the user "review required", a review item must exist for a person to act on
-      expect(s.user_message).toMatch(/review required/);
+      // if the summary tells the user a person decides, a review item must exist for a person to act on
+      expect(s.user_message).toMatch(/a person decides by \d\d:\d\d UTC whether to reverse it/);
       expect(s.open_review_items).toBeGreaterThan(0);
       const open = await reviews(task.id);
       expect(open.map((r) => r.kind)).toContain("approve_compensation");
@@ -385,7 +385,7 @@ describe("the stop matrix, end to end", () => {
     let s = await summary(task.id);
     expect(s.status).toBe("CANCELLATION_FAILED");
     expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "s4.export", cancellation_status: "UNRECOVERABLE", partial_result: null, orphaned_resources: [] }]);
-    expect(s.user_message).toMatch(/could not be stopped and is still running/);
+    expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it is still running\./);
     expect((await taskRow(task.id)).stage).toBe("cancel_requested");
 
     // watched to the end: the job really kept going, then the task settled (the maintenance pass looks at a
@@ -402,6 +402,7 @@ describe("the stop matrix, end to end", () => {
     s = await summary(task.id);
     expect(["CANCELLATION_FAILED", "IN_PROGRESS"]).not.toContain(s.status);
     expect(s.user_message).not.toMatch(/still running/);
+    expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it finished (less than a second|\d+ s) after the Stop\./);
     expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
     expect(s.completed_tool_calls.map((c) => c.tool_call_id)).toEqual([child.correlationId]);
   });

@@ -7,8 +7,10 @@ import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
 import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
+import { recordSettlement } from "./record-settlement";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
 import { ENGINE_ACTOR } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */
 export const MAINTENANCE_LEASE = "maintenance";
@@ -46,7 +48,7 @@ export class CancellationEngine {
     // Boundaries this process recorded; another process's boundary is that process's to run (or, if it died,
     // the maintenance leader's).
     this.#unsubscribe = onCommitted((events) => {
-      for (const e of events) if (e.origin === "local" && e.type === "task.cancel_requested" && e.taskId) void this.run(e.taskId);
+      for (const e of events) if (e.origin === "local" && e.type === LedgerEvent.taskCancelRequested && e.taskId) void this.run(e.taskId);
     });
     this.#timer = setInterval(() => void this.maintain(), maintenanceMs);
     void this.maintain();
@@ -96,12 +98,20 @@ export class CancellationEngine {
       await recoverExpiredLeases(database);
       const now0 = new Date();
       const pending = await database.prisma.task.findMany({
-        where: { stage: TaskStage.cancelRequested, OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now0 } }, { engineOwner: this.id }] },
-        select: { id: true, cancelPlannedAt: true, engineOwner: true },
+        where: {
+          cancelRequestedAt: { not: null }, OR: [{ stage: TaskStage.cancelRequested }, { settledAt: null }],
+          AND: [{ OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now0 } }, { engineOwner: this.id }] }],
+        },
+        select: { id: true, cancelPlannedAt: true, engineOwner: true, stage: true, settledAt: true },
         take: 50,
       });
       for (const t of pending) {
         if (this.#runs.has(t.id)) continue;
+        if (t.stage !== TaskStage.cancelRequested) {
+          // Its children all ended, but the pass that got there did not record its settlement (it died in between).
+          await recordSettlement(database, t.id);
+          continue;
+        }
         if (!t.cancelPlannedAt || (t.engineOwner && t.engineOwner !== this.id)) {
           // A boundary whose engine run never happened (the process restarted), or whose run died with its
           // process: run it all again (each step is safe to repeat; what was done is not done twice).
@@ -111,10 +121,13 @@ export class CancellationEngine {
         // Children that settled late: reconcile, verify their resources, settle — at most every 5 s per task.
         if (Date.now() - (this.#lastFinished.get(t.id) ?? 0) < Math.min(5_000, this.#options.reconcileIntervalMs ?? 5_000)) continue;
         this.#lastFinished.set(t.id, Date.now());
-        await finishCancellation(database, t.id, this.#options);
+        // A pass that failed before its end (an error, not a crash: its lease was released) is run again whole.
+        if (!t.settledAt) void this.run(t.id);
+        else await finishCancellation(database, t.id, this.#options);
       }
       const now = new Date();
-      const overdueUncertain = await database.prisma.workItem.findMany({ where: { status: WorkItemStatus.uncertain }, take: 50, orderBy: { reconcileDeadline: "asc" } });
+      // (an uncertain item without a deadline is one nobody can check: a person decides, see reconcile.ts)
+      const overdueUncertain = await database.prisma.workItem.findMany({ where: { status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, take: 50, orderBy: { reconcileDeadline: "asc" } });
       for (const item of overdueUncertain) {
         if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
@@ -144,7 +157,7 @@ export async function escalateOverdue(database: Database, now = new Date()): Pro
     const moved = await writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "reviewItem", id: r.id, from: ReviewItemStatus.open, to: ReviewItemStatus.escalated,
-        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: "review_item.escalated", reason: `deadline ${r.deadline.toISOString()} passed without a decision`, data: { kind: r.kind } },
+        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemEscalated, reason: `deadline ${r.deadline.toISOString()} passed without a decision`, data: { kind: r.kind } },
       }),
     );
     if (moved) escalated.push(r.id);

@@ -5,11 +5,13 @@ import { recordVerification } from "../ledger/resources";
 import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
 import { cancelQueuedOnPg } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
-import { casUpdate, writeLedger } from "../ledger/write";
+import { LedgerEvent, type DatalessEventType } from "../ledger/events";
+import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
+import { recordSettlementIn } from "./record-settlement";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
@@ -88,7 +90,8 @@ export async function executeCancellation(database: Database, taskId: string, op
     await sleep(25);
   }
 
-  await finishCancellation(database, taskId, o);
+  // …and the pass ends with its settlement (from here the summary is the engine's considered answer).
+  await finishCancellation(database, taskId, o, { endOfPass: true });
 }
 
 /**
@@ -96,7 +99,7 @@ export async function executeCancellation(database: Database, taskId: string, op
  * provider-side stop that took a while, an unrecoverable child that finally ended): reconcile accepted
  * actions whose outcome is unknown, clean up and verify resources, open review items, settle the task.
  */
-export async function finishCancellation(database: Database, taskId: string, options: EngineOptions) {
+export async function finishCancellation(database: Database, taskId: string, options: EngineOptions, at: { endOfPass?: boolean } = {}) {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), ...options };
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   // 5. reconcile accepted actions whose outcome is unknown
@@ -113,8 +116,12 @@ export async function finishCancellation(database: Database, taskId: string, opt
   // 7. what only a person can decide
   await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);
 
-  // 8. settle the task when nothing is still being stopped
-  await settleTask(database, taskId);
+  // 8. the task is cancelled when nothing is still being stopped; at the end of a pass, its settlement is
+  //    recorded in the same transaction — nobody ever reads "cancelled" while the summary says IN_PROGRESS.
+  await writeLedger(database, async (w) => {
+    await settleTaskIn(w, taskId);
+    if (at.endOfPass) await recordSettlementIn(w, taskId);
+  });
 }
 
 /**
@@ -145,7 +152,7 @@ async function recordPlanOnce(database: Database, task: { id: string; cancelPlan
       const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
       return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
     }
-    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: "cancellation.planned", reason: plan.fallbackReason ?? null, data: plan as never });
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned, reason: plan.fallbackReason ?? null, data: plan as never });
     return { plan, recorded: true };
   });
 }
@@ -156,7 +163,7 @@ export async function cancelQueued(database: Database, taskId: string, boundary:
   return cancelQueuedOnPg(pgOf(database), taskId, boundary, ENGINE_ACTOR);
 }
 
-async function moveItem(database: Database, item: WorkItem, to: string, type: string, reason: string, data: Record<string, unknown> = {}) {
+async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {
   return writeLedger(database, (w) =>
     casUpdate(w, { entity: "workItem", id: item.id, from: item.status, to, data, event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason } }),
   );
@@ -173,7 +180,7 @@ async function stopChild(
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
     const moved = item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
-      ? await moveItem(database, item, WorkItemStatus.unrecoverable, "work_item.unrecoverable", "no way to stop it: watched until it ends")
+      ? await moveItem(database, item, WorkItemStatus.unrecoverable, LedgerEvent.workItemUnrecoverable, "no way to stop it: watched until it ends")
       : null;
     if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
     return;
@@ -184,13 +191,13 @@ async function stopChild(
     return;
   }
   if (item.mechanism === Mechanism.abortSignal) {
-    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", "AbortSignal sent") : null;
+    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent") : null;
     if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
     return;
   }
   // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
   if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
-    await moveItem(database, item, WorkItemStatus.cancelling, "work_item.cancelling", action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
+    await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
@@ -244,7 +251,7 @@ export async function claimDispatch(database: Database, item: { id: string; task
       data: { cancelDispatchedAt: now, cancelDispatchAction: action, cancelAnsweredAt: null },
     });
     if (!count) return false;
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.dispatched", data: { action } });
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationDispatched, data: { action } });
     return true;
   });
 }
@@ -257,7 +264,7 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
   await writeLedger(database, async (w) => {
     const now = await w.now();
     await w.tx.workItem.updateMany({ where: { id: item.id }, data: { cancelAnsweredAt: now, ...(acknowledged ? { cancelWithdrawnAt: now } : {}) } });
-    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: "cancellation.withdrawn" });
+    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationWithdrawn });
   });
 }
 
@@ -324,11 +331,13 @@ export async function openReviewsForEffects(database: Database, taskId: string, 
 
 /** cancel_requested → cancelled once no child is still being stopped (uncertain ones stay under reconciliation). */
 export async function settleTask(database: Database, taskId: string) {
-  return writeLedger(database, async (w) => {
-    const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
-    if (busy) return false;
-    return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: "task.cancelled", reason: "every child is stopped, finished, or under reconciliation" } }));
-  });
+  return writeLedger(database, (w) => settleTaskIn(w, taskId));
+}
+
+async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
+  const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
+  if (busy) return false;
+  return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: "every child is stopped, finished, or under reconciliation" } }));
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, Mechanism, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
 import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
-import { openReviewItem } from "./review-items";
+import { openReviewItem, openReviewItemIn } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * Invariant 5: asks the authoritative service what happened to an accepted action — by its operation id /
@@ -34,10 +35,7 @@ async function mayStillSend(database: Database, item: WorkItem): Promise<boolean
 
 async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
   if (isTerminalItem(item.status)) return item.status;
-  if (!tool?.inspect) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: `${item.toolName} has no inspect(): its outcome cannot be established by Stopline` });
-    return item.status;
-  }
+  if (!tool?.inspect) return cannotBeEstablished(database, item, tool);
   const ref = await refFor(database, item);
   const ask = async (): Promise<Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>> => {
     try {
@@ -88,7 +86,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   }
 
   // committed or not_committed: read both shapes' optional fields through one view
-  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; description?: string };
+  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown>; description?: string };
   return writeLedger(database, async (w) => {
     await lockWorkItem(w, item.id); // a late submission report of this item waits, or is seen below
     const current = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } });
@@ -110,14 +108,15 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
         ...(!stopped && !committed ? { error: "the service reports the action did not take effect" } : {}),
         ...(committed ? { result: (facts.result ?? null) as never } : { partialResult: (facts.partialResult ?? undefined) as never, partialComplete: facts.partialComplete ?? null }),
       },
-      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "work_item.reconciled", reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
+      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
     });
     const effects = await w.tx.sideEffect.findMany({ where: { workItemId: current.id, outcome: SideEffectOutcome.unknown } });
     for (const e of effects) {
       await casUpdate(w, {
         entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
-        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect: ${facts.status}` },
+        // externalVersion: the version the agent's own write produced (never the record's version now).
+        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description, evidence: (facts.evidence ?? undefined) as never } : {},
+        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${facts.status}` },
       });
     }
     if (committed && !effects.length && current.commitsEffect) {
@@ -126,13 +125,48 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
         data: {
           taskId: current.taskId, workItemId: current.id, operationId: current.operationId ?? current.idempotencyKey, outcome: SideEffectOutcome.committed,
           externalRecordId: facts.externalRecordId ?? null, externalVersion: facts.externalVersion ?? null, description: facts.description ?? null,
-          reversible: !!tool.compensate,
+          evidence: (facts.evidence ?? undefined) as never, reversible: !!tool.compensate,
         },
       });
-      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: "side_effect.reconciled", toState: created.outcome, reason: "found by inspect" });
+      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, toState: created.outcome, reason: "found by inspect" });
     }
     return to;
   });
+}
+
+/**
+ * Nothing can ask the service about this child (its tool has no inspect(), or is not registered here). Say so
+ * rather than pretend to check: a call that commits nothing and is stopped by its AbortSignal is discarded (it
+ * changed nothing anyone could check); anything else stays `uncertain` with NO reconcile deadline (nothing will
+ * check it) and a review item: a person establishes what happened. Done once; later passes skip it.
+ */
+async function cannotBeEstablished(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
+  const why = tool ? `${item.toolName} has no inspect()` : `tool ${item.toolName} is not registered in this process`;
+  const commitsNothing = !item.commitsEffect && item.operationId === null && item.mechanism === Mechanism.abortSignal;
+  if (item.status === WorkItemStatus.uncertain && commitsNothing) {
+    return writeLedger(database, async (w) => {
+      const task = await w.tx.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { cancelRequestedAt: true } });
+      const to = task.cancelRequestedAt ? WorkItemStatus.cancelledIncomplete : WorkItemStatus.failed;
+      const moved = await casUpdate(w, {
+        entity: "workItem", id: item.id, from: WorkItemStatus.uncertain, to, guard: { leaseToken: null },
+        data: { finishedAt: await w.now(), reconcileDeadline: null, ...(to === WorkItemStatus.failed ? { error: `${why}; it committed nothing` } : {}) },
+        event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: `${why}, and it commits nothing: discarded` },
+      });
+      return moved ? to : item.status;
+    });
+  }
+  if (item.status !== WorkItemStatus.uncertain || item.reconcileDeadline === null) return item.status;
+  // One transaction: nobody ever reads "nothing will check it" without the person who is asked to.
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { riskLevel: true } });
+  await writeLedger(database, async (w) => {
+    const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, data: { reconcileDeadline: null } });
+    if (!count) return;
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationStep, reason: `${why}: its outcome cannot be established by Stopline; a person decides`, data: { action: "reconcile", success: false } });
+    await openReviewItemIn(w, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool?.risk === "high" ? "high" : task.riskLevel, subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.` });
+  }).catch((error: unknown) => {
+    if ((error as { code?: string })?.code !== "P2002") throw error; // another engine run asked the same question first (and cleared the deadline with it)
+  });
+  return item.status;
 }
 
 /**
@@ -157,12 +191,12 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
     await logStep(database, { taskId: effect.taskId, workItemId: effect.workItemId, action: "reconcile_effect", success: outcome.status === "committed" || outcome.status === "not_committed", detail: `a late report (${effect.operationId}): the service says ${outcome.status}` });
     if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
     const committed = outcome.status === "committed";
-    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null };
+    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown> };
     await writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion } : {},
-        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: "side_effect.reconciled", reason: `inspect of a late report: ${outcome.status}` },
+        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion, evidence: (facts.evidence ?? undefined) as never } : {},
+        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect of a late report: ${outcome.status}` },
       }),
     );
     if (committed) {
@@ -187,7 +221,7 @@ export async function resolveAnsweredUncertainties(database: Database) {
       casUpdate(w, {
         entity: "reviewItem", id: r.id, from: r.status, to: ReviewItemStatus.resolved,
         data: { decidedBy: ENGINE_ACTOR, decidedAt: await w.now(), resolution: `established meanwhile: the work item ended ${r.workItem!.status}` },
-        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: "review_item.resolved", reason: "the outcome became known" },
+        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemResolved, reason: "the outcome became known" },
       }),
     );
   }

@@ -3,7 +3,8 @@ import { AppError, ErrorCode } from "../errors";
 import { isTerminalTask, TaskStage } from "../ledger/states";
 import { recordBoundaryOnPg } from "../ledger/pg-hot-path";
 import { recordBoundaryOnSqlite } from "../ledger/sqlite-hot-path";
-import { conflict } from "../ledger/write";
+import { LedgerEvent } from "../ledger/events";
+import { casUpdate, conflict, writeLedger } from "../ledger/write";
 
 export interface CancellationBoundary {
   taskId: string;
@@ -18,7 +19,7 @@ export interface CancellationBoundary {
 
 export type CancellationRequestResult =
   | { kind: "boundary"; boundary: CancellationBoundary }
-  | { kind: "already_finished"; taskId: string; stage: string };
+  | { kind: "already_finished"; taskId: string; stage: string; endedAt: Date | null; message: string };
 
 /**
  * Invariant 1: records the cancellation boundary on the task — intent version +1, `cancelRequestedAt`,
@@ -36,9 +37,57 @@ export async function requestCancellation(
     ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))
     : await recordBoundaryOnPg(pgOf(database), request);
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
-  if (!task.cancelRequestedAt && isTerminalTask(task.stage)) return { kind: "already_finished", taskId: task.id, stage: task.stage };
+  if (!task.cancelRequestedAt && isTerminalTask(task.stage)) {
+    // Nothing runs under an ended task: no boundary, no plan, no review item. Undoing what it did is its own
+    // request (lib/review/request-reversal.ts), never a side effect of Stop.
+    const ended = await database.prisma.task.findUnique({ where: { id: task.id }, select: { endedAt: true } });
+    return { kind: "already_finished", taskId: task.id, stage: task.stage, endedAt: ended?.endedAt ?? null, message: alreadyFinishedMessage(task.stage) };
+  }
   if (!task.cancelRequestedAt) throw conflict("task", task.id, TaskStage.active, task.stage);
   return { kind: "boundary", boundary: boundaryOf(task, !recorded) };
+}
+
+/**
+ * A Stop for a conversation turn whose task does not exist yet (pressed right after Enter): the task is created
+ * already carrying its boundary — `task.created` and `task.cancel_requested` in one transaction — so that when
+ * the message arrives, the agent finds a stopped task and nothing of it ever starts (invariants 1 and 2).
+ * `created: false` when the turn's task was created first by the message itself (the unique turn index
+ * decides; on PostgreSQL the other insert waits for this transaction): the caller then records an ordinary
+ * boundary on it.
+ */
+export async function createTaskBornStopped(
+  database: Database,
+  input: { conversationId: string; turnId: string; ownerId: string; title: string; reason: string | null; actor: string; actorId?: string | null },
+): Promise<{ taskId: string; created: boolean }> {
+  try {
+    const taskId = await writeLedger(database, async (w) => {
+      const task = await w.tx.task.create({
+        data: { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId, turnId: input.turnId, stage: TaskStage.active },
+      });
+      await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCreated, toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId } });
+      const now = await w.now();
+      await casUpdate(w, {
+        entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.cancelRequested,
+        data: { intentVersion: task.intentVersion + 1, cancelIntentVersion: task.intentVersion + 1, cancelRequestedAt: now, cancelReason: input.reason, cancelRequestedBy: input.actor, cancelRequestedById: input.actorId ?? null },
+        event: {
+          taskId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested, reason: input.reason,
+          data: { intentVersion: task.intentVersion + 1, previousIntentVersion: task.intentVersion, bornStopped: true },
+        },
+      });
+      return task.id;
+    });
+    return { taskId, created: true };
+  } catch (error) {
+    if ((error as { code?: string })?.code !== "P2002") throw error;
+    const existing = await database.prisma.task.findUniqueOrThrow({ where: { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } }, select: { id: true } });
+    return { taskId: existing.id, created: false };
+  }
+}
+
+/** The plain answer to a Stop on a task that had already ended. */
+export function alreadyFinishedMessage(stage: string): string {
+  const how = stage === TaskStage.failed ? "had already failed" : "had already finished";
+  return `Nothing to stop: this request ${how}, and nothing of it is running. Nothing was changed. To undo what it did, request a reversal.`;
 }
 
 function boundaryOf(

@@ -3,6 +3,7 @@ import type { RiskLevel } from "../ledger/states";
 import { isTerminalItem, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { writeLedger, type Writer } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
+import { LedgerEvent } from "../ledger/events";
 
 /** Review deadlines by risk (configurable): past it, an open item escalates. */
 export function reviewDeadlineMs(risk: string): number {
@@ -42,6 +43,9 @@ export async function openReviewItem(
   }
 }
 
+/** Opens a review item inside a ledger transaction that also records why (its dedupe key still decides). */
+export const openReviewItemIn = (w: Writer, input: Parameters<typeof openReviewItem>[1]) => insertReviewItem(w, input, reviewDedupeKey(input));
+
 async function insertReviewItem(
   w: Writer,
   input: Parameters<typeof openReviewItem>[1],
@@ -67,7 +71,7 @@ async function insertReviewItem(
   });
   await w.event({
     taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
-    type: "review_item.opened", toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
+    type: LedgerEvent.reviewItemOpened, toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
   });
   return item;
 }

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { writeLedger, type EventInput } from "../ledger/write";
+import { LedgerEvent } from "../ledger/events";
 
 export const ENGINE_ACTOR = "system:cancellation-engine";
 
@@ -10,7 +11,7 @@ export async function logStep(
 ) {
   const event: EventInput = {
     taskId: step.taskId, workItemId: step.workItemId ?? null, entityType: "task", entityId: step.taskId, actor: ENGINE_ACTOR,
-    type: "cancellation.step", reason: step.detail ?? null, data: { action: step.action, success: step.success, ...step.data },
+    type: LedgerEvent.cancellationStep, reason: step.detail ?? null, data: { action: step.action, success: step.success, ...step.data },
   };
   await writeLedger(database, (w) => w.event(event));
 }

@@ -1,20 +1,24 @@
+import { isOpenReview, isTerminalItem, ResourceState, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
 import {
-  isActiveItem,
-  isStoppedItem,
-  Mechanism,
-  ResourceState,
-  SideEffectOutcome,
-  WorkItemStatus,
-} from "../ledger/states";
+  childFacts,
+  childOutcome,
+  describeOutcome,
+  OutcomeKind,
+  OUTCOME_WORDS,
+  resourceOutcome,
+  ResourceOutcome,
+  stopFacts,
+  summaryStatus,
+  userMessage,
+  utcFormat,
+  type ChildOutcome,
+  type ReviewItemLike,
+  type WorkItemLike,
+} from "../outcomes";
+import { SummaryStatus } from "../outcomes/summary-status";
 
-/** The seed's cancellation summary, plus IN_PROGRESS while the ledger does not yet know the end. */
-export const SummaryStatus = {
-  inProgress: "IN_PROGRESS",
-  cancelled: "CANCELLED",
-  partiallyCancelled: "PARTIALLY_CANCELLED",
-  cancellationFailed: "CANCELLATION_FAILED",
-} as const;
-export type SummaryStatus = (typeof SummaryStatus)[keyof typeof SummaryStatus];
+export { SummaryStatus } from "../outcomes/summary-status";
+export { count } from "../outcomes/user-message";
 
 export const ToolCallStatus = {
   cancelled: "CANCELLED",
@@ -24,29 +28,23 @@ export const ToolCallStatus = {
 export type ToolCallStatus = (typeof ToolCallStatus)[keyof typeof ToolCallStatus];
 
 export interface SummaryFacts {
-  task: { id: string; cancelRequestedAt: Date };
-  workItems: {
-    id: string;
-    kind?: string;
-    toolName: string;
-    correlationId: string;
-    status: string;
-    mechanism: string;
-    partialResult: unknown;
-    partialComplete: boolean | null;
-    startedAt: Date | null;
-    finishedAt: Date | null;
-    reconcileDeadline: Date | null;
-  }[];
+  task: { id: string; cancelRequestedAt: Date; settledAt: Date | null };
+  workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
   sideEffects: { id: string; workItemId: string; operationId: string; externalRecordId: string | null; reversible: boolean; description: string | null; outcome: string }[];
-  openReviewItems: number;
+  reviewItems: (ReviewItemLike & { id: string })[];
+  /** Judges whether a worker's lease is still live. */
+  now: Date;
 }
+
+interface NamedResource { tool_call_id: string; tool_name: string; type: string; handle: string }
 
 export interface CancellationSummary {
   task_id: string;
   status: SummaryStatus;
   cancel_requested_at: string;
+  /** When the engine finished its full pass; null while it is still working (status IN_PROGRESS). */
+  settled_at: string | null;
   cancelled_tool_calls: {
     tool_call_id: string;
     tool_name: string;
@@ -59,139 +57,127 @@ export interface CancellationSummary {
   completed_tool_calls: { tool_call_id: string; tool_name: string; status: string }[];
   /** Children whose outcome is not yet known, each with the deadline for finding out. */
   uncertain_tool_calls: { tool_call_id: string; tool_name: string; status: string; reconcile_deadline: string | null }[];
+  /** Every child, with its outcome in the one vocabulary (lib/outcomes). */
+  tool_calls: { tool_call_id: string; tool_name: string; status: string; outcome: { kind: OutcomeKind; short: string; label: string } }[];
+  /** Every resource that could not be released, named: the call that held it, its type and handle. */
+  orphaned_resources: NamedResource[];
+  /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
+  held_resources: NamedResource[];
   open_review_items: number;
   user_message: string;
 }
 
 /**
- * Builds the summary from recorded facts only — never from what a model or a worker claimed. It says
- * "cancelled" only for children the ledger shows stopped or never started, "released" only for resources
- * whose release was verified, and IN_PROGRESS while anything is still being stopped or established.
+ * Builds the summary from recorded facts only — never from what a model or a worker claimed. Each child's
+ * outcome comes from the one vocabulary (lib/outcomes); the seed's lists are read off those outcomes; the
+ * status is IN_PROGRESS until the engine's pass settled the Stop (Task.settledAt).
  */
 export function summarize(facts: SummaryFacts): CancellationSummary {
   const boundary = facts.task.cancelRequestedAt;
-  // Children that finished before the Stop are completed work, not cancellations.
-  const relevant = facts.workItems.filter((i) => !i.finishedAt || i.finishedAt >= boundary || isActiveItem(i.status));
-  const resourcesOf = (id: string) => facts.resources.filter((r) => r.workItemId === id);
-  const orphanedHandles = (id: string) => resourcesOf(id).filter((r) => r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
+  const stop = stopFacts(facts.task);
+  const now = facts.now.getTime();
+  const outcomes = new Map<string, ChildOutcome>(
+    facts.workItems.map((i) => [i.id, childOutcome(childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems }, now), stop)]),
+  );
+  const itemOf = new Map(facts.workItems.map((i) => [i.id, i]));
+  const call = (i: { correlationId: string; toolName: string }) => ({ tool_call_id: i.correlationId, tool_name: i.toolName });
+  const named = (r: SummaryFacts["resources"][number]): NamedResource => {
+    const item = itemOf.get(r.workItemId);
+    return { tool_call_id: item?.correlationId ?? r.workItemId, tool_name: item?.toolName ?? "unknown", type: r.type, handle: r.handle };
+  };
+
+  // Resources: released only when verified (invariant 4); a child still at work keeps what it holds.
+  const stepRunning = (workItemId: string) => {
+    const item = itemOf.get(workItemId);
+    return !!item && (!isTerminalItem(item.status) && !(item.status === WorkItemStatus.uncertain && !item.leaseExpiresAt));
+  };
+  const resourceOutcomes = facts.resources.map((r) => ({ r, outcome: resourceOutcome(r, stepRunning(r.workItemId), true) }));
+  const orphaned = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.notReleased).map((x) => x.r);
+  const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
+  const orphanedHandles = (id: string) => facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
 
   const cancelled: CancellationSummary["cancelled_tool_calls"] = [];
   const completed: CancellationSummary["completed_tool_calls"] = [];
   const uncertain: CancellationSummary["uncertain_tool_calls"] = [];
-  const pending: string[] = [];
-  let neverStarted = 0, stopped = 0, keptPartials = 0, discarded = 0, discardedReplies = 0, stillRunning = 0, finishedAnyway = 0;
-
-  const effectsOf = (id: string) => facts.sideEffects.filter((e) => e.workItemId === id);
-  for (const item of relevant) {
-    const base = { tool_call_id: item.correlationId, tool_name: item.toolName };
-    const unstoppable = item.mechanism === Mechanism.none;
-    // A stop outcome is not the last word when an effect of the child took effect or may have (a late report).
-    if (isStoppedItem(item.status)) {
-      const effects = effectsOf(item.id);
-      if (effects.some((e) => e.outcome === SideEffectOutcome.committed)) {
-        completed.push({ ...base, status: "committed (reported late)" });
-        continue;
-      }
-      if (effects.some((e) => e.outcome === SideEffectOutcome.unknown)) {
-        uncertain.push({ ...base, status: "effect unknown (reported late)", reconcile_deadline: null });
-        continue;
-      }
-    }
-    switch (item.status) {
-      case WorkItemStatus.cancelled:
-        cancelled.push({ ...base, cancellation_status: ToolCallStatus.cancelled, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
-        if (!item.startedAt) neverStarted++;
-        else stopped++;
+  for (const item of facts.workItems) {
+    const o = outcomes.get(item.id)!;
+    const stoppedStatus = item.status === WorkItemStatus.cancelled || item.status === WorkItemStatus.partial || item.status === WorkItemStatus.cancelledIncomplete;
+    const entry = (cancellation_status: ToolCallStatus, partial: unknown = null) => ({
+      ...call(item), cancellation_status, partial_result: partial === null ? null : { marker: "PARTIAL_RESULT" as const, value: partial }, orphaned_resources: orphanedHandles(item.id),
+    });
+    switch (o.kind) {
+      case OutcomeKind.neverStarted:
+      case OutcomeKind.stopped:
+        cancelled.push(entry(ToolCallStatus.cancelled));
         break;
-      case WorkItemStatus.partial:
-        cancelled.push({ ...base, cancellation_status: ToolCallStatus.cancelled, partial_result: { marker: "PARTIAL_RESULT", value: item.partialResult }, orphaned_resources: orphanedHandles(item.id) });
-        stopped++;
-        keptPartials++;
+      case OutcomeKind.stoppedPartialKept:
+        cancelled.push(entry(ToolCallStatus.cancelled, item.partialResult ?? null));
         break;
-      case WorkItemStatus.cancelledIncomplete:
-        cancelled.push({ ...base, cancellation_status: ToolCallStatus.cancelledIncomplete, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
-        if (item.kind === "model_request") discardedReplies++;
-        else discarded++;
+      case OutcomeKind.discarded:
+        cancelled.push(entry(ToolCallStatus.cancelledIncomplete));
         break;
-      case WorkItemStatus.unrecoverable:
-        cancelled.push({ ...base, cancellation_status: ToolCallStatus.unrecoverable, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
-        stillRunning++;
+      case OutcomeKind.couldNotStopRunning:
+        cancelled.push(entry(ToolCallStatus.unrecoverable));
         break;
-      case WorkItemStatus.uncertain:
-        uncertain.push({ ...base, status: item.status, reconcile_deadline: item.reconcileDeadline?.toISOString() ?? null });
+      case OutcomeKind.couldNotStopFinished:
+        cancelled.push(entry(ToolCallStatus.unrecoverable));
+        completed.push({ ...call(item), status: item.status });
         break;
-      case WorkItemStatus.completed:
-      case WorkItemStatus.failed:
-        if (unstoppable && item.finishedAt && item.finishedAt >= boundary) {
-          cancelled.push({ ...base, cancellation_status: ToolCallStatus.unrecoverable, partial_result: null, orphaned_resources: orphanedHandles(item.id) });
-          finishedAnyway++;
-        }
-        completed.push({ ...base, status: item.status });
+      case OutcomeKind.finishedAfterStop:
+      case OutcomeKind.failed:
+        if (item.finishedAt && new Date(item.finishedAt) >= boundary) completed.push({ ...call(item), status: item.status });
         break;
-      default: // queued, running, submitted, cancelling: still being stopped or established
-        pending.push(item.id);
+      case OutcomeKind.tookEffect:
+      case OutcomeKind.reversed:
+        if (stoppedStatus) completed.push({ ...call(item), status: "committed (reported late)" });
+        else if (!item.finishedAt || new Date(item.finishedAt) >= boundary) completed.push({ ...call(item), status: item.status });
+        break;
+      case OutcomeKind.outcomeUnknown:
+        uncertain.push({ ...call(item), status: stoppedStatus ? "effect unknown (reported late)" : item.status, reconcile_deadline: iso(item.reconcileDeadline) });
+        break;
+      case OutcomeKind.awaitingService:
+        uncertain.push({ ...call(item), status: item.status, reconcile_deadline: iso(item.reconcileDeadline) });
+        break;
+      default: // waiting, running, stopping, completed (before the Stop), abandoned reads: no seed list claims anything
+        break;
     }
   }
 
-  const unreversed = facts.sideEffects.filter((e) => e.outcome === SideEffectOutcome.committed);
-  const unknownEffects = facts.sideEffects.filter((e) => e.outcome === SideEffectOutcome.unknown);
-  const itemOf = (id: string) => facts.workItems.find((i) => i.id === id);
-  const orphanedSideEffects = unreversed.map((e) => {
-    const item = itemOf(e.workItemId);
-    const what = e.description ?? `external action ${e.operationId}${e.externalRecordId ? ` (record ${e.externalRecordId})` : ""}`;
-    return {
-      tool_name: item?.toolName ?? "unknown",
-      tool_call_id: item?.correlationId ?? e.workItemId,
-      description: `${what} — ${e.reversible ? "completed; reversal needs a person's approval" : "completed and cannot be reversed"}`,
-    };
-  });
-  const orphanedResources = facts.resources.filter((r) => r.state === ResourceState.orphaned).length;
-  const unverifiedResources = facts.resources.filter((r) => r.state === ResourceState.held || r.state === ResourceState.releaseRequested).length;
+  const orphanedSideEffects = facts.sideEffects
+    .filter((e) => e.outcome === SideEffectOutcome.committed)
+    .map((e) => {
+      const item = itemOf.get(e.workItemId);
+      const what = e.description ?? `external action ${e.operationId}${e.externalRecordId ? ` (record ${e.externalRecordId})` : ""}`;
+      const o = item ? outcomes.get(item.id) : undefined;
+      const how = o?.kind === OutcomeKind.tookEffect ? describeOutcome(o, utcFormat) : e.reversible ? "took effect — it has not been reversed" : "took effect — it cannot be undone";
+      return { tool_name: item?.toolName ?? "unknown", tool_call_id: item?.correlationId ?? e.workItemId, description: `${what}: ${how}` };
+    });
 
-  let status: SummaryStatus;
-  if (pending.length > 0 || (unverifiedResources > 0 && stillRunning === 0)) status = SummaryStatus.inProgress;
-  else if (stillRunning > 0) status = SummaryStatus.cancellationFailed;
-  else if (unreversed.length || unknownEffects.length || uncertain.length || orphanedResources || completed.length) status = SummaryStatus.partiallyCancelled;
-  else status = SummaryStatus.cancelled;
-
-  const sentences = ["Stopped new work."];
-  if (pending.length > 0) sentences.push(`${count(pending.length, "step is", "steps are")} still being stopped or checked.`);
-  if (neverStarted) sentences.push(`${count(neverStarted, "queued step")} never started.`);
-  if (stopped - keptPartials > 0) sentences.push(`${count(stopped - keptPartials, "running step")} stopped.`);
-  if (keptPartials) sentences.push(`${count(keptPartials, "partial result")} kept.`);
-  if (discarded) sentences.push(`${count(discarded, "draft")} discarded.`);
-  if (discardedReplies) sentences.push(`${count(discardedReplies, "unfinished reply", "unfinished replies")} discarded.`);
-  if (stillRunning) sentences.push(`${count(stillRunning, "step")} could not be stopped and ${stillRunning === 1 ? "is" : "are"} still running.`);
-  if (finishedAnyway) sentences.push(`${count(finishedAnyway, "step")} could not be stopped and finished anyway.`);
-  // Every completed child here ended at or after the Stop: it finished before it could be stopped.
-  const completedWork = completed.length - finishedAnyway - unreversed.length;
-  if (completedWork > 0) sentences.push(`${count(completedWork, "step")} finished before the Stop could reach ${completedWork === 1 ? "it" : "them"}.`);
-  if (unreversed.length) {
-    const irreversible = unreversed.every((e) => !e.reversible);
-    const tail = facts.openReviewItems > 0 ? "; review required" : irreversible ? " and cannot be undone" : "; it has not been reversed";
-    sentences.push(`${count(unreversed.length, "action")} already took effect${tail}.`);
-  }
-  if (uncertain.length || unknownEffects.length) {
-    sentences.push(`${count(Math.max(uncertain.length, unknownEffects.length), "outcome")} not yet confirmed; we are checking with the service.`);
-  }
-  if (orphanedResources) sentences.push(`${count(orphanedResources, "resource")} could not be released; an operator has been asked to handle ${orphanedResources === 1 ? "it" : "them"}.`);
-  if (unverifiedResources && status === SummaryStatus.inProgress) sentences.push(`Checking that ${count(unverifiedResources, "resource was", "resources were").toLowerCase()} released.`);
-
+  const all = [...outcomes.values()];
+  const settled = facts.task.settledAt !== null;
+  // Children that finished before the Stop are completed work, not news: left out of the message.
+  const relevant = facts.workItems
+    .filter((i) => !(i.status === WorkItemStatus.failed && i.finishedAt && new Date(i.finishedAt) < boundary))
+    .map((i) => outcomes.get(i.id)!);
   return {
     task_id: facts.task.id,
-    status,
+    status: summaryStatus({ settled, children: all, orphanedResources: orphaned.length }),
     cancel_requested_at: boundary.toISOString(),
+    settled_at: facts.task.settledAt?.toISOString() ?? null,
     cancelled_tool_calls: cancelled,
     orphaned_side_effects: orphanedSideEffects,
     completed_tool_calls: completed,
     uncertain_tool_calls: uncertain,
-    open_review_items: facts.openReviewItems,
-    user_message: sentences.join(" "),
+    tool_calls: facts.workItems.map((i) => {
+      const o = outcomes.get(i.id)!;
+      return { ...call(i), status: i.status, outcome: { kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) } };
+    }),
+    orphaned_resources: orphaned.map(named),
+    held_resources: held.map(named),
+    open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
+    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length } }, utcFormat),
   };
 }
 
-const WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
-/** "Two drafts", "One step is", "12 steps are". */
-export function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${WORDS[n] ?? String(n)} ${n === 1 ? singular : plural}`;
-}
+const iso = (t: Date | string | null | undefined) => (t == null ? null : new Date(t).toISOString());
+

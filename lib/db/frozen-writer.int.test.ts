@@ -130,7 +130,7 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
     const stop = await call("POST", `/api/tasks/${task.id}/cancel`, { token: agent, body: { reason: "after the kill" } });
     expect(stop.status).toBe(202);
     // Its transaction never committed: the event it wrote inside it does not exist.
-    expect(await server.prisma.ledgerEvent.count({ where: { type: "task.frozen_probe" } })).toBe(0);
+    expect(await server.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: { startsWith: "frozen" } } })).toBe(0);
   }, 60_000);
 
   it.runIf(engine === "postgres")("PostgreSQL ends the frozen worker's session by itself (idle_in_transaction_session_timeout): the Stop it blocked succeeds while the worker is still stopped", async () => {
@@ -145,7 +145,7 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
     }
     expect(status).toBe(202);
     expect(child.exitCode, "the worker is still there, stopped").toBeNull();
-    expect(await server.prisma.ledgerEvent.count({ where: { type: "task.frozen_probe" } })).toBe(0);
+    expect(await server.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: { startsWith: "frozen" } } })).toBe(0);
   }, 30_000);
 
   it.runIf(engine === "sqlite")("a transaction nobody finishes is rolled back at its time bound: nothing it wrote commits, a late write is refused, the connection serves the next request", async () => {
@@ -153,15 +153,15 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
     try {
       const task = await json(await newTask("time bound"));
       const slow = writeLedger(bounded, async (w) => {
-        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.slow_probe" });
+        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
         await new Promise((r) => setTimeout(r, 700)); // past the bound
-        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.slow_probe" });
+        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
       });
       await expect(slow).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/rolled back after 300 ms/) });
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.slow_probe" } })).toBe(0);
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "slow_probe" } })).toBe(0);
       // The same connection goes on serving.
-      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.after_bound" }));
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.after_bound" } })).toBe(1);
+      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_bound" }));
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_bound" } })).toBe(1);
     } finally {
       await bounded.close();
     }
@@ -172,12 +172,12 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
     try {
       const task = await json(await newTask("work bound"));
       const busy = writeLedger(bounded, async (w) => {
-        for (let i = 0; i < 30; i++) await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.busy_probe" });
+        for (let i = 0; i < 30; i++) await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "busy_probe" });
       });
       await expect(busy).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/more than 20 statements/) });
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.busy_probe" } })).toBe(0);
-      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "task.after_work_bound" }));
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "task.after_work_bound" } })).toBe(1);
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "busy_probe" } })).toBe(0);
+      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_work_bound" }));
+      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_work_bound" } })).toBe(1);
     } finally {
       await bounded.close();
     }

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { effectiveFaults, FaultsSchema, setFaults, getFaults, type Faults } from "./faults";
-import { openDemoStore, SERVICES, witness, witnessLog, type DemoDb, type ServiceName } from "./store";
+import { openDemoStore, recordEvidence, recordWrite, SERVICES, witness, witnessLog, type DemoDb, type ServiceName } from "./store";
 
 /**
  * The demo world: five small HTTP services standing for external systems (shop, crm, mailer, reports,
@@ -45,7 +45,11 @@ const key = z.string().min(1).max(300);
 
 // ---- shop ------------------------------------------------------------------------------------------
 type OrderRow = { id: string; idempotency_key: string; items: string; amount_cents: number; status: string; version: number; created_at: string };
-const order = (r: OrderRow) => ({ orderId: r.id, idempotencyKey: r.idempotency_key, items: JSON.parse(r.items), amountCents: r.amount_cents, status: r.status, version: r.version, createdAt: r.created_at });
+/** An order as the shop shows it, with its evidence: the version its creating call produced and every later write. */
+const order = (r: OrderRow, db?: DemoDb) => ({
+  orderId: r.id, idempotencyKey: r.idempotency_key, items: JSON.parse(r.items), amountCents: r.amount_cents, status: r.status, version: r.version, createdAt: r.created_at,
+  ...(db ? recordEvidence(db, "shop", r.id) : { createdVersion: 1, laterWrites: [] }),
+});
 const findOrder = (db: DemoDb, params: string[], query: URLSearchParams) => {
   const row = (params[0]
     ? db.prepare("SELECT * FROM shop_orders WHERE id = ?").get(params[0])
@@ -84,7 +88,7 @@ const routes: Route[] = [
   { method: "POST", service: "shop", pattern: /^\/shop\/orders$/, handler: async ({ db, body, faults, res }) => {
     const input = parse(z.object({ idempotencyKey: key, items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1).max(1000) })).min(1) }), body);
     const existing = db.prepare("SELECT * FROM shop_orders WHERE idempotency_key = ?").get(input.idempotencyKey) as OrderRow | undefined;
-    if (existing) return order(existing); // idempotent: never a second order for the same key
+    if (existing) return order(existing, db); // idempotent: never a second order for the same key
     const created = db.transaction(() => {
       refuseIfFenced(db, "shop", input.idempotencyKey);
       let amount = 0;
@@ -97,14 +101,15 @@ const routes: Route[] = [
       }
       const id = `ord_${randomUUID().slice(0, 8)}`;
       db.prepare("INSERT INTO shop_orders (id, idempotency_key, items, amount_cents, status, created_at) VALUES (?, ?, ?, ?, 'placed', ?)").run(id, input.idempotencyKey, JSON.stringify(input.items), amount, now());
+      recordWrite(db, "shop", id, 1, "agent", "created");
       witness(db, "shop", "order_created", id, { items: input.items, amountCents: amount, idempotencyKey: input.idempotencyKey });
       return db.prepare("SELECT * FROM shop_orders WHERE id = ?").get(id) as OrderRow;
     })();
     if (faults.acceptThenTimeout) await hangUntilClosed(res);
     res.statusCode = 201;
-    return order(created);
+    return order(created, db);
   } },
-  { method: "GET", service: "shop", pattern: /^\/shop\/orders(?:\/([\w-]+))?$/, handler: ({ db, params, query }) => order(findOrder(db, params, query)) },
+  { method: "GET", service: "shop", pattern: /^\/shop\/orders(?:\/([\w-]+))?$/, handler: ({ db, params, query }) => order(findOrder(db, params, query), db) },
   { method: "POST", service: "shop", pattern: /^\/shop\/orders\/([\w-]+)\/cancel$/, handler: ({ db, params, faults, res }) => {
     if (faults.cancelUnavailable) throw new HttpError(503, "cancel endpoint unavailable");
     const row = findOrder(db, params, new URLSearchParams());
@@ -112,23 +117,25 @@ const routes: Route[] = [
     res.statusCode = 202;
     if (faults.ignoreCancellation) {
       witness(db, "shop", "cancel_ignored", row.id);
-      return { ...order(row), acknowledged: true };
+      return { ...order(row, db), acknowledged: true };
     }
     if (row.status === "placed") {
       db.transaction(() => {
         for (const item of JSON.parse(row.items) as { sku: string; quantity: number }[]) db.prepare("UPDATE shop_stock SET quantity = quantity + ? WHERE sku = ?").run(item.quantity, item.sku);
         db.prepare("UPDATE shop_orders SET status = 'cancelled', version = version + 1 WHERE id = ?").run(row.id);
+        recordWrite(db, "shop", row.id, row.version + 1, "agent", "cancelled");
         witness(db, "shop", "order_cancelled", row.id);
       })();
     }
-    return { ...order(findOrder(db, params, new URLSearchParams())), acknowledged: true };
+    return { ...order(findOrder(db, params, new URLSearchParams()), db), acknowledged: true };
   } },
   { method: "POST", service: "shop", pattern: /^\/shop\/orders\/([\w-]+)\/ship$/, handler: ({ db, params }) => {
     const row = findOrder(db, params, new URLSearchParams());
     if (row.status !== "placed") throw new HttpError(409, `the order is ${row.status}`);
     db.prepare("UPDATE shop_orders SET status = 'shipped', version = version + 1 WHERE id = ?").run(row.id);
+    recordWrite(db, "shop", row.id, row.version + 1, "warehouse staff", "shipped");
     witness(db, "shop", "order_shipped", row.id);
-    return order(findOrder(db, params, new URLSearchParams()));
+    return order(findOrder(db, params, new URLSearchParams()), db);
   } },
 
   // ---- crm
@@ -139,25 +146,25 @@ const routes: Route[] = [
       refuseIfFenced(db, "crm", input.idempotencyKey);
       const id = `rec_${randomUUID().slice(0, 8)}`;
       db.prepare("INSERT INTO crm_records (id, idempotency_key, name, email, updated_by, created_at) VALUES (?, ?, ?, ?, 'agent', ?)").run(id, input.idempotencyKey, input.name, input.email, now());
+      recordWrite(db, "crm", id, 1, "agent", "created");
       witness(db, "crm", "record_created", id, { name: input.name, email: input.email });
       row = db.prepare("SELECT * FROM crm_records WHERE id = ?").get(id) as Record<string, unknown>;
       if (faults.someoneElseEdits) {
         // Other staff edit it right after the agent created it: the agent's answer carries the version it made.
         setImmediate(() => {
           if (!db.open) return;
-          db.prepare("UPDATE crm_records SET version = version + 1, updated_by = 'other staff', name = name || ' (edited)' WHERE id = ?").run(id);
-          witness(db, "crm", "record_edited_by_other_staff", id);
+          editByOtherStaff(db, id);
         });
       }
       if (faults.acceptThenTimeout) await hangUntilClosed(res);
       res.statusCode = 201;
     }
-    return record(row);
+    return record(row, db);
   } },
   { method: "GET", service: "crm", pattern: /^\/crm\/records(?:\/([\w-]+))?$/, handler: ({ db, params, query }) => {
     const row = params[0] ? db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) : db.prepare("SELECT * FROM crm_records WHERE idempotency_key = ?").get(query.get("idempotencyKey") ?? "");
     if (!row) throw new HttpError(404, "no such record");
-    return record(row as Record<string, unknown>);
+    return record(row as Record<string, unknown>, db);
   } },
   { method: "POST", service: "crm", pattern: /^\/crm\/records\/([\w-]+)\/archive$/, handler: ({ db, params, req }) => {
     const row = db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) as Record<string, unknown> | undefined;
@@ -166,14 +173,13 @@ const routes: Route[] = [
     if (!ifMatch) throw new HttpError(428, "If-Match with the record version is required");
     if (String(row.version) !== String(ifMatch).replace(/"/g, "")) throw new HttpError(412, `the record is at version ${row.version}, not ${ifMatch}: someone else changed it`, { version: row.version });
     db.prepare("UPDATE crm_records SET archived = 1, version = version + 1, updated_by = 'agent' WHERE id = ?").run(params[0]);
+    recordWrite(db, "crm", params[0], Number(row.version) + 1, "agent", "archived");
     witness(db, "crm", "record_archived", params[0]);
-    return record(db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) as Record<string, unknown>);
+    return record(db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) as Record<string, unknown>, db);
   } },
   { method: "POST", service: "crm", pattern: /^\/crm\/records\/([\w-]+)\/edit$/, handler: ({ db, params }) => {
-    const changed = db.prepare("UPDATE crm_records SET version = version + 1, updated_by = 'other staff', name = name || ' (edited)' WHERE id = ?").run(params[0]);
-    if (!changed.changes) throw new HttpError(404, "no such record");
-    witness(db, "crm", "record_edited_by_other_staff", params[0]);
-    return record(db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) as Record<string, unknown>);
+    if (!editByOtherStaff(db, params[0])) throw new HttpError(404, "no such record");
+    return record(db.prepare("SELECT * FROM crm_records WHERE id = ?").get(params[0]) as Record<string, unknown>, db);
   } },
 
   // ---- mailer
@@ -269,7 +275,9 @@ const routes: Route[] = [
   { method: "POST", service: "inference", pattern: /^\/inference\/generate$/, handler: async ({ db, body, req, res }) => {
     const input = parse(z.object({ prompt: z.string().min(1).max(10_000), words: z.number().int().min(1).max(2_000).optional(), wordMs: z.number().int().min(0).max(5_000).optional() }), body);
     const id = `gen_${randomUUID().slice(0, 8)}`;
-    const words = `Here is what I will do about "${input.prompt.slice(0, 60)}": I will check the details, prepare a proposal and ask you to confirm it before anything is committed.`.split(" ");
+    // A stand-in for a model told exactly what to say: it streams its prompt back, word by word (the demo agent
+    // puts in it what will actually happen next — lib/agent/conversation.ts whatHappensNext).
+    const words = input.prompt.split(/\s+/).filter(Boolean);
     const total = input.words ?? words.length;
     witness(db, "inference", "generation_started", id);
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "x-generation-id": id });
@@ -295,7 +303,20 @@ const exportView = (r: ExportRow) => ({
   rows: Array.from({ length: r.rows_written }, (_, i) => `row ${i + 1}`),
   lockHeld: r.lock_held === 1, tempFile: r.temp_file,
 });
-const record = (r: Record<string, unknown>) => ({ recordId: r.id, idempotencyKey: r.idempotency_key, name: r.name, email: r.email, version: r.version, archived: r.archived === 1, updatedBy: r.updated_by });
+/** A CRM record as the CRM shows it, with its evidence: the version its creating call produced and every later write. */
+const record = (r: Record<string, unknown>, db: DemoDb) => ({
+  recordId: r.id, idempotencyKey: r.idempotency_key, name: r.name, email: r.email, version: r.version, archived: r.archived === 1, updatedBy: r.updated_by,
+  ...recordEvidence(db, "crm", String(r.id)),
+});
+/** Other staff change the record (its version moves on). False when there is no such record. */
+function editByOtherStaff(db: DemoDb, id: string): boolean {
+  const changed = db.prepare("UPDATE crm_records SET version = version + 1, updated_by = 'other staff', name = name || ' (edited)' WHERE id = ?").run(id);
+  if (!changed.changes) return false;
+  const { version } = db.prepare("SELECT version FROM crm_records WHERE id = ?").get(id) as { version: number };
+  recordWrite(db, "crm", id, version, "other staff", "edited");
+  witness(db, "crm", "record_edited_by_other_staff", id);
+  return true;
+}
 const message = (r: Record<string, unknown>) => ({ messageId: r.id, idempotencyKey: r.idempotency_key, to: r.recipient, subject: r.subject, status: r.status });
 
 const timers = new WeakMap<DemoDb, Set<NodeJS.Timeout>>();

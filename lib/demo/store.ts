@@ -30,6 +30,11 @@ export function openDemoStore(file: string): DemoDb {
       status TEXT NOT NULL, lock_held INTEGER NOT NULL, temp_file TEXT, created_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS witness (seq INTEGER PRIMARY KEY AUTOINCREMENT, service TEXT NOT NULL, action TEXT NOT NULL, subject TEXT, detail TEXT, at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS faults (service TEXT PRIMARY KEY, settings TEXT NOT NULL);
+    -- Every write to an order or a CRM record, with the version it produced and who made it: the service's own
+    -- evidence of which version the creating call produced and who edited the record since.
+    CREATE TABLE IF NOT EXISTS record_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, service TEXT NOT NULL, subject TEXT NOT NULL, version INTEGER NOT NULL,
+      by_whom TEXT NOT NULL, action TEXT NOT NULL, at TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS record_history_subject ON record_history (service, subject, seq);
     CREATE TABLE IF NOT EXISTS fences (service TEXT NOT NULL, idempotency_key TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (service, idempotency_key));
   `);
   const stocked = db.prepare("SELECT COUNT(*) AS n FROM shop_stock").get() as { n: number };
@@ -38,6 +43,25 @@ export function openDemoStore(file: string): DemoDb {
     for (const [sku, name, price, qty] of [["chair", "Oak chair", 6000, 40], ["desk", "Standing desk", 42000, 8], ["lamp", "Desk lamp", 3500, 100], ["mug", "Mug", 900, 500]] as const) insert.run(sku, name, price, qty);
   }
   return db;
+}
+
+/** Records a write to an order or record: the version it produced, and who made it. */
+export function recordWrite(db: DemoDb, service: "shop" | "crm", subject: string, version: number, byWhom: string, action: string) {
+  if (!db.open) return;
+  db.prepare("INSERT INTO record_history (service, subject, version, by_whom, action, at) VALUES (?, ?, ?, ?, ?, ?)").run(service, subject, version, byWhom, action, new Date().toISOString());
+}
+
+/**
+ * The service's evidence about a record: the version its creating call produced, and every later write —
+ * who made it and the version it produced (older records without history: created at version 1).
+ */
+export function recordEvidence(db: DemoDb, service: "shop" | "crm", subject: string) {
+  const rows = db.prepare("SELECT version, by_whom, action, at FROM record_history WHERE service = ? AND subject = ? ORDER BY seq").all(service, subject) as { version: number; by_whom: string; action: string; at: string }[];
+  const created = rows.find((r) => r.action === "created");
+  return {
+    createdVersion: created?.version ?? 1,
+    laterWrites: rows.filter((r) => r !== created).map((r) => ({ version: r.version, by: r.by_whom, action: r.action, at: r.at })),
+  };
 }
 
 export interface WitnessEntry { seq: number; service: string; action: string; subject: string | null; detail: unknown; at: string }

@@ -50,8 +50,14 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   };
   const unknown = (error: unknown): InspectOutcome => ({ status: "unknown", reason: `the service could not be asked: ${(error as Error).message}` });
 
-  type Order = { orderId: string; status: string; version: number; amountCents: number; items: { sku: string; quantity: number }[] };
-  type Record_ = { recordId: string; version: number; archived: boolean; name: string };
+  type History = { createdVersion: number; laterWrites: { version: number; by: string; action: string; at: string }[] };
+  type Order = History & { orderId: string; status: string; version: number; amountCents: number; items: { sku: string; quantity: number }[] };
+  type Record_ = History & { recordId: string; version: number; archived: boolean; name: string };
+  /** The service's evidence about a record: the version the agent's write produced, the version now, who wrote since. */
+  const evidenceOf = (r: History & { version: number }) => ({
+    createdVersion: String(r.createdVersion), currentVersion: String(r.version),
+    editedBy: [...new Set(r.laterWrites.filter((w) => w.by !== "agent").map((w) => w.by))], laterWrites: r.laterWrites,
+  });
   type Message = { messageId: string; status: string; to: string };
   type Export = { exportId: string; status: string; rowsWritten: number; rowsTotal: number; rows: string[]; lockHeld: boolean; tempFile: string | null };
 
@@ -67,7 +73,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     async run(input, ctx) {
       await ctx.checkpoint(); // the commitment: refused after Stop or if the confirmed proposal changed
       const order = await call<Order>("POST", "/shop/orders", { body: { idempotencyKey: ctx.idempotencyKey, items: input.items }, signal: ctx.signal });
-      await ctx.submitted(order.orderId, { externalRecordId: order.orderId, externalVersion: String(order.version), reversible: true, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` });
+      await ctx.submitted(order.orderId, { externalRecordId: order.orderId, externalVersion: String(order.createdVersion), reversible: true, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` });
       return order;
     },
     // Withdraws the request if it has not committed (a fence by idempotency key). A placed order is NOT
@@ -77,7 +83,10 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       try {
         const order = await lookup<Order>("/shop/orders", ref);
         if (!order || order.status === "cancelled") return { status: "not_committed" };
-        return { status: "committed", externalRecordId: order.orderId, externalVersion: String(order.version), result: order, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` };
+        return {
+          status: "committed", externalRecordId: order.orderId, externalVersion: String(order.createdVersion), currentVersion: String(order.version), evidence: evidenceOf(order),
+          result: order, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})`,
+        };
       } catch (error) {
         return unknown(error);
       }
@@ -99,7 +108,8 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     async run(input, ctx) {
       await ctx.checkpoint();
       const record = await call<Record_>("POST", "/crm/records", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
-      await ctx.submitted(record.recordId, { externalRecordId: record.recordId, externalVersion: String(record.version), reversible: true, description: `CRM record ${record.recordId} for ${input.name}` });
+      // The version THIS write produced (the record may already have been edited by someone else since).
+      await ctx.submitted(record.recordId, { externalRecordId: record.recordId, externalVersion: String(record.createdVersion), reversible: true, description: `CRM record ${record.recordId} for ${input.name}` });
       return record;
     },
     cancel: (ref) => fence("crm", ref), // withdraws a create that has not committed; archiving is compensation
@@ -107,7 +117,10 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       try {
         const record = await lookup<Record_>("/crm/records", ref);
         if (!record) return { status: "not_committed" };
-        return { status: "committed", externalRecordId: record.recordId, externalVersion: String(record.version), result: record, description: `CRM record ${record.recordId} for ${record.name}` };
+        return {
+          status: "committed", externalRecordId: record.recordId, externalVersion: String(record.createdVersion), currentVersion: String(record.version), evidence: evidenceOf(record),
+          result: record, description: `CRM record ${record.recordId} for ${record.name}`,
+        };
       } catch (error) {
         return unknown(error);
       }

@@ -4,7 +4,9 @@ import { refusalToProceed } from "./guards";
 import { loadLeasedItem, rejectStaleLease, staleLeaseError, type LeaseHolder } from "./lease";
 import { checkpointOnPg, insertEventOnPg } from "./pg-hot-path";
 import { WorkItemStatus } from "./states";
+import type { CheckpointVersions } from "./events";
 import { writeLedger, type EventInput } from "./write";
+import { LedgerEvent } from "./events";
 
 export interface CheckpointInput extends LeaseHolder {
   /** Optional: the versions the running code believes it holds; they must match what the item was prepared under. */
@@ -27,16 +29,16 @@ function judge(item: CheckedItem, task: CheckedTask, input: CheckpointInput) {
         })
       : null;
   const refusal = mismatch ?? refusalToProceed(task, { intentVersion: item.preparedIntentVersion, proposalVersion: item.proposalVersion });
-  const versions = {
+  const versions: CheckpointVersions = {
     preparedIntentVersion: item.preparedIntentVersion, taskIntentVersion: task.intentVersion,
     confirmedProposalVersion: item.proposalVersion, taskProposalVersion: task.proposalVersion,
   };
   return { refusal, versions };
 }
 
-const rejection = (item: CheckedItem, actor: string, refusal: AppError, versions: Record<string, unknown>): EventInput => ({
+const rejection = (item: CheckedItem, actor: string, refusal: AppError, versions: CheckpointVersions): EventInput => ({
   taskId: item.taskId, workItemId: item.id, entityType: "checkpoint", entityId: item.id, actor,
-  type: "checkpoint.rejected", reason: refusal.message, data: { code: refusal.code, ...versions },
+  type: LedgerEvent.checkpointRejected, reason: refusal.message, data: { code: refusal.code, ...versions },
 });
 
 /**
@@ -61,7 +63,7 @@ export async function checkpointWorkItem(database: Database, input: CheckpointIn
       return w.rejectAfterCommit(refusal);
     }
     await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: input.leaseToken }, data: { checkpointPassedAt: await w.now() } });
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "checkpoint", entityId: item.id, actor: input.actor, type: "checkpoint.passed", data: versions });
+    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "checkpoint", entityId: item.id, actor: input.actor, type: LedgerEvent.checkpointPassed, data: versions });
     return { passed: true as const, intentVersion: item.task.intentVersion, proposalVersion: item.task.proposalVersion };
   });
 }

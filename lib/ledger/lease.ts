@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, ErrorCode } from "../errors";
 import type { EventInput, Rejected, Writer } from "./write";
+import { LedgerEvent } from "./events";
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -45,7 +46,7 @@ type StaleItem = { id: string; taskId: string; status: string };
 export const staleLeaseError = {
   event: (item: StaleItem, presented: string, action: string, actor: string, data: Record<string, unknown> = {}): EventInput => ({
     taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor,
-    type: "lease.stale_token_rejected", fromState: item.status, reason: `${action} with a lease token that is not current`,
+    type: LedgerEvent.leaseStaleTokenRejected, fromState: item.status, reason: `${action} with a lease token that is not current`,
     data: { action, presentedToken: presented, ...data },
   }),
   error: (item: StaleItem, action = "complete") =>

@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { WorkItemStatus } from "./states";
 import { DEFAULT_RECONCILE_WINDOW_MS } from "./recover-expired-leases";
 import { casUpdate, conflict, writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 /**
  * The outcome of an accepted action is not known (the caller timed out, the cancel endpoint is down, the
@@ -29,7 +30,7 @@ export async function markUncertain(
         ...(input.keepLease ? {} : { leaseToken: null, leaseOwner: null, leaseExpiresAt: null }),
         reconcileDeadline: new Date(now.getTime() + (input.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)),
       },
-      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.uncertain", reason: input.reason },
+      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: LedgerEvent.workItemUncertain, reason: input.reason },
     });
     if (!moved) throw conflict("workItem", item.id, from, item.status);
     return moved;

@@ -5,6 +5,7 @@ import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./complete-work-item";
 import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, fromStatesInto } from "./transitions";
+import { LedgerEvent, type TaskEventType } from "./events";
 import type { EventInput } from "./write";
 
 /**
@@ -32,7 +33,8 @@ const EVENT_COLUMNS = `("taskId","workItemId","entityType","entityId","actor","t
 const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
-function announce(rows: { seq: number; taskId: string | null; workItemId: string | null; type: string; toState: string | null }[]) {
+/** The events a statement committed, announced in-process after the commit (types from the catalogue). */
+function announce(rows: { seq: number; taskId: string | null; workItemId: string | null; type: TaskEventType; toState: string | null }[]) {
   const committed: CommittedEvent[] = rows.map((r) => ({ seq: r.seq, taskId: r.taskId, workItemId: r.workItemId, type: r.type, toState: r.toState }));
   publishCommitted(committed);
 }
@@ -77,7 +79,7 @@ claimed AS (
 ),
 claim_event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT c."taskId", c."id", 'workItem', c."id", ${$(5)}, 'work_item.claimed', 'queued', 'running', NULL,
+  SELECT c."taskId", c."id", 'workItem', c."id", ${$(5)}, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
     jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
   FROM claimed c, now
   RETURNING "seq"
@@ -93,7 +95,7 @@ FROM (SELECT 1) AS one LEFT JOIN claimed c ON true`;
 type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string };
 const claimParams = (input: ClaimParams) => [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`];
 const announceClaim = (row: Row) =>
-  announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.claimed", toState: WorkItemStatus.running }]);
+  announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running }]);
 
 export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
   let row: Row = {};
@@ -147,7 +149,7 @@ passed AS (
 ),
 event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT i."taskId", i."id", 'checkpoint', i."id", $5, 'checkpoint.passed', NULL, NULL, NULL,
+  SELECT i."taskId", i."id", 'checkpoint', i."id", $5, '${LedgerEvent.checkpointPassed}', NULL, NULL, NULL,
     jsonb_build_object('preparedIntentVersion', i."preparedIntentVersion", 'taskIntentVersion', i."taskIntentVersion",
       'confirmedProposalVersion', i."proposalVersion", 'taskProposalVersion', i."taskProposalVersion"), now.t
   FROM item i JOIN passed p ON p."id" = i."id", now
@@ -165,7 +167,7 @@ export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; 
     CHECKPOINT, [input.workItemId, input.leaseToken, input.intentVersion ?? null, input.proposalVersion ?? null, input.actor], "stopline_checkpoint",
   );
   if (!row) return null;
-  announce([{ seq: row._seq, taskId: row.taskId, workItemId: input.workItemId, type: "checkpoint.passed", toState: null }]);
+  announce([{ seq: row._seq, taskId: row.taskId, workItemId: input.workItemId, type: LedgerEvent.checkpointPassed, toState: null }]);
   return { passed: true as const, intentVersion: row.taskIntentVersion, proposalVersion: row.taskProposalVersion };
 }
 
@@ -192,7 +194,7 @@ done AS (
 ),
 finished AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT d."taskId", d."id", 'workItem', d."id", ${$(10)}, 'work_item.finished', d."_from", d."status", ${$(9)}, NULL, now.t
+  SELECT d."taskId", d."id", 'workItem', d."id", ${$(10)}, '${LedgerEvent.workItemFinished}', d."_from", d."status", ${$(9)}, NULL, now.t
   FROM done d, now
   RETURNING "seq"
 ),
@@ -207,7 +209,7 @@ effect AS (
 ),
 settled AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT e."taskId", d."id", 'sideEffect', e."id", ${$(10)}, 'side_effect.settled', 'unknown', ${$(11)}, 'work item ' || d."status", NULL, now.t
+  SELECT e."taskId", d."id", 'sideEffect', e."id", ${$(10)}, '${LedgerEvent.sideEffectSettled}', 'unknown', ${$(11)}, 'work item ' || d."status", NULL, now.t
   FROM effect e, done d, now
   RETURNING "seq"
 )`;
@@ -239,8 +241,8 @@ function completeParams(input: CompleteInput, fields: CompletionFields) {
 }
 
 function announceCompletion(row: Row, outcome: string, effectOutcome: string) {
-  const events = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "work_item.finished", toState: outcome }];
-  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: "side_effect.settled", toState: effectOutcome });
+  const events: Parameters<typeof announce>[0] = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemFinished, toState: outcome }];
+  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.sideEffectSettled, toState: effectOutcome });
   announce(events);
 }
 
@@ -287,7 +289,7 @@ recorded AS (
 ),
 event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT r."id", NULL, 'task', r."id", $3, 'task.cancel_requested', 'active', 'cancel_requested', $2,
+  SELECT r."id", NULL, 'task', r."id", $3, '${LedgerEvent.taskCancelRequested}', 'active', 'cancel_requested', $2,
     jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1), now.t
   FROM recorded r, now
   RETURNING "seq"
@@ -303,7 +305,7 @@ SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)
 export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
   const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null], "stopline_boundary");
   if (!row) return { task: null, recorded: false };
-  if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: "task.cancel_requested", toState: TaskStage.cancelRequested }]);
+  if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
   return { task: own<Task>(row), recorded: row._recorded as boolean };
 }
 
@@ -318,7 +320,7 @@ removed AS (
 ),
 events AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT $1, r."id", 'workItem', r."id", $2, 'work_item.removed_from_dispatch', 'queued', 'cancelled', $3, NULL, now.t
+  SELECT $1, r."id", 'workItem', r."id", $2, '${LedgerEvent.workItemRemovedFromDispatch}', 'queued', 'cancelled', $3, NULL, now.t
   FROM removed r, now
   RETURNING "seq", "workItemId"
 )
@@ -331,7 +333,7 @@ SELECT "seq", "workItemId" FROM events`;
 export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, boundary: Date, actor: string): Promise<number> {
   if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
   const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor, `never started: cancelled at ${boundary.toISOString()}`], "stopline_cancel_queued");
-  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: "work_item.removed_from_dispatch", toState: WorkItemStatus.cancelled })));
+  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
   return rows.length;
 }
 
@@ -340,23 +342,30 @@ export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, boundary: D
 const CREATE_TASK = `
 WITH ${NOW},
 created AS (
-  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","createdAt","updatedAt")
-  SELECT $1, $2, $3, $4, $5, 'active', now.t, now.t FROM now
+  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","turnId","createdAt","updatedAt")
+  SELECT $1, $2, $3, $4, $5, 'active', $7, now.t, now.t FROM now
+  ON CONFLICT ("conversationId","turnId") DO NOTHING
   RETURNING *
 ),
 event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT c."id", NULL, 'task', c."id", $6, 'task.created', NULL, 'active', NULL,
-    jsonb_build_object('title', c."title", 'conversationId', c."conversationId", 'riskLevel', c."riskLevel"), now.t
+  SELECT c."id", NULL, 'task', c."id", $6, '${LedgerEvent.taskCreated}', NULL, 'active', NULL,
+    jsonb_build_object('title', c."title", 'conversationId', c."conversationId", 'riskLevel', c."riskLevel", 'turnId', c."turnId"), now.t
   FROM created c, now
   RETURNING "seq"
 )
 SELECT c.*, (SELECT "seq" FROM event) AS "_seq" FROM created c`;
 
-export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string }, actor: string): Promise<Task> {
+/**
+ * Creates a task; with a turn id, only if its conversation has no task for that turn yet (null then: a
+ * concurrent insert of the same turn — a Stop recorded against it, or the same message twice — made it first;
+ * the unique index makes this statement wait for that transaction and then skip).
+ */
+export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string; turnId?: string | null }, actor: string): Promise<Task | null> {
   const id = randomUUID();
-  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor], "stopline_create_task");
-  announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: "task.created", toState: TaskStage.active }]);
+  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor, input.turnId ?? null], "stopline_create_task");
+  if (!row) return null;
+  announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: LedgerEvent.taskCreated, toState: TaskStage.active }]);
   return own<Task>(row);
 }
 

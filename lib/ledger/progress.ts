@@ -17,5 +17,5 @@ export type ProgressReport = z.infer<typeof ProgressReport>;
 export const StoredProgress = ProgressReport.extend({ at: z.string() });
 export type StoredProgress = z.infer<typeof StoredProgress>;
 
-/** The ledger event that carries a progress report (data: StoredProgress). */
-export const PROGRESS_EVENT = "work_item.progress";
+/** The ledger event that carries a progress report (data: StoredProgress); LedgerEvent.workItemProgress. */
+export const PROGRESS_EVENT = "work_item.progress" as const;

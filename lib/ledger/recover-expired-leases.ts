@@ -1,11 +1,13 @@
 import type { Database } from "../db/client";
-import { LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
+import { LEASED_ITEM_STATUSES, Mechanism, WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 export const DEFAULT_RECONCILE_WINDOW_MS = 15 * 60_000;
 
 export interface RecoveryResult {
   requeued: string[];
+  /** Will never run again: removed (nothing started after the boundary), or discarded (ended with its worker). */
   cancelled: string[];
   uncertain: string[];
 }
@@ -16,7 +18,11 @@ export interface RecoveryResult {
  *   when the task's boundary exists (it will never start again);
  * - submitted, or passed its checkpoint (it may have submitted before dying), or was being stopped →
  *   `uncertain` with a reconcile deadline. It is never re-run: only reconciliation by operation id /
- *   idempotency key may find out what happened (invariant 5).
+ *   idempotency key may find out what happened (invariant 5);
+ * - except a call that commits nothing and is stopped only by its AbortSignal (a model generation, a read, local
+ *   work) with no operation recorded: it died with its worker and nothing outside can be checked or can have
+ *   changed. After a Stop it is simply discarded (`cancelled_incomplete`, or `partial` when a complete part was
+ *   vouched for) — never an "uncertain action" that nobody will ever establish.
  * The old lease token stops working at once (the lease fields are cleared), so a zombie worker that wakes
  * up later is rejected and recorded.
  */
@@ -39,11 +45,14 @@ export async function recoverExpiredLeases(
       if (item.status === WorkItemStatus.uncertain) {
         // Already under reconciliation: the worker that might still have reported is gone; only its lease ends.
         const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: item.leaseToken }, data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null } });
-        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: "lease.expired", fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
+        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: LedgerEvent.leaseExpired, fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
         continue;
       }
-      const maySubmitted = item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null;
-      const to = maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;
+      const diedWithWorker = !item.commitsEffect && item.operationId === null && item.mechanism === Mechanism.abortSignal && (item.status === WorkItemStatus.cancelling || (item.status === WorkItemStatus.running && !!item.task.cancelRequestedAt));
+      const maySubmitted = !diedWithWorker && (item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null);
+      const to = diedWithWorker
+        ? item.partialComplete && item.partialResult != null ? WorkItemStatus.partial : WorkItemStatus.cancelledIncomplete
+        : maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;
       const moved = await casUpdate(w, {
         entity: "workItem",
         id: item.id,
@@ -51,17 +60,19 @@ export async function recoverExpiredLeases(
         to,
         // Guarded by every fact the decision read: a checkpoint that passed (or a submission recorded) after the
         // read above makes this write miss, and the next pass decides again (never re-run what may have been sent).
-        guard: { leaseToken: item.leaseToken, ...(maySubmitted ? {} : { checkpointPassedAt: null, operationId: null }) },
+        guard: { leaseToken: item.leaseToken, ...(maySubmitted || diedWithWorker ? {} : { checkpointPassedAt: null, operationId: null }) },
         data: {
           leaseToken: null,
           leaseOwner: null,
           leaseExpiresAt: null,
           ...(to === WorkItemStatus.uncertain ? { reconcileDeadline: new Date(now.getTime() + (options.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) } : {}),
-          ...(to === WorkItemStatus.cancelled ? { finishedAt: now } : {}),
+          ...(to === WorkItemStatus.cancelled || diedWithWorker ? { finishedAt: now } : {}),
         },
         event: {
-          taskId: item.taskId, workItemId: item.id, actor, type: "lease.expired",
-          reason: maySubmitted
+          taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.leaseExpired,
+          reason: diedWithWorker
+            ? "the worker's lease expired after the Stop; the call commits nothing and ended with its worker: discarded"
+            : maySubmitted
             ? "the worker's lease expired after it may have submitted an external action: reconcile, never re-run"
             : item.task.cancelRequestedAt
               ? "the worker's lease expired after the cancellation boundary; nothing was submitted"
@@ -70,7 +81,7 @@ export async function recoverExpiredLeases(
         },
       });
       if (!moved) continue;
-      (to === WorkItemStatus.queued ? result.requeued : to === WorkItemStatus.cancelled ? result.cancelled : result.uncertain).push(item.id);
+      (to === WorkItemStatus.queued ? result.requeued : to === WorkItemStatus.uncertain ? result.uncertain : result.cancelled).push(item.id);
     }
     return result;
   });

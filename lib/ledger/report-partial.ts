@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { isLeasedItem } from "./states";
 import { writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 /** The running code reports a partial result, and whether it vouches that it is a complete, valid subset. */
 export async function reportPartial(database: Database, input: LeaseHolder & { result: unknown; complete: boolean; actor: string }) {
@@ -14,7 +15,7 @@ export async function reportPartial(database: Database, input: LeaseHolder & { r
     });
     await w.event({
       taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor,
-      type: "work_item.partial_reported", data: { complete: input.complete },
+      type: LedgerEvent.workItemPartialReported, data: { complete: input.complete },
     });
     return true;
   });

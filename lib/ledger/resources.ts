@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from "../errors";
 import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { isLeasedItem, ResourceState } from "./states";
 import { casUpdate, writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 /** The running code took a resource (lock, temp file, session); it must be released and verified later. */
 export async function holdResource(database: Database, input: LeaseHolder & { type: string; handle: string; actor: string }) {
@@ -16,7 +17,7 @@ export async function holdResource(database: Database, input: LeaseHolder & { ty
     const resource = await w.tx.resource.create({ data: { taskId: item.taskId, workItemId: item.id, type: input.type, handle: input.handle, state: ResourceState.held } });
     await w.event({
       taskId: item.taskId, workItemId: item.id, entityType: "resource", entityId: resource.id, actor: input.actor,
-      type: "resource.held", toState: resource.state, data: { type: input.type, handle: input.handle },
+      type: LedgerEvent.resourceHeld, toState: resource.state, data: { type: input.type, handle: input.handle },
     });
     return resource;
   });
@@ -37,10 +38,17 @@ export async function releaseResourceRequested(database: Database, input: { work
     if (resource.state !== ResourceState.held) return resource;
     return (await casUpdate(w, {
       entity: "resource", id: resource.id, from: ResourceState.held, to: ResourceState.releaseRequested,
-      event: { taskId: resource.taskId, workItemId: resource.workItemId, actor: input.actor, type: "resource.release_requested", reason: input.reason },
+      event: { taskId: resource.taskId, workItemId: resource.workItemId, actor: input.actor, type: LedgerEvent.resourceReleaseRequested, reason: input.reason },
     })) ?? resource;
   });
 }
+
+/** The event that records each verification outcome. */
+const VERIFIED_EVENT = {
+  [ResourceState.released]: LedgerEvent.resourceReleased,
+  [ResourceState.orphaned]: LedgerEvent.resourceOrphaned,
+  [ResourceState.held]: LedgerEvent.resourceStillHeld,
+} as const;
 
 /** Records the outcome of a verification query (released, or still held after the retry → orphaned). */
 export async function recordVerification(
@@ -55,7 +63,7 @@ export async function recordVerification(
     return casUpdate(w, {
       entity: "resource", id: resource.id, from: resource.state, to: input.to,
       data: { verifiedAt: now, attempts: input.attempt },
-      event: { taskId: resource.taskId, workItemId: resource.workItemId, actor: input.actor, type: `resource.${input.to === "held" ? "still_held" : input.to}`, reason: input.reason, data: { attempt: input.attempt } },
+      event: { taskId: resource.taskId, workItemId: resource.workItemId, actor: input.actor, type: VERIFIED_EVENT[input.to], reason: input.reason, data: { attempt: input.attempt } },
     });
   });
 }

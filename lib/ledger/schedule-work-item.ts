@@ -4,6 +4,7 @@ import { AppError, ErrorCode } from "../errors";
 import { refusalToProceed } from "./guards";
 import { WorkItemStatus, type Mechanism, type WorkItemKind } from "./states";
 import { writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 export interface ScheduleWorkItemInput {
   taskId: string;
@@ -75,7 +76,7 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
     });
     await w.event({
       taskId: task.id, workItemId: item.id, entityType: "workItem", entityId: item.id, actor,
-      type: "work_item.scheduled", toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism },
+      type: LedgerEvent.workItemScheduled, toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism },
     });
     return item;
   });

@@ -7,6 +7,7 @@ import { completionFields, completionRefusal, settledOutcome, type CompleteInput
 import { staleLeaseError } from "./lease";
 import { isLeasedItem, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 import type { EventInput } from "./write";
+import { LedgerEvent } from "./events";
 
 /**
  * The ledger's hot path (claim and completion) on embedded SQLite, as plain SQL in one synchronous
@@ -94,7 +95,7 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
     if (!row) return null; // cannot happen under the write lock; kept as the compare-and-set's honest answer
     insertEvent(db, {
       taskId: candidate.taskId, workItemId: candidate.id, entityType: "workItem", entityId: candidate.id, actor: `worker:${input.workerId}`,
-      type: "work_item.claimed", fromState: WorkItemStatus.queued, toState: WorkItemStatus.running,
+      type: LedgerEvent.workItemClaimed, fromState: WorkItemStatus.queued, toState: WorkItemStatus.running,
       data: { attempt: candidate.attempt + 1, leaseExpiresAt: expires.toISOString() },
     }, now, committed);
     return toWorkItem(row);
@@ -132,7 +133,7 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
     if (!row) throw staleLeaseError.conflict(item);
     insertEvent(db, {
       taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor,
-      type: "work_item.finished", fromState: item.status, toState: input.outcome, reason: input.error ?? null,
+      type: LedgerEvent.workItemFinished, fromState: item.status, toState: input.outcome, reason: input.error ?? null,
     }, now, committed);
 
     if (item.operationId) {
@@ -149,7 +150,7 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
       if (effect) {
         insertEvent(db, {
           taskId: item.taskId, workItemId: item.id, entityType: "sideEffect", entityId: effect.id, actor: input.actor,
-          type: "side_effect.settled", fromState: SideEffectOutcome.unknown, toState: to, reason: `work item ${input.outcome}`,
+          type: LedgerEvent.sideEffectSettled, fromState: SideEffectOutcome.unknown, toState: to, reason: `work item ${input.outcome}`,
         }, now, committed);
       }
     }
@@ -166,7 +167,7 @@ export function cancelQueuedOnSqlite(direct: Direct, taskId: string, boundary: D
     for (const id of ids) {
       if (!update.get(WorkItemStatus.cancelled, sqliteTime(now), sqliteTime(now), id, WorkItemStatus.queued)) continue;
       insertEvent(db, {
-        taskId, workItemId: id, entityType: "workItem", entityId: id, actor, type: "work_item.removed_from_dispatch",
+        taskId, workItemId: id, entityType: "workItem", entityId: id, actor, type: LedgerEvent.workItemRemovedFromDispatch,
         fromState: WorkItemStatus.queued, toState: WorkItemStatus.cancelled, reason: `never started: cancelled at ${boundary.toISOString()}`,
       }, now, committed);
     }
@@ -190,7 +191,7 @@ export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; 
       .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
     if (!updated) return { task, recorded: false }; // cannot happen under the write lock
     insertEvent(db, {
-      taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: "task.cancel_requested",
+      taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested,
       fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion },
     }, now, committed);
     return { task: updated, recorded: true };

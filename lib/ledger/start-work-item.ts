@@ -7,6 +7,7 @@ import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
 import type { ScheduleWorkItemInput } from "./schedule-work-item";
 import { WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
+import { LedgerEvent } from "./events";
 
 export interface StartWorkItemInput extends ScheduleWorkItemInput {
   /** The lease owner: the process that runs the call itself (an agent loop, the MCP gateway). */
@@ -52,7 +53,7 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
     });
     await w.event({
       taskId: task.id, workItemId: item.id, entityType: "workItem", entityId: item.id, actor,
-      type: "work_item.scheduled", toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism, inline: true },
+      type: LedgerEvent.workItemScheduled, toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism, inline: true },
     });
     const now = await w.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
@@ -60,7 +61,7 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
       entity: "workItem", id: item.id, from: WorkItemStatus.queued, to: WorkItemStatus.running,
       guard: { preparedIntentVersion: task.intentVersion },
       data: { leaseOwner: input.workerId, leaseToken: newLeaseToken(), leaseExpiresAt, heartbeatAt: now, startedAt: now, attempt: { increment: 1 } },
-      event: { taskId: task.id, workItemId: item.id, actor: `worker:${input.workerId}`, type: "work_item.claimed", data: { attempt: 1, leaseExpiresAt: leaseExpiresAt.toISOString(), inline: true } },
+      event: { taskId: task.id, workItemId: item.id, actor: `worker:${input.workerId}`, type: LedgerEvent.workItemClaimed, data: { attempt: 1, leaseExpiresAt: leaseExpiresAt.toISOString(), inline: true } },
     });
     if (!started) throw new AppError(ErrorCode.conflict, `work item ${item.id} could not be started`, { workItemId: item.id });
     return started as unknown as WorkItem;

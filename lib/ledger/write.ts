@@ -2,32 +2,18 @@ import type { Database, Tx } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import { IllegalTransitionError } from "./errors";
+import type { AnyEventInput, DistributiveOmit, EventInput } from "./events";
 import { canTransition, type Entity } from "./transitions";
 
-export interface EventInput {
-  taskId?: string | null;
-  workItemId?: string | null;
-  /**
-   * Task entities, plus what administration changes — API tokens, people's accounts, escalation channels
-   * (lib/auth/admin-events.ts): their events belong to no task (taskId null).
-   */
-  entityType: Entity | "lease" | "checkpoint" | "token" | "account" | "escalationChannel";
-  entityId: string;
-  actor: string;
-  type: string;
-  fromState?: string | null;
-  toState?: string | null;
-  reason?: string | null;
-  data?: Record<string, unknown> | null;
-}
+export type { EventInput } from "./events";
 
 export interface Writer {
   readonly tx: Tx;
   readonly provider: Database["provider"];
-  /** Appends an event in this transaction. */
-  event(e: EventInput): Promise<void>;
+  /** Appends an event of the catalogue (lib/ledger/events.ts) in this transaction. */
+  event(e: AnyEventInput): Promise<void>;
   /** Appends many events in one statement (bulk transitions: removing a thousand queued children). */
-  events(list: EventInput[]): Promise<void>;
+  events(list: AnyEventInput[]): Promise<void>;
   /** The database's clock (leases are judged by it, not by the caller's). */
   now(): Promise<Date>;
   /**
@@ -95,7 +81,7 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
   return result as T;
 }
 
-const eventRow = (e: EventInput) => ({
+const eventRow = (e: AnyEventInput) => ({
   taskId: e.taskId ?? null,
   workItemId: e.workItemId ?? null,
   entityType: e.entityType,
@@ -104,7 +90,7 @@ const eventRow = (e: EventInput) => ({
   type: e.type,
   fromState: e.fromState ?? null,
   toState: e.toState ?? null,
-  reason: e.reason ?? null,
+  reason: ("reason" in e ? e.reason : null) ?? null,
   data: (e.data ?? undefined) as never,
 });
 
@@ -132,7 +118,7 @@ export interface CasInput<E extends Entity> {
   /** Further guards (lease token, intent version …) that must also still hold. */
   guard?: Record<string, unknown>;
   data?: Record<string, unknown>;
-  event: Omit<EventInput, "entityType" | "entityId" | "fromState" | "toState">;
+  event: DistributiveOmit<EventInput, "entityType" | "entityId" | "fromState" | "toState">;
 }
 
 type Row = Record<string, unknown>;
@@ -155,7 +141,7 @@ export async function casUpdate<E extends Entity>(w: Writer, input: CasInput<E>)
     data: { [field]: input.to, rowVersion: { increment: 1 }, ...input.data },
   });
   if (rows.length !== 1) return null;
-  await w.event({ ...input.event, entityType: input.entity, entityId: input.id, fromState: input.from, toState: input.to });
+  await w.event({ ...input.event, entityType: input.entity, entityId: input.id, fromState: input.from, toState: input.to } as EventInput);
   return rows[0];
 }
 

@@ -13,6 +13,7 @@ import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import type { DownstreamServerConfig, GatewayConfig } from "./config";
 import { GATEWAY_ACTOR, requestCallStop, settleStoppedCall } from "./stop-call";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * The MCP gateway: Stopline as an MCP server in front of downstream MCP servers (stdio or Streamable HTTP).
@@ -252,7 +253,7 @@ export class McpGateway {
       if (!task || task.stage !== TaskStage.active) return;
       const open = await w.tx.workItem.count({ where: { taskId: task.id, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.uncertain, WorkItemStatus.unrecoverable] } } });
       if (open) return;
-      await casUpdate(w, { entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.completed, guard: { cancelRequestedAt: null }, event: { taskId: task.id, actor: GATEWAY_ACTOR, type: "task.completed", reason: "the MCP client session ended" } });
+      await casUpdate(w, { entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.completed, guard: { cancelRequestedAt: null }, event: { taskId: task.id, actor: GATEWAY_ACTOR, type: LedgerEvent.taskCompleted, reason: "the MCP client session ended" } });
     }).catch(() => {});
   }
 
@@ -261,7 +262,7 @@ export class McpGateway {
   }
 
   async #stoppedAsCall(workItemId: string) {
-    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId, type: "work_item.cancelling" }, select: { data: true } });
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId, type: LedgerEvent.workItemCancelling }, select: { data: true } });
     return events.some((e) => (e.data as { scope?: string } | null)?.scope === "call");
   }
 

@@ -4,6 +4,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { CallRef, InspectOutcome, ToolDefinition } from "../tools/contract";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * A Stop of ONE call (not of its task): the MCP client's own cancel of a tools/call (`notifications/cancelled`,
@@ -27,7 +28,7 @@ export async function requestCallStop(database: Database, input: { workItemId: s
     if (item.status !== WorkItemStatus.running && item.status !== WorkItemStatus.submitted) return item as WorkItem;
     const moved = await casUpdate(w, {
       entity: "workItem", id: item.id, from: item.status, to: WorkItemStatus.cancelling,
-      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: "work_item.cancelling", reason: input.reason, data: { scope: "call" } },
+      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: LedgerEvent.workItemCancelling, reason: input.reason, data: { scope: "call" } },
     });
     return (moved as unknown as WorkItem) ?? null;
   });
@@ -62,12 +63,12 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
       await casUpdate(w, {
         entity: "workItem", id: item.id, from: item.status, to,
         data: { finishedAt: now, leaseToken: null, leaseOwner: null, leaseExpiresAt: null, ...(committed ? { result: ((outcome as { result?: unknown }).result ?? null) as never } : {}) },
-        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: "work_item.reconciled", reason: committed ? "the server answered with a result after the cancellation: it completed" : "the server confirmed the call did not complete" },
+        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the server answered with a result after the cancellation: it completed" : "the server confirmed the call did not complete" },
       });
       for (const e of await w.tx.sideEffect.findMany({ where: { workItemId: item.id, outcome: SideEffectOutcome.unknown } })) {
         await casUpdate(w, {
           entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-          event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: "side_effect.reconciled", reason: `inspect: ${outcome.status}` },
+          event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${outcome.status}` },
         });
       }
       return to;
@@ -77,10 +78,10 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
       await casUpdate(w, {
         entity: "workItem", id: item.id, from: item.status, to: WorkItemStatus.uncertain,
         data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null, reconcileDeadline: new Date(now.getTime() + 15 * 60_000) },
-        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: "work_item.uncertain", reason },
+        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemUncertain, reason },
       });
     } else {
-      await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: GATEWAY_ACTOR, type: "cancellation.step", reason, data: { action: "reconcile", success: false } });
+      await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.cancellationStep, reason, data: { action: "reconcile", success: false } });
     }
     return WorkItemStatus.uncertain;
   }).then(async (to) => {

@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
 import { actorOf, principalRef } from "../auth/tokens";
 import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
+import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
@@ -40,7 +41,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (!isOpenReview(item.status)) {
     throw new AppError(ErrorCode.conflict, `review item ${item.id} was already decided (${item.status}${item.decidedBy ? ` by ${item.decidedBy}` : ""})`, { currentState: item.status });
   }
-  const decide = (to: string, type: string, extra: Record<string, unknown> = {}) =>
+  const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}) =>
     writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "reviewItem", id: item.id, from: item.status, to,
@@ -52,12 +53,12 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     });
 
   if (input.decision === "reject") {
-    await decide(ReviewItemStatus.rejected, "review_item.rejected");
+    await decide(ReviewItemStatus.rejected, LedgerEvent.reviewItemRejected);
     return { status: ReviewItemStatus.rejected };
   }
   if (input.decision === "resolve") {
     if (item.kind === ReviewItemKind.approveCompensation) throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
-    await decide(ReviewItemStatus.resolved, "review_item.resolved");
+    await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved);
     return { status: ReviewItemStatus.resolved };
   }
 
@@ -72,8 +73,11 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
       approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
     });
   }
-  // Maker-checker: whoever requested the Stop that led to this compensation may not approve it — whatever
-  // their role is now (an operator promoted to admin is still the same person).
+  // Maker-checker: whoever asked for this compensation — by requesting the reversal of finished work, or by
+  // pressing the Stop that led to it — may not approve it, whatever their role is now.
+  if (requestedTheReversal(item, principal)) {
+    throw new AppError(ErrorCode.forbidden, "you requested this reversal: another person must approve it (maker-checker)", { requestedBy: item.requestedBy });
+  }
   const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true, cancelRequestedById: true } });
   if (task && requestedTheStop(task, principal)) {
     throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
@@ -83,16 +87,18 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
   const current = await tool.inspect(refOf(effect.workItem, effect));
-  const currentVersion = current.status === "committed" ? (current.externalVersion ?? null) : null;
+  // The record's version NOW (inspect's externalVersion is the version the agent's write produced).
+  const currentVersion = current.status === "committed" ? (current.currentVersion ?? current.externalVersion ?? null) : null;
   if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {
+    const editors = current.status === "committed" ? ((current.evidence as { editedBy?: string[] } | undefined)?.editedBy ?? []) : [];
     const detail = current.status === "committed"
-      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion}: someone else changed it; nothing was overwritten`
+      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion} (the version the agent's write produced): ${editors.length ? `${editors.join(", ")} changed it since` : "someone else changed it"}; nothing was overwritten`
       : `the service reports the record as ${current.status}; nothing was done`;
     await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail);
     throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
   }
 
-  await decide(ReviewItemStatus.approved, "review_item.approved");
+  await decide(ReviewItemStatus.approved, LedgerEvent.reviewItemApproved);
   const ref: EffectRef = { id: effect.id, workItemId: effect.workItemId, operationId: effect.operationId, externalRecordId: effect.externalRecordId, externalVersion: effect.externalVersion, description: effect.description };
   let result;
   try {
@@ -102,8 +108,8 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   if (result.status === "compensated") {
     await writeLedger(database, async (w) => {
-      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: "side_effect.compensated", reason: result.detail ?? "compensation executed" } });
-      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: "review_item.resolved", reason: "compensation executed" } });
+      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: LedgerEvent.sideEffectCompensated, reason: result.detail ?? "compensation executed" } });
+      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: LedgerEvent.reviewItemResolved, reason: "compensation executed" } });
     });
     return { status: ReviewItemStatus.resolved, compensation: { status: "compensated", detail: result.detail ?? "compensation executed" } };
   }
@@ -124,9 +130,18 @@ export function requestedTheStop(task: { cancelRequestedBy: string | null; cance
   return name === principal.name;
 }
 
+/**
+ * Did this principal ask for this review item (a reversal request records its requester as `role:name`)? By
+ * the name after the role, like requestedTheStop without a stable id: a changed role never slips through.
+ */
+export function requestedTheReversal(item: { requestedBy: string | null }, principal: Principal): boolean {
+  if (!item.requestedBy || item.requestedBy.startsWith("system:")) return false;
+  return item.requestedBy.slice(item.requestedBy.indexOf(":") + 1) === principal.name;
+}
+
 async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {
   await writeLedger(database, async (w) => {
-    const event = { taskId, workItemId, actor, type: "review_item.escalated", reason };
+    const event = { taskId, workItemId, actor, type: LedgerEvent.reviewItemEscalated, reason };
     // Already escalated: the new reason is still recorded.
     if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
     await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });

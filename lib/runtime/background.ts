@@ -5,6 +5,7 @@ import { startDemoServer, type DemoServer } from "../demo/server";
 import { startEscalationDeliveries } from "../escalation/deliverer";
 import { demoTools } from "../demo/tools";
 import { agentModelFromEnvironment, MODEL_REPLY_TOOL, modelReplyTool } from "../agent/model-reply";
+import { startTurnSettler } from "../agent/settle-turn";
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
@@ -33,7 +34,7 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries> };
+type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void> };
 const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
@@ -57,7 +58,9 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const pool = workers > 0 ? new WorkerPool({ database, registry, concurrency: workers, workerId: options.workerId }).start() : null;
   // Escalations (review items past their deadline, high-risk orphans) delivered to the configured channels.
   const escalations = startEscalationDeliveries(database, { registry });
-  globalForBackground.stoplineBackground = { pool, engine, escalations };
+  // The demo agent ends its chat turns when their work has settled (lib/agent/settle-turn.ts).
+  const stopTurnSettler = startTurnSettler(database);
+  globalForBackground.stoplineBackground = { pool, engine, escalations, stopTurnSettler };
   return globalForBackground.stoplineBackground;
 }
 
@@ -68,4 +71,5 @@ export async function stopBackground() {
   await running.pool?.stop();
   await running.engine.stop();
   await running.escalations.stop();
+  await running.stopTurnSettler();
 }

@@ -32,6 +32,9 @@ export type DecisionResponse = z.output<typeof s.DecisionResponseSchema>;
 export type Metrics = z.output<typeof s.MetricsSchema>;
 
 export type CreateTaskInput = z.input<typeof s.CreateTaskBody>;
+export type CompleteTaskInput = z.input<typeof s.CompleteTaskBody>;
+export type FailTaskInput = z.input<typeof s.FailTaskBody>;
+export type FinishTaskResponse = z.output<typeof s.FinishTaskResponseSchema>;
 export type ScheduleWorkItemInput = z.input<typeof s.ScheduleWorkItemBody>;
 export type StartWorkItemInput = z.input<typeof s.StartWorkItemBody>;
 export type CancelInput = z.input<typeof s.CancelBody>;
@@ -92,6 +95,8 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   startWorkItem: "once",
   scheduleWorkItem: "once", // idempotent when a correlationId or idempotencyKey is given (see scheduleWorkItem)
   cancelTask: "idempotent", // a repeated Stop returns the first boundary (invariant 7)
+  completeTask: "idempotent", // a repeat answers alreadyFinished
+  failTask: "idempotent",
   getCancellation: "idempotent",
   taskEvents: "idempotent",
   allEvents: "idempotent",
@@ -255,8 +260,21 @@ export class StoplineClient {
   }
 
   /**
-   * The cancellation summary, from recorded facts only: status IN_PROGRESS while anything is still being
-   * stopped or established. NotFoundError when no Stop was requested for the task.
+   * The agent finished the task: every child has ended (ConflictError otherwise). From then on it shows as
+   * completed, and Stop on it answers `already_finished` — nothing is running. Idempotent (`alreadyFinished`).
+   */
+  completeTask(taskId: string, body: CompleteTaskInput = {}, options?: CallOptions): Promise<FinishTaskResponse> {
+    return this.call("completeTask", { params: { taskId }, body, ...options });
+  }
+
+  /** The agent gave up on the task, with the reason (every child must have ended). Idempotent. */
+  failTask(taskId: string, body: FailTaskInput, options?: CallOptions): Promise<FinishTaskResponse> {
+    return this.call("failTask", { params: { taskId }, body, ...options });
+  }
+
+  /**
+   * The cancellation summary, from recorded facts only: status IN_PROGRESS until the engine settled the Stop
+   * (`settled_at`), each child's outcome in `tool_calls`. NotFoundError when no Stop was requested for the task.
    */
   getCancellation(taskId: string, options?: CallOptions): Promise<CancellationSummary> {
     return this.call("getCancellation", { params: { taskId }, ...options });

@@ -14,6 +14,7 @@ import type { RiskLevel } from "../ledger/states";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { bindCalls, expectWitnessConsistent, witnessFor, type CallBinding } from "./witness-check";
+import { LedgerEvent } from "../ledger/events";
 
 /**
  * The demo world wired to Stopline for integration tests: the demo services (in-memory store), the demo
@@ -118,7 +119,7 @@ export async function snapshot(world: DemoWorld, taskId: string, options: { gene
     prisma.ledgerEvent.findMany({ where: { taskId }, orderBy: { seq: "asc" } }),
   ]);
   const trail = events.map((e) => {
-    const step = e.type === "cancellation.step" ? ` [${(e.data as { action?: string }).action}${(e.data as { success?: boolean }).success === false ? " FAILED" : ""}]` : "";
+    const step = e.type === LedgerEvent.cancellationStep ? ` [${(e.data as { action?: string }).action}${(e.data as { success?: boolean }).success === false ? " FAILED" : ""}]` : "";
     return `${e.createdAt.toISOString().slice(11, 23)} ${e.type}${step}${e.fromState || e.toState ? ` ${e.fromState ?? ""}→${e.toState ?? ""}` : ""} by ${e.actor}${e.reason ? ` — ${e.reason}` : ""}`;
   });
   const calls = bindCalls(world.demo.db, items, options);

@@ -11,8 +11,8 @@ let seq = 0;
 const w = (service: string, action: string, subject: string, at = after, detail: unknown = null): WitnessEntry => ({ seq: ++seq, service, action, subject, detail, at });
 
 const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary => ({
-  task_id: "t1", status: "CANCELLED", cancel_requested_at: BOUNDARY, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
-  uncertain_tool_calls: [], open_review_items: 0, user_message: "Stopped new work.", ...over,
+  task_id: "t1", status: "CANCELLED", cancel_requested_at: BOUNDARY, settled_at: after, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
+  uncertain_tool_calls: [], tool_calls: [], orphaned_resources: [], held_resources: [], open_review_items: 0, user_message: "Stopped new work.", ...over,
 });
 const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) =>
   ({ tool_call_id: id, tool_name: tool, cancellation_status: status, partial_result: null, orphaned_resources: orphaned });
@@ -96,7 +96,7 @@ describe("witnessContradictions", () => {
       ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "released" }] },
     });
     expect(silent).toEqual(expect.arrayContaining([
-      expect.stringMatching(/lock:exp_1 still held, but the summary does not report it orphaned/),
+      expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither orphaned nor still held/),
       expect.stringMatching(/ledger records lock:exp_1 as released/),
       expect.stringMatching(/user message does not say a resource could not be released/),
     ]));

@@ -147,19 +147,22 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
 
     // 2. resources
     for (const handle of f.held) {
-      const orphanedIn = summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle));
-      if (!orphanedIn && !inProgress) problems.push(`the witness shows ${handle} still held, but the summary does not report it orphaned (status ${summary.status})`);
+      const orphanedIn = summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle)) || (summary.orphaned_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
+      // Held by a child that could not be stopped and still runs: reported as such (verified once it ends).
+      const heldIn = (summary.held_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
+      if (!orphanedIn && !heldIn && !inProgress) problems.push(`the witness shows ${handle} still held, but the summary reports it neither orphaned nor still held (status ${summary.status})`);
       const claimedReleased = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "released");
       if (claimedReleased) problems.push(`the ledger records ${handle} as released (verified), but the witness shows it still held`);
     }
     for (const handle of f.released) {
-      const claimedOrphaned = summary.cancelled_tool_calls.find((c) => c.orphaned_resources.includes(handle));
+      const claimedOrphaned = summary.cancelled_tool_calls.find((c) => c.orphaned_resources.includes(handle)) ?? (summary.orphaned_resources ?? []).find((r) => `${r.type}:${r.handle}` === handle);
       if (claimedOrphaned) problems.push(`summary reports ${handle} orphaned (could not be released) for ${claimedOrphaned.tool_name} ${claimedOrphaned.tool_call_id}, but the witness shows it released`);
       const ledgerOrphaned = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "orphaned");
       if (ledgerOrphaned) problems.push(`the ledger records ${handle} as orphaned (still held), but the witness shows it released`);
     }
   }
-  const held = [...facts.values()].flatMap((f) => f.held);
+  const stillRunning = new Set((summary.held_resources ?? []).map((r) => `${r.type}:${r.handle}`));
+  const held = [...facts.values()].flatMap((f) => f.held).filter((h) => !stillRunning.has(h));
   const claimedUnreleased = /\b(\w+) resources? could not be released/.exec(summary.user_message)?.[1];
   if (held.length && !inProgress && !claimedUnreleased) problems.push(`the witness shows ${held.join(", ")} still held, but the user message does not say a resource could not be released: "${summary.user_message}"`);
   if (claimedUnreleased && facts.size) {

@@ -20,9 +20,17 @@ export interface CallRef {
   input: unknown;
 }
 
-/** What the authoritative service says happened. Never guessed: `unknown` when it cannot say. */
+/**
+ * What the authoritative service says happened. Never guessed: `unknown` when it cannot say.
+ *
+ * For a committed effect, `externalVersion` is the version the AGENT'S OWN WRITE produced — what a
+ * compensation is bound to (the seeds: "check that the record still has the version the agent's action
+ * produced") — and `currentVersion` the record's version now; they differ when someone else changed it since,
+ * and `evidence` says who (e.g. { createdVersion, currentVersion, editedBy }). A service that cannot tell the
+ * two apart reports only `externalVersion` (then taken as both).
+ */
 export type InspectOutcome =
-  | { status: "committed"; externalRecordId?: string | null; externalVersion?: string | null; result?: unknown; description?: string }
+  | { status: "committed"; externalRecordId?: string | null; externalVersion?: string | null; currentVersion?: string | null; evidence?: Record<string, unknown>; result?: unknown; description?: string }
   | { status: "not_committed"; partialResult?: unknown; partialComplete?: boolean }
   | { status: "running" }
   | { status: "unknown"; reason: string };

@@ -13,6 +13,7 @@ import { holdResource, releaseResourceRequested } from "../ledger/resources";
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
+import { LedgerEvent } from "../ledger/events";
 
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -59,7 +60,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
 
   const unsubscribe = onCommitted((events) => {
     for (const e of events) {
-      if (e.taskId === item.taskId && e.type === "task.cancel_requested") abort("the task's cancellation was recorded");
+      if (e.taskId === item.taskId && e.type === LedgerEvent.taskCancelRequested) abort("the task's cancellation was recorded");
       if (e.workItemId === item.id && e.toState === WorkItemStatus.cancelling) abort("the engine is stopping this work item");
     }
   });

@@ -6,6 +6,7 @@ import { DEFAULT_LEASE_MS } from "../ledger/lease";
 import type { ToolRegistry } from "../tools/registry";
 import { completeAndClaimNext } from "../ledger/complete-work-item";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { LedgerEvent } from "../ledger/events";
 import { runWorkItem, type RunOptions, type RunReport } from "./run-work-item";
 
 export interface WorkerPoolOptions {
@@ -65,7 +66,7 @@ export class WorkerPool {
     if (!this.#stopped) return this;
     this.#stopped = false;
     this.#unsubscribe = onCommitted((events) => {
-      const newWork = events.filter((e) => e.type === "work_item.scheduled" || e.type === "lease.expired").length;
+      const newWork = events.filter((e) => e.type === LedgerEvent.workItemScheduled || e.type === LedgerEvent.leaseExpired).length;
       if (newWork) this.#signal(newWork);
     });
     this.#timer = setInterval(() => this.#signal(1), this.#o.pollMs);

@@ -68,7 +68,7 @@ describe("review decisions and compensation", () => {
     expect(Date.parse(review.deadline)).toBeGreaterThan(Date.now());
     const summary = await getCancellationSummary(t.database, task.id);
     expect(summary.status).toBe("PARTIALLY_CANCELLED");
-    expect(summary.user_message).toMatch(/review required/);
+    expect(summary.user_message).toMatch(/One action took effect; a person decides by \d\d:\d\d UTC whether to reverse it\./);
     expect(crm.witness).not.toContain("archived rec-1"); // never executed automatically
   });
 
@@ -90,7 +90,7 @@ describe("review decisions and compensation", () => {
     crm.records.get("rec-3")!.version = 2; // other staff edited it
     const res = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "ok", target: "rec-3", expectedVersion: "1" } });
     expect(res.status).toBe(409);
-    expect((await json(res)).error.message).toMatch(/version 2, not 1: someone else changed it; nothing was overwritten/);
+    expect((await json(res)).error.message).toMatch(/version 2, not 1 \(the version the agent's write produced\): someone else changed it; nothing was overwritten/);
     expect(crm.records.get("rec-3")!.archived).toBe(false);
     expect(crm.witness).not.toContain("archived rec-3");
     const after = await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: review.id } });

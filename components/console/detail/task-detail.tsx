@@ -3,11 +3,16 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
+import { RequestReversal } from "@/components/request-reversal";
+import { toolLabel } from "@/components/chat/labels";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { Detail, Details } from "@/components/ui/details";
+import { outcomesOfTask, RESOURCE_WORDS, resourceOutcome, type ChildOutcome } from "@/lib/outcomes";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
-import { acceptsNewWork } from "@/lib/ledger/states";
+import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib/ledger/states";
 import { apiFetch, asSentence, isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
@@ -15,8 +20,9 @@ import { stageLabel, stageTone } from "../task-stage";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
 import { StopTask } from "./stop-task";
 import { Timeline } from "./timeline";
-import { effectLabel, effectTone, outcomeLook, resourceTone, type TaskDetail } from "./types";
+import { effectLabel, effectTone, type TaskDetail } from "./types";
 import { useRefetchSoon } from "../use-refetch-soon";
+import { LedgerEvent as TaskEvent } from "@/lib/ledger/events";
 import { useTaskEvents } from "./use-task-events";
 
 interface PlanStep {
@@ -61,12 +67,14 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const { events, state } = useTaskEvents(taskId, onEvent, !notFound && !sessionEnded);
 
   const task = query.data;
-  const settled = !!task && task.workItems.every((w) => outcomeLook(w.status).settled);
+  const settled = !!task && task.workItems.every((w) => isTerminalItem(w.status));
   const now = useNow(!settled);
+  // Each step's outcome in the one vocabulary (lib/outcomes), from the same ledger facts as the API's summary.
+  const outcomes = useMemo(() => (task ? outcomesOfTask(task, now) : new Map<string, ChildOutcome>()), [task, now]);
   const announcement = useAnnouncement(task);
 
-  const plan = useMemo(() => [...events].reverse().find((e) => e.type === "cancellation.planned"), [events]);
-  const steps = useMemo(() => events.filter((e) => e.type === "cancellation.step"), [events]);
+  const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned), [events]);
+  const steps = useMemo(() => events.filter((e) => e.type === TaskEvent.cancellationStep), [events]);
 
   if (sessionEnded) return <SessionEndedBlock />;
   if (notFound) {
@@ -104,10 +112,14 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                 {task.ownerId}
               </Link>
             </span>
-            {task.conversationId && <span>conversation <span className="font-mono text-xs text-ink">{task.conversationId}</span></span>}
             <span>risk {task.riskLevel}</span>
-            <span className="font-mono text-xs">{task.id}</span>
           </p>
+          <Details>
+            <Detail term="task">{task.id}</Detail>
+            {task.conversationId && <Detail term="conversation">{task.conversationId}</Detail>}
+            {task.turnId && <Detail term="turn">{task.turnId}</Detail>}
+            <Detail term="intent version">{task.intentVersion}</Detail>
+          </Details>
           {task.cancelRequestedAt && (
             <p className="text-sm text-ink">
               <span className="font-medium text-stop">Stop</span> at{" "}
@@ -116,6 +128,21 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
               </time>
               {task.cancelRequestedBy && <> by {task.cancelRequestedBy}</>}
               {task.cancelReason && <> — “{task.cancelReason}”</>}
+              .{" "}
+              <span data-testid="settlement" className="text-muted">
+                {task.settledAt ? (
+                  <>Settled at <time dateTime={task.settledAt} title={fullTime(task.settledAt)}>{shortTime(task.settledAt)}</time>: every step was stopped or handed over, and the checks have run.</>
+                ) : (
+                  "The engine is still finding out what each step did."
+                )}
+              </span>
+            </p>
+          )}
+          {!task.cancelRequestedAt && isTerminalTask(task.stage) && (
+            <p className="text-sm text-ink" data-testid="task-ended">
+              {task.stage === TaskStage.failed ? "Failed" : "Completed"}
+              {task.endedAt && <> at <time dateTime={task.endedAt} title={fullTime(task.endedAt)}>{shortTime(task.endedAt)}</time></>}
+              {task.endReason && <> — {task.endReason}</>}. Nothing of it is running: Stop has nothing to stop.
             </p>
           )}
         </div>
@@ -127,6 +154,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
             </Link>
           </div>
           {can.stop && acceptsNewWork(task.stage) && !task.cancelRequestedAt && <StopTask taskId={task.id} title={task.title} onStopped={refetchSoon} />}
+          {can.stop && isTerminalTask(task.stage) && <RequestReversal detail={task} onRequested={refetchSoon} />}
         </div>
       </div>
 
@@ -139,15 +167,53 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
         </p>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
           <Card as="section" aria-labelledby="timeline-title">
             <SectionTitle id="timeline-title" count={task.workItems.length}>
               Timeline
             </SectionTitle>
             <div className="mt-6">
-              <Timeline task={task} now={now} />
+              <Timeline task={task} now={now} outcomes={outcomes} />
             </div>
+          </Card>
+
+          <Card as="section" aria-labelledby="outcomes-title">
+            <SectionTitle id="outcomes-title" count={task.workItems.length}>
+              What each step did
+            </SectionTitle>
+            {task.workItems.length === 0 ? (
+              <p className="mt-2 text-sm text-muted">No step was scheduled for this task.</p>
+            ) : (
+              <ul className="mt-3 divide-y divide-line" data-testid="step-outcomes">
+                {task.workItems.map((w) => {
+                  const o = outcomes.get(w.id)!;
+                  const badge = outcomeBadge(o);
+                  return (
+                    <li key={w.id} className="py-2 text-sm" data-testid="step-outcome" data-tool={w.toolName} data-outcome={o.kind}>
+                      <div className="flex items-start justify-between gap-2">
+                        <span className="min-w-0 font-medium text-ink">{toolLabel(w.toolName)}</span>
+                        <Badge tone={badge.tone}>{badge.label}</Badge>
+                      </div>
+                      <p className="mt-0.5 text-ink" data-testid="step-outcome-words">{outcomeSentence(o)}</p>
+                      <Details className="mt-1">
+                        <Detail term="tool">{w.toolName}</Detail>
+                        <Detail term="tool call">{w.correlationId}</Detail>
+                        <Detail term="work item">{w.id}</Detail>
+                        <Detail term="status">{w.status}</Detail>
+                        {w.error && <Detail term="error">{w.error}</Detail>}
+                        {w.cancelDispatchedAt && (
+                          <Detail term={w.cancelDispatchAction ?? "cancel"}>
+                            sent {shortTime(w.cancelDispatchedAt)}
+                            {w.cancelAnsweredAt ? `, answered ${shortTime(w.cancelAnsweredAt)}${w.cancelWithdrawnAt ? " (acknowledged)" : " (refused or failed)"}` : ", no answer yet"}
+                          </Detail>
+                        )}
+                      </Details>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
           </Card>
 
           <Card as="section" aria-labelledby="plan-title">
@@ -171,20 +237,28 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
               <p className="mt-2 text-sm text-muted">This task held no resources.</p>
             ) : (
               <ul className="mt-3 divide-y divide-line">
-                {task.resources.map((r) => (
-                  <li key={r.id} className="py-2 text-sm" data-testid="resource">
-                    <div className="flex items-center justify-between gap-2">
-                      <span className="min-w-0 truncate">
-                        <span className="text-muted">{r.type}</span> <span className="font-mono text-xs text-ink">{r.handle}</span>
-                      </span>
-                      <Badge tone={resourceTone(r.state)}>{r.state.replaceAll("_", " ")}</Badge>
-                    </div>
-                    <p className="mt-0.5 text-xs text-muted">
-                      {r.verifiedAt ? <>verified {shortTime(r.verifiedAt)}</> : "not verified yet"} · {r.attempts} release{" "}
-                      {r.attempts === 1 ? "attempt" : "attempts"} · {toolOf.get(r.workItemId) ?? r.workItemId}
-                    </p>
-                  </li>
-                ))}
+                {task.resources.map((r) => {
+                  const holder = task.workItems.find((w) => w.id === r.workItemId);
+                  const words = RESOURCE_WORDS[resourceOutcome(r, !!holder && !isTerminalItem(holder.status) && !(holder.status === "uncertain" && !holder.leaseExpiresAt), !!task.cancelRequestedAt)];
+                  return (
+                    <li key={r.id} className="py-2 text-sm" data-testid="resource">
+                      <div className="flex items-center justify-between gap-2">
+                        <span className="min-w-0 truncate text-ink">
+                          {r.type.replaceAll("_", " ")} of {toolLabel(toolOf.get(r.workItemId) ?? "").toLowerCase() || "a step"}
+                        </span>
+                        <Badge tone={words.tone}>{words.short}</Badge>
+                      </div>
+                      <p className="mt-0.5 text-xs text-muted">
+                        {words.phrase}
+                        {r.verifiedAt && <> · checked {shortTime(r.verifiedAt)}</>} · {r.attempts} release {r.attempts === 1 ? "attempt" : "attempts"}
+                      </p>
+                      <Details className="mt-1">
+                        <Detail term={r.type}>{r.handle}</Detail>
+                        <Detail term="state">{r.state}</Detail>
+                      </Details>
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </Card>
@@ -203,16 +277,16 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                       <span className="min-w-0 truncate text-ink">{s.description ?? toolOf.get(s.workItemId)}</span>
                       <Badge tone={effectTone(s.outcome)}>{effectLabel(s.outcome)}</Badge>
                     </div>
-                    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-xs text-muted">
-                      <dt>operation</dt>
-                      <dd className="truncate font-mono text-ink">{s.operationId}</dd>
-                      <dt>record</dt>
-                      <dd className="truncate font-mono text-ink">
-                        {s.externalRecordId ?? "—"} {s.externalVersion && <span className="font-sans text-muted">version {s.externalVersion}</span>}
-                      </dd>
-                      <dt>reversible</dt>
-                      <dd>{s.reversible ? "yes" : "no"}</dd>
-                    </dl>
+                    <p className="mt-0.5 text-xs text-muted">
+                      {s.reversible ? "Can be reversed, with another person's approval." : "Cannot be undone."}
+                      {editedBy(s.evidence).length > 0 && <> Changed since by {editedBy(s.evidence).join(", ")}: a reversal would meet their change and is refused.</>}
+                    </p>
+                    <Details className="mt-1">
+                      <Detail term="operation">{s.operationId}</Detail>
+                      {s.externalRecordId && <Detail term="record">{s.externalRecordId}</Detail>}
+                      {s.externalVersion && <Detail term="version the agent's write produced">{s.externalVersion}</Detail>}
+                      {currentVersion(s.evidence) && <Detail term="version now">{currentVersion(s.evidence)}</Detail>}
+                    </Details>
                   </li>
                 ))}
               </ul>
@@ -282,7 +356,7 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
             <li key={s.tool_call_id} className="rounded-md border border-line px-3 py-2">
               <p>
                 <Badge tone="neutral">{s.action.replaceAll("_", " ")}</Badge>{" "}
-                <span className="font-mono text-xs text-ink">{toolOf.get(s.tool_call_id) ?? s.tool_call_id}</span>
+                <span className="text-ink">{toolLabel(toolOf.get(s.tool_call_id) ?? "a step")}</span>
               </p>
               {s.user_message && <p className="mt-1 text-muted">{s.user_message}</p>}
               {!!s.cleanup_steps?.length && <p className="mt-1 text-xs text-muted">Cleanup: {s.cleanup_steps.join("; ")}</p>}
@@ -308,8 +382,12 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
                   <span className="min-w-0">
                     <span className="font-medium text-ink">{(d.action ?? "step").replaceAll("_", " ")}</span>{" "}
                     <span className="sr-only">{d.success ? "succeeded" : "did not succeed"}</span>
-                    {e.workItemId && <span className="font-mono text-xs text-muted">{toolOf.get(e.workItemId) ?? e.workItemId}</span>}
-                    {e.reason && <span className="block text-muted">{e.reason}</span>}
+                    {e.workItemId && <span className="text-xs text-muted">{toolLabel(toolOf.get(e.workItemId) ?? "a step")}</span>}
+                    {e.reason && (
+                      <Details className="mt-0.5">
+                        <span className="block text-muted">{e.reason}</span>
+                      </Details>
+                    )}
                   </span>
                   <time className="ml-auto shrink-0 text-xs text-muted tabular-nums" dateTime={e.createdAt}>
                     {shortTime(e.createdAt)}
@@ -386,9 +464,19 @@ function useAnnouncement(task: TaskDetail | undefined) {
     if (!before) return;
     const messages: string[] = [];
     if (before.get("task") !== task.stage) messages.push(`The task is now ${stageLabel(task.stage)}.`);
-    for (const w of task.workItems) if (before.get(w.id) !== w.status) messages.push(`${w.toolName}: ${outcomeLook(w.status).label}.`);
+    for (const w of task.workItems) if (before.get(w.id) !== w.status) messages.push(`${toolLabel(w.toolName)}: ${outcomeSentence(outcomesOfTask(task, Date.now()).get(w.id)!)}`);
     for (const s of task.sideEffects) if (before.get(`se:${s.id}`) !== s.outcome) messages.push(`${s.description ?? "A side effect"} is ${effectLabel(s.outcome)}.`);
     if (messages.length) setText(messages.join(" "));
   }, [task]);
   return text;
+}
+
+/** Who changed an external record since the agent's write, as the service's evidence says (SideEffect.evidence). */
+function editedBy(evidence: unknown): string[] {
+  const by = (evidence as { editedBy?: unknown } | null)?.editedBy;
+  return Array.isArray(by) ? by.filter((x): x is string => typeof x === "string") : [];
+}
+function currentVersion(evidence: unknown): string | null {
+  const v = (evidence as { currentVersion?: unknown } | null)?.currentVersion;
+  return typeof v === "string" ? v : null;
 }

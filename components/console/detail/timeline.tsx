@@ -1,7 +1,13 @@
 "use client";
 
+import { toolLabel } from "@/components/chat/labels";
+import { outcomeBadge } from "@/components/outcome-words";
+import type { ChildOutcome, Tone } from "@/lib/outcomes";
 import { fullTime } from "../format";
-import { outcomeLook, type TaskDetail } from "./types";
+import type { TaskDetail } from "./types";
+
+/** A bar's colour by the outcome's tone (the label says it too: colour is never the only signal). */
+const BAR: Record<Tone, string> = { ok: "bg-ok", danger: "bg-danger", warn: "bg-warn", neutral: "bg-muted", accent: "bg-accent/60" };
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
@@ -15,7 +21,7 @@ function duration(msValue: number) {
  * One bar per child, from when it was scheduled (faint: waiting) and started (solid) to when it settled —
  * or to now while it has not. The Stop boundary is a vertical line across every row.
  */
-export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
+export function Timeline({ task, now, outcomes }: { task: TaskDetail; now: number; outcomes: Map<string, ChildOutcome> }) {
   const items = [...task.workItems].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   const stopAt = ms(task.cancelRequestedAt);
   const start = Math.min(Date.parse(task.createdAt), ...items.map((w) => Date.parse(w.createdAt)));
@@ -37,15 +43,16 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
       <div className="relative">
         <ol className="space-y-1.5">
           {items.map((w) => {
-            const look = outcomeLook(w.status);
+            const badge = outcomeBadge(outcomes.get(w.id)!);
+            const look = { label: badge.label, bar: BAR[badge.tone] };
             const created = Date.parse(w.createdAt);
             const started = ms(w.startedAt);
             const finished = ms(w.finishedAt);
             const stop = finished ?? now;
             return (
-              <li key={w.id} data-testid="timeline-row" data-status={w.status} className="grid grid-cols-[9rem_1fr] items-center gap-3">
-                <span className="truncate font-mono text-xs text-ink" title={`${w.toolName} · ${w.id}`}>
-                  {w.toolName}
+              <li key={w.id} data-testid="timeline-row" data-status={w.status} data-outcome={outcomes.get(w.id)?.kind} className="grid grid-cols-[9rem_1fr] items-center gap-3">
+                <span className="truncate text-xs text-ink" title={`${w.toolName}: ${look.label}`}>
+                  {toolLabel(w.toolName)}
                 </span>
                 <div className="relative h-6 rounded bg-canvas">
                   {/* waiting in the queue */}
@@ -64,7 +71,7 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
                     </span>
                   )}
                   <span className="sr-only">
-                    {w.toolName}: {look.label}; started {w.startedAt ? fullTime(w.startedAt) : "never"};{" "}
+                    {toolLabel(w.toolName)}: {look.label}; started {w.startedAt ? fullTime(w.startedAt) : "never"};{" "}
                     {w.finishedAt ? `settled ${fullTime(w.finishedAt)} after ${duration(finished! - (started ?? created))}` : "not settled yet"}.
                   </span>
                 </div>
@@ -93,9 +100,9 @@ export function Timeline({ task, now }: { task: TaskDetail; now: number }) {
           ["bg-line", "waiting"],
           ["bg-accent/60", "running"],
           ["bg-ok", "completed"],
-          ["bg-muted", "cancelled"],
-          ["bg-warn", "uncertain"],
-          ["bg-danger", "failed"],
+          ["bg-muted", "stopped"],
+          ["bg-warn", "unknown or took effect"],
+          ["bg-danger", "could not stop, or failed"],
         ].map(([c, l]) => (
           <li key={l} className="inline-flex items-center gap-1.5">
             <span aria-hidden="true" className={`inline-block h-2.5 w-4 rounded-sm ${c}`} />

@@ -10,7 +10,10 @@ import { apiFetch, asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
-import { effectLabel, effectTone, outcomeLook, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
+import { effectLabel, effectTone, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
+import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
+import { toolLabel } from "@/components/chat/labels";
+import { outcomesOfTask } from "@/lib/outcomes";
 import { useLedgerEvents } from "../use-ledger-events";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
@@ -195,6 +198,8 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
   const overdue = Date.parse(item.deadline) < now;
   const workItem = task?.workItems.find((w) => w.id === item.workItemId);
   const effect = task?.sideEffects.find((s) => s.id === item.sideEffectId);
+  const outcome = task && workItem ? outcomesOfTask(task, Date.now()).get(workItem.id) : undefined;
+  const editors = ((effect?.evidence as { editedBy?: unknown } | null)?.editedBy ?? []) as string[];
   const resource = task?.resources.find((r) => r.id === item.resourceId);
   const escalated = item.status === "escalated";
   return (
@@ -249,8 +254,10 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
               <>
                 <dt className="text-muted">Work item</dt>
                 <dd>
-                  <span className="font-mono text-xs text-ink">{workItem.toolName}</span>{" "}
-                  <Badge tone={outcomeLook(workItem.status).tone}>{outcomeLook(workItem.status).label}</Badge>
+                  <span className="text-ink">{toolLabel(workItem.toolName)}</span>{" "}
+                  {outcome && <Badge tone={outcomeBadge(outcome).tone}>{outcomeBadge(outcome).label}</Badge>}
+                  {outcome && <span className="block text-xs text-ink" data-testid="review-outcome">{outcomeSentence(outcome)}</span>}
+                  <span className="block font-mono text-xs text-muted">{workItem.toolName}</span>
                   {workItem.error && <span className="block text-xs text-muted">{workItem.error}</span>}
                 </dd>
               </>
@@ -266,6 +273,11 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
                     {effect.externalVersion && <> · version {effect.externalVersion}</>}
                     {!effect.reversible && " · irreversible"}
                   </span>
+                  {editors.length > 0 && (
+                    <span className="block text-xs text-warn" data-testid="edited-since">
+                      Changed since the agent&apos;s write by {editors.join(", ")}: approving is refused rather than overwriting their change.
+                    </span>
+                  )}
                 </dd>
               </>
             )}

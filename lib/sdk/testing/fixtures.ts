@@ -6,7 +6,7 @@ const at = "2026-12-01T10:00:00.000Z";
 export const aTask = (over: Record<string, unknown> = {}) => ({
   id: "task_1", ownerId: "agent-1", conversationId: null, title: "order two chairs", riskLevel: "low", stage: "active",
   intentVersion: 1, proposalVersion: 0, proposal: null, cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null,
-  rowVersion: 1, createdAt: at, updatedAt: at, ...over,
+  rowVersion: 1, createdAt: at, updatedAt: at, settledAt: null, turnId: null, endedAt: null, endReason: null, ...over,
 });
 
 export const aWorkItem = (over: Record<string, unknown> = {}) => ({
@@ -14,7 +14,8 @@ export const aWorkItem = (over: Record<string, unknown> = {}) => ({
   input: null, status: "queued", preparedIntentVersion: 1, proposalVersion: null, mechanism: "abort_signal", commitsEffect: false,
   operationId: null, providerRef: null, idempotencyKey: "task_1:count-1", leaseOwner: null, leaseExpiresAt: null, heartbeatAt: null,
   attempt: 0, partialResult: null, partialComplete: null, result: null, progress: null, error: null, reconcileDeadline: null, rowVersion: 1,
-  createdAt: at, startedAt: null, submittedAt: null, finishedAt: null, updatedAt: at, ...over,
+  createdAt: at, startedAt: null, submittedAt: null, finishedAt: null, updatedAt: at,
+  checkpointPassedAt: null, cancelDispatchedAt: null, cancelDispatchAction: null, cancelAnsweredAt: null, cancelWithdrawnAt: null, ...over,
 });
 
 export const aTaskDetail = (over: Record<string, unknown> = {}) => ({ ...aTask(), workItems: [], resources: [], sideEffects: [], reviewItems: [], ...over });

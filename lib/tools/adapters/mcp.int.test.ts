@@ -253,7 +253,9 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     expect(row.status).toBe("completed");
     expect(row.result).toMatchObject({ structuredContent: { counted: 12 } });
     const s = await getCancellationSummary(t.database, task.id);
-    expect(s.cancelled_tool_calls).toEqual([]);
+    // never "cancelled": it could not be stopped, and finished (the seed's UNRECOVERABLE)
+    expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
+    expect(s.tool_calls[0].outcome.kind).toBe("could_not_stop_finished");
     expect(s.completed_tool_calls.map((c) => c.tool_call_id)).toEqual([child.correlationId]);
     expect(s.status).not.toBe("CANCELLED");
   });

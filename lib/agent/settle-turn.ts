@@ -1,0 +1,77 @@
+import type { Database } from "../db/client";
+import { onCommitted } from "../events/bus";
+import { isAppError } from "../errors";
+import { LedgerEvent } from "../ledger/events";
+import { finishTask, TaskEnding } from "../ledger/finish-task";
+import { ACTIVE_ITEM_STATUSES, isActiveItem, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
+
+export const AGENT_ACTOR = "agent:demo";
+
+/**
+ * The demo agent ends its turns (every task it made for a chat message — they carry a turn id) when their work
+ * has settled: every child has ended, and a proposal — if there is one — was confirmed (the person may still be
+ * deciding otherwise: the turn then stays open). A failure of what the person asked for fails the task, with the
+ * reason; otherwise it completes. A completed task shows as completed everywhere, and Stop on it answers that
+ * nothing is running (request-cancellation.ts).
+ */
+export async function settleTurn(database: Database, taskId: string): Promise<TaskEnding | null> {
+  const task = await database.prisma.task.findUnique({ where: { id: taskId }, include: { workItems: { select: { kind: true, toolName: true, status: true, error: true, commitsEffect: true, proposalVersion: true } } } });
+  if (!task || task.turnId === null || task.stage !== TaskStage.active || task.cancelRequestedAt) return null;
+  if (task.workItems.some((i) => isActiveItem(i.status))) return null;
+  // Commitments carry out the proposal version the person confirmed; older versions' (refused by their
+  // checkpoint after an edit) are not what was asked for.
+  const current = task.workItems.filter((i) => !i.commitsEffect || i.proposalVersion === task.proposalVersion);
+  if (task.proposal !== null && !current.some((i) => i.commitsEffect)) return null; // still waiting for the person's confirmation
+  // The rest of the reply failing to stream is not a failure of the request; any other failed step is.
+  const failed = current.find((i) => i.status === WorkItemStatus.failed && i.kind !== WorkItemKind.modelRequest);
+  const ending = failed ? TaskEnding.failed : TaskEnding.completed;
+  try {
+    await finishTask(database, {
+      taskId, ending, actor: AGENT_ACTOR,
+      reason: failed ? `${failed.toolName} failed: ${failed.error ?? "no reason given"}` : "every step of the request ended",
+    });
+    return ending;
+  } catch (error) {
+    // A Stop, a new child or another settler got there first: the ledger's answer stands.
+    if (isAppError(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Runs settleTurn when a child of a turn ends (in-process and — through the live view — other processes'
+ * commits), and sweeps now and then for turns a restart left open. Returns a stop function.
+ */
+export function startTurnSettler(database: Database, options: { sweepMs?: number } = {}): () => Promise<void> {
+  const due = new Set<string>();
+  let running: Promise<void> = Promise.resolve();
+  const ENDINGS = new Set<string>([LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
+  const drain = () => {
+    running = running.then(async () => {
+      for (const id of [...due]) {
+        due.delete(id);
+        await settleTurn(database, id).catch((error) => console.error(`the demo agent could not settle task ${id}`, error));
+      }
+    });
+  };
+  const unsubscribe = onCommitted((events) => {
+    let any = false;
+    for (const e of events) if (e.taskId && ENDINGS.has(e.type)) (due.add(e.taskId), (any = true));
+    if (any) drain();
+  });
+  const sweep = async () => {
+    const open = await database.prisma.task.findMany({
+      where: { stage: TaskStage.active, turnId: { not: null }, cancelRequestedAt: null, workItems: { none: { status: { in: ACTIVE_ITEM_STATUSES } } } },
+      select: { id: true }, take: 50,
+    }).catch(() => []);
+    for (const t of open) due.add(t.id);
+    if (open.length) drain();
+  };
+  const timer = setInterval(() => void sweep(), options.sweepMs ?? 5_000);
+  void sweep();
+  return async () => {
+    unsubscribe();
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,37 @@
+import type { Database } from "../db/client";
+import { LedgerEvent } from "../ledger/events";
+import { OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
+import { writeLedger, type Writer } from "../ledger/write";
+import { ENGINE_ACTOR } from "./steps";
+
+/**
+ * Settlement is a ledger fact: the engine finished its full pass after the boundary — every child stopped or
+ * handed to reconciliation (none is still queued or running: the pass acted on each), the verification gate
+ * run, every review item of the pass opened. Until then the summary says IN_PROGRESS (lib/outcomes
+ * summaryStatus): a client that waits for "not IN_PROGRESS" gets the engine's considered answer, not a
+ * snapshot of its work in progress.
+ *
+ * One guarded write (settledAt is null, the boundary exists, no child queued or running) and its event, in one
+ * transaction; repeating it changes nothing. Returns whether this call settled it.
+ */
+export async function recordSettlement(database: Database, taskId: string): Promise<boolean> {
+  return writeLedger(database, (w) => recordSettlementIn(w, taskId));
+}
+
+/** The same, inside a ledger transaction (the pass's last one also moves the task to `cancelled`). */
+export async function recordSettlementIn(w: Writer, taskId: string): Promise<boolean> {
+  {
+    const now = await w.now();
+    const { count } = await w.tx.task.updateMany({
+      where: {
+        id: taskId, settledAt: null, cancelRequestedAt: { not: null },
+        workItems: { none: { status: { in: [WorkItemStatus.queued, WorkItemStatus.running] } } },
+      },
+      data: { settledAt: now },
+    });
+    if (!count) return false;
+    const openReviewItems = await w.tx.reviewItem.count({ where: { taskId, status: { in: OPEN_REVIEW_STATUSES } } });
+    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationSettled, data: { openReviewItems } });
+    return true;
+  }
+}

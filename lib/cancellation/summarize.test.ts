@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { summarize, type SummaryFacts } from "./summarize";
+
+/**
+ * The summary JSON, built from ledger rows through the one vocabulary (lib/outcomes). What a client of
+ * GET /api/tasks/{id}/cancellation relies on: IN_PROGRESS until the engine settled the Stop, every child's
+ * outcome named, every resource that could not be released named — tool call, type, handle.
+ */
+
+const BOUNDARY = new Date("2026-12-01T12:00:00Z");
+const at = (s: number) => new Date(BOUNDARY.getTime() + s * 1_000);
+
+type Item = SummaryFacts["workItems"][number];
+const item = (over: Partial<Item> & { id: string }): Item => ({
+  status: "completed", kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: false, toolName: "reports.export_report", correlationId: `call-${over.id}`,
+  startedAt: at(-30), finishedAt: at(10), reconcileDeadline: null, leaseExpiresAt: null, partialResult: null, partialComplete: null,
+  cancelDispatchedAt: null, cancelAnsweredAt: null, cancelWithdrawnAt: null, ...over,
+});
+const facts = (over: Partial<SummaryFacts> = {}): SummaryFacts => ({
+  task: { id: "task-1", cancelRequestedAt: BOUNDARY, settledAt: at(2) },
+  workItems: [], resources: [], sideEffects: [], reviewItems: [], now: at(60), ...over,
+});
+
+describe("summarize", () => {
+  it("IN_PROGRESS until the engine's pass settled the Stop, whatever the children look like meanwhile", () => {
+    const children = [item({ id: "a", status: "cancelled", finishedAt: at(1) })];
+    const working = summarize(facts({ task: { id: "task-1", cancelRequestedAt: BOUNDARY, settledAt: null }, workItems: children }));
+    expect(working.status).toBe("IN_PROGRESS");
+    expect(working.settled_at).toBeNull();
+    expect(working.user_message).toBe("Stopped new work. One running step stopped. Still finding out what each step did: this summary is final once every check has run.");
+    const settled = summarize(facts({ workItems: children }));
+    expect(settled).toMatchObject({ status: "CANCELLED", settled_at: at(2).toISOString(), user_message: "Stopped new work. One running step stopped." });
+  });
+
+  it("names every resource that could not be released — also one of a child that is not in the cancelled list (defect 3)", () => {
+    const s = summarize(facts({
+      workItems: [item({ id: "exp", status: "completed", cancelDispatchedAt: at(0), cancelAnsweredAt: at(1) })],
+      resources: [
+        { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "orphaned" },
+        { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "released" },
+      ],
+    }));
+    expect(s.orphaned_resources).toEqual([{ tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock", handle: "exp_1" }]);
+    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it finished 10 s after the Stop. One resource could not be released; an operator has been asked to handle it.");
+    expect(s.status).toBe("PARTIALLY_CANCELLED");
+  });
+
+  it("agreement: two actions that took effect and have not been reversed (defect 3)", () => {
+    const order = (id: string) => item({ id, kind: "external_action", commitsEffect: true, toolName: "shop.create_order", finishedAt: at(-5) });
+    const s = summarize(facts({
+      workItems: [order("o1"), order("o2")],
+      sideEffects: ["o1", "o2"].map((id) => ({ id: `se-${id}`, workItemId: id, operationId: `op-${id}`, externalRecordId: `ord-${id}`, reversible: true, description: `order ord-${id}`, outcome: "committed" })),
+    }));
+    expect(s.user_message).toBe("Stopped new work. Two actions took effect; they have not been reversed.");
+    expect(s.orphaned_side_effects.map((e) => e.description)).toEqual(["order ord-o1: took effect — it has not been reversed", "order ord-o2: took effect — it has not been reversed"]);
+  });
+
+  it("every child's outcome is in tool_calls, in the vocabulary's words", () => {
+    const s = summarize(facts({
+      workItems: [
+        item({ id: "q", status: "cancelled", startedAt: null, finishedAt: at(0) }),
+        item({ id: "p", status: "partial", partialResult: { rows: ["row 1"] }, partialComplete: true }),
+        item({ id: "u", status: "unrecoverable", mechanism: "none", finishedAt: null }),
+      ],
+    }));
+    expect(s.tool_calls.map((c) => [c.tool_call_id, c.outcome.kind, c.outcome.label])).toEqual([
+      ["call-q", "never_started", "never started"],
+      ["call-p", "stopped_partial_kept", "stopped — the complete part of its result is kept"],
+      ["call-u", "could_not_stop_running", "could not be stopped — it has no way to be stopped; it is still running"],
+    ]);
+    expect(s.status).toBe("CANCELLATION_FAILED");
+    expect(s.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status, c.partial_result?.marker ?? null])).toEqual([
+      ["call-q", "CANCELLED", null], ["call-p", "CANCELLED", "PARTIAL_RESULT"], ["call-u", "UNRECOVERABLE", null],
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+import { ResourceState } from "../ledger/states";
+import type { Tone } from "./words";
+
+/**
+ * What became of a resource a child held (a lock, a temp file, a draft): invariant 4 — "released" only once a
+ * verification query confirmed it. One function for the question, one record of words.
+ */
+export const ResourceOutcome = {
+  /** Held by a child that is still at work (nothing to release yet). */
+  inUse: "in_use",
+  /** Held by a child that could not be stopped and still runs: released and verified once it ends. */
+  heldByRunningStep: "held_by_running_step",
+  /** The child ended; its release is being checked. */
+  beingReleased: "being_released",
+  /** A verification query confirmed it released. */
+  released: "released",
+  /** Still held after cleanup and one retry: an operator is asked to handle it. */
+  notReleased: "not_released",
+} as const;
+export type ResourceOutcome = (typeof ResourceOutcome)[keyof typeof ResourceOutcome];
+
+export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: string; tone: Tone }> = {
+  [ResourceOutcome.inUse]: { short: "in use", phrase: "in use by its step", tone: "neutral" },
+  [ResourceOutcome.heldByRunningStep]: { short: "still held", phrase: "still held by a step that is still running; released and verified once it ends", tone: "warn" },
+  [ResourceOutcome.beingReleased]: { short: "being released", phrase: "being released and verified", tone: "warn" },
+  [ResourceOutcome.released]: { short: "released", phrase: "released (verified)", tone: "ok" },
+  [ResourceOutcome.notReleased]: { short: "not released", phrase: "could not be released; an operator has been asked to handle it", tone: "danger" },
+};
+
+/**
+ * @param stepStillRunning the child holding it has not ended (it is running, being stopped, or could not be stopped)
+ */
+export function resourceOutcome(resource: { state: string }, stepStillRunning: boolean, stopped: boolean): ResourceOutcome {
+  switch (resource.state) {
+    case ResourceState.released:
+      return ResourceOutcome.released;
+    case ResourceState.orphaned:
+      return ResourceOutcome.notReleased;
+    default:
+      if (!stepStillRunning) return ResourceOutcome.beingReleased;
+      return stopped ? ResourceOutcome.heldByRunningStep : ResourceOutcome.inUse;
+  }
+}

@@ -1,0 +1,23 @@
+import { isNotCleanlyStopped, isStopFailure, type ChildOutcome } from "./child-outcome";
+
+/** The seed's cancellation status, plus IN_PROGRESS until the engine's pass settled the Stop. */
+export const SummaryStatus = {
+  inProgress: "IN_PROGRESS",
+  cancelled: "CANCELLED",
+  partiallyCancelled: "PARTIALLY_CANCELLED",
+  cancellationFailed: "CANCELLATION_FAILED",
+} as const;
+export type SummaryStatus = (typeof SummaryStatus)[keyof typeof SummaryStatus];
+
+/**
+ * Is the Stop final, and how did it go? IN_PROGRESS until settlement (Task.settledAt: the engine finished its
+ * full pass) — never a guess while the engine is still working. Then: a child that could not be stopped and
+ * still runs → CANCELLATION_FAILED; anything that took (or may have taken) effect, finished anyway, or a
+ * resource that could not be released → PARTIALLY_CANCELLED; else CANCELLED.
+ */
+export function summaryStatus(input: { settled: boolean; children: ChildOutcome[]; orphanedResources: number }): SummaryStatus {
+  if (!input.settled) return SummaryStatus.inProgress;
+  if (input.children.some(isStopFailure)) return SummaryStatus.cancellationFailed;
+  if (input.children.some(isNotCleanlyStopped) || input.orphanedResources > 0) return SummaryStatus.partiallyCancelled;
+  return SummaryStatus.cancelled;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
+import { userMessage } from "./user-message";
+import { utcFormat } from "./words";
+
+/** The summary's user message: what the person who pressed Stop reads, composed from the children's outcomes. */
+
+const AT = Date.parse("2026-12-01T14:05:00Z");
+const say = (children: ChildOutcome[], resources = { notReleased: 0, heldByRunningStep: 0 }, settled = true) =>
+  userMessage({ settled, children, resources }, utcFormat);
+const effect = (review: EffectReview, reversible = true): ChildOutcome => ({ kind: OutcomeKind.tookEffect, reversible, review, deadline: review === EffectReview.awaiting ? AT : null });
+
+describe("userMessage", () => {
+  it.each<[string, ChildOutcome[], string]>([
+    ["nothing was running", [], "Stopped new work. Nothing was running."],
+    ["everything had finished", [{ kind: OutcomeKind.completedBeforeStop }], "Stopped new work. Nothing was running: every step had finished before the Stop."],
+    ["queued and running", [{ kind: OutcomeKind.neverStarted }, { kind: OutcomeKind.neverStarted }, { kind: OutcomeKind.stopped }], "Stopped new work. Two queued steps never started. One running step stopped."],
+    ["discarded: a reply, a draft, a result", [{ kind: OutcomeKind.discarded, reply: true, draft: false }, { kind: OutcomeKind.discarded, reply: false, draft: true }, { kind: OutcomeKind.discarded, reply: false, draft: false }], "Stopped new work. One draft discarded. One unfinished result discarded. One unfinished reply discarded."],
+    ["agreement: two actions, not reversed (defect 3)", [effect(EffectReview.none), effect(EffectReview.none)], "Stopped new work. Two actions took effect; they have not been reversed."],
+    ["one action, a person decides", [effect(EffectReview.awaiting)], "Stopped new work. One action took effect; a person decides by 14:05 UTC whether to reverse it."],
+    ["two irreversible", [effect(EffectReview.none, false), effect(EffectReview.awaiting, false)], "Stopped new work. Two actions took effect and cannot be undone."],
+    ["refused, finished (defect 1)", [{ kind: OutcomeKind.couldNotStopFinished, reason: StopFailure.cancelRefused, afterStopMs: 61_000 }], "Stopped new work. One step could not be stopped — the service refused the cancel; it finished 61 s after the Stop."],
+    ["two with no way to stop them, running", [{ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.noMechanism }, { kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.noMechanism }], "Stopped new work. Two steps could not be stopped — they have no way to be stopped; they are still running."],
+    ["not stopping yet", [{ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.notStopping }], "Stopped new work. One step has not stopped yet: it was told to stop and is still running."],
+    ["did not stop in time", [{ kind: OutcomeKind.finishedAfterStop, afterStopMs: 300 }], "Stopped new work. One step finished less than a second after the Stop; it did not stop in time."],
+    ["unknown, checked", [{ kind: OutcomeKind.outcomeUnknown, checkingUntil: AT, personDecidesBy: null }], "Stopped new work. One outcome is not yet confirmed; Stopline is checking with the service until 14:05 UTC."],
+    ["unknown, nobody can check (defects 3, 8)", [{ kind: OutcomeKind.outcomeUnknown, checkingUntil: null, personDecidesBy: AT }], "Stopped new work. One outcome cannot be established by Stopline; a person decides by 14:05 UTC."],
+    ["a read abandoned (defect 3)", [{ kind: OutcomeKind.abandoned }], "Stopped new work. One read abandoned; a read changes nothing."],
+  ])("%s", (_, children, words) => {
+    expect(say(children)).toBe(words);
+  });
+
+  it("resources: not released, and still held by a step that runs on", () => {
+    expect(say([{ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused }], { notReleased: 2, heldByRunningStep: 1 })).toBe(
+      "Stopped new work. One step could not be stopped — the service refused the cancel; it is still running. Two resources could not be released; an operator has been asked to handle them. One resource is still held by a step that is still running.",
+    );
+  });
+
+  it("before settlement it says it is still finding out — never a final word", () => {
+    expect(say([{ kind: OutcomeKind.stopping }, { kind: OutcomeKind.neverStarted }], undefined, false)).toBe(
+      "Stopped new work. One queued step never started. One step is still being stopped or checked. Still finding out what each step did: this summary is final once every check has run.",
+    );
+  });
+});

@@ -1,0 +1,146 @@
+import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
+
+/**
+ * The words for each outcome — the only place they are written. `OUTCOME_WORDS` is keyed by every
+ * OutcomeKind (and `STOP_FAILURE_WORDS` by every StopFailure): a kind without words does not compile.
+ * Plain words only: no ids, HTTP statuses, handles or paths (those sit behind a page's "Details").
+ */
+
+/** Colours, as the UI's badges name them: accent = under way, warn = needs attention or not yet known,
+ *  ok = done as intended, danger = did not stop / failed, neutral = nothing happened. */
+export type Tone = "neutral" | "accent" | "ok" | "warn" | "danger";
+
+/** How the outcomes are grouped on a page ("What stopped", "Could not be stopped", …). */
+export const OutcomeGroup = {
+  underWay: "under_way",
+  stopped: "stopped",
+  couldNotStop: "could_not_stop",
+  tookEffect: "took_effect",
+  unknown: "unknown",
+  finished: "finished",
+} as const;
+export type OutcomeGroup = (typeof OutcomeGroup)[keyof typeof OutcomeGroup];
+
+interface Words {
+  /** A badge: two or three words. */
+  short: string;
+  tone: Tone;
+  group: OutcomeGroup;
+}
+
+export const OUTCOME_WORDS: Record<OutcomeKind, Words> = {
+  [OutcomeKind.waiting]: { short: "waiting", tone: "neutral", group: OutcomeGroup.underWay },
+  [OutcomeKind.running]: { short: "running", tone: "accent", group: OutcomeGroup.underWay },
+  [OutcomeKind.awaitingService]: { short: "waiting for the service", tone: "accent", group: OutcomeGroup.unknown },
+  [OutcomeKind.stopping]: { short: "stopping", tone: "warn", group: OutcomeGroup.underWay },
+  [OutcomeKind.completed]: { short: "completed", tone: "ok", group: OutcomeGroup.finished },
+  [OutcomeKind.completedBeforeStop]: { short: "completed before Stop", tone: "ok", group: OutcomeGroup.finished },
+  [OutcomeKind.finishedAfterStop]: { short: "finished after Stop", tone: "warn", group: OutcomeGroup.couldNotStop },
+  [OutcomeKind.failed]: { short: "failed", tone: "danger", group: OutcomeGroup.finished },
+  [OutcomeKind.neverStarted]: { short: "never started", tone: "neutral", group: OutcomeGroup.stopped },
+  [OutcomeKind.stopped]: { short: "stopped", tone: "neutral", group: OutcomeGroup.stopped },
+  [OutcomeKind.stoppedPartialKept]: { short: "stopped, partial kept", tone: "neutral", group: OutcomeGroup.stopped },
+  [OutcomeKind.discarded]: { short: "discarded", tone: "neutral", group: OutcomeGroup.stopped },
+  [OutcomeKind.abandoned]: { short: "abandoned (a read)", tone: "neutral", group: OutcomeGroup.stopped },
+  [OutcomeKind.couldNotStopFinished]: { short: "could not stop — finished anyway", tone: "danger", group: OutcomeGroup.couldNotStop },
+  [OutcomeKind.couldNotStopRunning]: { short: "could not stop — still running", tone: "danger", group: OutcomeGroup.couldNotStop },
+  [OutcomeKind.outcomeUnknown]: { short: "outcome unknown", tone: "warn", group: OutcomeGroup.unknown },
+  [OutcomeKind.tookEffect]: { short: "took effect", tone: "warn", group: OutcomeGroup.tookEffect },
+  [OutcomeKind.reversed]: { short: "reversed", tone: "ok", group: OutcomeGroup.tookEffect },
+};
+
+export const STOP_FAILURE_WORDS: Record<StopFailure, string> = {
+  [StopFailure.noMechanism]: "it has no way to be stopped",
+  [StopFailure.cancelRefused]: "the service refused the cancel",
+  [StopFailure.cancelIgnored]: "the service acknowledged the cancel and carried on",
+  [StopFailure.notStopping]: "it was told to stop and has not stopped",
+};
+
+/** How times are written: the API writes UTC ("14:05 UTC"); a page writes the reader's local time. */
+export interface WordsFormat {
+  time(ms: number): string;
+}
+
+export const utcFormat: WordsFormat = {
+  time: (ms) => `${new Date(ms).toISOString().slice(11, 16)} UTC`,
+};
+
+/** "less than a second", "4 s", "61 s", "2 min 20 s". */
+export function afterDuration(ms: number): string {
+  if (ms < 1_000) return "less than a second";
+  const s = Math.round(ms / 1_000);
+  if (s < 120) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+}
+
+/** The outcome in a phrase ("could not be stopped — the service refused the cancel; it finished 61 s after the Stop"). */
+export function describeOutcome(o: ChildOutcome, f: WordsFormat = utcFormat): string {
+  switch (o.kind) {
+    case OutcomeKind.waiting:
+      return "waiting to start";
+    case OutcomeKind.running:
+      return "running";
+    case OutcomeKind.awaitingService:
+      return o.sentBeforeStop ? "sent to the service before the Stop — waiting for its answer" : "sent to the service — waiting for its answer";
+    case OutcomeKind.stopping:
+      return "being stopped";
+    case OutcomeKind.completed:
+      return "completed";
+    case OutcomeKind.completedBeforeStop:
+      return "completed before the Stop";
+    case OutcomeKind.finishedAfterStop:
+      return `finished ${afterDuration(o.afterStopMs)} after the Stop — it did not stop in time`;
+    case OutcomeKind.failed:
+      return "failed — it had no effect";
+    case OutcomeKind.neverStarted:
+      return "never started";
+    case OutcomeKind.stopped:
+      return "stopped";
+    case OutcomeKind.stoppedPartialKept:
+      return "stopped — the complete part of its result is kept";
+    case OutcomeKind.discarded:
+      return o.reply ? "stopped — the unfinished reply was discarded" : o.draft ? "stopped — its draft was discarded before it took effect" : "stopped — its unfinished result was discarded";
+    case OutcomeKind.abandoned:
+      return "stopped waiting for it — a read changes nothing";
+    case OutcomeKind.couldNotStopFinished:
+      return `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it finished ${afterDuration(o.afterStopMs)} after the Stop`;
+    case OutcomeKind.couldNotStopRunning:
+      return o.reason === StopFailure.notStopping
+        ? "not stopped yet — it was told to stop and is still running"
+        : `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it is still running`;
+    case OutcomeKind.outcomeUnknown:
+      return `outcome unknown — ${unknownWords(o, f)}`;
+    case OutcomeKind.tookEffect:
+      return `took effect — ${effectWords(o, f)}`;
+    case OutcomeKind.reversed:
+      return "took effect, then reversed";
+  }
+}
+
+function unknownWords(o: Extract<ChildOutcome, { kind: "outcome_unknown" }>, f: WordsFormat): string {
+  if (o.checkingUntil !== null && o.personDecidesBy !== null) return `checking with the service until ${f.time(o.checkingUntil)}; a person decides by ${f.time(o.personDecidesBy)}`;
+  if (o.checkingUntil !== null) return `checking with the service until ${f.time(o.checkingUntil)}`;
+  if (o.personDecidesBy !== null) return `it cannot be checked with the service; a person decides by ${f.time(o.personDecidesBy)}`;
+  return "it cannot be checked with the service; a person has to find out";
+}
+
+function effectWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: WordsFormat): string {
+  if (!o.reversible) {
+    return o.review === EffectReview.awaiting && o.deadline !== null ? `it cannot be undone; an operator follows up by ${f.time(o.deadline)}` : "it cannot be undone";
+  }
+  switch (o.review) {
+    case EffectReview.awaiting:
+      return o.deadline !== null ? `a person decides by ${f.time(o.deadline)} whether to reverse it` : "a person decides whether to reverse it";
+    case EffectReview.escalated:
+      return "not reversed; an operator has been alerted (the decision is overdue, or reversing it was refused)";
+    case EffectReview.reversing:
+      return "a person approved reversing it; being reversed";
+    case EffectReview.kept:
+      return "kept: a person decided not to reverse it";
+    case EffectReview.none:
+      return "it has not been reversed";
+  }
+}
+
+export const outcomeWords = (o: ChildOutcome): Words => OUTCOME_WORDS[o.kind];
