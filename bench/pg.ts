@@ -11,7 +11,7 @@
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
  *     boundary → all queued cancelled, boundary → each running child's AbortSignal in the other process; 5 runs;
  *     then 50 tasks stopped at once (boundary p99).
- *  C. SSE: one app process (`next start` on the bench database); 100 then 1,000 subscribers to /api/events;
+ *  C. SSE: one app process (the server `npm start` runs, on the bench database); 100 then 1,000 subscribers to /api/events;
  *     100 events committed by this process 20 ms apart: delivery latency p99 (receipt − commit) and the app
  *     process's CPU per event.
  *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel with 16 concurrent clients (autocannon), 3 rounds of
@@ -326,10 +326,11 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
     if (code !== 0) throw new Error(`next build failed (${code})`);
     writeStamp(ROOT);
   }
-  const child = spawn(process.execPath, [next, "start", "--port", String(PORT)], {
+  // The server `npm start` runs (scripts/start/serve.ts: Next.js in-process, event streams on their own lane).
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start", "serve.ts")], {
     cwd: ROOT, detached: true, stdio: ["ignore", "ignore", "inherit"],
     env: {
-      ...process.env, DATABASE_URL: url, STOPLINE_BOOTSTRAP_TOKEN: token, STOPLINE_WORKERS: "0", STOPLINE_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1",
+      ...process.env, PORT: String(PORT), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: url, STOPLINE_BOOTSTRAP_TOKEN: token, STOPLINE_WORKERS: "0", STOPLINE_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1",
       STOPLINE_SSE_MAX_TOTAL: "5000", STOPLINE_PROCESS_NAME: "bench-app",
     },
   });
@@ -448,8 +449,11 @@ try {
   const cancels: { rps: number; p99: number; p50: number }[] = [];
   if (PARTS.includes("C") || PARTS.includes("D")) {
 
-  log("C/D. one app process (next start) on PostgreSQL");
+  log("C/D. one app process (npm start's server) on PostgreSQL");
   const { url, database } = await freshStopline("postgres", "app");
+  // This process commits the events the app delivers, as another instance would: with its live view, which
+  // tells the app's by NOTIFY (without one the app would find them only at its 1 s poll).
+  await liveLedger(database).ready;
   const bootstrap = `stl_bench_${randomBytes(16).toString("hex")}`;
   const tokens: string[] = [];
   for (let i = 0; i < 100; i++) tokens.push((await createApiToken(database, { name: `bench-${i}`, role: "agent" })).token);

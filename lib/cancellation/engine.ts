@@ -5,7 +5,7 @@ import { holdProcessLease, releaseProcessLease } from "../ledger/process-lease";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
+import { cancelQueued, cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
 import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
 import { recordSettlement } from "./record-settlement";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
@@ -78,6 +78,9 @@ export class CancellationEngine {
   }
 
   async #runLeased(taskId: string): Promise<void> {
+    // Queued children leave dispatch at once, before anything else (one statement; whoever runs it first wins,
+    // a repeat changes nothing).
+    await cancelQueued(this.#database, taskId);
     if (!(await claimEngineRun(this.#database, taskId, this.id))) return;
     const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
     try {

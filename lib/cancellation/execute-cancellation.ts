@@ -56,28 +56,33 @@ export async function refFor(database: Database, item: WorkItem): Promise<CallRe
  */
 export async function executeCancellation(database: Database, taskId: string, options: EngineOptions): Promise<void> {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
+  // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
+  //    child's only allowed action is abort), it needs nothing read before it (one statement, which acts only
+  //    once the boundary exists), and every millisecond a queued child waits it could be claimed by a worker
+  //    that has not seen the boundary (the claim's guard refuses it anyway).
+  await cancelQueued(database, taskId);
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   if (!task.cancelRequestedAt) return;
-  // The children alive at the boundary: those still active, and those a run (this one earlier, or another
-  // run at the same moment) already removed from dispatch — they were queued when Stop arrived, and the plan
-  // covers every child alive then, exactly once, whichever run records it.
+  // The children alive at the boundary: those still active, and those that ended after it — removed from dispatch
+  // (by this run just now, or another run at the same moment: they were queued) or stopped by themselves on the
+  // boundary's signal before this read (they were in flight). The plan covers every child alive then, exactly
+  // once, whichever run records it; the stopping below acts on those still active.
   const found = await database.prisma.workItem.findMany({
-    where: { taskId, OR: [{ status: { in: ACTIVE } }, { status: WorkItemStatus.cancelled, startedAt: null, finishedAt: { gte: task.cancelRequestedAt } }] },
+    where: { taskId, OR: [{ status: { in: ACTIVE } }, { finishedAt: { gte: task.cancelRequestedAt } }] },
     orderBy: { createdAt: "asc" },
   });
-  const items = found.map((i) => (i.status === WorkItemStatus.cancelled ? { ...i, status: WorkItemStatus.queued } : i));
-
-  // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
-  //    child's only allowed action is abort) and every millisecond a queued child waits it could be claimed
-  //    by a worker that has not seen the boundary (the claim's guard refuses it anyway).
-  await cancelQueued(database, taskId, task.cancelRequestedAt);
+  const atBoundary = (i: WorkItem): WorkItem =>
+    isTerminalItem(i.status) ? { ...i, status: i.startedAt ? WorkItemStatus.running : WorkItemStatus.queued } : i;
+  const items = found.map(atBoundary);
+  const active = found.filter((i) => !isTerminalItem(i.status));
+  if (await settleIfNothingInFlight(database, task, items, active, o)) return;
 
   // 2. plan (recorded once: a second engine run reuses the first plan)
   const { plan, recorded: firstRun } = await recordPlanOnce(database, task, items, o);
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
   // 3. stop in-flight children through their mechanisms
-  for (const item of items) {
+  for (const item of active) {
     if (item.status === WorkItemStatus.queued) continue;
     const tool = o.registry.get(item.toolName);
     const action = actionOf.get(item.id) ?? PlanAction.abort;
@@ -146,21 +151,51 @@ async function recordPlanOnce(database: Database, task: { id: string; cancelPlan
       plan = { ...rulePlan(calls), fallbackReason: `planner failed: ${(error as Error).message}` };
     }
   }
+  return writeLedger(database, (w) => recordPlanIn(w, taskId, plan));
+}
+
+/** The guarded write of the plan and its event, inside a ledger transaction; a run that lost gets the winner's. */
+async function recordPlanIn(w: Writer, taskId: string, plan: CancellationPlan): Promise<{ plan: CancellationPlan; recorded: boolean }> {
+  const { count } = await w.tx.task.updateMany({ where: { id: taskId, cancelPlannedAt: null }, data: { cancelPlan: plan as never, cancelPlannedAt: await w.now() } });
+  if (!count) {
+    const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
+    return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
+  }
+  await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned, reason: plan.fallbackReason ?? null, data: plan as never });
+  return { plan, recorded: true };
+}
+
+/**
+ * A Stop with nothing in flight: no child is still active (the queued ones are removed from dispatch, any other
+ * has ended), no resource is held, no effect committed or of unknown outcome. Steps 3–7 have nothing to act on, so the plan, the
+ * task's move to cancelled and its settlement are one transaction — a Stop storm on an idle agent stays cheap.
+ * Returns false (nothing written) when there is anything to do; the full pass runs then.
+ */
+async function settleIfNothingInFlight(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<boolean> {
+  if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
+  const [resources, effects] = await Promise.all([
+    database.prisma.resource.count({ where: { taskId: task.id, state: { in: [ResourceState.held, ResourceState.releaseRequested] } } }),
+    database.prisma.sideEffect.count({ where: { taskId: task.id, outcome: { in: [SideEffectOutcome.committed, SideEffectOutcome.unknown] } } }),
+  ]);
+  if (resources || effects) return false;
+  const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(items.map((i) => ({
+    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
+    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
+  })));
   return writeLedger(database, async (w) => {
-    const { count } = await w.tx.task.updateMany({ where: { id: taskId, cancelPlannedAt: null }, data: { cancelPlan: plan as never, cancelPlannedAt: await w.now() } });
-    if (!count) {
-      const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
-      return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
-    }
-    await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned, reason: plan.fallbackReason ?? null, data: plan as never });
-    return { plan, recorded: true };
+    // A child that started meanwhile would have to have been claimed before the boundary: the count in
+    // settleTaskIn sees it, and then nothing but the plan is recorded here.
+    if (!task.cancelPlan) await recordPlanIn(w, task.id, plan);
+    const settled = await settleTaskIn(w, task.id);
+    if (settled) await recordSettlementIn(w, task.id);
+    return settled;
   });
 }
 
 /** Removes every queued child of the task from dispatch: one statement on the driver, each child with its event. */
-export async function cancelQueued(database: Database, taskId: string, boundary: Date) {
-  if (database.sqlite) return cancelQueuedOnSqlite(database.sqlite, taskId, boundary, ENGINE_ACTOR);
-  return cancelQueuedOnPg(pgOf(database), taskId, boundary, ENGINE_ACTOR);
+export async function cancelQueued(database: Database, taskId: string) {
+  if (database.sqlite) return cancelQueuedOnSqlite(database.sqlite, taskId, ENGINE_ACTOR);
+  return cancelQueuedOnPg(pgOf(database), taskId, ENGINE_ACTOR);
 }
 
 async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {

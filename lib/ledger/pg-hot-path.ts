@@ -313,26 +313,29 @@ export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; 
 
 const CANCEL_QUEUED = `
 WITH ${NOW},
+boundary AS (SELECT "cancelRequestedAt" AS at FROM "Task" WHERE "id" = $1 AND "cancelRequestedAt" IS NOT NULL),
 removed AS (
   UPDATE "WorkItem" w SET "status" = 'cancelled', "finishedAt" = now.t, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM now WHERE w."taskId" = $1 AND w."status" = 'queued'
+  FROM now, boundary WHERE w."taskId" = $1 AND w."status" = 'queued'
   RETURNING w."id"
 ),
 events AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT $1, r."id", 'workItem', r."id", $2, '${LedgerEvent.workItemRemovedFromDispatch}', 'queued', 'cancelled', $3, NULL, now.t
-  FROM removed r, now
+  SELECT $1, r."id", 'workItem', r."id", $2, '${LedgerEvent.workItemRemovedFromDispatch}', 'queued', 'cancelled',
+    'never started: cancelled at ' || ${iso(`b.at`)}, NULL, now.t
+  FROM removed r, boundary b, now
   RETURNING "seq", "workItemId"
 )
 SELECT "seq", "workItemId" FROM events`;
 
 /**
- * Every queued child of a task leaves dispatch in one statement, each with its event. A claim that locked a
- * child first makes this wait for it and then skip it (it is running: the engine stops it).
+ * Every queued child of a task leaves dispatch in one statement, each with its event — only once the task's
+ * boundary exists. A claim that locked a child first makes this wait for it and then skip it (it is running:
+ * the engine stops it).
  */
-export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, boundary: Date, actor: string): Promise<number> {
+export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: string): Promise<number> {
   if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
-  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor, `never started: cancelled at ${boundary.toISOString()}`], "stopline_cancel_queued");
+  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor], "stopline_cancel_queued");
   announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
   return rows.length;
 }

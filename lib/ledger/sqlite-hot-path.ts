@@ -159,8 +159,11 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
 }
 
 /** Removes every queued child of a task from dispatch (same rows and events as execute-cancellation's Prisma path). */
-export function cancelQueuedOnSqlite(direct: Direct, taskId: string, boundary: Date, actor: string) {
+export function cancelQueuedOnSqlite(direct: Direct, taskId: string, actor: string) {
   return run<number>(direct, (db, now, committed) => {
+    const task = prepared(db, `SELECT "cancelRequestedAt" FROM "Task" WHERE "id" = ?`).get(taskId) as { cancelRequestedAt: string | null } | undefined;
+    if (!task?.cancelRequestedAt) return 0; // only once the boundary exists
+    const boundary = new Date(task.cancelRequestedAt);
     const rows = prepared(db, `SELECT "id" FROM "WorkItem" WHERE "taskId" = ? AND "status" = ?`);
     const ids = (rows.all(taskId, WorkItemStatus.queued) as { id: string }[]).map((r) => r.id);
     const update = prepared(db, `UPDATE "WorkItem" SET "status" = ?, "finishedAt" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ? WHERE "id" = ? AND "status" = ? RETURNING "id"`);
