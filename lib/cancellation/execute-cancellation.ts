@@ -2,8 +2,8 @@ import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
-import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
-import { cancelQueuedOnPg } from "../ledger/pg-hot-path";
+import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
+import { cancelQueuedOnPg, settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../ledger/write";
@@ -182,6 +182,13 @@ async function settleIfNothingInFlight(database: Database, task: { id: string; c
     id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
     commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
   })));
+  if (database.pg) {
+    // One statement: plan, cancelled, settled — each with its event (pg-hot-path.ts).
+    const settled = await settleQuietlyOnPg(database.pg, {
+      taskId: task.id, plan, planReason: plan.fallbackReason ?? null, busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR,
+    });
+    if (settled) return true;
+  }
   return writeLedger(database, async (w) => {
     // A child that started meanwhile would have to have been claimed before the boundary: the count in
     // settleTaskIn sees it, and then nothing but the plan is recorded here.
@@ -369,10 +376,13 @@ export async function settleTask(database: Database, taskId: string) {
   return writeLedger(database, (w) => settleTaskIn(w, taskId));
 }
 
+/** Children still being stopped: while any is, the task stays cancel_requested. */
+const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
+
 async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
-  const busy = await w.tx.workItem.count({ where: { taskId, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] } } });
+  const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });
   if (busy) return false;
-  return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: "every child is stopped, finished, or under reconciliation" } }));
+  return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: TASK_CANCELLED_REASON } }));
 }
 
 /**
