@@ -12,7 +12,9 @@
  *   STOPLINE_PARENT_PIPE=1); when that parent dies — even by `kill -9` — the pipe closes and this server stops,
  *   releasing the port. Nothing that `npm start` started can outlive it.
  * - Event streams (GET /api/events, GET /api/tasks/{id}/events) are served on their own lane, written straight
- *   to the socket (lib/events/direct-lane.ts), with the same checks and headers as the route handlers.
+ *   to the socket (lib/events/direct-lane.ts), and the rest of the API goes straight to its route handlers
+ *   (api-lane.ts, app/api/routes.ts) — with the same checks and headers as through Next.js, at a fraction of
+ *   the cost; pages go to Next.js.
  * - It writes data/server-<port>.json (pid, start time, directory) while it serves, so a later start that finds
  *   the port taken can say whether it is a Stopline server of its own (scripts/start/stale-server.ts).
  */
@@ -22,6 +24,7 @@ import path from "node:path";
 import next from "next";
 import { PROJECT_ROOT } from "../../lib/db/config";
 import { isEventStreamRequest, serveEventStreamDirectly } from "../../lib/events/direct-lane";
+import { serveApiDirectly } from "./api-lane";
 import { applyForwarding, parseTrustedProxies } from "../../lib/http/client-address";
 import { serverFile } from "./stale-server";
 
@@ -44,9 +47,13 @@ await app.prepare();
 
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   applyForwarding(req.socket.remoteAddress, req.headers, proxies);
-  // Event streams on their own lane: one write per frame on the socket (lib/events/direct-lane.ts).
+  // Event streams on their own lane: one write per frame on the socket (lib/events/direct-lane.ts); the rest of
+  // the API straight to its route handlers (api-lane.ts); pages (and anything the lane leaves) to Next.js.
   if (isEventStreamRequest(req)) void serveEventStreamDirectly(req, res);
-  else void handle(req, res);
+  else
+    void serveApiDirectly(req, res).then((served) => {
+      if (!served) return handle(req, res);
+    });
 });
 if (dev) {
   const upgrade = app.getUpgradeHandler();
