@@ -119,7 +119,8 @@ if (!dev) {
 if (!(await portIsFree(port, host))) fail(portTakenMessage(port, host, findOwnServer(PROJECT_ROOT, port)));
 const server = runInOwnGroup(process.execPath, ["--import", "tsx", SERVE, ...(dev ? ["--dev"] : [])], {
   cwd: PROJECT_ROOT,
-  env: { ...serverEnv, PORT: String(port), HOST: host, STOPLINE_PARENT_PIPE: "1" },
+  // NODE_ENV from the start: the server loads the API's handlers itself (its lane) before Next.js would set it.
+  env: { ...serverEnv, NODE_ENV: dev ? "development" : "production", PORT: String(port), HOST: host, STOPLINE_PARENT_PIPE: "1" },
   stdio: ["pipe", "inherit", "inherit"],
 });
 void announceWhenReady(port, bootstrap);

@@ -80,7 +80,9 @@ export function createAuth(database: Database) {
         if (!(error && typeof error === "object" && "statusCode" in error)) console.error("[better-auth]", error);
       },
     },
-    advanced: { defaultCookieAttributes: { sameSite: "lax", httpOnly: true } },
+    // Said explicitly (Better Auth's own default reads NODE_ENV when its module loads): npm start's server runs the
+    // same handlers through its API lane and through Next.js, and both must name the session cookie alike.
+    advanced: { useSecureCookies: process.env.NODE_ENV === "production", defaultCookieAttributes: { sameSite: "lax", httpOnly: true } },
     telemetry: { enabled: false },
   });
 }

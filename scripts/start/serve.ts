@@ -45,11 +45,14 @@ const app = next({ dev, dir: PROJECT_ROOT, hostname: host, port, ...(dev ? { tur
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// STOPLINE_LANES=0: everything through Next.js (to compare, or to rule the lanes out).
+const lanes = process.env.STOPLINE_LANES !== "0";
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   applyForwarding(req.socket.remoteAddress, req.headers, proxies);
   // Event streams on their own lane: one write per frame on the socket (lib/events/direct-lane.ts); the rest of
   // the API straight to its route handlers (api-lane.ts); pages (and anything the lane leaves) to Next.js.
-  if (isEventStreamRequest(req)) void serveEventStreamDirectly(req, res);
+  if (lanes && isEventStreamRequest(req)) void serveEventStreamDirectly(req, res);
+  else if (!lanes) void handle(req, res);
   else
     void serveApiDirectly(req, res).then((served) => {
       if (!served) return handle(req, res);
