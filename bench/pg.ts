@@ -24,7 +24,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
-import { run as runGraphile, makeWorkerUtils } from "graphile-worker";
+import { Logger as GraphileLogger, run as runGraphile, makeWorkerUtils } from "graphile-worker";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/tokens";
 import { CancellationEngine } from "../lib/cancellation/engine";
@@ -169,7 +169,7 @@ async function stoplineThroughput(kind: "postgres" | "sqlite", round: number): P
 
 async function graphileThroughput(round: number, batched: boolean): Promise<number> {
   const connectionString = await freshPgUrl(`gw${round}${batched ? "b" : "u"}`);
-  const utils = await makeWorkerUtils({ connectionString });
+  const utils = await makeWorkerUtils({ connectionString, logger: new GraphileLogger(() => () => {}) });
   await utils.migrate();
   for (let i = 0; i < ITEMS; i += 1000) {
     await utils.addJobs(Array.from({ length: Math.min(1000, ITEMS - i) }, (_, j) => ({ identifier: "noop", payload: { n: i + j } })));
@@ -185,7 +185,8 @@ async function graphileThroughput(round: number, batched: boolean): Promise<numb
     concurrency: WORKERS,
     noHandleSignals: true,
     pollInterval: 1_000,
-    logger: undefined,
+    // Silent, as Stopline's worker is: its default logger writes a line per job, which would cost it CPU here.
+    logger: new GraphileLogger(() => () => {}),
     taskList: {
       noop: async () => {
         if (++done === ITEMS) {
