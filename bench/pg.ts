@@ -328,7 +328,9 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
     writeStamp(ROOT);
   }
   // The server `npm start` runs (scripts/start/serve.ts: Next.js in-process, event streams on their own lane).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start", "serve.ts")], {
+  // BENCH_PG_APP_CPU_PROF=<dir>: the app process writes a V8 CPU profile there when it ends (to see where its time goes).
+  const profile = process.env.BENCH_PG_APP_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PG_APP_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "scripts", "start", "serve.ts")], {
     cwd: ROOT, detached: true, stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env, PORT: String(PORT), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: url, STOPLINE_BOOTSTRAP_TOKEN: token, STOPLINE_WORKERS: "0", STOPLINE_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1",

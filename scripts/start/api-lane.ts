@@ -50,11 +50,19 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length) responseHeaders["set-cookie"] = cookies;
-    res.writeHead(response.status, responseHeaders);
     if (!response.body) {
+      res.writeHead(response.status, responseHeaders);
       res.end();
       return true;
     }
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      // A whole answer (JSON): headers and body in one write.
+      const whole = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, { ...responseHeaders, "content-length": String(whole.length) });
+      res.end(whole);
+      return true;
+    }
+    res.writeHead(response.status, responseHeaders);
     res.flushHeaders();
     const reader = response.body.getReader();
     abort.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
