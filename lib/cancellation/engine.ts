@@ -84,7 +84,7 @@ export class CancellationEngine {
     if (!(await claimEngineRun(this.#database, taskId, this.id))) return;
     const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
     try {
-      await executeCancellation(this.#database, taskId, this.#options);
+      await executeCancellation(this.#database, taskId, this.#options, { queuedCancelled: true });
     } finally {
       clearInterval(renew);
       await releaseEngineRun(this.#database, taskId, this.id).catch(() => {});

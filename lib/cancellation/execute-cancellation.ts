@@ -11,6 +11,7 @@ import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
+import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
@@ -31,7 +32,6 @@ export interface EngineOptions {
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
 }
 
-const ACTIVE = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable, WorkItemStatus.uncertain];
 
 export const refOf = (item: WorkItem, effect?: { operationId: string; providerRef: string | null } | null): CallRef => ({
   workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
@@ -54,28 +54,26 @@ export async function refFor(database: Database, item: WorkItem): Promise<CallRe
  * classified by their runners) → reconcile accepted actions → cleanup and the verification gate → review
  * items → settle the task. Every step is safe to repeat (compare-and-set), so a restart simply runs it again.
  */
-export async function executeCancellation(database: Database, taskId: string, options: EngineOptions): Promise<void> {
+export async function executeCancellation(database: Database, taskId: string, options: EngineOptions, at: { queuedCancelled?: boolean } = {}): Promise<void> {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
   // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
   //    child's only allowed action is abort), it needs nothing read before it (one statement, which acts only
   //    once the boundary exists), and every millisecond a queued child waits it could be claimed by a worker
   //    that has not seen the boundary (the claim's guard refuses it anyway).
-  await cancelQueued(database, taskId);
-  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  if (!task.cancelRequestedAt) return;
+  if (!at.queuedCancelled) await cancelQueued(database, taskId);
+  const facts = await readBoundaryFacts(database, taskId);
+  if (!facts?.task.cancelRequestedAt) return;
+  const { task } = facts;
   // The children alive at the boundary: those still active, and those that ended after it — removed from dispatch
   // (by this run just now, or another run at the same moment: they were queued) or stopped by themselves on the
   // boundary's signal before this read (they were in flight). The plan covers every child alive then, exactly
   // once, whichever run records it; the stopping below acts on those still active.
-  const found = await database.prisma.workItem.findMany({
-    where: { taskId, OR: [{ status: { in: ACTIVE } }, { finishedAt: { gte: task.cancelRequestedAt } }] },
-    orderBy: { createdAt: "asc" },
-  });
+  const found = facts.children;
   const atBoundary = (i: WorkItem): WorkItem =>
     isTerminalItem(i.status) ? { ...i, status: i.startedAt ? WorkItemStatus.running : WorkItemStatus.queued } : i;
   const items = found.map(atBoundary);
   const active = found.filter((i) => !isTerminalItem(i.status));
-  if (await settleIfNothingInFlight(database, task, items, active, o)) return;
+  if (await settleIfNothingInFlight(database, facts, items, active, o)) return;
 
   // 2. plan (recorded once: a second engine run reuses the first plan)
   const { plan, recorded: firstRun } = await recordPlanOnce(database, task, items, o);
@@ -171,13 +169,10 @@ async function recordPlanIn(w: Writer, taskId: string, plan: CancellationPlan): 
  * task's move to cancelled and its settlement are one transaction — a Stop storm on an idle agent stays cheap.
  * Returns false (nothing written) when there is anything to do; the full pass runs then.
  */
-async function settleIfNothingInFlight(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<boolean> {
+async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<boolean> {
+  const { task } = facts;
   if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
-  const [resources, effects] = await Promise.all([
-    database.prisma.resource.count({ where: { taskId: task.id, state: { in: [ResourceState.held, ResourceState.releaseRequested] } } }),
-    database.prisma.sideEffect.count({ where: { taskId: task.id, outcome: { in: [SideEffectOutcome.committed, SideEffectOutcome.unknown] } } }),
-  ]);
-  if (resources || effects) return false;
+  if (facts.heldResources || facts.effectsToAccountFor) return false;
   const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(items.map((i) => ({
     id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
     commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,

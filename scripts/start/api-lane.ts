@@ -25,7 +25,10 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
   if (!found) return false;
   const method = (req.method ?? "GET").toUpperCase();
   const abort = new AbortController();
-  res.on("close", () => abort.abort());
+  // Only a client that went away before the answer ended aborts (an abort builds a DOMException: not for every request).
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
   try {
     const handler = (await found.route.load())[method as Method];
     if (!handler) {
