@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { CancellationEngine } from "../../cancellation/engine";
 import type { EngineOptions } from "../../cancellation/execute-cancellation";
 import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
@@ -151,6 +151,8 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
 
     // what the server did: received the cancel, stopped, counted nothing more
     const seen = demo.observation(child.id)!;
+    // The server's witness lines come over its stderr pipe, which may lag behind the engine's pass under load.
+    await vi.waitFor(() => expect(demoWitness.filter((w) => w.requestId === seen.requestId).map((w) => w.witness)).toContain("stopped"), { timeout: 5_000 });
     const mine = demoWitness.filter((w) => w.requestId === seen.requestId);
     expect(mine.map((w) => w.witness)).toContain("cancel_received");
     expect(mine.map((w) => w.witness)).toContain("stopped");
