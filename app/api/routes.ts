@@ -27,6 +27,7 @@ export const API_ROUTES: ApiRoute[] = [
   { pattern: /^\/api\/tasks\/([^/]+)\/reversal$/, load: () => import("@/app/api/tasks/[taskId]/reversal/route"), names: ["taskId"], file: "app/api/tasks/[taskId]/reversal" },
   { pattern: /^\/api\/conversations\/([^/]+)\/turns\/([^/]+)\/cancel$/, load: () => import("@/app/api/conversations/[conversationId]/turns/[turnId]/cancel/route"), names: ["conversationId", "turnId"], file: "app/api/conversations/[conversationId]/turns/[turnId]/cancel" },
   { pattern: /^\/api\/tasks\/([^/]+)\/cancellation$/, load: () => import("@/app/api/tasks/[taskId]/cancellation/route"), names: ["taskId"], file: "app/api/tasks/[taskId]/cancellation" },
+  { pattern: /^\/api\/tasks\/([^/]+)\/stop-preview$/, load: () => import("@/app/api/tasks/[taskId]/stop-preview/route"), names: ["taskId"], file: "app/api/tasks/[taskId]/stop-preview" },
   { pattern: /^\/api\/tasks\/([^/]+)\/events$/, load: () => import("@/app/api/tasks/[taskId]/events/route"), names: ["taskId"], file: "app/api/tasks/[taskId]/events" },
   { pattern: /^\/api\/events$/, load: () => import("@/app/api/events/route"), names: [], file: "app/api/events" },
   { pattern: /^\/api\/workers\/claim$/, load: () => import("@/app/api/workers/claim/route"), names: [], file: "app/api/workers/claim" },

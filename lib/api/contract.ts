@@ -64,6 +64,10 @@ export const contract = {
     method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: OWN_READ, params: s.TaskParams, response: s.CancellationSummarySchema,
     summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
   },
+  stopPreview: {
+    method: "GET", path: "/api/tasks/{taskId}/stop-preview", auth: OWN_READ, params: s.TaskParams, response: s.StopPreviewSchema,
+    summary: "What Stop would do if pressed now — per child, the plan's action and the outcome it heads for, in the outcome vocabulary; computed from the same plan the engine records, writes nothing",
+  },
   taskEvents: {
     method: "GET", path: "/api/tasks/{taskId}/events", auth: OWN_READ, params: s.TaskParams, query: s.EventsQuery, stream: true,
     summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",

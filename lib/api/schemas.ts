@@ -17,6 +17,7 @@ import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventTyp
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
+import { PREVIEW_KINDS, type PreviewKind } from "../outcomes/stop-preview";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -148,6 +149,22 @@ export const CancellationSummarySchema = z.object({
   open_review_items: z.number().int(),
   user_message: z.string(),
 });
+
+/** What Stop would do now (GET /api/tasks/{id}/stop-preview): per child, the plan's action and the words for it. */
+const PreviewChildSchema = z.object({
+  tool_call_id: z.string(), work_item_id: id, tool_name: z.string(),
+  action: z.enum(["abort", "await_partial", "rollback", "notify", "noop"]).nullable(),
+  preview: z.object({
+    kind: z.enum(PREVIEW_KINDS as [PreviewKind, ...PreviewKind[]]),
+    headed_for: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]),
+    short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), sentence: z.string(),
+  }),
+});
+export const StopPreviewSchema = z.discriminatedUnion("state", [
+  z.object({ task_id: id, state: z.literal("would_stop"), plan_source: z.literal("rules"), model_may_advise: z.boolean(), children: z.array(PreviewChildSchema), headline: z.string(), computed_at: isoDate }),
+  z.object({ task_id: id, state: z.literal("already_requested"), cancel_requested_at: isoDate, headline: z.string(), computed_at: isoDate }),
+  z.object({ task_id: id, state: z.literal("already_finished"), stage: TaskStageSchema, headline: z.string(), computed_at: isoDate }),
+]);
 
 export const HeartbeatResponseSchema = z.object({
   status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,

@@ -9,7 +9,8 @@ import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+import { PlanAction, rulePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+import { activeCallsOf, childrenToPlan, planFor } from "./plan-children";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { recordSettlementIn } from "./record-settlement";
 import { openReviewItem } from "./review-items";
@@ -31,7 +32,6 @@ export interface EngineOptions {
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
 }
 
-const ACTIVE = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable, WorkItemStatus.uncertain];
 
 export const refOf = (item: WorkItem, effect?: { operationId: string; providerRef: string | null } | null): CallRef => ({
   workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
@@ -67,13 +67,7 @@ export async function executeCancellation(database: Database, taskId: string, op
   // (by this run just now, or another run at the same moment: they were queued) or stopped by themselves on the
   // boundary's signal before this read (they were in flight). The plan covers every child alive then, exactly
   // once, whichever run records it; the stopping below acts on those still active.
-  const found = await database.prisma.workItem.findMany({
-    where: { taskId, OR: [{ status: { in: ACTIVE } }, { finishedAt: { gte: task.cancelRequestedAt } }] },
-    orderBy: { createdAt: "asc" },
-  });
-  const atBoundary = (i: WorkItem): WorkItem =>
-    isTerminalItem(i.status) ? { ...i, status: i.startedAt ? WorkItemStatus.running : WorkItemStatus.queued } : i;
-  const items = found.map(atBoundary);
+  const { found, items } = await childrenToPlan(database, taskId, task.cancelRequestedAt);
   const active = found.filter((i) => !isTerminalItem(i.status));
   if (await settleIfNothingInFlight(database, task, items, active, o)) return;
 
@@ -136,21 +130,7 @@ export async function finishCancellation(database: Database, taskId: string, opt
 async function recordPlanOnce(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
   const taskId = task.id;
   if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
-  const calls: ActiveToolCall[] = items.map((i) => ({
-    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
-    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
-  }));
-  let plan = rulePlan(calls);
-  if (o.planner && calls.length) {
-    try {
-      const proposed = await o.planner(calls);
-      // Never trust a plan that was not validated here, whatever produced it.
-      const { errors } = validatePlan({ actions: proposed.steps }, calls);
-      plan = errors.length ? { ...rulePlan(calls), fallbackReason: `planner returned an invalid plan: ${errors.join("; ")}` } : proposed;
-    } catch (error) {
-      plan = { ...rulePlan(calls), fallbackReason: `planner failed: ${(error as Error).message}` };
-    }
-  }
+  const plan = await planFor(activeCallsOf(items, o.registry), o.planner);
   return writeLedger(database, (w) => recordPlanIn(w, taskId, plan));
 }
 
@@ -178,10 +158,7 @@ async function settleIfNothingInFlight(database: Database, task: { id: string; c
     database.prisma.sideEffect.count({ where: { taskId: task.id, outcome: { in: [SideEffectOutcome.committed, SideEffectOutcome.unknown] } } }),
   ]);
   if (resources || effects) return false;
-  const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(items.map((i) => ({
-    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
-    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
-  })));
+  const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(activeCallsOf(items, o.registry));
   if (database.pg) {
     // One statement: plan, cancelled, settled — each with its event (pg-hot-path.ts).
     const settled = await settleQuietlyOnPg(database.pg, {
