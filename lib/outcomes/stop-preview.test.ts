@@ -40,6 +40,7 @@ describe("the words", () => {
     [child({ action: null, label: "shop.create_order", effect: { description: "the order", committedAt: NOW - 4_000, reversible: true } }), "the order took effect 4 s ago: Stop cannot undo it; an operator will be asked to approve reversing it"],
     [child({ action: null, label: "mail.send", effect: { description: "the email", committedAt: NOW - 61_000, reversible: false } }), "the email took effect 61 s ago: it cannot be undone"],
     [child({ mechanism: Mechanism.none, action: "notify" }), "the export cannot be stopped: it will run to its end and be reported"],
+    [child({ mechanism: Mechanism.providerCancel, progress: { done: 1200, unit: "rows" } }), "the export will be cancelled at its service (about 1,200 rows done so far), then checked: Stop reports what the service says, not what it was told"],
   ])("%#", (facts, sentence) => {
     expect(predict(facts, NOW).sentence).toBe(sentence);
   });

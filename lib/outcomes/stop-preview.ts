@@ -102,7 +102,7 @@ export function previewSentence(kind: PreviewKind, f: PreviewFacts, now: number)
     case PreviewKind.stopsKeepingPartial:
       return done ? `${f.label} will stop; ${done} will be kept if they form a complete part` : `${f.label} will stop; the part it already produced will be kept if it is complete`;
     case PreviewKind.serviceCancels:
-      return `${f.label} will be cancelled at its service, then checked: Stop reports what the service says, not what it was told`;
+      return `${f.label} will be cancelled at its service${done ? ` (${done})` : ""}, then checked: Stop reports what the service says, not what it was told`;
     case PreviewKind.rolledBack:
       return `${f.label} will be rolled back, then checked with its service`;
     case PreviewKind.cannotStop:

@@ -22,6 +22,7 @@ export type WorkItem = z.output<typeof s.WorkItemSchema>;
 export type ClaimedWorkItem = z.output<typeof s.ClaimedWorkItemSchema>;
 export type CancelResponse = z.output<typeof s.CancelResponseSchema>;
 export type CancellationSummary = z.output<typeof s.CancellationSummarySchema>;
+export type StopPreview = z.output<typeof s.StopPreviewSchema>;
 export type LedgerEvent = z.output<typeof s.LedgerEventSchema>;
 export type HeartbeatResponse = z.output<typeof s.HeartbeatResponseSchema>;
 export type CheckpointResponse = z.output<typeof s.CheckpointResponseSchema>;
@@ -98,6 +99,7 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   completeTask: "idempotent", // a repeat answers alreadyFinished
   failTask: "idempotent",
   getCancellation: "idempotent",
+  stopPreview: "idempotent",
   taskEvents: "idempotent",
   allEvents: "idempotent",
   // A claim whose answer was lost leaves an item leased to nobody who runs it: its lease expires and lease
@@ -278,6 +280,16 @@ export class StoplineClient {
    */
   getCancellation(taskId: string, options?: CallOptions): Promise<CancellationSummary> {
     return this.call("getCancellation", { params: { taskId }, ...options });
+  }
+
+  /**
+   * What Stop would do if pressed now — per child, the plan's action and the outcome it heads for, with the words
+   * a person reads; writes nothing. The plan Stop then records is the same (the engine and the preview share it),
+   * unless the ledger changes in between, or a configured model planner chooses another allowed action
+   * (`model_may_advise`).
+   */
+  stopPreview(taskId: string, options?: CallOptions): Promise<StopPreview> {
+    return this.call("stopPreview", { params: { taskId }, ...options });
   }
 
   listReviewItems(query: ListReviewItemsInput = {}, options?: CallOptions): Promise<ReviewItemList> {

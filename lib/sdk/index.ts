@@ -30,6 +30,7 @@ export {
   type ClaimedWorkItem,
   type CancelResponse,
   type CancellationSummary,
+  type StopPreview,
   type LedgerEvent,
   type HeartbeatResponse,
   type CheckpointResponse,
