@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { z } from "zod";
 import { ApiError, apiFetch, asSentence } from "@/components/api-client";
+import { toolLabel } from "@/components/chat/labels";
 import { Badge } from "@/components/ui/badge";
 import type { StopPreviewSchema } from "@/lib/api/schemas";
 
@@ -12,6 +13,14 @@ export type StopPreview = z.output<typeof StopPreviewSchema>;
 const REFRESH_MS = 2_000;
 /** A touch held this long shows the preview instead of pressing Stop. */
 const LONG_PRESS_MS = 500;
+
+type PreviewChild = Extract<StopPreview, { state: "would_stop" }>["children"][number];
+
+/** The API's sentence with the step named as pages name it ("Exporting the report will be cancelled at its service, …"). */
+function sentenceOf(c: PreviewChild): string {
+  const subject = c.preview.subject === c.tool_name ? toolLabel(c.tool_name) : c.preview.subject;
+  return `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${c.preview.predicate}.`;
+}
 
 /** Reads the previews of these tasks; `null` while the first answer is on its way. */
 function usePreviews(taskIds: string[], open: boolean) {
@@ -23,7 +32,12 @@ function usePreviews(taskIds: string[], open: boolean) {
     const controller = new AbortController();
     const load = () =>
       Promise.all(key.split(",").map((id) => apiFetch<StopPreview>(`/api/tasks/${encodeURIComponent(id)}/stop-preview`, { signal: controller.signal })))
-        .then((p) => (setPreviews(p), setError(null)))
+        .then((p) => {
+          // An answer cut off by the abort reads as null: only a whole, current answer is shown.
+          if (controller.signal.aborted || p.some((x) => !x)) return;
+          setPreviews(p);
+          setError(null);
+        })
         .catch((e) => !controller.signal.aborted && setError(e instanceof ApiError ? asSentence(e.message) : "What Stop would do could not be read right now."));
     void load();
     const timer = setInterval(load, REFRESH_MS);
@@ -51,7 +65,7 @@ export function StopPreviewBody({ previews, error }: { previews: StopPreview[] |
               <Badge tone={c.preview.tone} className="mt-0.5 shrink-0">
                 {c.preview.short}
               </Badge>
-              <span className="text-ink">{asSentence(c.preview.sentence)}</span>
+              <span className="text-ink">{sentenceOf(c)}</span>
             </li>
           ))}
         </ul>

@@ -158,6 +158,8 @@ const PreviewChildSchema = z.object({
     kind: z.enum(PREVIEW_KINDS as [PreviewKind, ...PreviewKind[]]),
     headed_for: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]),
     short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), sentence: z.string(),
+    /** The sentence in two parts ("reports.export_report" + "will be cancelled at its service, …"): a page may name the step its own way. */
+    subject: z.string(), predicate: z.string(),
   }),
 });
 export const StopPreviewSchema = z.discriminatedUnion("state", [

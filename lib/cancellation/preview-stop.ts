@@ -14,7 +14,7 @@ export interface StopPreviewChild {
   tool_name: string;
   /** The plan's action for it (null: it has ended; the preview is about its effect). */
   action: PlanAction | null;
-  preview: { kind: PreviewKind; headed_for: OutcomeKind; short: string; tone: Tone; sentence: string };
+  preview: { kind: PreviewKind; headed_for: OutcomeKind; short: string; tone: Tone; sentence: string; subject: string; predicate: string };
 }
 
 export type StopPreview =
@@ -60,7 +60,7 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
     const progress = StoredProgress.safeParse(i.progress);
     const action = actionOf.get(i.id)!;
     const p = predict({ action, status: i.status, mechanism: i.mechanism, label: i.toolName, progress: progress.success ? progress.data : null, effect: null }, now);
-    return { tool_call_id: i.correlationId, work_item_id: i.id, tool_name: i.toolName, action, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence } };
+    return { tool_call_id: i.correlationId, work_item_id: i.id, tool_name: i.toolName, action, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence, subject: p.subject, predicate: p.predicate } };
   });
 
   // Effects that already took place: the engine's pass opens a review item for each (openReviewsForEffects).
@@ -75,7 +75,7 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
       ?? e.description ?? e.workItem.toolName;
     const committedAt = (e.workItem.finishedAt ?? e.updatedAt).getTime();
     const p = predict({ action: null, status: e.workItem.status, mechanism: e.workItem.mechanism, label: e.workItem.toolName, progress: null, effect: { description, committedAt, reversible: e.reversible && !!tool?.compensate } }, now);
-    children.push({ tool_call_id: e.workItem.correlationId, work_item_id: e.workItemId, tool_name: e.workItem.toolName, action: null, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence } });
+    children.push({ tool_call_id: e.workItem.correlationId, work_item_id: e.workItemId, tool_name: e.workItem.toolName, action: null, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence, subject: p.subject, predicate: p.predicate } });
   }
   return {
     task_id: task.id, state: "would_stop", plan_source: "rules", model_may_advise: !!options.modelPlanner,

@@ -55,6 +55,9 @@ export interface Prediction {
   tone: Tone;
   /** "the export will stop; about 1,200 rows written so far will be kept". */
   sentence: string;
+  /** The sentence in two parts, so that a page can name the step its own way: "the export" + "will stop; …". */
+  subject: string;
+  predicate: string;
 }
 
 const number = new Intl.NumberFormat("en-US");
@@ -64,7 +67,9 @@ const sofar = (p: PreviewFacts["progress"]) => (p && p.done > 0 ? `about ${numbe
 export function predict(facts: PreviewFacts, now: number): Prediction {
   const kind = previewKind(facts);
   const headedFor = HEADED_FOR[kind];
-  return { kind, headedFor, tone: OUTCOME_WORDS[headedFor].tone, sentence: previewSentence(kind, facts, now) };
+  const subject = previewSubject(kind, facts);
+  const predicate = previewPredicate(kind, facts, now);
+  return { kind, headedFor, tone: OUTCOME_WORDS[headedFor].tone, sentence: `${subject} ${predicate}`, subject, predicate };
 }
 
 export function previewKind(f: PreviewFacts): PreviewKind {
@@ -92,29 +97,36 @@ export const HEADED_FOR: Record<PreviewKind, OutcomeKind> = {
   [PreviewKind.effectFinal]: OutcomeKind.tookEffect,
 };
 
-export function previewSentence(kind: PreviewKind, f: PreviewFacts, now: number): string {
+/** What Stop does to the subject (the sentence without it): "will never start". */
+export function previewPredicate(kind: PreviewKind, f: PreviewFacts, now: number): string {
   const done = sofar(f.progress);
   switch (kind) {
     case PreviewKind.neverStarts:
-      return `${f.label} will never start`;
+      return `will never start`;
     case PreviewKind.toldToStop:
-      return done ? `${f.label} will be told to stop; ${done} will be discarded unless they form a complete part` : `${f.label} will be told to stop`;
+      return done ? `will be told to stop; ${done} will be discarded unless they form a complete part` : `will be told to stop`;
     case PreviewKind.stopsKeepingPartial:
-      return done ? `${f.label} will stop; ${done} will be kept if they form a complete part` : `${f.label} will stop; the part it already produced will be kept if it is complete`;
+      return done ? `will stop; ${done} will be kept if they form a complete part` : `will stop; the part it already produced will be kept if it is complete`;
     case PreviewKind.serviceCancels:
-      return `${f.label} will be cancelled at its service${done ? ` (${done})` : ""}, then checked: Stop reports what the service says, not what it was told`;
+      return `will be cancelled at its service${done ? ` (${done})` : ""}, then checked: Stop reports what the service says, not what it was told`;
     case PreviewKind.rolledBack:
-      return `${f.label} will be rolled back, then checked with its service`;
+      return `will be rolled back, then checked with its service`;
     case PreviewKind.cannotStop:
-      return `${f.label} cannot be stopped: it will run to its end and be reported`;
+      return `cannot be stopped: it will run to its end and be reported`;
     case PreviewKind.askService:
-      return `${f.label} was already sent to its service: Stop cannot recall it; the service will be asked whether it took effect`;
+      return `was already sent to its service: Stop cannot recall it; the service will be asked whether it took effect`;
     case PreviewKind.effectNeedsApproval:
-      return `${f.effect?.description ?? f.label} ${ago(f, now)}: Stop cannot undo it; an operator will be asked to approve reversing it`;
+      return `${ago(f, now)}: Stop cannot undo it; an operator will be asked to approve reversing it`;
     case PreviewKind.effectFinal:
-      return `${f.effect?.description ?? f.label} ${ago(f, now)}: it cannot be undone`;
+      return `${ago(f, now)}: it cannot be undone`;
   }
 }
+
+/** Who the sentence is about: the step (by its label), or the effect it had. */
+export const previewSubject = (kind: PreviewKind, f: PreviewFacts): string =>
+  (kind === PreviewKind.effectNeedsApproval || kind === PreviewKind.effectFinal) && f.effect ? f.effect.description : f.label;
+
+export const previewSentence = (kind: PreviewKind, f: PreviewFacts, now: number): string => `${previewSubject(kind, f)} ${previewPredicate(kind, f, now)}`;
 
 const ago = (f: PreviewFacts, now: number) => (f.effect ? `took effect ${afterDuration(Math.max(0, now - f.effect.committedAt))} ago` : "took effect");
 
