@@ -64,6 +64,22 @@ export const contract = {
     method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: OWN_READ, params: s.TaskParams, response: s.CancellationSummarySchema,
     summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
   },
+  stopWorkItem: {
+    method: "POST", path: "/api/work-items/{id}/cancel", auth: STOPPERS, params: s.WorkItemParams, body: s.CancelBody, response: s.ChildCancelResponseSchema, status: 202,
+    summary: "Stop one step (and its descendants) while the rest of the task goes on: its own boundary first (queued descendants never start, its commitment's checkpoint is refused), then each running one is stopped through its mechanism; a repeat returns the same boundary",
+  },
+  getWorkItemCancellation: {
+    method: "GET", path: "/api/work-items/{id}/cancellation", auth: OWN_READ, params: s.WorkItemParams, response: s.CancellationSummarySchema,
+    summary: "The summary of a Stop of one step (scope work_item): the step and its descendants, from recorded facts only; 404 if it was not stopped alone",
+  },
+  stopConversation: {
+    method: "POST", path: "/api/conversations/{conversationId}/cancel", auth: STOPPERS, params: s.ConversationParams, body: s.CancelBody, response: s.ManyCancelResponseSchema, status: 202,
+    summary: "Stop everything of a conversation: a boundary on each of its tasks still active (scope conversation), each then stopped like its own Stop; a repeat changes nothing",
+  },
+  stopPerson: {
+    method: "POST", path: "/api/people/{ownerId}/cancel", auth: STOPPERS, params: s.PersonParams, body: s.CancelBody, response: s.ManyCancelResponseSchema, status: 202,
+    summary: "Stop everything of a person (by owner id; a user only their own): a boundary on each of their tasks still active (scope person)",
+  },
   stopPreview: {
     method: "GET", path: "/api/tasks/{taskId}/stop-preview", auth: OWN_READ, params: s.TaskParams, response: s.StopPreviewSchema,
     summary: "What Stop would do if pressed now — per child, the plan's action and the outcome it heads for, in the outcome vocabulary; computed from the same plan the engine records, writes nothing",

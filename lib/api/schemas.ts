@@ -6,6 +6,7 @@ import {
   ReviewItemStatus,
   RiskLevel,
   SideEffectOutcome,
+  StopScope,
   TaskStage,
   TokenRole,
   values,
@@ -66,6 +67,8 @@ export const WorkItemSchema = z.object({
   /** The stop attempt's record: the one provider cancel / rollback sent, when it answered, whether the service acknowledged it. */
   checkpointPassedAt: isoDate.nullable(), cancelDispatchedAt: isoDate.nullable(), cancelDispatchAction: z.string().nullable(),
   cancelAnsweredAt: isoDate.nullable(), cancelWithdrawnAt: isoDate.nullable(),
+  /** A Stop of this step alone, or of a step above it (stopRootId): when it was recorded, why, and when it settled. */
+  stopRequestedAt: isoDate.nullable().optional(), stopReason: z.string().nullable().optional(), stopRootId: z.string().nullable().optional(), stopSettledAt: isoDate.nullable().optional(),
 });
 
 /** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
@@ -124,6 +127,8 @@ export const CancelResponseSchema = z.discriminatedUnion("kind", [
 const NamedResourceSchema = z.object({ tool_call_id: z.string(), tool_name: z.string(), type: z.string(), handle: z.string() });
 export const CancellationSummarySchema = z.object({
   task_id: id,
+  /** What the Stop was for: task; work_item (ref: the stopped child; the summary covers it and its descendants); conversation; person; incident. */
+  scope: z.object({ kind: z.enum(values(StopScope)), ref: z.string().nullable() }),
   status: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]),
   cancel_requested_at: isoDate,
   cancelled_tool_calls: z.array(z.object({
@@ -167,6 +172,23 @@ export const StopPreviewSchema = z.discriminatedUnion("state", [
   z.object({ task_id: id, state: z.literal("already_requested"), cancel_requested_at: isoDate, headline: z.string(), computed_at: isoDate }),
   z.object({ task_id: id, state: z.literal("already_finished"), stage: TaskStageSchema, headline: z.string(), computed_at: isoDate }),
 ]);
+
+/** A Stop of one step and its descendants (POST /api/work-items/{id}/cancel): its boundary, at the step's scope. */
+export const ChildCancelResponseSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("boundary"),
+    boundary: z.object({ workItemId: id, taskId: id, stopRequestedAt: isoDate, reason: z.string().nullable(), requestedBy: z.string().nullable(), descendants: z.number().int(), alreadyRequested: z.boolean() }),
+  }),
+  /** The step (and everything under it) had already ended: nothing was changed. */
+  z.object({ kind: z.literal("already_finished"), workItemId: id, taskId: id, status: WorkItemStatusSchema, message: z.string() }),
+]);
+/** A Stop of everything of a conversation or a person: one ordinary boundary per task still active. */
+export const ManyCancelResponseSchema = z.object({
+  scope: z.object({ kind: z.enum(values(StopScope)), ref: z.string() }),
+  boundaries: z.array(CancellationBoundarySchema),
+  alreadyFinished: z.array(id),
+});
+export const PersonParams = z.object({ ownerId: z.string().trim().min(1).max(200) });
 
 export const HeartbeatResponseSchema = z.object({
   status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,

@@ -192,7 +192,7 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: Da
  * Stops one child through its mechanism. Safe to repeat: a later run (a takeover after a crash, the maintenance
  * pass) only does — and records — what is still to do; the first run records every child's step.
  */
-async function stopChild(
+export async function stopChild(
   database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction,
   o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean },
 ) {
@@ -288,9 +288,9 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
 }
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
-export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
+export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }) {
   const resources = await database.prisma.resource.findMany({
-    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] } },
+    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
     include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },
   });
   // Children that ended, or uncertain ones whose worker is gone. An uncertain child whose worker still holds
@@ -327,8 +327,11 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
 }
 
 /** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
-export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
-  const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true } }, include: { workItem: true } });
+export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry, only?: { workItemIds: string[] }) {
+  const effects = await database.prisma.sideEffect.findMany({
+    where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
+    include: { workItem: true },
+  });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
     const ref = { id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description };
@@ -354,7 +357,7 @@ export async function settleTask(database: Database, taskId: string) {
 }
 
 /** Children still being stopped: while any is, the task stays cancel_requested. */
-const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
+export const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
 
 async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
   const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });

@@ -33,7 +33,7 @@ export interface TaskEventData {
   // ---- the task ------------------------------------------------------------------------------------------
   "task.created": { title: string; conversationId: string | null; riskLevel: string; turnId?: string | null };
   /** The cancellation boundary (invariant 1). Reason: what the person gave. */
-  "task.cancel_requested": { intentVersion: number; previousIntentVersion: number; bornStopped?: boolean };
+  "task.cancel_requested": { intentVersion: number; previousIntentVersion: number; bornStopped?: boolean; /** What the Stop was for (StopScope) and its id. */ scope?: string; scopeRef?: string | null };
   /** Every child is stopped, finished, or under reconciliation. */
   "task.cancelled": null;
   /** The agent finished the task (lib/tasks/finish-task.ts). */
@@ -54,6 +54,10 @@ export interface TaskEventData {
   "work_item.removed_from_dispatch": null;
   "work_item.partial_reported": { complete: boolean };
   "work_item.progress": StoredProgress;
+  /** A Stop of this child alone and its descendants (issue 13, request-child-cancellation.ts): its boundary. */
+  "work_item.stop_requested": { scope: "work_item"; descendantIds: string[]; removedFromDispatch: number };
+  /** The engine finished the scoped Stop's pass (WorkItem.stopSettledAt): its summary is final. */
+  "work_item.stop_settled": { openReviewItems: number };
   // ---- leases and checkpoints ------------------------------------------------------------------------------
   "lease.expired": { leaseOwner: string | null; attempt?: number; operationId?: string | null };
   "lease.stale_token_rejected": { action: string; presentedToken: string } & Record<string, unknown>;
@@ -120,6 +124,8 @@ export const LedgerEvent = {
   workItemRemovedFromDispatch: "work_item.removed_from_dispatch",
   workItemPartialReported: "work_item.partial_reported",
   workItemProgress: "work_item.progress",
+  workItemStopRequested: "work_item.stop_requested",
+  workItemStopSettled: "work_item.stop_settled",
   leaseExpired: "lease.expired",
   leaseStaleTokenRejected: "lease.stale_token_rejected",
   checkpointPassed: "checkpoint.passed",

@@ -5,7 +5,7 @@ import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { AppError } from "../errors";
 import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "./complete-work-item";
 import { staleLeaseError } from "./lease";
-import { isLeasedItem, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { isLeasedItem, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import type { EventInput } from "./write";
 import { LedgerEvent } from "./events";
 
@@ -179,7 +179,7 @@ export function cancelQueuedOnSqlite(direct: Direct, taskId: string, actor: stri
 }
 
 /** The cancellation boundary (same row change and event as request-cancellation.ts's Prisma path). */
-export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }) {
+export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null }) {
   type TaskRow = { id: string; stage: string; intentVersion: number; rowVersion: number; cancelRequestedAt: string | null; cancelIntentVersion: number | null; cancelReason: string | null; cancelRequestedBy: string | null };
   return run<{ task: TaskRow | null; recorded: boolean }>(direct, (db, now, committed) => {
     const select = prepared(db, `SELECT "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy" FROM "Task" WHERE "id" = ?`);
@@ -188,14 +188,14 @@ export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; 
     if (task.cancelRequestedAt || task.stage !== TaskStage.active) return { task, recorded: false };
     const intentVersion = task.intentVersion + 1;
     const updated = prepared(db, `UPDATE "Task" SET "stage" = ?, "intentVersion" = ?, "cancelIntentVersion" = ?, "cancelRequestedAt" = ?, "cancelReason" = ?,
-        "cancelRequestedBy" = ?, "cancelRequestedById" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+        "cancelRequestedBy" = ?, "cancelRequestedById" = ?, "cancelScope" = ?, "cancelScopeRef" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
       WHERE "id" = ? AND "stage" = ? AND "rowVersion" = ? AND "cancelRequestedAt" IS NULL
       RETURNING "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy"`)
-      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
+      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
     if (!updated) return { task, recorded: false }; // cannot happen under the write lock
     insertEvent(db, {
       taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested,
-      fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion },
+      fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion, scope: input.scope ?? StopScope.task, scopeRef: input.scopeRef ?? null },
     }, now, committed);
     return { task: updated, recorded: true };
   });

@@ -14,6 +14,17 @@ export const TaskStage = {
 } as const;
 export type TaskStage = (typeof TaskStage)[keyof typeof TaskStage];
 
+/** What a Stop was for (issue 13): this task; everything of a conversation or of a person; an incident's kill
+ *  switch. A Stop of one child alone is recorded on the child (WorkItem.stopRequestedAt), not on the task. */
+export const StopScope = {
+  task: "task",
+  workItem: "work_item",
+  conversation: "conversation",
+  person: "person",
+  incident: "incident",
+} as const;
+export type StopScope = (typeof StopScope)[keyof typeof StopScope];
+
 export const WorkItemKind = {
   modelRequest: "model_request",
   localWorker: "local_worker",

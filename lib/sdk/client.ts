@@ -23,6 +23,8 @@ export type ClaimedWorkItem = z.output<typeof s.ClaimedWorkItemSchema>;
 export type CancelResponse = z.output<typeof s.CancelResponseSchema>;
 export type CancellationSummary = z.output<typeof s.CancellationSummarySchema>;
 export type StopPreview = z.output<typeof s.StopPreviewSchema>;
+export type ChildCancelResponse = z.output<typeof s.ChildCancelResponseSchema>;
+export type ManyCancelResponse = z.output<typeof s.ManyCancelResponseSchema>;
 export type LedgerEvent = z.output<typeof s.LedgerEventSchema>;
 export type HeartbeatResponse = z.output<typeof s.HeartbeatResponseSchema>;
 export type CheckpointResponse = z.output<typeof s.CheckpointResponseSchema>;
@@ -100,6 +102,10 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   failTask: "idempotent",
   getCancellation: "idempotent",
   stopPreview: "idempotent",
+  stopWorkItem: "idempotent", // a repeated Stop of a step returns its first boundary
+  getWorkItemCancellation: "idempotent",
+  stopConversation: "idempotent", // each task's boundary is idempotent; a repeat stops only what is still active
+  stopPerson: "idempotent",
   taskEvents: "idempotent",
   allEvents: "idempotent",
   // A claim whose answer was lost leaves an item leased to nobody who runs it: its lease expires and lease
@@ -290,6 +296,30 @@ export class StoplineClient {
    */
   stopPreview(taskId: string, options?: CallOptions): Promise<StopPreview> {
     return this.call("stopPreview", { params: { taskId }, ...options });
+  }
+
+  /**
+   * Stop one step (a work item) and everything under it, while the rest of the task goes on: its boundary is
+   * recorded first (its queued descendants never start; its commitment's checkpoint is refused), then each running
+   * one is stopped through its mechanism. Idempotent: a repeat returns the first boundary.
+   */
+  stopWorkItem(workItemId: string, body: CancelInput = {}, options?: CallOptions): Promise<ChildCancelResponse> {
+    return this.call("stopWorkItem", { params: { id: workItemId }, body, ...options });
+  }
+
+  /** The summary of a Stop of one step (scope `work_item`): IN_PROGRESS until its pass settled. */
+  getWorkItemCancellation(workItemId: string, options?: CallOptions): Promise<CancellationSummary> {
+    return this.call("getWorkItemCancellation", { params: { id: workItemId }, ...options });
+  }
+
+  /** Stop everything of a conversation: each task still active gets its boundary (scope `conversation`). */
+  stopConversation(conversationId: string, body: CancelInput = {}, options?: CallOptions): Promise<ManyCancelResponse> {
+    return this.call("stopConversation", { params: { conversationId }, body, ...options });
+  }
+
+  /** Stop everything of a person (their owner id; a user token only their own): scope `person`. */
+  stopPerson(ownerId: string, body: CancelInput = {}, options?: CallOptions): Promise<ManyCancelResponse> {
+    return this.call("stopPerson", { params: { ownerId }, body, ...options });
   }
 
   listReviewItems(query: ListReviewItemsInput = {}, options?: CallOptions): Promise<ReviewItemList> {

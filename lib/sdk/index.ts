@@ -31,6 +31,8 @@ export {
   type CancelResponse,
   type CancellationSummary,
   type StopPreview,
+  type ChildCancelResponse,
+  type ManyCancelResponse,
   type LedgerEvent,
   type HeartbeatResponse,
   type CheckpointResponse,
