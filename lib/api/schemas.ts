@@ -7,6 +7,8 @@ import {
   RiskLevel,
   SideEffectOutcome,
   StopScope,
+  IncidentState,
+  IncidentTarget,
   TaskStage,
   TokenRole,
   values,
@@ -189,6 +191,36 @@ export const ManyCancelResponseSchema = z.object({
   alreadyFinished: z.array(id),
 });
 export const PersonParams = z.object({ ownerId: z.string().trim().min(1).max(200) });
+
+// ---- incidents (a kill switch) ------------------------------------------------------------------------
+export const IncidentSchema = z.object({
+  id, targetKind: z.enum(values(IncidentTarget)), target: z.string(), reason: z.string(), state: z.enum(values(IncidentState)),
+  openedBy: z.string(), liftRequestedAt: isoDate.nullable(), liftRequestedBy: z.string().nullable(), liftReason: z.string().nullable(),
+  liftedAt: isoDate.nullable(), liftedBy: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+});
+export const IncidentParams = z.object({ id });
+export const OpenIncidentBody = z.strictObject({
+  targetKind: z.enum(values(IncidentTarget)),
+  /** A tool's name, or an API token's id. */
+  target: z.string().trim().min(1).max(200),
+  reason: z.string().trim().min(1, "say why: the reason is shown to whoever is refused").max(1000),
+});
+export const LiftIncidentBody = z.strictObject({ reason: z.string().trim().min(1, "say why it is safe to lift").max(1000) });
+export const EmptyBody = z.strictObject({});
+export const OpenIncidentResponseSchema = z.object({ incident: IncidentSchema, alreadyOpen: z.boolean(), stoppedWorkItems: z.array(id), stoppedTasks: z.array(id) });
+export const IncidentListSchema = z.object({ incidents: z.array(z.object({ incident: IncidentSchema, on: z.boolean(), tasks: z.number().int(), openReviewItems: z.number().int() })) });
+export const IncidentDetailSchema = z.object({
+  incident: IncidentSchema, on: z.boolean(),
+  tasks: z.array(z.object({
+    taskId: id, title: z.string(), stage: TaskStageSchema, ownerId: z.string(),
+    steps: z.array(z.object({
+      workItemId: id, toolName: z.string(), status: WorkItemStatusSchema,
+      outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(), moving: z.boolean() }),
+    })),
+    needsPerson: z.array(z.object({ id, kind: z.string(), subject: z.string(), deadline: isoDate, status: z.string() })),
+  })),
+  counts: z.object({ tasks: z.number().int(), steps: z.number().int(), stillStopping: z.number().int(), needsPerson: z.number().int() }),
+});
 
 export const HeartbeatResponseSchema = z.object({
   status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,

@@ -10,6 +10,7 @@ import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties
 import { recordSettlement } from "./record-settlement";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
 import { executeChildCancellation } from "./execute-child-cancellation";
+import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./steps";
 import { LedgerEvent } from "../ledger/events";
 
@@ -146,6 +147,8 @@ export class CancellationEngine {
         if (!t.settledAt) void this.run(t.id);
         else await finishCancellation(database, t.id, this.#options);
       }
+      // An incident's kill switch: anything of its tool still alive and not stopped is stopped now.
+      for (const id of await sweepIncidents(database)) void this.runChild(id);
       // Scoped Stops (one child) whose pass has not settled: run again (each step is safe to repeat), at most every 5 s.
       const childStops = await database.prisma.workItem.findMany({ where: { stopRequestedAt: { lt: new Date(Date.now() - 5_000) }, stopSettledAt: null }, select: { id: true, stopRootId: true }, take: 50 });
       for (const c of childStops) {

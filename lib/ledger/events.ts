@@ -92,6 +92,15 @@ export interface TaskEventData {
   "cancellation.withdrawn": null;
   /** The engine finished its full pass (Task.settledAt): the summary is no longer IN_PROGRESS. */
   "cancellation.settled": { openReviewItems: number };
+  // ---- incidents (lib/incidents): a kill switch; taskId null ------------------------------------------------------
+  /** A tool or token quarantined; reason: the incident's. */
+  "incident.opened": { targetKind: string; target: string; inFlight: number };
+  /** One operator asked to lift it (reason: why); another must confirm. */
+  "incident.lift_requested": null;
+  /** The lift was withdrawn or refused: the switch stays on. */
+  "incident.lift_withdrawn": null;
+  /** A second operator confirmed: from this commit its target may be scheduled and claimed again. */
+  "incident.lifted": { requestedBy: string | null };
   // ---- the demo agent ----------------------------------------------------------------------------------------
   "agent.proposal": { version: number; proposal: unknown };
   "agent.proposal_confirmed": { version: number; proposal: unknown };
@@ -150,6 +159,10 @@ export const LedgerEvent = {
   cancellationDispatched: "cancellation.dispatched",
   cancellationWithdrawn: "cancellation.withdrawn",
   cancellationSettled: "cancellation.settled",
+  incidentOpened: "incident.opened",
+  incidentLiftRequested: "incident.lift_requested",
+  incidentLiftWithdrawn: "incident.lift_withdrawn",
+  incidentLifted: "incident.lifted",
   agentProposal: "agent.proposal",
   agentProposalConfirmed: "agent.proposal_confirmed",
   ledgerProbe: "ledger.probe",
@@ -163,7 +176,7 @@ void everyTypeNamed;
 export const TASK_EVENT_TYPES = Object.values(LedgerEvent) as TaskEventType[];
 
 /** Which entity each event is about (the `entityType` column). */
-export type EventEntity = "task" | "workItem" | "resource" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel";
+export type EventEntity = "task" | "workItem" | "resource" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel" | "incident";
 
 interface EventCommon {
   taskId?: string | null;

@@ -1,3 +1,4 @@
+import { NOT_QUARANTINED_SQL } from "./guards";
 import { randomUUID } from "node:crypto";
 import type { PgDirect } from "../db/pg";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
@@ -60,6 +61,7 @@ candidate AS (
   FROM "WorkItem" w
   WHERE w."status" = 'queued'
     AND (${$(4)}::text[] IS NULL OR w."toolName" = ANY(${$(4)}::text[]))
+    AND ${NOT_QUARANTINED_SQL}
     AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
   ORDER BY w."createdAt", w."id"
   LIMIT 1

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
+import { assertToolNotQuarantined } from "../incidents/quarantine";
 import { refusalToProceed } from "./guards";
 import { WorkItemStatus, type Mechanism, type WorkItemKind } from "./states";
 import { writeLedger, type Writer } from "./write";
@@ -46,6 +47,7 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
     if (refusal) throw refusal;
+    await assertToolNotQuarantined(w, input.toolName);
     if (input.parentWorkItemId) {
       await assertParentMayStart(w, input.parentWorkItemId, task.id);
     }

@@ -1,3 +1,4 @@
+import { NOT_QUARANTINED_SQL } from "./guards";
 import type { Database as Sqlite } from "better-sqlite3";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
@@ -80,6 +81,7 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
         `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w
          WHERE w."status" = 'queued'
          ${tools.length ? `AND w."toolName" IN (${tools.map(() => "?").join(",")})` : ""}
+         AND ${NOT_QUARANTINED_SQL}
          AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
          ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`,
       )

@@ -1,3 +1,4 @@
+import { assertToolNotQuarantined } from "../incidents/quarantine";
 import { assertParentMayStart } from "./schedule-work-item";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
@@ -33,6 +34,7 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
     if (refusal) throw refusal;
+    await assertToolNotQuarantined(w, input.toolName);
     if (input.parentWorkItemId) {
       await assertParentMayStart(w, input.parentWorkItemId, task.id);
     }

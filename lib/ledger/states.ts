@@ -25,6 +25,20 @@ export const StopScope = {
 } as const;
 export type StopScope = (typeof StopScope)[keyof typeof StopScope];
 
+/** An incident's kill switch (lib/incidents): active until two people lifted it (maker-checker). */
+export const IncidentState = {
+  active: "active",
+  /** One operator asked to lift it; another must confirm (or it is withdrawn back to active). */
+  liftRequested: "lift_requested",
+  lifted: "lifted",
+} as const;
+export type IncidentState = (typeof IncidentState)[keyof typeof IncidentState];
+/** What a kill switch quarantines: a tool (by name) or an agent/worker token (by id). */
+export const IncidentTarget = { tool: "tool", token: "token" } as const;
+export type IncidentTarget = (typeof IncidentTarget)[keyof typeof IncidentTarget];
+/** While in one of these states the switch is on: nothing of its target is scheduled or claimed. */
+export const QUARANTINE_STATES: IncidentState[] = [IncidentState.active, IncidentState.liftRequested];
+
 export const WorkItemKind = {
   modelRequest: "model_request",
   localWorker: "local_worker",

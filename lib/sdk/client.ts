@@ -23,6 +23,11 @@ export type ClaimedWorkItem = z.output<typeof s.ClaimedWorkItemSchema>;
 export type CancelResponse = z.output<typeof s.CancelResponseSchema>;
 export type CancellationSummary = z.output<typeof s.CancellationSummarySchema>;
 export type StopPreview = z.output<typeof s.StopPreviewSchema>;
+export type Incident = z.output<typeof s.IncidentSchema>;
+export type IncidentDetail = z.output<typeof s.IncidentDetailSchema>;
+export type IncidentList = z.output<typeof s.IncidentListSchema>;
+export type OpenIncidentInput = z.input<typeof s.OpenIncidentBody>;
+export type OpenIncidentResponse = z.output<typeof s.OpenIncidentResponseSchema>;
 export type ChildCancelResponse = z.output<typeof s.ChildCancelResponseSchema>;
 export type ManyCancelResponse = z.output<typeof s.ManyCancelResponseSchema>;
 export type LedgerEvent = z.output<typeof s.LedgerEventSchema>;
@@ -106,6 +111,12 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   getWorkItemCancellation: "idempotent",
   stopConversation: "idempotent", // each task's boundary is idempotent; a repeat stops only what is still active
   stopPerson: "idempotent",
+  listIncidents: "idempotent",
+  getIncident: "idempotent",
+  openIncident: "idempotent", // a second switch on the same target returns the one already on (alreadyOpen)
+  requestIncidentLift: "once",
+  confirmIncidentLift: "once",
+  withdrawIncidentLift: "once",
   taskEvents: "idempotent",
   allEvents: "idempotent",
   // A claim whose answer was lost leaves an item leased to nobody who runs it: its lease expires and lease
@@ -320,6 +331,39 @@ export class StoplineClient {
   /** Stop everything of a person (their owner id; a user token only their own): scope `person`. */
   stopPerson(ownerId: string, body: CancelInput = {}, options?: CallOptions): Promise<ManyCancelResponse> {
     return this.call("stopPerson", { params: { ownerId }, body, ...options });
+  }
+
+  // ---- incidents: the kill switch (operators) ------------------------------------------------------------
+
+  /**
+   * Quarantine a tool (`targetKind: "tool"`, its name) or an agent token (`"token"`, its id): from the commit nothing
+   * of it is scheduled or claimed anywhere (QuarantinedError-like 409 `quarantined` with the reason), and everything
+   * of it in flight is stopped like a Stop. A second switch on the same target returns the first (`alreadyOpen`).
+   */
+  openIncident(body: OpenIncidentInput, options?: CallOptions): Promise<OpenIncidentResponse> {
+    return this.call("openIncident", { body, ...options });
+  }
+
+  async incidents(options?: CallOptions): Promise<IncidentList["incidents"]> {
+    return (await this.call("listIncidents", { ...options })).incidents;
+  }
+
+  /** One incident: the tasks it touched, each stopped step's outcome, what needs a person. */
+  getIncident(incidentId: string, options?: CallOptions): Promise<IncidentDetail> {
+    return this.call("getIncident", { params: { id: incidentId }, ...options });
+  }
+
+  /** Ask to lift a kill switch; another person must confirm (maker-checker). */
+  requestIncidentLift(incidentId: string, reason: string, options?: CallOptions): Promise<Incident> {
+    return this.call("requestIncidentLift", { params: { id: incidentId }, body: { reason }, ...options });
+  }
+
+  confirmIncidentLift(incidentId: string, options?: CallOptions): Promise<Incident> {
+    return this.call("confirmIncidentLift", { params: { id: incidentId }, body: {}, ...options });
+  }
+
+  withdrawIncidentLift(incidentId: string, options?: CallOptions): Promise<Incident> {
+    return this.call("withdrawIncidentLift", { params: { id: incidentId }, body: {}, ...options });
   }
 
   listReviewItems(query: ListReviewItemsInput = {}, options?: CallOptions): Promise<ReviewItemList> {

@@ -3,6 +3,7 @@ ALTER TABLE "Task" ADD COLUMN "cancelScope" TEXT;
 ALTER TABLE "Task" ADD COLUMN "cancelScopeRef" TEXT;
 
 -- AlterTable
+ALTER TABLE "WorkItem" ADD COLUMN "stopIncidentId" TEXT;
 ALTER TABLE "WorkItem" ADD COLUMN "stopReason" TEXT;
 ALTER TABLE "WorkItem" ADD COLUMN "stopRequestedAt" DATETIME;
 ALTER TABLE "WorkItem" ADD COLUMN "stopRequestedBy" TEXT;

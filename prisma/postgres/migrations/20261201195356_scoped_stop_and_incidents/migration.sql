@@ -3,7 +3,8 @@ ALTER TABLE "Task" ADD COLUMN     "cancelScope" TEXT,
 ADD COLUMN     "cancelScopeRef" TEXT;
 
 -- AlterTable
-ALTER TABLE "WorkItem" ADD COLUMN     "stopReason" TEXT,
+ALTER TABLE "WorkItem" ADD COLUMN     "stopIncidentId" TEXT,
+ADD COLUMN     "stopReason" TEXT,
 ADD COLUMN     "stopRequestedAt" TIMESTAMP(3),
 ADD COLUMN     "stopRequestedBy" TEXT,
 ADD COLUMN     "stopRequestedById" TEXT,
