@@ -38,7 +38,7 @@ export async function openIncident(
   if (input.targetKind === IncidentTarget.token && !token) throw new AppError(ErrorCode.notFound, `token ${input.target} not found`, { field: "target" });
   const opened = await writeLedger(database, async (w) => {
     // PostgreSQL: every schedule or inline start of this target waits for this transaction (quarantine.ts).
-    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, quarantineLockKey(input.targetKind, input.target));
+    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, quarantineLockKey(input.targetKind, input.target));
     const existing = await activeIncident(w.tx as never, input.targetKind, input.target);
     if (existing) return { incident: (await w.tx.incident.findUniqueOrThrow({ where: { id: existing.id } })) as Incident, alreadyOpen: true, stoppedWorkItems: [] as string[] };
     const incident = (await w.tx.incident.create({

@@ -24,7 +24,7 @@ export function quarantinedError(incident: { id: string; reason: string; targetK
 export async function assertToolNotQuarantined(w: Writer, toolName: string): Promise<void> {
   // PostgreSQL: shares the switch's lock on this tool (open-incident.ts takes it exclusively), so this check and the
   // insert that follows commit either before the switch (which then stops what they made) or see it.
-  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))`, quarantineLockKey(IncidentTarget.tool, toolName));
+  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.tool, toolName));
   const incident = await activeIncident(w.tx as unknown as IncidentReader, IncidentTarget.tool, toolName);
   if (incident) throw quarantinedError(incident);
 }

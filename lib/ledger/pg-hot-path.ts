@@ -117,14 +117,14 @@ WITH ${NOW},
 beat AS (
   UPDATE "WorkItem" w SET "heartbeatAt" = now.t, "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000)
   FROM now WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($4::text[])
-  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt"
+  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt", w."stopRequestedAt"
 )
-SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", t."cancelRequestedAt", t."intentVersion"
+SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", b."stopRequestedAt", t."cancelRequestedAt", t."intentVersion"
 FROM beat b JOIN "Task" t ON t."id" = b."taskId"`;
 
 /** Extends the current holder's lease; null when the token is not current (the caller takes the slow path). */
 export async function heartbeatOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; leaseMs: number }) {
-  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; cancelRequestedAt: Date | null; intentVersion: number }>(
+  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; stopRequestedAt: Date | null; cancelRequestedAt: Date | null; intentVersion: number }>(
     HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat",
   );
   return row ?? null;
@@ -185,7 +185,7 @@ const completeCtes = ($: (n: number) => string) => `
 item AS (
   SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
   WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
-    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
+    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
   FOR NO KEY UPDATE OF w
 ),
 done AS (

@@ -107,12 +107,12 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
 export function completeOnSqlite(direct: Direct, input: CompleteInput) {
   return run<WorkItem>(direct, (db, now, committed) => {
     const item = prepared(db, 
-        `SELECT w."id", w."taskId", w."status", w."leaseToken", w."preparedIntentVersion", w."operationId",
+        `SELECT w."id", w."taskId", w."status", w."leaseToken", w."preparedIntentVersion", w."operationId", w."stopRequestedAt",
                 t."cancelRequestedAt" AS "taskCancelRequestedAt", t."intentVersion" AS "taskIntentVersion"
          FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId" WHERE w."id" = ?`,
       )
       .get(input.workItemId) as
-      | { id: string; taskId: string; status: string; leaseToken: string | null; preparedIntentVersion: number; operationId: string | null; taskCancelRequestedAt: string | null; taskIntentVersion: number }
+      | { id: string; taskId: string; status: string; leaseToken: string | null; preparedIntentVersion: number; operationId: string | null; stopRequestedAt: string | null; taskCancelRequestedAt: string | null; taskIntentVersion: number }
       | undefined;
     if (!item) throw staleLeaseError.notFound(input.workItemId);
     if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
@@ -120,7 +120,7 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
       return { rejected: staleLeaseError.error(item) };
     }
     const task = { cancelRequestedAt: item.taskCancelRequestedAt ? new Date(item.taskCancelRequestedAt) : null, intentVersion: item.taskIntentVersion };
-    const refusal = completionRefusal(item, task, input);
+    const refusal = completionRefusal({ ...item, stopRequestedAt: item.stopRequestedAt ? new Date(item.stopRequestedAt) : null }, task, input);
     if (refusal) throw refusal;
     const f = completionFields(input, now);
     const row = prepared(db, 
