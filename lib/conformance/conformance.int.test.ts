@@ -5,7 +5,7 @@ import { failedCases, formatTable, runConformance, type ConformanceSubject } fro
 import { Verdict } from "./verdict";
 
 /**
- * The stop-conformance kit in CI (issue 13): every demo tool and the HTTP job adapter pass the seeds' race list —
+ * The stop-conformance kit in CI (issue 13): every demo tool and both adapters (HTTP job, MCP) pass the seeds' race list —
  * nothing Stopline reports is contradicted by the tool's own service — and the deliberately dishonest example tool
  * fails it (the kit can fail).
  */
@@ -20,7 +20,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const HONEST = ["shop.check_stock", "shop.create_order", "crm.create_record", "mailer.send_email", "reports.export_report", "inference.generate", "adapter.http_job"];
+const HONEST = ["shop.check_stock", "shop.create_order", "crm.create_record", "mailer.send_email", "reports.export_report", "inference.generate", "adapter.http_job", "adapter_mcp.count_slowly"];
 
 describe("the stop-conformance kit", () => {
   it.each(HONEST)("%s passes every case", async (name) => {

@@ -114,6 +114,13 @@ function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefinition 
   };
 }
 
+/**
+ * Where "under way" is for this tool: a remote job (provider cancel, rollback) once it reached its service (its first
+ * report: a resource, progress); local code and a commitment's preparation as they start (the signal fires while it
+ * is held, before any commitment).
+ */
+const underWay = (tool: ToolDefinition): Where => (!tool.commitsEffect && tool.mechanism !== "abort_signal" ? "firstContact" : "start");
+
 const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T | "timeout"> => Promise.race([p, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), ms))]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -139,7 +146,7 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
 
   const gate = new Gate();
   const how: Instrumentation =
-    which === ConformanceCase.duringRead ? { gate: { at: "start", gate } }
+    which === ConformanceCase.duringRead ? { gate: { at: underWay(tool), gate } }
     : which === ConformanceCase.beforeCommitment || which === ConformanceCase.staleWorkerWakesLate ? { gate: { at: tool.commitsEffect ? "checkpoint" : "start", gate } }
     : which === ConformanceCase.duringSubmission || which === ConformanceCase.workerKilledAfterSubmit ? { gate: { at: "afterSubmitted", gate } }
     : which === ConformanceCase.cancelEndpointDown ? { gate: { at: tool.commitsEffect ? "afterSubmitted" : "firstContact", gate }, cancelDown: true }

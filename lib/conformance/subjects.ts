@@ -5,6 +5,7 @@ import { startDemoServer } from "../demo/server";
 import { demoTools } from "../demo/tools";
 import { startJobServer } from "../testing/http-job-server";
 import { httpJobTool } from "../tools/adapters/http-job";
+import { connectMcpTools } from "../tools/adapters/mcp";
 import { dishonestOrderTool } from "./dishonest-tool";
 import type { ConformanceSubject } from "./run-conformance";
 
@@ -35,6 +36,13 @@ export async function conformanceSubjects(): Promise<{ subjects: Map<string, Con
     lookupUrl: (key) => `${jobs.url}/jobs?idempotency_key=${encodeURIComponent(key)}`, pollMs: 20, requestTimeoutMs: 2_000,
   });
   subjects.set(job.name, { tool: job, input: { steps: 40, stepMs: 25 } });
+  // The MCP adapter, against the project's demo MCP server over stdio (its count_slowly honours cancellation).
+  const root = path.resolve(import.meta.dirname, "../..");
+  const mcp = await connectMcpTools({
+    prefix: "adapter_mcp", confirmGraceMs: 600,
+    transport: { stdio: { command: process.execPath, args: ["--import", "tsx", path.join(root, "lib/tools/adapters/demo-mcp-server.ts")], cwd: root, stderr: "ignore" } },
+  });
+  for (const tool of mcp.tools) subjects.set(tool.name, { tool, input: { steps: 30, delayMs: 40 } });
   const dishonest = dishonestOrderTool();
   subjects.set(dishonest.name, { tool: dishonest as never, input: { item: "chair" } });
   return {
@@ -42,6 +50,7 @@ export async function conformanceSubjects(): Promise<{ subjects: Map<string, Con
     async close() {
       await demo.close();
       await jobs.close();
+      await mcp.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
