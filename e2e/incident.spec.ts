@@ -49,8 +49,9 @@ test("console - kill switch on the export during a run: the incident page follow
   await form.getByRole("button", { name: "Turn the kill switch on" }).click();
   await expect(form.getByRole("status")).toContainText("The kill switch is on. 1 thing of it being stopped.");
 
-  // New work of the tool is refused with the incident's reason.
-  const refused = await request.post(`/api/tasks/${taskId}/work-items`, { headers: AUTH, data: { kind: "remote_tool", toolName: TOOL, mechanism: "provider_cancel", intentVersion: 1 } });
+  // New work of the tool is refused with the incident's reason (in a new task: the agent ends the stopped turn's own).
+  const fresh = await (await request.post("/api/tasks", { headers: AUTH, data: { title: "another export, during the incident" } })).json();
+  const refused = await request.post(`/api/tasks/${fresh.id}/work-items`, { headers: AUTH, data: { kind: "remote_tool", toolName: TOOL, mechanism: "provider_cancel", intentVersion: 1 } });
   expect(refused.status()).toBe(409);
   expect((await refused.json()).error).toMatchObject({ code: "quarantined", details: { reason: REASON } });
 
@@ -73,7 +74,7 @@ test("console - kill switch on the export during a run: the incident page follow
   await page.getByTestId("lift-request").getByLabel("Why is it safe now?").fill("tenant routing fixed and verified");
   await page.getByRole("button", { name: "Ask to lift it" }).click();
   await page.getByRole("button", { name: "Confirm lifting it" }).click();
-  await expect(page.getByRole("alert")).toContainText("another person must confirm it");
+  await expect(detail.getByRole("alert")).toContainText("another person must confirm it");
   await expect(detail).toHaveAttribute("data-on", "true");
   await shot(page, "lift-asked-desktop");
 
