@@ -55,3 +55,32 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   await exportStep.evaluate((el) => el.scrollIntoView({ block: "center" }));
   await shot(page, "stopped-390");
 });
+
+test("console - Stop the whole conversation: every request of it still under way gets its Stop (scope conversation); another conversation's does not", async ({ page, request }) => {
+  const conversation = `conv-scoped-${Date.now()}`;
+  const make = async (title: string, conversationId: string) => {
+    const task = await (await request.post("/api/tasks", { headers: AUTH, data: { title, conversationId } })).json();
+    // A step no worker serves: it stays queued until a Stop removes it.
+    const step = await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 } });
+    expect(step.status()).toBe(201);
+    return task.id as string;
+  };
+  const first = await make("first request of the conversation", conversation);
+  const second = await make("second request of the conversation", conversation);
+  const elsewhere = await make("a request elsewhere", `${conversation}-other`);
+
+  await page.goto(`/console/tasks/${first}`);
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const control = page.getByTestId("stop-conversation");
+  await control.getByRole("button", { name: "Stop the whole conversation…" }).click();
+  await control.getByRole("button", { name: "Stop them all" }).click();
+  await expect(control.getByRole("status")).toHaveText("Stopped 2 requests of this conversation.");
+  await shot(page, "conversation-stopped-desktop");
+
+  for (const id of [first, second]) {
+    await expect.poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 }).toBe("CANCELLED");
+    expect((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).scope).toEqual({ kind: "conversation", ref: conversation });
+  }
+  expect((await (await request.get(`/api/tasks/${elsewhere}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();
+});
