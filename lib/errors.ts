@@ -12,6 +12,8 @@ export const ErrorCode = {
   illegalTransition: "illegal_transition",
   /** The task's cancellation boundary exists: nothing new may start or commit. */
   cancelRequested: "cancel_requested",
+  /** An incident's kill switch quarantines the tool or token (details: the incident and its reason). */
+  quarantined: "quarantined",
   /** The work item was prepared under an older intent or proposal version. */
   staleIntent: "stale_intent",
   /** The caller's lease token is not (or no longer) the item's current one. */

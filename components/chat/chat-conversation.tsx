@@ -325,6 +325,7 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
         stopping={stopping || pending.some((m) => m.stopOnArrival)}
         onStop={stop}
         announcement={announcement}
+        stopPreviewTaskIds={stoppable}
       />
     </div>
   );

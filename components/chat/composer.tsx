@@ -4,6 +4,7 @@ import { forwardRef, useId, type FormEvent, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { inputStyles } from "@/components/ui/input";
+import { StopPreviewHover } from "@/components/stop/stop-preview";
 
 interface Props {
   draft: string;
@@ -14,6 +15,8 @@ interface Props {
   onStop: () => void;
   /** The latest state change, in words (aria-live). */
   announcement: string;
+  /** The tasks Stop would stop: hovering or focusing Stop (a long press on touch) previews what it would do. */
+  stopPreviewTaskIds?: string[];
 }
 
 /**
@@ -22,7 +25,7 @@ interface Props {
  * users always find it and hear why it does nothing; Escape presses it from anywhere on the page.
  */
 export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer(
-  { draft, onDraftChange, onSend, canStop, stopping, onStop, announcement },
+  { draft, onDraftChange, onSend, canStop, stopping, onStop, announcement, stopPreviewTaskIds = [] },
   ref,
 ) {
   const id = useId();
@@ -61,12 +64,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         <Button type="submit" className="h-11 shrink-0" disabled={!draft.trim()}>
           Send
         </Button>
+        <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []}>{(previewId) => (
         <Button
           variant="danger"
           data-testid="stop-button"
           aria-keyshortcuts="Escape"
           aria-disabled={!canStop || undefined}
-          aria-describedby={`${id}-stop-hint`}
+          aria-describedby={`${id}-stop-hint ${previewId}`}
           onClick={canStop ? onStop : undefined}
           className={cx("h-11 w-32 shrink-0 sm:w-36", !canStop && "cursor-not-allowed opacity-50 hover:bg-stop")}
         >
@@ -76,6 +80,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
             Esc
           </kbd>
         </Button>
+        )}</StopPreviewHover>
       </form>
       <p id={`${id}-keys`} className="mt-1.5 text-xs text-muted">
         Enter sends · Shift+Enter adds a line ·{" "}

@@ -4,6 +4,7 @@ import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
+import { StepStop, stepStoppable } from "@/components/stop/step-stop";
 import { OutcomeKind, outcomesOfTask, type ChildOutcome } from "@/lib/outcomes";
 import type { Resource, SideEffect, TaskDetail, WorkItem } from "./api";
 import { clock, duration, effectLook, itemLook, plural, resourceLook, toolLabel } from "./labels";
@@ -42,6 +43,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
               now={now}
               resources={detail.resources.filter((r) => r.workItemId === item.id)}
               effects={detail.sideEffects.filter((e) => e.workItemId === item.id)}
+              stoppable={stepStoppable(item, detail)}
             />
           ))}
         </ul>
@@ -50,7 +52,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   );
 }
 
-function StepRow({ item, outcome, now, resources, effects }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[] }) {
+function StepRow({ item, outcome, now, resources, effects, stoppable }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean }) {
   const look = outcomeBadge(outcome);
   return (
     <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
@@ -85,6 +87,7 @@ function StepRow({ item, outcome, now, resources, effects }: { item: WorkItem; o
             })}
           </ul>
         )}
+        {stoppable && <StepStop workItemId={item.id} label={toolLabel(item.toolName)} />}
         <StepDetails item={item} resources={resources} effects={effects} />
       </div>
       <Badge tone={look.tone} data-testid="step-status" className="row-start-1 justify-self-start gap-1.5 sm:row-start-auto sm:min-w-28 sm:justify-center sm:justify-self-auto">

@@ -7,6 +7,7 @@ const LINKS = [
   { key: "tasks", href: "/console", label: "Tasks" },
   { key: "review", href: "/console/review", label: "Review queue" },
   { key: "escalations", href: "/console/escalations", label: "Escalations", shownIf: "seeEscalations" },
+  { key: "incidents", href: "/console/incidents", label: "Incidents", shownIf: "seeEscalations" },
   { key: "metrics", href: "/console/metrics", label: "Metrics" },
   { key: "audit", href: "/audit", label: "Audit" },
   { key: "demo", href: "/console/demo", label: "Demo services", shownIf: "administer" },

@@ -20,6 +20,8 @@ export interface RouteContract {
   status?: number;
   /** A server-sent event stream instead of JSON. */
   stream?: true;
+  /** Starts work (a task, a child, a claim): refused (409 quarantined) for a token an incident's kill switch quarantines. */
+  startsWork?: true;
 }
 
 // Who may call what: the groups of the permission map (lib/auth/permissions.ts). A `user` reads and stops
@@ -33,15 +35,15 @@ const STOPPERS = Roles.stoppers;
 const WORKERS = Roles.workers;
 
 export const contract = {
-  createTask: { method: "POST", path: "/api/tasks", summary: "Create a task (one user request handled by an agent)", auth: AGENTS, body: s.CreateTaskBody, response: s.TaskSchema, status: 201 },
+  createTask: { startsWork: true, method: "POST", path: "/api/tasks", summary: "Create a task (one user request handled by an agent)", auth: AGENTS, body: s.CreateTaskBody, response: s.TaskSchema, status: 201 },
   listTasks: { method: "GET", path: "/api/tasks", summary: "List tasks, newest first; filter by status (comma-separated) and conversation", auth: OWN_READ, query: s.ListTasksQuery, response: s.TaskListSchema },
   getTask: { method: "GET", path: "/api/tasks/{taskId}", summary: "A task with its work items, resources, side effects and review items", auth: OWN_READ, params: s.TaskParams, response: s.TaskDetailSchema },
   scheduleWorkItem: {
-    method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
+    startsWork: true, method: "POST", path: "/api/tasks/{taskId}/work-items", auth: AGENTS, params: s.TaskParams, body: s.ScheduleWorkItemBody, response: s.WorkItemSchema, status: 201,
     summary: "Schedule a child work item; 409 once the task's cancellation was requested or when intentVersion is stale",
   },
   startWorkItem: {
-    method: "POST", path: "/api/tasks/{taskId}/work-items/start", auth: WORKERS, params: s.TaskParams, body: s.StartWorkItemBody, response: s.ClaimedWorkItemSchema, status: 201,
+    startsWork: true, method: "POST", path: "/api/tasks/{taskId}/work-items/start", auth: WORKERS, params: s.TaskParams, body: s.StartWorkItemBody, response: s.ClaimedWorkItemSchema, status: 201,
     summary: "Schedule a child and lease it to the caller in one step, for work the caller runs itself (an AI SDK tool call, an MCP gateway call); 409 once the task's cancellation was requested or when intentVersion is stale",
   },
   cancelTask: {
@@ -64,6 +66,50 @@ export const contract = {
     method: "GET", path: "/api/tasks/{taskId}/cancellation", auth: OWN_READ, params: s.TaskParams, response: s.CancellationSummarySchema,
     summary: "The cancellation summary (what stopped, what completed, what is uncertain), from recorded facts only",
   },
+  stopWorkItem: {
+    method: "POST", path: "/api/work-items/{id}/cancel", auth: STOPPERS, params: s.WorkItemParams, body: s.CancelBody, response: s.ChildCancelResponseSchema, status: 202,
+    summary: "Stop one step (and its descendants) while the rest of the task goes on: its own boundary first (queued descendants never start, its commitment's checkpoint is refused), then each running one is stopped through its mechanism; a repeat returns the same boundary",
+  },
+  getWorkItemCancellation: {
+    method: "GET", path: "/api/work-items/{id}/cancellation", auth: OWN_READ, params: s.WorkItemParams, response: s.CancellationSummarySchema,
+    summary: "The summary of a Stop of one step (scope work_item): the step and its descendants, from recorded facts only; 404 if it was not stopped alone",
+  },
+  stopConversation: {
+    method: "POST", path: "/api/conversations/{conversationId}/cancel", auth: STOPPERS, params: s.ConversationParams, body: s.CancelBody, response: s.ManyCancelResponseSchema, status: 202,
+    summary: "Stop everything of a conversation: a boundary on each of its tasks still active (scope conversation), each then stopped like its own Stop; a repeat changes nothing",
+  },
+  stopPerson: {
+    method: "POST", path: "/api/people/{ownerId}/cancel", auth: STOPPERS, params: s.PersonParams, body: s.CancelBody, response: s.ManyCancelResponseSchema, status: 202,
+    summary: "Stop everything of a person (by owner id; a user only their own): a boundary on each of their tasks still active (scope person)",
+  },
+  listIncidents: {
+    method: "GET", path: "/api/incidents", auth: Roles.oversight, response: s.IncidentListSchema,
+    summary: "Every incident's kill switch, newest first: on or lifted, tasks touched, open review items",
+  },
+  openIncident: {
+    method: "POST", path: "/api/incidents", auth: Roles.reviewers, body: s.OpenIncidentBody, response: s.OpenIncidentResponseSchema, status: 201,
+    summary: "Quarantine a tool or an agent token: from the commit nothing of it is scheduled or claimed anywhere (409 quarantined, with the reason), and everything of it in flight is stopped like a Stop",
+  },
+  getIncident: {
+    method: "GET", path: "/api/incidents/{id}", auth: Roles.oversight, params: s.IncidentParams, response: s.IncidentDetailSchema,
+    summary: "One incident: the switch, the tasks it touched, each stopped step's outcome, and what needs a person",
+  },
+  requestIncidentLift: {
+    method: "POST", path: "/api/incidents/{id}/lift", auth: Roles.reviewers, params: s.IncidentParams, body: s.LiftIncidentBody, response: s.IncidentSchema,
+    summary: "Ask to lift a kill switch (with why); it stays on until another person confirms (maker-checker)",
+  },
+  confirmIncidentLift: {
+    method: "POST", path: "/api/incidents/{id}/lift/confirm", auth: Roles.reviewers, params: s.IncidentParams, body: s.EmptyBody, response: s.IncidentSchema,
+    summary: "Confirm lifting a kill switch — never by the person who asked (403); from the commit its target may start work again",
+  },
+  withdrawIncidentLift: {
+    method: "POST", path: "/api/incidents/{id}/lift/withdraw", auth: Roles.reviewers, params: s.IncidentParams, body: s.EmptyBody, response: s.IncidentSchema,
+    summary: "Withdraw (or refuse) a request to lift a kill switch: it stays on",
+  },
+  stopPreview: {
+    method: "GET", path: "/api/tasks/{taskId}/stop-preview", auth: OWN_READ, params: s.TaskParams, response: s.StopPreviewSchema,
+    summary: "What Stop would do if pressed now — per child, the plan's action and the outcome it heads for, in the outcome vocabulary; computed from the same plan the engine records, writes nothing",
+  },
   taskEvents: {
     method: "GET", path: "/api/tasks/{taskId}/events", auth: OWN_READ, params: s.TaskParams, query: s.EventsQuery, stream: true,
     summary: "Server-sent ledger events of one task; resume with Last-Event-ID (header) or lastEventId (query)",
@@ -73,7 +119,7 @@ export const contract = {
     summary: "Server-sent ledger events of every task the caller may see (a user: their own); resume with Last-Event-ID (header) or lastEventId (query)",
   },
   claim: {
-    method: "POST", path: "/api/workers/claim", auth: WORKERS, body: s.ClaimBody, response: s.ClaimResponseSchema,
+    startsWork: true, method: "POST", path: "/api/workers/claim", auth: WORKERS, body: s.ClaimBody, response: s.ClaimResponseSchema,
     summary: "Claim the oldest queued work item that may start (lease + fencing token); workItem is null when there is none",
   },
   heartbeat: {
@@ -125,7 +171,7 @@ export const contract = {
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
   },
   sendMessage: {
-    method: "POST", path: "/api/conversations/{conversationId}/messages", auth: OWN_TASKS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
+    startsWork: true, method: "POST", path: "/api/conversations/{conversationId}/messages", auth: OWN_TASKS, params: s.ConversationParams, body: s.MessageBody, response: s.TurnSchema, status: 201,
     summary: "A chat message to the demo agent: it starts a task, prepares (and, for purchases, proposes) — it never commits before a confirmation",
   },
   stopTurn: {

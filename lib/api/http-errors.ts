@@ -11,6 +11,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   illegal_transition: 409,
   cancel_requested: 409,
+  quarantined: 409,
   stale_intent: 409,
   stale_lease: 409,
   payload_too_large: 413,

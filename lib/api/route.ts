@@ -7,6 +7,7 @@ import { authenticateSession } from "../auth/person";
 import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
 import { errorResponse } from "./http-errors";
+import { assertTokenNotQuarantined } from "../incidents/quarantine";
 import { assertAcceptableBody, assertAcceptableInput, MAX_BODY_BYTES } from "./input-guard";
 
 export const SESSION_COOKIE = "stopline_session";
@@ -51,6 +52,7 @@ export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>
 export async function admitRequest<C extends RouteContract>(route: C, request: Request, rawParams: Record<string, string>) {
   const database = db();
   const principal = await authenticate(database, request, route);
+  if (route.startsWork && principal && principal.kind !== "person") await assertTokenNotQuarantined(database, principal.id);
   assertAcceptableInput(rawParams, "(path)");
   const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
   assertAcceptableInput(rawQuery, "(query)");

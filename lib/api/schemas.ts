@@ -6,6 +6,9 @@ import {
   ReviewItemStatus,
   RiskLevel,
   SideEffectOutcome,
+  StopScope,
+  IncidentState,
+  IncidentTarget,
   TaskStage,
   TokenRole,
   values,
@@ -17,6 +20,7 @@ import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventTyp
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
+import { PREVIEW_KINDS, type PreviewKind } from "../outcomes/stop-preview";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -65,6 +69,8 @@ export const WorkItemSchema = z.object({
   /** The stop attempt's record: the one provider cancel / rollback sent, when it answered, whether the service acknowledged it. */
   checkpointPassedAt: isoDate.nullable(), cancelDispatchedAt: isoDate.nullable(), cancelDispatchAction: z.string().nullable(),
   cancelAnsweredAt: isoDate.nullable(), cancelWithdrawnAt: isoDate.nullable(),
+  /** A Stop of this step alone, or of a step above it (stopRootId): when it was recorded, why, and when it settled. */
+  stopRequestedAt: isoDate.nullable().optional(), stopReason: z.string().nullable().optional(), stopRootId: z.string().nullable().optional(), stopSettledAt: isoDate.nullable().optional(),
 });
 
 /** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
@@ -123,6 +129,8 @@ export const CancelResponseSchema = z.discriminatedUnion("kind", [
 const NamedResourceSchema = z.object({ tool_call_id: z.string(), tool_name: z.string(), type: z.string(), handle: z.string() });
 export const CancellationSummarySchema = z.object({
   task_id: id,
+  /** What the Stop was for: task; work_item (ref: the stopped child; the summary covers it and its descendants); conversation; person; incident. */
+  scope: z.object({ kind: z.enum(values(StopScope)), ref: z.string().nullable() }),
   status: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]),
   cancel_requested_at: isoDate,
   cancelled_tool_calls: z.array(z.object({
@@ -147,6 +155,71 @@ export const CancellationSummarySchema = z.object({
   held_resources: z.array(NamedResourceSchema),
   open_review_items: z.number().int(),
   user_message: z.string(),
+});
+
+/** What Stop would do now (GET /api/tasks/{id}/stop-preview): per child, the plan's action and the words for it. */
+const PreviewChildSchema = z.object({
+  tool_call_id: z.string(), work_item_id: id, tool_name: z.string(),
+  action: z.enum(["abort", "await_partial", "rollback", "notify", "noop"]).nullable(),
+  preview: z.object({
+    kind: z.enum(PREVIEW_KINDS as [PreviewKind, ...PreviewKind[]]),
+    headed_for: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]),
+    short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), sentence: z.string(),
+    /** The sentence in two parts ("reports.export_report" + "will be cancelled at its service, …"): a page may name the step its own way. */
+    subject: z.string(), predicate: z.string(),
+  }),
+});
+export const StopPreviewSchema = z.discriminatedUnion("state", [
+  z.object({ task_id: id, state: z.literal("would_stop"), plan_source: z.literal("rules"), model_may_advise: z.boolean(), children: z.array(PreviewChildSchema), headline: z.string(), computed_at: isoDate }),
+  z.object({ task_id: id, state: z.literal("already_requested"), cancel_requested_at: isoDate, headline: z.string(), computed_at: isoDate }),
+  z.object({ task_id: id, state: z.literal("already_finished"), stage: TaskStageSchema, headline: z.string(), computed_at: isoDate }),
+]);
+
+/** A Stop of one step and its descendants (POST /api/work-items/{id}/cancel): its boundary, at the step's scope. */
+export const ChildCancelResponseSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("boundary"),
+    boundary: z.object({ workItemId: id, taskId: id, stopRequestedAt: isoDate, reason: z.string().nullable(), requestedBy: z.string().nullable(), descendants: z.number().int(), alreadyRequested: z.boolean() }),
+  }),
+  /** The step (and everything under it) had already ended: nothing was changed. */
+  z.object({ kind: z.literal("already_finished"), workItemId: id, taskId: id, status: WorkItemStatusSchema, message: z.string() }),
+]);
+/** A Stop of everything of a conversation or a person: one ordinary boundary per task still active. */
+export const ManyCancelResponseSchema = z.object({
+  scope: z.object({ kind: z.enum(values(StopScope)), ref: z.string() }),
+  boundaries: z.array(CancellationBoundarySchema),
+  alreadyFinished: z.array(id),
+});
+export const PersonParams = z.object({ ownerId: z.string().trim().min(1).max(200) });
+
+// ---- incidents (a kill switch) ------------------------------------------------------------------------
+export const IncidentSchema = z.object({
+  id, targetKind: z.enum(values(IncidentTarget)), target: z.string(), reason: z.string(), state: z.enum(values(IncidentState)),
+  openedBy: z.string(), liftRequestedAt: isoDate.nullable(), liftRequestedBy: z.string().nullable(), liftReason: z.string().nullable(),
+  liftedAt: isoDate.nullable(), liftedBy: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+});
+export const IncidentParams = z.object({ id });
+export const OpenIncidentBody = z.strictObject({
+  targetKind: z.enum(values(IncidentTarget)),
+  /** A tool's name, or an API token's id. */
+  target: z.string().trim().min(1).max(200),
+  reason: z.string().trim().min(1, "say why: the reason is shown to whoever is refused").max(1000),
+});
+export const LiftIncidentBody = z.strictObject({ reason: z.string().trim().min(1, "say why it is safe to lift").max(1000) });
+export const EmptyBody = z.strictObject({});
+export const OpenIncidentResponseSchema = z.object({ incident: IncidentSchema, alreadyOpen: z.boolean(), stoppedWorkItems: z.array(id), stoppedTasks: z.array(id) });
+export const IncidentListSchema = z.object({ incidents: z.array(z.object({ incident: IncidentSchema, on: z.boolean(), tasks: z.number().int(), openReviewItems: z.number().int() })) });
+export const IncidentDetailSchema = z.object({
+  incident: IncidentSchema, on: z.boolean(),
+  tasks: z.array(z.object({
+    taskId: id, title: z.string(), stage: TaskStageSchema, ownerId: z.string(),
+    steps: z.array(z.object({
+      workItemId: id, toolName: z.string(), status: WorkItemStatusSchema,
+      outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(), moving: z.boolean() }),
+    })),
+    needsPerson: z.array(z.object({ id, kind: z.string(), subject: z.string(), deadline: isoDate, status: z.string() })),
+  })),
+  counts: z.object({ tasks: z.number().int(), steps: z.number().int(), stillStopping: z.number().int(), needsPerson: z.number().int() }),
 });
 
 export const HeartbeatResponseSchema = z.object({

@@ -62,3 +62,16 @@ export async function assertConversationAccess(database: Database, principal: Pr
     throw new AppError(ErrorCode.notFound, `conversation ${conversationId} not found`, { conversationId });
   }
 }
+
+/** 404 unless the principal may see this work item's task. */
+export async function assertWorkItemAccess(database: Database, principal: Principal | null, workItemId: string): Promise<void> {
+  const item = await database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { task: { select: { ownerId: true } } } });
+  if (!item || (principal && isOwnerScoped(principal) && item.task.ownerId !== ownerIdOf(principal))) {
+    throw new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId });
+  }
+}
+
+/** 404 unless the principal may act for this person: an owner-scoped principal (a user) only for themselves. */
+export function assertPersonAccess(principal: Principal | null, ownerId: string): void {
+  if (principal && isOwnerScoped(principal) && ownerIdOf(principal) !== ownerId) throw new AppError(ErrorCode.notFound, `person ${ownerId} not found`, { ownerId });
+}

@@ -9,6 +9,8 @@ import { cancelQueued, cleanupLateSettled, executeCancellation, finishCancellati
 import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
 import { recordSettlement } from "./record-settlement";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
+import { executeChildCancellation } from "./execute-child-cancellation";
+import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./steps";
 import { LedgerEvent } from "../ledger/events";
 
@@ -48,7 +50,12 @@ export class CancellationEngine {
     // Boundaries this process recorded; another process's boundary is that process's to run (or, if it died,
     // the maintenance leader's).
     this.#unsubscribe = onCommitted((events) => {
-      for (const e of events) if (e.origin === "local" && e.type === LedgerEvent.taskCancelRequested && e.taskId) void this.run(e.taskId);
+      for (const e of events) {
+        if (e.origin !== "local") continue;
+        if (e.type === LedgerEvent.taskCancelRequested && e.taskId) void this.run(e.taskId);
+        // A Stop of one child (a scoped Stop): its own pass, the task goes on.
+        if (e.type === LedgerEvent.workItemStopRequested && e.workItemId) void this.runChild(e.workItemId);
+      }
     });
     this.#timer = setInterval(() => void this.maintain(), maintenanceMs);
     void this.maintain();
@@ -74,6 +81,18 @@ export class CancellationEngine {
       .catch((error) => console.error(`cancellation of task ${taskId} failed; the maintenance pass will resume it`, error))
       .finally(() => this.#runs.delete(taskId));
     this.#runs.set(taskId, run);
+    return run;
+  }
+
+  /** Runs (or joins the running) pass of a Stop of one child (execute-child-cancellation.ts). */
+  runChild(workItemId: string): Promise<void> {
+    const key = `work-item:${workItemId}`;
+    const running = this.#runs.get(key);
+    if (running) return running;
+    const run = executeChildCancellation(this.#database, workItemId, this.#options)
+      .catch((error) => console.error(`the Stop of work item ${workItemId} failed; the maintenance pass will resume it`, error))
+      .finally(() => this.#runs.delete(key));
+    this.#runs.set(key, run);
     return run;
   }
 
@@ -127,6 +146,16 @@ export class CancellationEngine {
         // A pass that failed before its end (an error, not a crash: its lease was released) is run again whole.
         if (!t.settledAt) void this.run(t.id);
         else await finishCancellation(database, t.id, this.#options);
+      }
+      // An incident's kill switch: anything of its tool still alive and not stopped is stopped now.
+      for (const id of await sweepIncidents(database)) void this.runChild(id);
+      // Scoped Stops (one child) whose pass has not settled: run again (each step is safe to repeat), at most every 5 s.
+      const childStops = await database.prisma.workItem.findMany({ where: { stopRequestedAt: { lt: new Date(Date.now() - 5_000) }, stopSettledAt: null }, select: { id: true, stopRootId: true }, take: 50 });
+      for (const c of childStops) {
+        if (c.stopRootId !== c.id || this.#runs.has(`work-item:${c.id}`)) continue;
+        if (Date.now() - (this.#lastFinished.get(c.id) ?? 0) < 5_000) continue;
+        this.#lastFinished.set(c.id, Date.now());
+        void this.runChild(c.id);
       }
       const now = new Date();
       // (an uncertain item without a deadline is one nobody can check: a person decides, see reconcile.ts)

@@ -9,7 +9,8 @@ import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { phaseOf, PlanAction, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+import { PlanAction, rulePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+import { activeCallsOf, childrenToPlan, planFor } from "./plan-children";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
@@ -68,10 +69,7 @@ export async function executeCancellation(database: Database, taskId: string, op
   // (by this run just now, or another run at the same moment: they were queued) or stopped by themselves on the
   // boundary's signal before this read (they were in flight). The plan covers every child alive then, exactly
   // once, whichever run records it; the stopping below acts on those still active.
-  const found = facts.children;
-  const atBoundary = (i: WorkItem): WorkItem =>
-    isTerminalItem(i.status) ? { ...i, status: i.startedAt ? WorkItemStatus.running : WorkItemStatus.queued } : i;
-  const items = found.map(atBoundary);
+  const { found, items } = facts;
   const active = found.filter((i) => !isTerminalItem(i.status));
   if (await settleIfNothingInFlight(database, facts, items, active, o)) return;
 
@@ -134,21 +132,7 @@ export async function finishCancellation(database: Database, taskId: string, opt
 async function recordPlanOnce(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
   const taskId = task.id;
   if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
-  const calls: ActiveToolCall[] = items.map((i) => ({
-    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
-    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
-  }));
-  let plan = rulePlan(calls);
-  if (o.planner && calls.length) {
-    try {
-      const proposed = await o.planner(calls);
-      // Never trust a plan that was not validated here, whatever produced it.
-      const { errors } = validatePlan({ actions: proposed.steps }, calls);
-      plan = errors.length ? { ...rulePlan(calls), fallbackReason: `planner returned an invalid plan: ${errors.join("; ")}` } : proposed;
-    } catch (error) {
-      plan = { ...rulePlan(calls), fallbackReason: `planner failed: ${(error as Error).message}` };
-    }
-  }
+  const plan = await planFor(activeCallsOf(items, o.registry), o.planner);
   return writeLedger(database, (w) => recordPlanIn(w, taskId, plan));
 }
 
@@ -173,10 +157,7 @@ async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts,
   const { task } = facts;
   if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
   if (facts.heldResources || facts.effectsToAccountFor) return false;
-  const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(items.map((i) => ({
-    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
-    commitsEffect: i.commitsEffect, supportsRollback: !!o.registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
-  })));
+  const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(activeCallsOf(items, o.registry));
   if (database.pg) {
     // One statement: plan, cancelled, settled — each with its event (pg-hot-path.ts).
     const settled = await settleQuietlyOnPg(database.pg, {
@@ -210,7 +191,7 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: Da
  * Stops one child through its mechanism. Safe to repeat: a later run (a takeover after a crash, the maintenance
  * pass) only does — and records — what is still to do; the first run records every child's step.
  */
-async function stopChild(
+export async function stopChild(
   database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction,
   o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean },
 ) {
@@ -306,9 +287,9 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
 }
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
-export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }) {
+export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }) {
   const resources = await database.prisma.resource.findMany({
-    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] } },
+    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
     include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },
   });
   // Children that ended, or uncertain ones whose worker is gone. An uncertain child whose worker still holds
@@ -345,8 +326,11 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
 }
 
 /** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
-export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry) {
-  const effects = await database.prisma.sideEffect.findMany({ where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true } }, include: { workItem: true } });
+export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry, only?: { workItemIds: string[] }) {
+  const effects = await database.prisma.sideEffect.findMany({
+    where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
+    include: { workItem: true },
+  });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
     const ref = { id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description };
@@ -372,7 +356,7 @@ export async function settleTask(database: Database, taskId: string) {
 }
 
 /** Children still being stopped: while any is, the task stays cancel_requested. */
-const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
+export const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
 
 async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
   const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });

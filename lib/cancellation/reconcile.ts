@@ -22,6 +22,8 @@ export async function reconcileWorkItem(database: Database, item: WorkItem, tool
   if (to === WorkItemStatus.completed && registry) {
     const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
     if (task.cancelRequestedAt) await openReviewsForEffects(database, task.id, task.riskLevel, registry);
+    // A step stopped alone (a scoped Stop): its own effects, not its siblings' (the task goes on).
+    else if (item.stopRequestedAt) await openReviewsForEffects(database, task.id, task.riskLevel, registry, { workItemIds: [item.id] });
   }
   return to;
 }

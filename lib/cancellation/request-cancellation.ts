@@ -1,6 +1,6 @@
 import { pgOf, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { isTerminalTask, TaskStage } from "../ledger/states";
+import { isTerminalTask, StopScope, TaskStage } from "../ledger/states";
 import { recordBoundaryOnPg } from "../ledger/pg-hot-path";
 import { recordBoundaryOnSqlite } from "../ledger/sqlite-hot-path";
 import { LedgerEvent } from "../ledger/events";
@@ -29,9 +29,13 @@ export type CancellationRequestResult =
  */
 export async function requestCancellation(
   database: Database,
-  input: { taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null },
+  input: {
+    taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null;
+    /** What the Stop is for (default: this task) — a conversation's, a person's, an incident's — and its id. */
+    scope?: StopScope; scopeRef?: string | null;
+  },
 ): Promise<CancellationRequestResult> {
-  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null };
+  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null, scope: input.scope ?? StopScope.task, scopeRef: input.scopeRef ?? null };
   // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
   const { task, recorded } = database.sqlite
     ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))

@@ -1,4 +1,4 @@
-import { isOpenReview, isTerminalItem, ResourceState, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
+import { isOpenReview, isTerminalItem, ResourceState, SideEffectOutcome, StopScope, WorkItemStatus } from "../ledger/states";
 import {
   childFacts,
   childOutcome,
@@ -29,6 +29,8 @@ export type ToolCallStatus = (typeof ToolCallStatus)[keyof typeof ToolCallStatus
 
 export interface SummaryFacts {
   task: { id: string; cancelRequestedAt: Date; settledAt: Date | null };
+  /** What the Stop was for: this task (default), one child and its descendants, a conversation, a person, an incident. */
+  scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
   sideEffects: { id: string; workItemId: string; operationId: string; externalRecordId: string | null; reversible: boolean; description: string | null; outcome: string }[];
@@ -41,6 +43,9 @@ interface NamedResource { tool_call_id: string; tool_name: string; type: string;
 
 export interface CancellationSummary {
   task_id: string;
+  /** What the Stop was for (issue 13): `task`; `work_item` (ref: the stopped child — the summary covers it and its
+   *  descendants, the task goes on); `conversation`, `person` (ref: their id); `incident` (ref: the incident). */
+  scope: { kind: StopScope; ref: string | null };
   status: SummaryStatus;
   cancel_requested_at: string;
   /** When the engine finished its full pass; null while it is still working (status IN_PROGRESS). */
@@ -161,6 +166,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     .map((i) => outcomes.get(i.id)!);
   return {
     task_id: facts.task.id,
+    scope: facts.scope ?? { kind: StopScope.task, ref: null },
     status: summaryStatus({ settled, children: all, orphanedResources: orphaned.length }),
     cancel_requested_at: boundary.toISOString(),
     settled_at: facts.task.settledAt?.toISOString() ?? null,

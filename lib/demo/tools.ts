@@ -192,7 +192,11 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     name: "reports.export_report", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
     input: z.object({ rows: z.number().int().min(1).max(100_000), rowMs: z.number().int().min(1).optional() }),
     async run(input, ctx) {
-      const started = await call<Export>("POST", "/reports/exports", { body: { idempotencyKey: ctx.idempotencyKey, ...input } });
+      // Starting the export takes the service's resources (a lock, a file): it passes the checkpoint first, so that a
+      // worker that wakes after the Stop — or after its lease was taken over — starts nothing (found by the
+      // stop-conformance kit: "a stale worker wakes after the Stop"). With the call's signal, too.
+      await ctx.checkpoint();
+      const started = await call<Export>("POST", "/reports/exports", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
       await ctx.holdResource("lock", started.exportId);
       if (started.tempFile) await ctx.holdResource("temp_file", started.tempFile);
       for (;;) {

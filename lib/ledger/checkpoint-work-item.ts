@@ -15,7 +15,7 @@ export interface CheckpointInput extends LeaseHolder {
   actor: string;
 }
 
-type CheckedItem = { id: string; taskId: string; preparedIntentVersion: number; proposalVersion: number | null };
+type CheckedItem = { id: string; taskId: string; preparedIntentVersion: number; proposalVersion: number | null; stopRequestedAt?: Date | null };
 type CheckedTask = { id: string; stage: string; intentVersion: number; proposalVersion: number; cancelRequestedAt: Date | null };
 
 /** Why this checkpoint must not pass (pure; both write paths), with the versions its record shows. */
@@ -28,7 +28,11 @@ function judge(item: CheckedItem, task: CheckedTask, input: CheckpointInput) {
           prepared: { intentVersion: item.preparedIntentVersion, proposalVersion: item.proposalVersion },
         })
       : null;
-  const refusal = mismatch ?? refusalToProceed(task, { intentVersion: item.preparedIntentVersion, proposalVersion: item.proposalVersion });
+  // A Stop of this child alone (or of an ancestor) is its boundary at the child's scope: no commitment after it.
+  const stopped = item.stopRequestedAt
+    ? new AppError(ErrorCode.cancelRequested, `this step was stopped at ${item.stopRequestedAt.toISOString()}; it may not commit`, { workItemId: item.id, stopRequestedAt: item.stopRequestedAt.toISOString() })
+    : null;
+  const refusal = mismatch ?? refusalToProceed(task, { intentVersion: item.preparedIntentVersion, proposalVersion: item.proposalVersion }) ?? stopped;
   const versions: CheckpointVersions = {
     preparedIntentVersion: item.preparedIntentVersion, taskIntentVersion: task.intentVersion,
     confirmedProposalVersion: item.proposalVersion, taskProposalVersion: task.proposalVersion,

@@ -33,7 +33,7 @@ export interface CompleteInput extends LeaseHolder {
 
 /** Why a lease holder's report cannot be accepted as it is (pure; shared by both write paths), or null. */
 export function completionRefusal(
-  item: { id: string; taskId: string; status: string; preparedIntentVersion: number },
+  item: { id: string; taskId: string; status: string; preparedIntentVersion: number; stopRequestedAt?: Date | null },
   task: { cancelRequestedAt: Date | null; intentVersion: number },
   input: Pick<CompleteInput, "outcome" | "partialResult">,
 ): AppError | null {

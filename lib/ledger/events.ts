@@ -33,7 +33,7 @@ export interface TaskEventData {
   // ---- the task ------------------------------------------------------------------------------------------
   "task.created": { title: string; conversationId: string | null; riskLevel: string; turnId?: string | null };
   /** The cancellation boundary (invariant 1). Reason: what the person gave. */
-  "task.cancel_requested": { intentVersion: number; previousIntentVersion: number; bornStopped?: boolean };
+  "task.cancel_requested": { intentVersion: number; previousIntentVersion: number; bornStopped?: boolean; /** What the Stop was for (StopScope) and its id. */ scope?: string; scopeRef?: string | null };
   /** Every child is stopped, finished, or under reconciliation. */
   "task.cancelled": null;
   /** The agent finished the task (lib/tasks/finish-task.ts). */
@@ -54,6 +54,10 @@ export interface TaskEventData {
   "work_item.removed_from_dispatch": null;
   "work_item.partial_reported": { complete: boolean };
   "work_item.progress": StoredProgress;
+  /** A Stop of this child alone and its descendants (issue 13, request-child-cancellation.ts): its boundary. */
+  "work_item.stop_requested": { scope: "work_item"; descendantIds: string[]; removedFromDispatch: number };
+  /** The engine finished the scoped Stop's pass (WorkItem.stopSettledAt): its summary is final. */
+  "work_item.stop_settled": { openReviewItems: number };
   // ---- leases and checkpoints ------------------------------------------------------------------------------
   "lease.expired": { leaseOwner: string | null; attempt?: number; operationId?: string | null };
   "lease.stale_token_rejected": { action: string; presentedToken: string } & Record<string, unknown>;
@@ -88,6 +92,15 @@ export interface TaskEventData {
   "cancellation.withdrawn": null;
   /** The engine finished its full pass (Task.settledAt): the summary is no longer IN_PROGRESS. */
   "cancellation.settled": { openReviewItems: number };
+  // ---- incidents (lib/incidents): a kill switch; taskId null ------------------------------------------------------
+  /** A tool or token quarantined; reason: the incident's. */
+  "incident.opened": { targetKind: string; target: string; inFlight: number };
+  /** One operator asked to lift it (reason: why); another must confirm. */
+  "incident.lift_requested": null;
+  /** The lift was withdrawn or refused: the switch stays on. */
+  "incident.lift_withdrawn": null;
+  /** A second operator confirmed: from this commit its target may be scheduled and claimed again. */
+  "incident.lifted": { requestedBy: string | null };
   // ---- the demo agent ----------------------------------------------------------------------------------------
   "agent.proposal": { version: number; proposal: unknown };
   "agent.proposal_confirmed": { version: number; proposal: unknown };
@@ -120,6 +133,8 @@ export const LedgerEvent = {
   workItemRemovedFromDispatch: "work_item.removed_from_dispatch",
   workItemPartialReported: "work_item.partial_reported",
   workItemProgress: "work_item.progress",
+  workItemStopRequested: "work_item.stop_requested",
+  workItemStopSettled: "work_item.stop_settled",
   leaseExpired: "lease.expired",
   leaseStaleTokenRejected: "lease.stale_token_rejected",
   checkpointPassed: "checkpoint.passed",
@@ -144,6 +159,10 @@ export const LedgerEvent = {
   cancellationDispatched: "cancellation.dispatched",
   cancellationWithdrawn: "cancellation.withdrawn",
   cancellationSettled: "cancellation.settled",
+  incidentOpened: "incident.opened",
+  incidentLiftRequested: "incident.lift_requested",
+  incidentLiftWithdrawn: "incident.lift_withdrawn",
+  incidentLifted: "incident.lifted",
   agentProposal: "agent.proposal",
   agentProposalConfirmed: "agent.proposal_confirmed",
   ledgerProbe: "ledger.probe",
@@ -157,7 +176,7 @@ void everyTypeNamed;
 export const TASK_EVENT_TYPES = Object.values(LedgerEvent) as TaskEventType[];
 
 /** Which entity each event is about (the `entityType` column). */
-export type EventEntity = "task" | "workItem" | "resource" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel";
+export type EventEntity = "task" | "workItem" | "resource" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel" | "incident";
 
 interface EventCommon {
   taskId?: string | null;

@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from "../errors";
+import { IncidentTarget, QUARANTINE_STATES } from "./states";
 
 interface TaskIntent {
   id: string;
@@ -43,3 +44,10 @@ export function refusalToProceed(
   }
   return null;
 }
+
+/**
+ * The claim's guard against an incident's kill switch, as SQL for both claim statements (pg-hot-path.ts,
+ * sqlite-hot-path.ts): no switch is on for the candidate's tool (`w` is the WorkItem alias). From the switch's
+ * commit on, no item of its tool is claimed anywhere (lib/incidents).
+ */
+export const NOT_QUARANTINED_SQL = `NOT EXISTS (SELECT 1 FROM "Incident" i WHERE i."targetKind" = '${IncidentTarget.tool}' AND i."target" = w."toolName" AND i."state" IN (${QUARANTINE_STATES.map((s) => `'${s}'`).join(", ")}))`;

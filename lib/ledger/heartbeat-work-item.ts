@@ -47,7 +47,8 @@ export async function heartbeatWorkItem(database: Database, input: LeaseHolder &
 
 export function stopRequested(
   task: { cancelRequestedAt: Date | null; intentVersion: number },
-  item: { preparedIntentVersion: number; status: string },
+  item: { preparedIntentVersion: number; status: string; stopRequestedAt?: Date | null },
 ): boolean {
-  return task.cancelRequestedAt !== null || item.preparedIntentVersion !== task.intentVersion || item.status === WorkItemStatus.cancelling;
+  // …or a Stop of this step alone (or of a step above it): issue 13's scoped Stop.
+  return task.cancelRequestedAt !== null || item.preparedIntentVersion !== task.intentVersion || item.status === WorkItemStatus.cancelling || item.stopRequestedAt != null;
 }

@@ -1,9 +1,10 @@
+import { NOT_QUARANTINED_SQL } from "./guards";
 import { randomUUID } from "node:crypto";
 import type { PgDirect } from "../db/pg";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./complete-work-item";
-import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, fromStatesInto } from "./transitions";
 import { LedgerEvent, type TaskEventType } from "./events";
 import type { EventInput } from "./write";
@@ -60,6 +61,7 @@ candidate AS (
   FROM "WorkItem" w
   WHERE w."status" = 'queued'
     AND (${$(4)}::text[] IS NULL OR w."toolName" = ANY(${$(4)}::text[]))
+    AND ${NOT_QUARANTINED_SQL}
     AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
   ORDER BY w."createdAt", w."id"
   LIMIT 1
@@ -115,14 +117,14 @@ WITH ${NOW},
 beat AS (
   UPDATE "WorkItem" w SET "heartbeatAt" = now.t, "leaseExpiresAt" = now.t + make_interval(secs => $3::double precision / 1000)
   FROM now WHERE w."id" = $1 AND w."leaseToken" = $2 AND w."status" = ANY($4::text[])
-  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt"
+  RETURNING w."status", w."taskId", w."preparedIntentVersion", w."leaseExpiresAt", w."stopRequestedAt"
 )
-SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", t."cancelRequestedAt", t."intentVersion"
+SELECT b."status", b."preparedIntentVersion", b."leaseExpiresAt", b."stopRequestedAt", t."cancelRequestedAt", t."intentVersion"
 FROM beat b JOIN "Task" t ON t."id" = b."taskId"`;
 
 /** Extends the current holder's lease; null when the token is not current (the caller takes the slow path). */
 export async function heartbeatOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; leaseMs: number }) {
-  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; cancelRequestedAt: Date | null; intentVersion: number }>(
+  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; stopRequestedAt: Date | null; cancelRequestedAt: Date | null; intentVersion: number }>(
     HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat",
   );
   return row ?? null;
@@ -141,6 +143,7 @@ item AS (
     AND ($4::int IS NULL OR w."proposalVersion" IS NOT DISTINCT FROM $4::int)
     AND t."cancelRequestedAt" IS NULL AND t."stage" = 'active' AND t."intentVersion" = w."preparedIntentVersion"
     AND (w."proposalVersion" IS NULL OR w."proposalVersion" = t."proposalVersion")
+    AND w."stopRequestedAt" IS NULL -- a Stop of this child (or an ancestor): no commitment (issue 13)
   FOR NO KEY UPDATE OF w
   FOR KEY SHARE OF t
 ),
@@ -182,7 +185,7 @@ const completeCtes = ($: (n: number) => string) => `
 item AS (
   SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
   WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
-    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling')
+    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
   FOR NO KEY UPDATE OF w
 ),
 done AS (
@@ -282,7 +285,8 @@ WITH ${NOW},
 current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
 recorded AS (
   UPDATE "Task" t SET "stage" = 'cancel_requested', "intentVersion" = c."intentVersion" + 1, "cancelIntentVersion" = c."intentVersion" + 1,
-    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "cancelRequestedById" = $4, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
+    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "cancelRequestedById" = $4,
+    "cancelScope" = $5, "cancelScopeRef" = $6, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
   FROM current c, now
   WHERE t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
   RETURNING t.*
@@ -290,7 +294,7 @@ recorded AS (
 event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
   SELECT r."id", NULL, 'task', r."id", $3, '${LedgerEvent.taskCancelRequested}', 'active', 'cancel_requested', $2,
-    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1), now.t
+    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1, 'scope', $5::text, 'scopeRef', $6::text), now.t
   FROM recorded r, now
   RETURNING "seq"
 )
@@ -300,10 +304,11 @@ SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)
 
 /**
  * Invariant 1 in one statement: intent version +1, cancelRequestedAt (the database's clock), reason, actor and
- * the event. A task that already has a boundary, or has ended, is returned as it is (recorded: false).
+ * the event, and what the Stop was for (its scope: this task, a conversation, a person, an incident). A task that
+ * already has a boundary, or has ended, is returned as it is (recorded: false).
  */
-export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
-  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null], "stopline_boundary");
+export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
+  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null], "stopline_boundary");
   if (!row) return { task: null, recorded: false };
   if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
   return { task: own<Task>(row), recorded: row._recorded as boolean };

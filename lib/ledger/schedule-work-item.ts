@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
+import { assertToolNotQuarantined } from "../incidents/quarantine";
 import { refusalToProceed } from "./guards";
 import { WorkItemStatus, type Mechanism, type WorkItemKind } from "./states";
-import { writeLedger } from "./write";
+import { writeLedger, type Writer } from "./write";
 import { LedgerEvent } from "./events";
 
 export interface ScheduleWorkItemInput {
@@ -46,9 +47,9 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
     if (refusal) throw refusal;
+    await assertToolNotQuarantined(w, input.toolName);
     if (input.parentWorkItemId) {
-      const parent = await w.tx.workItem.findFirst({ where: { id: input.parentWorkItemId, taskId: task.id }, select: { id: true } });
-      if (!parent) throw new AppError(ErrorCode.badRequest, `parent work item ${input.parentWorkItemId} is not a child of task ${task.id}`, { field: "parentWorkItemId" });
+      await assertParentMayStart(w, input.parentWorkItemId, task.id);
     }
     const correlationId = input.correlationId ?? randomUUID();
     const duplicate = await w.tx.workItem.findFirst({
@@ -80,4 +81,18 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
     });
     return item;
   });
+}
+
+/**
+ * A new child under `parentId` may start only if the parent belongs to the task and was not stopped (a scoped
+ * Stop, request-child-cancellation.ts: nothing new starts under a stopped step). PostgreSQL: the parent's row is
+ * share-locked, so the Stop (which locks it FOR UPDATE) and this insert do not straddle each other.
+ */
+export async function assertParentMayStart(w: Writer, parentId: string, taskId: string) {
+  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "WorkItem" WHERE "id" = $1 FOR KEY SHARE`, parentId);
+  const parent = await w.tx.workItem.findFirst({ where: { id: parentId, taskId }, select: { id: true, stopRequestedAt: true } });
+  if (!parent) throw new AppError(ErrorCode.badRequest, `parent work item ${parentId} is not a child of task ${taskId}`, { field: "parentWorkItemId" });
+  if (parent.stopRequestedAt) {
+    throw new AppError(ErrorCode.cancelRequested, `its parent step was stopped at ${parent.stopRequestedAt.toISOString()}; nothing new may start under it`, { workItemId: parent.id, stopRequestedAt: parent.stopRequestedAt.toISOString() });
+  }
 }

@@ -1,3 +1,4 @@
+import { NOT_QUARANTINED_SQL } from "./guards";
 import type { Database as Sqlite } from "better-sqlite3";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
@@ -5,7 +6,7 @@ import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { AppError } from "../errors";
 import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "./complete-work-item";
 import { staleLeaseError } from "./lease";
-import { isLeasedItem, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { isLeasedItem, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import type { EventInput } from "./write";
 import { LedgerEvent } from "./events";
 
@@ -80,6 +81,7 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
         `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w
          WHERE w."status" = 'queued'
          ${tools.length ? `AND w."toolName" IN (${tools.map(() => "?").join(",")})` : ""}
+         AND ${NOT_QUARANTINED_SQL}
          AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
          ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`,
       )
@@ -105,12 +107,12 @@ export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNam
 export function completeOnSqlite(direct: Direct, input: CompleteInput) {
   return run<WorkItem>(direct, (db, now, committed) => {
     const item = prepared(db, 
-        `SELECT w."id", w."taskId", w."status", w."leaseToken", w."preparedIntentVersion", w."operationId",
+        `SELECT w."id", w."taskId", w."status", w."leaseToken", w."preparedIntentVersion", w."operationId", w."stopRequestedAt",
                 t."cancelRequestedAt" AS "taskCancelRequestedAt", t."intentVersion" AS "taskIntentVersion"
          FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId" WHERE w."id" = ?`,
       )
       .get(input.workItemId) as
-      | { id: string; taskId: string; status: string; leaseToken: string | null; preparedIntentVersion: number; operationId: string | null; taskCancelRequestedAt: string | null; taskIntentVersion: number }
+      | { id: string; taskId: string; status: string; leaseToken: string | null; preparedIntentVersion: number; operationId: string | null; stopRequestedAt: string | null; taskCancelRequestedAt: string | null; taskIntentVersion: number }
       | undefined;
     if (!item) throw staleLeaseError.notFound(input.workItemId);
     if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
@@ -118,7 +120,7 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
       return { rejected: staleLeaseError.error(item) };
     }
     const task = { cancelRequestedAt: item.taskCancelRequestedAt ? new Date(item.taskCancelRequestedAt) : null, intentVersion: item.taskIntentVersion };
-    const refusal = completionRefusal(item, task, input);
+    const refusal = completionRefusal({ ...item, stopRequestedAt: item.stopRequestedAt ? new Date(item.stopRequestedAt) : null }, task, input);
     if (refusal) throw refusal;
     const f = completionFields(input, now);
     const row = prepared(db, 
@@ -179,7 +181,7 @@ export function cancelQueuedOnSqlite(direct: Direct, taskId: string, actor: stri
 }
 
 /** The cancellation boundary (same row change and event as request-cancellation.ts's Prisma path). */
-export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null }) {
+export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null }) {
   type TaskRow = { id: string; stage: string; intentVersion: number; rowVersion: number; cancelRequestedAt: string | null; cancelIntentVersion: number | null; cancelReason: string | null; cancelRequestedBy: string | null };
   return run<{ task: TaskRow | null; recorded: boolean }>(direct, (db, now, committed) => {
     const select = prepared(db, `SELECT "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy" FROM "Task" WHERE "id" = ?`);
@@ -188,14 +190,14 @@ export function recordBoundaryOnSqlite(direct: Direct, input: { taskId: string; 
     if (task.cancelRequestedAt || task.stage !== TaskStage.active) return { task, recorded: false };
     const intentVersion = task.intentVersion + 1;
     const updated = prepared(db, `UPDATE "Task" SET "stage" = ?, "intentVersion" = ?, "cancelIntentVersion" = ?, "cancelRequestedAt" = ?, "cancelReason" = ?,
-        "cancelRequestedBy" = ?, "cancelRequestedById" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+        "cancelRequestedBy" = ?, "cancelRequestedById" = ?, "cancelScope" = ?, "cancelScopeRef" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
       WHERE "id" = ? AND "stage" = ? AND "rowVersion" = ? AND "cancelRequestedAt" IS NULL
       RETURNING "id","stage","intentVersion","rowVersion","cancelRequestedAt","cancelIntentVersion","cancelReason","cancelRequestedBy"`)
-      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
+      .get(TaskStage.cancelRequested, intentVersion, intentVersion, sqliteTime(now), input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null, sqliteTime(now), task.id, TaskStage.active, task.rowVersion) as TaskRow | undefined;
     if (!updated) return { task, recorded: false }; // cannot happen under the write lock
     insertEvent(db, {
       taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested,
-      fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion },
+      fromState: TaskStage.active, toState: TaskStage.cancelRequested, reason: input.reason, data: { intentVersion, previousIntentVersion: task.intentVersion, scope: input.scope ?? StopScope.task, scopeRef: input.scopeRef ?? null },
     }, now, committed);
     return { task: updated, recorded: true };
   });

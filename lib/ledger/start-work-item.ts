@@ -1,3 +1,5 @@
+import { assertToolNotQuarantined } from "../incidents/quarantine";
+import { assertParentMayStart } from "./schedule-work-item";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
@@ -32,9 +34,9 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
     if (refusal) throw refusal;
+    await assertToolNotQuarantined(w, input.toolName);
     if (input.parentWorkItemId) {
-      const parent = await w.tx.workItem.findFirst({ where: { id: input.parentWorkItemId, taskId: task.id }, select: { id: true } });
-      if (!parent) throw new AppError(ErrorCode.badRequest, `parent work item ${input.parentWorkItemId} is not a child of task ${task.id}`, { field: "parentWorkItemId" });
+      await assertParentMayStart(w, input.parentWorkItemId, task.id);
     }
     const correlationId = input.correlationId ?? randomUUID();
     const duplicate = await w.tx.workItem.findFirst({

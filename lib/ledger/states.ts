@@ -14,6 +14,31 @@ export const TaskStage = {
 } as const;
 export type TaskStage = (typeof TaskStage)[keyof typeof TaskStage];
 
+/** What a Stop was for (issue 13): this task; everything of a conversation or of a person; an incident's kill
+ *  switch. A Stop of one child alone is recorded on the child (WorkItem.stopRequestedAt), not on the task. */
+export const StopScope = {
+  task: "task",
+  workItem: "work_item",
+  conversation: "conversation",
+  person: "person",
+  incident: "incident",
+} as const;
+export type StopScope = (typeof StopScope)[keyof typeof StopScope];
+
+/** An incident's kill switch (lib/incidents): active until two people lifted it (maker-checker). */
+export const IncidentState = {
+  active: "active",
+  /** One operator asked to lift it; another must confirm (or it is withdrawn back to active). */
+  liftRequested: "lift_requested",
+  lifted: "lifted",
+} as const;
+export type IncidentState = (typeof IncidentState)[keyof typeof IncidentState];
+/** What a kill switch quarantines: a tool (by name) or an agent/worker token (by id). */
+export const IncidentTarget = { tool: "tool", token: "token" } as const;
+export type IncidentTarget = (typeof IncidentTarget)[keyof typeof IncidentTarget];
+/** While in one of these states the switch is on: nothing of its target is scheduled or claimed. */
+export const QUARANTINE_STATES: IncidentState[] = [IncidentState.active, IncidentState.liftRequested];
+
 export const WorkItemKind = {
   modelRequest: "model_request",
   localWorker: "local_worker",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { IllegalTransitionError } from "./errors";
-import { ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { IncidentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, TABLES, transition, type Entity } from "./transitions";
 
 const STATES: Record<Entity, string[]> = {
@@ -10,6 +10,7 @@ const STATES: Record<Entity, string[]> = {
   resource: Object.values(ResourceState),
   sideEffect: Object.values(SideEffectOutcome),
   reviewItem: Object.values(ReviewItemStatus),
+  incident: Object.values(IncidentState),
 };
 
 describe("the transition tables", () => {
@@ -38,6 +39,12 @@ describe("the transition tables", () => {
 });
 
 describe("rules the tables encode", () => {
+  it("an incident is lifted only through a request another person confirms; a lifted one never comes back", () => {
+    expect(canTransition("incident", "active", "lifted")).toBe(false);
+    expect(canTransition("incident", "lift_requested", "lifted")).toBe(true);
+    expect(TABLES.incident.lifted).toEqual([]);
+  });
+
   it("a queued item can only start or be removed from dispatch", () => {
     expect(TABLES.workItem.queued).toEqual(["running", "cancelled"]);
   });

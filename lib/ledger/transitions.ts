@@ -1,5 +1,5 @@
 import { IllegalTransitionError } from "./errors";
-import type { ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import type { IncidentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 
 /**
  * The transition tables. Every allowed transition is listed; everything else is rejected with
@@ -65,12 +65,20 @@ export const REVIEW_ITEM_TRANSITIONS: Table<ReviewItemStatus> = {
   resolved: [],
 };
 
+export const INCIDENT_TRANSITIONS: Table<IncidentState> = {
+  active: ["lift_requested"],
+  // confirmed by another operator → lifted; withdrawn (or refused) → active again
+  lift_requested: ["lifted", "active"],
+  lifted: [],
+};
+
 export const TABLES = {
   task: TASK_TRANSITIONS,
   workItem: WORK_ITEM_TRANSITIONS,
   resource: RESOURCE_TRANSITIONS,
   sideEffect: SIDE_EFFECT_TRANSITIONS,
   reviewItem: REVIEW_ITEM_TRANSITIONS,
+  incident: INCIDENT_TRANSITIONS,
 } as const;
 export type Entity = keyof typeof TABLES;
 type StateOf<E extends Entity> = keyof (typeof TABLES)[E] & string;

@@ -116,7 +116,9 @@ const UNCERTAIN = [ReviewItemKind.resolveUncertain] as const;
  *  3. otherwise the status, read against the Stop (none; recorded and still being worked on; settled) and
  *     against what the stop attempt recorded (mechanism none, cancel refused, cancel acknowledged).
  */
-export function childOutcome(child: ChildFacts, stop: StopFacts): ChildOutcome {
+export function childOutcome(child: ChildFacts, taskStop: StopFacts): ChildOutcome {
+  // A Stop of this child alone (issue 13, a scoped Stop) is its Stop when it came first (or the task has none).
+  const stop = child.ownStop?.requestedAt != null && (taskStop.requestedAt === null || child.ownStop.requestedAt <= taskStop.requestedAt) ? child.ownStop : taskStop;
   const stopAt = stop.requestedAt;
   const settled = stop.settledAt !== null;
 

@@ -32,6 +32,8 @@ export interface ChildFacts {
   effects: { outcome: SideEffectOutcome; reversible: boolean }[];
   /** Review items about this child or its effects (open, escalated or decided). */
   reviews: { kind: ReviewItemKind; status: ReviewItemStatus; deadline: number }[];
+  /** A Stop of this child alone or of an ancestor (issue 13, a scoped Stop): its own boundary and settlement. */
+  ownStop?: StopFacts | null;
 }
 
 /** The task's Stop, if any: when its boundary was recorded, and when the engine's pass settled it. */
@@ -58,6 +60,9 @@ export interface WorkItemLike {
   cancelDispatchedAt?: Time;
   cancelAnsweredAt?: Time;
   cancelWithdrawnAt?: Time;
+  /** A scoped Stop of this child (or an ancestor): when it was recorded and when its pass settled. */
+  stopRequestedAt?: Time;
+  stopSettledAt?: Time;
 }
 export interface SideEffectLike { id: string; workItemId: string; outcome: string; reversible: boolean }
 export interface ReviewItemLike { workItemId: string | null; sideEffectId: string | null; kind: string; status: string; deadline: Time }
@@ -84,6 +89,7 @@ export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffec
     hasPartial: item.partialResult !== null && item.partialResult !== undefined,
     effects: effects.map((e) => ({ outcome: e.outcome as SideEffectOutcome, reversible: e.reversible })),
     reviews: reviews.map((r) => ({ kind: r.kind as ReviewItemKind, status: r.status as ReviewItemStatus, deadline: ms(r.deadline) ?? 0 })),
+    ownStop: item.stopRequestedAt ? { requestedAt: ms(item.stopRequestedAt), settledAt: ms(item.stopSettledAt) } : null,
   };
 }
 

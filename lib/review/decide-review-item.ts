@@ -82,6 +82,11 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (task && requestedTheStop(task, principal)) {
     throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
   }
+  // …and the same for a Stop of this one step (issue 13, a scoped Stop): it recorded who pressed it on the step.
+  const step = effectStep(item);
+  if (step?.stopRequestedBy && requestedTheStop({ cancelRequestedBy: step.stopRequestedBy, cancelRequestedById: step.stopRequestedById ?? null }, principal)) {
+    throw new AppError(ErrorCode.forbidden, "you stopped this step: another person must approve its compensation (maker-checker)", { requestedBy: step.stopRequestedBy });
+  }
   const effect = item.sideEffect;
   const tool = registry.get(effect.workItem.toolName);
   if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
@@ -146,4 +151,9 @@ async function escalate(database: Database, id: string, taskId: string, workItem
     if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
     await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });
   });
+}
+
+/** The step whose effect a review item is about (its side effect's work item), with who stopped it, if anyone. */
+function effectStep(item: { sideEffect?: { workItem?: { stopRequestedBy?: string | null; stopRequestedById?: string | null } | null } | null }) {
+  return item.sideEffect?.workItem ?? null;
 }

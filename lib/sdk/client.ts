@@ -22,6 +22,14 @@ export type WorkItem = z.output<typeof s.WorkItemSchema>;
 export type ClaimedWorkItem = z.output<typeof s.ClaimedWorkItemSchema>;
 export type CancelResponse = z.output<typeof s.CancelResponseSchema>;
 export type CancellationSummary = z.output<typeof s.CancellationSummarySchema>;
+export type StopPreview = z.output<typeof s.StopPreviewSchema>;
+export type Incident = z.output<typeof s.IncidentSchema>;
+export type IncidentDetail = z.output<typeof s.IncidentDetailSchema>;
+export type IncidentList = z.output<typeof s.IncidentListSchema>;
+export type OpenIncidentInput = z.input<typeof s.OpenIncidentBody>;
+export type OpenIncidentResponse = z.output<typeof s.OpenIncidentResponseSchema>;
+export type ChildCancelResponse = z.output<typeof s.ChildCancelResponseSchema>;
+export type ManyCancelResponse = z.output<typeof s.ManyCancelResponseSchema>;
 export type LedgerEvent = z.output<typeof s.LedgerEventSchema>;
 export type HeartbeatResponse = z.output<typeof s.HeartbeatResponseSchema>;
 export type CheckpointResponse = z.output<typeof s.CheckpointResponseSchema>;
@@ -98,6 +106,17 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   completeTask: "idempotent", // a repeat answers alreadyFinished
   failTask: "idempotent",
   getCancellation: "idempotent",
+  stopPreview: "idempotent",
+  stopWorkItem: "idempotent", // a repeated Stop of a step returns its first boundary
+  getWorkItemCancellation: "idempotent",
+  stopConversation: "idempotent", // each task's boundary is idempotent; a repeat stops only what is still active
+  stopPerson: "idempotent",
+  listIncidents: "idempotent",
+  getIncident: "idempotent",
+  openIncident: "idempotent", // a second switch on the same target returns the one already on (alreadyOpen)
+  requestIncidentLift: "once",
+  confirmIncidentLift: "once",
+  withdrawIncidentLift: "once",
   taskEvents: "idempotent",
   allEvents: "idempotent",
   // A claim whose answer was lost leaves an item leased to nobody who runs it: its lease expires and lease
@@ -278,6 +297,73 @@ export class StoplineClient {
    */
   getCancellation(taskId: string, options?: CallOptions): Promise<CancellationSummary> {
     return this.call("getCancellation", { params: { taskId }, ...options });
+  }
+
+  /**
+   * What Stop would do if pressed now — per child, the plan's action and the outcome it heads for, with the words
+   * a person reads; writes nothing. The plan Stop then records is the same (the engine and the preview share it),
+   * unless the ledger changes in between, or a configured model planner chooses another allowed action
+   * (`model_may_advise`).
+   */
+  stopPreview(taskId: string, options?: CallOptions): Promise<StopPreview> {
+    return this.call("stopPreview", { params: { taskId }, ...options });
+  }
+
+  /**
+   * Stop one step (a work item) and everything under it, while the rest of the task goes on: its boundary is
+   * recorded first (its queued descendants never start; its commitment's checkpoint is refused), then each running
+   * one is stopped through its mechanism. Idempotent: a repeat returns the first boundary.
+   */
+  stopWorkItem(workItemId: string, body: CancelInput = {}, options?: CallOptions): Promise<ChildCancelResponse> {
+    return this.call("stopWorkItem", { params: { id: workItemId }, body, ...options });
+  }
+
+  /** The summary of a Stop of one step (scope `work_item`): IN_PROGRESS until its pass settled. */
+  getWorkItemCancellation(workItemId: string, options?: CallOptions): Promise<CancellationSummary> {
+    return this.call("getWorkItemCancellation", { params: { id: workItemId }, ...options });
+  }
+
+  /** Stop everything of a conversation: each task still active gets its boundary (scope `conversation`). */
+  stopConversation(conversationId: string, body: CancelInput = {}, options?: CallOptions): Promise<ManyCancelResponse> {
+    return this.call("stopConversation", { params: { conversationId }, body, ...options });
+  }
+
+  /** Stop everything of a person (their owner id; a user token only their own): scope `person`. */
+  stopPerson(ownerId: string, body: CancelInput = {}, options?: CallOptions): Promise<ManyCancelResponse> {
+    return this.call("stopPerson", { params: { ownerId }, body, ...options });
+  }
+
+  // ---- incidents: the kill switch (operators) ------------------------------------------------------------
+
+  /**
+   * Quarantine a tool (`targetKind: "tool"`, its name) or an agent token (`"token"`, its id): from the commit nothing
+   * of it is scheduled or claimed anywhere (QuarantinedError-like 409 `quarantined` with the reason), and everything
+   * of it in flight is stopped like a Stop. A second switch on the same target returns the first (`alreadyOpen`).
+   */
+  openIncident(body: OpenIncidentInput, options?: CallOptions): Promise<OpenIncidentResponse> {
+    return this.call("openIncident", { body, ...options });
+  }
+
+  async incidents(options?: CallOptions): Promise<IncidentList["incidents"]> {
+    return (await this.call("listIncidents", { ...options })).incidents;
+  }
+
+  /** One incident: the tasks it touched, each stopped step's outcome, what needs a person. */
+  getIncident(incidentId: string, options?: CallOptions): Promise<IncidentDetail> {
+    return this.call("getIncident", { params: { id: incidentId }, ...options });
+  }
+
+  /** Ask to lift a kill switch; another person must confirm (maker-checker). */
+  requestIncidentLift(incidentId: string, reason: string, options?: CallOptions): Promise<Incident> {
+    return this.call("requestIncidentLift", { params: { id: incidentId }, body: { reason }, ...options });
+  }
+
+  confirmIncidentLift(incidentId: string, options?: CallOptions): Promise<Incident> {
+    return this.call("confirmIncidentLift", { params: { id: incidentId }, body: {}, ...options });
+  }
+
+  withdrawIncidentLift(incidentId: string, options?: CallOptions): Promise<Incident> {
+    return this.call("withdrawIncidentLift", { params: { id: incidentId }, body: {}, ...options });
   }
 
   listReviewItems(query: ListReviewItemsInput = {}, options?: CallOptions): Promise<ReviewItemList> {

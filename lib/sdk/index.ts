@@ -30,6 +30,12 @@ export {
   type ClaimedWorkItem,
   type CancelResponse,
   type CancellationSummary,
+  type StopPreview,
+  type ChildCancelResponse,
+  type Incident,
+  type IncidentDetail,
+  type OpenIncidentResponse,
+  type ManyCancelResponse,
   type LedgerEvent,
   type HeartbeatResponse,
   type CheckpointResponse,
@@ -73,3 +79,15 @@ export { runWorker, StoppedError, type RunWorkerOptions, type RunOutcome, type W
 export type { RetryOptions } from "./retry";
 export type { ToolContext, ToolDefinition, InspectOutcome, CallRef } from "../tools/contract";
 export { Mechanism, RiskLevel, WorkItemKind, WorkItemStatus, TaskStage, isTerminalItem } from "../ledger/states";
+// The stop-conformance kit for tool authors (issue 13): the seeds' race list against your tool on a Stopline server.
+export {
+  runStopConformance,
+  formatConformanceTable,
+  failedCases,
+  CONFORMANCE_CASES,
+  ConformanceCase,
+  Verdict,
+  type StopConformanceOptions,
+  type CaseResult,
+  type ServiceSays,
+} from "./conformance";

@@ -61,6 +61,11 @@ describe(`the SDK client against the real API (${provider})`, () => {
     expect((await s.agent.getTask(task.id)).workItems).toHaveLength(3);
     expect((await s.agent.listTasks({ status: ["active"], conversationId: "sdk-conv" })).tasks.map((t) => t.id)).toContain(task.id);
 
+    // What Stop would do, before it is pressed (writes nothing)
+    const preview = await s.agent.stopPreview(task.id);
+    expect(preview).toMatchObject({ state: "would_stop", headline: "3 queued steps will never start." });
+    if (preview.state === "would_stop") expect(preview.children.map((c) => [c.tool_call_id, c.action, c.preview.headed_for])).toEqual([["step-1", "abort", "never_started"], ["step-2", "abort", "never_started"], ["step-3", "abort", "never_started"]]);
+
     const stop = await s.agent.cancel(task.id, { reason: "the user pressed Stop" });
     expect(stop).toMatchObject({ kind: "boundary", boundary: { taskId: task.id, intentVersion: 2, alreadyRequested: false } });
     const repeat = await s.agent.cancel(task.id, { reason: "again" });
@@ -70,6 +75,7 @@ describe(`the SDK client against the real API (${provider})`, () => {
     // after the boundary nothing new may start
     await expect(s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 })).rejects.toBeInstanceOf(CancelledError);
 
+    expect(await s.agent.stopPreview(task.id)).toMatchObject({ state: "already_requested" });
     const summary = await settledSummary(task.id);
     expect(summary.status).toBe("CANCELLED");
     expect(summary.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status]).sort()).toEqual([["step-1", "CANCELLED"], ["step-2", "CANCELLED"], ["step-3", "CANCELLED"]]);

@@ -11,7 +11,7 @@ let seq = 0;
 const w = (service: string, action: string, subject: string, at = after, detail: unknown = null): WitnessEntry => ({ seq: ++seq, service, action, subject, detail, at });
 
 const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary => ({
-  task_id: "t1", status: "CANCELLED", cancel_requested_at: BOUNDARY, settled_at: after, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
+  task_id: "t1", scope: { kind: "task", ref: null }, status: "CANCELLED", cancel_requested_at: BOUNDARY, settled_at: after, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
   uncertain_tool_calls: [], tool_calls: [], orphaned_resources: [], held_resources: [], open_review_items: 0, user_message: "Stopped new work.", ...over,
 });
 const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) =>

@@ -62,6 +62,7 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     for (const e of events) {
       if (e.taskId === item.taskId && e.type === LedgerEvent.taskCancelRequested) abort("the task's cancellation was recorded");
       if (e.workItemId === item.id && e.toState === WorkItemStatus.cancelling) abort("the engine is stopping this work item");
+      if (e.workItemId === item.id && e.type === LedgerEvent.workItemStopRequested) abort("a Stop of this step was recorded");
     }
   });
   const heartbeat = setInterval(async () => {
@@ -147,6 +148,9 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
       await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
       return { outcome: "uncertain", abortedAt };
     }
+    // A Stop of this step alone (issue 13) may reach its service (the engine's provider cancel) before its signal
+    // reaches this process: an error after such a Stop is the Stop's doing, not a failure of the tool — ask the ledger.
+    if (!controller.signal.aborted && (await stopOfThisStepRecorded(database, item.id))) abort("a Stop of this step was recorded");
     if (controller.signal.aborted || error instanceof StoppedError || (isAppError(error) && error.code === "cancel_requested")) {
       // A provider-side or rollback tool that merely stopped waiting does not know the remote work stopped:
       // the engine cancels and inspects it. Only a confirmed stop (StoppedError) is reported as one here.
@@ -166,4 +170,10 @@ export async function runWorkItem(options: RunOptions): Promise<RunReport> {
     if (progress.timer) clearTimeout(progress.timer);
     unsubscribe();
   }
+}
+
+/** Was a Stop of this step (or of a step above it) recorded, or is the engine stopping it? */
+async function stopOfThisStepRecorded(database: RunOptions["database"], workItemId: string): Promise<boolean> {
+  const row = await database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { status: true, stopRequestedAt: true } }).catch(() => null);
+  return !!row && (row.stopRequestedAt !== null || row.status === WorkItemStatus.cancelling);
 }

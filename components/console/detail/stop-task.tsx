@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { StopPreviewHover, StopPreviewPanel } from "@/components/stop/stop-preview";
 import { apiFetch, ApiError, asSentence } from "../api";
 
 /**
@@ -44,9 +45,11 @@ export function StopTask({ taskId, title, onStopped }: { taskId: string; title: 
 
   if (!open) {
     return (
-      <Button id={`${id}-open`} variant="danger" size="sm" onClick={() => setOpen(true)} data-testid="console-stop">
-        Stop task…
-      </Button>
+      <StopPreviewHover taskIds={[taskId]} side="below">{(previewId) => (
+        <Button id={`${id}-open`} variant="danger" size="sm" onClick={() => setOpen(true)} aria-describedby={previewId} data-testid="console-stop">
+          Stop task…
+        </Button>
+      )}</StopPreviewHover>
     );
   }
   return (
@@ -61,6 +64,7 @@ export function StopTask({ taskId, title, onStopped }: { taskId: string; title: 
         Stop “{title}”?
       </p>
       <p className="text-muted">No new work starts; running children are stopped, and what already took effect goes to review.</p>
+      <StopPreviewPanel taskId={taskId} />
       <label htmlFor={`${id}-reason`} className="block text-xs font-medium text-ink">
         Reason <span className="text-muted">(optional, shown in the summary and the audit)</span>
       </label>

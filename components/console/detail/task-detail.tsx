@@ -19,6 +19,8 @@ import { fullTime, shortTime } from "../format";
 import { stageLabel, stageTone } from "../task-stage";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
 import { StopTask } from "./stop-task";
+import { StepStop, stepStoppable } from "@/components/stop/step-stop";
+import { StopConversation } from "@/components/stop/stop-conversation";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, type TaskDetail } from "./types";
 import { useRefetchSoon } from "../use-refetch-soon";
@@ -154,6 +156,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
             </Link>
           </div>
           {can.stop && acceptsNewWork(task.stage) && !task.cancelRequestedAt && <StopTask taskId={task.id} title={task.title} onStopped={refetchSoon} />}
+          {can.stop && task.conversationId && <StopConversation conversationId={task.conversationId} onStopped={refetchSoon} />}
           {can.stop && isTerminalTask(task.stage) && <RequestReversal detail={task} onRequested={refetchSoon} />}
         </div>
       </div>
@@ -196,6 +199,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                         <Badge tone={badge.tone}>{badge.label}</Badge>
                       </div>
                       <p className="mt-0.5 text-ink" data-testid="step-outcome-words">{outcomeSentence(o)}</p>
+                      {can.stop && stepStoppable(w, task) && <StepStop workItemId={w.id} label={toolLabel(w.toolName)} />}
                       <Details className="mt-1">
                         <Detail term="tool">{w.toolName}</Detail>
                         <Detail term="tool call">{w.correlationId}</Detail>

@@ -1,0 +1,113 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * The Stop preview (issue 13): what Stop would do, shown before it is pressed — in the chat while the pointer rests
+ * on Stop, while Stop has the keyboard focus, and after a long press on a phone (which does not press Stop); in the
+ * console's task detail beside "Stop task…" and in its confirmation. Then Stop is pressed and what it did is held
+ * to what the preview said. Screenshots: output/screenshots/stop-preview-*.png (desktop and 390 px).
+ */
+
+const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/stop-preview-${name}.png` });
+
+async function accessible(page: Page, selector: string) {
+  const result = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("chat - hovering, focusing and long-pressing Stop shows what it would do; Stop then does that", async ({ page, request }) => {
+  test.slow();
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/chat");
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const box = page.getByRole("textbox", { name: "Message to the agent" });
+  await box.fill("export a report of 3000 rows");
+  await box.press("Enter");
+  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 3000 rows" }) }).last();
+  const exportStep = turn.locator('[data-testid="step"][data-tool="reports.export_report"]');
+  await expect(exportStep).toHaveAttribute("data-status", "running", { timeout: 15_000 });
+  const taskId = (await turn.getAttribute("data-task-id"))!;
+
+  const stop = page.getByTestId("stop-button");
+  const preview = page.getByTestId("stop-preview");
+  await expect(preview).toBeHidden();
+
+  // Hover: the preview, from the API, in the vocabulary's words.
+  await stop.hover();
+  await expect(preview).toBeVisible();
+  await expect(preview).toContainText("If you press Stop now");
+  const child = preview.locator('[data-testid="stop-preview-child"][data-kind="service_cancels"]');
+  await expect(child).toContainText("Exporting the report will be cancelled at its service");
+  await expect(child).toContainText("Stop reports what the service says, not what it was told");
+  await expect(preview.getByTestId("stop-preview-headline")).toHaveText("1 step will be stopped.");
+  // Stop is described by the preview (a screen reader hears it with the button).
+  expect(await stop.getAttribute("aria-describedby")).toContain((await preview.getAttribute("id"))!);
+  await shot(page, "chat-hover-desktop");
+  await accessible(page, '[data-testid="stop-preview"]');
+
+  // The API says the same, and wrote nothing: the task is still running, no boundary.
+  const api = await (await request.get(`/api/tasks/${taskId}/stop-preview`, { headers: AUTH })).json();
+  expect(api).toMatchObject({ state: "would_stop", children: [{ tool_name: "reports.export_report", action: "abort", preview: { kind: "service_cancels" } }] });
+  const before = await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json();
+  expect(before.cancelRequestedAt).toBeNull();
+
+  // Pointer away: hidden. Keyboard focus: shown again.
+  await page.mouse.move(5, 5);
+  await expect(preview).toBeHidden();
+  await stop.focus();
+  await expect(preview).toBeVisible();
+  await expect(child).toBeVisible();
+  await box.focus();
+  await expect(preview).toBeHidden();
+
+  // A phone: a long press shows the preview and does NOT press Stop.
+  await page.setViewportSize(PHONE);
+  await stop.dispatchEvent("pointerdown", { pointerType: "touch", isPrimary: true, bubbles: true });
+  await expect(preview).toBeVisible({ timeout: 2_000 });
+  await expect(child).toBeVisible();
+  await stop.dispatchEvent("pointerup", { pointerType: "touch", isPrimary: true, bubbles: true });
+  await stop.dispatchEvent("click");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await shot(page, "chat-long-press-390");
+  await expect(page.getByTestId("stop-label")).toHaveText("Stop");
+  expect((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();
+  await page.setViewportSize(DESKTOP);
+
+  // The console's task detail: the preview beside Stop (hover) and in the confirmation.
+  const consolePage = await page.context().newPage();
+  await consolePage.setViewportSize(DESKTOP);
+  await consolePage.goto(`/console/tasks/${taskId}`);
+  const consoleStop = consolePage.getByTestId("console-stop");
+  await consoleStop.hover();
+  await expect(consolePage.getByTestId("stop-preview")).toContainText("Exporting the report will be cancelled at its service");
+  await consolePage.screenshot({ path: "output/screenshots/stop-preview-console-hover-desktop.png" });
+  await consoleStop.click();
+  const confirm = consolePage.getByTestId("console-stop-confirm");
+  await expect(confirm.getByTestId("stop-preview")).toContainText("1 step will be stopped.");
+  await accessible(consolePage, '[data-testid="console-stop-confirm"]');
+  await consolePage.screenshot({ path: "output/screenshots/stop-preview-console-confirm-desktop.png" });
+  await consolePage.setViewportSize(PHONE);
+  expect(await consolePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await confirm.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await consolePage.screenshot({ path: "output/screenshots/stop-preview-console-confirm-390.png" });
+  await consolePage.close();
+
+  // Stop: the child the preview named was stopped through its service (the property test holds every plan to its preview).
+  await stop.click();
+  await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
+  let summary: { status: string; tool_calls: { tool_name: string; outcome: { kind: string } }[] } | null = null;
+  await expect.poll(async () => (summary = await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json())!.status, { timeout: 30_000 }).not.toBe("IN_PROGRESS");
+  const exported = summary!.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
+  expect(["stopped", "stopped_partial_kept", "discarded"]).toContain(exported.outcome.kind);
+  await expect(preview).toBeHidden();
+  await stop.hover();
+  await expect(preview).toBeHidden(); // nothing left to stop: no preview
+});

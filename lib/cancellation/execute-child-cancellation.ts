@@ -1,0 +1,77 @@
+import type { Database } from "../db/client";
+import { LedgerEvent } from "../ledger/events";
+import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
+import { writeLedger } from "../ledger/write";
+import { BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, type EngineOptions } from "./execute-cancellation";
+import { PlanAction, rulePlan } from "./plan";
+import { activeCallsOf, atBoundary } from "./plan-children";
+import { reconcileWorkItem } from "./reconcile";
+import { ENGINE_ACTOR, sleep } from "./steps";
+
+/**
+ * The engine's pass for a Stop of one child (request-child-cancellation.ts), in the design's order at the child's
+ * scope: its queued descendants already left dispatch with the boundary; plan (the stop matrix's rules, over the
+ * child and its descendants alive at the boundary) → stop each running one through its mechanism (the same
+ * `stopChild` as a task's Stop) → let cooperative ones settle → reconcile accepted actions → clean up and verify
+ * their resources → review items for their effects → record the scoped Stop's settlement on the child. Siblings
+ * and the task are left alone. Safe to repeat (every step is a compare-and-set or a fence): the maintenance pass
+ * runs it again for a scoped Stop without its settlement.
+ *
+ * What it does NOT do: stop the task. A model planner is not consulted for a scoped Stop (one child: the rules).
+ */
+export async function executeChildCancellation(database: Database, workItemId: string, options: EngineOptions): Promise<void> {
+  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
+  const root = await database.prisma.workItem.findUnique({ where: { id: workItemId } });
+  if (!root?.stopRequestedAt || root.stopRootId !== root.id || root.stopSettledAt) return;
+  const boundary = root.stopRequestedAt;
+  const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const ids = scope.map((i) => i.id);
+  const alive = scope.filter((i) => !isTerminalItem(i.status) || (i.finishedAt && i.finishedAt >= boundary));
+  const plan = rulePlan(activeCallsOf(alive.map(atBoundary), o.registry));
+  const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
+  const firstRun = !(await database.prisma.ledgerEvent.count({ where: { workItemId: { in: ids }, type: LedgerEvent.cancellationStep } }));
+
+  for (const item of scope) {
+    if (isTerminalItem(item.status) || item.status === WorkItemStatus.queued) continue;
+    await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun });
+  }
+  const deadline = Date.now() + o.settleTimeoutMs;
+  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) await sleep(25);
+  await finishChildCancellation(database, root.id, o);
+}
+
+/** Steps 5–8 at the child's scope (also run again by the maintenance pass for a scoped Stop that settled late). */
+export async function finishChildCancellation(database: Database, workItemId: string, options: EngineOptions & { verifyDelayMs: number }) {
+  const root = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: root.taskId } });
+  const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id } });
+  const ids = scope.map((i) => i.id);
+  const unknown = scope.filter((i) => i.status === WorkItemStatus.uncertain || ((i.status === WorkItemStatus.submitted || i.status === WorkItemStatus.cancelling) && i.mechanism !== Mechanism.abortSignal));
+  for (const item of unknown) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
+  await cleanupAndVerify(database, root.taskId, options, { workItemIds: ids });
+  await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
+  await recordChildSettlement(database, root.id, ids);
+}
+
+/**
+ * The scoped Stop is settled once no child in its scope is still being stopped: `stopSettledAt` on each of them
+ * (set once, guarded) and `work_item.stop_settled` on the stopped child, in one transaction. Until then its summary
+ * says IN_PROGRESS.
+ */
+async function recordChildSettlement(database: Database, rootId: string, ids: string[]) {
+  await writeLedger(database, async (w) => {
+    const busy = await w.tx.workItem.count({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } } });
+    if (busy) return false;
+    const now = await w.now();
+    const { count } = await w.tx.workItem.updateMany({ where: { id: rootId, stopSettledAt: null }, data: { stopSettledAt: now } });
+    if (!count) return false;
+    await w.tx.workItem.updateMany({ where: { id: { in: ids }, stopSettledAt: null }, data: { stopSettledAt: now } });
+    const root = await w.tx.workItem.findUniqueOrThrow({ where: { id: rootId }, select: { taskId: true } });
+    const effects = await w.tx.sideEffect.findMany({ where: { workItemId: { in: ids } }, select: { id: true } });
+    const open = await w.tx.reviewItem.count({
+      where: { status: { in: OPEN_REVIEW_STATUSES }, OR: [{ workItemId: { in: ids } }, { sideEffectId: { in: effects.map((e) => e.id) } }] },
+    });
+    await w.event({ taskId: root.taskId, workItemId: rootId, entityType: "workItem", entityId: rootId, actor: ENGINE_ACTOR, type: LedgerEvent.workItemStopSettled, data: { openReviewItems: open } });
+    return true;
+  });
+}

@@ -1,0 +1,61 @@
+import type { Database } from "../db/client";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { ACTIVE_ITEM_STATUSES, isTerminalItem, WorkItemStatus } from "../ledger/states";
+import type { ToolRegistry } from "../tools/registry";
+import { phaseOf, rulePlan, validatePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
+
+/**
+ * What the engine plans over, and how — shared by the engine (execute-cancellation.ts) and the Stop preview
+ * (preview-stop.ts), so that the preview cannot disagree with what Stop then does: the same children, in the same
+ * order, described to the planner the same way, planned by the same function.
+ */
+
+/**
+ * The children a plan covers. With a boundary: those still active, and those that ended after it (removed from
+ * dispatch, or stopped by themselves on its signal) — seen as they were at the boundary. Without one (a preview):
+ * those active now, which are exactly those a boundary recorded now would find.
+ */
+export async function childrenToPlan(database: Database, taskId: string, boundaryAt: Date | null): Promise<{ found: WorkItem[]; items: WorkItem[] }> {
+  // On PostgreSQL one statement on `pg` (the engine reads this on every Stop; Prisma's executor costs more CPU).
+  const found = database.pg
+    ? await database.pg.query<WorkItem>(
+        `SELECT * FROM "WorkItem" WHERE "taskId" = $1 AND ("status" = ANY($2::text[]) OR "finishedAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))
+         ORDER BY "createdAt", "id"`,
+        [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null], "stopline_children_to_plan",
+      )
+    : await database.prisma.workItem.findMany({
+        where: boundaryAt
+          ? { taskId, OR: [{ status: { in: ACTIVE_ITEM_STATUSES } }, { finishedAt: { gte: boundaryAt } }] }
+          : { taskId, status: { in: ACTIVE_ITEM_STATUSES } },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+  return { found, items: found.map(atBoundary) };
+}
+
+/** A child that ended after the boundary, as it was at the boundary: queued if it never started, else running. */
+export const atBoundary = (i: WorkItem): WorkItem =>
+  isTerminalItem(i.status) ? { ...i, status: i.startedAt ? WorkItemStatus.running : WorkItemStatus.queued } : i;
+
+/** The planner's view of each child (the seed's ACTIVE_TOOL_CALLS). */
+export function activeCallsOf(items: WorkItem[], registry: ToolRegistry): ActiveToolCall[] {
+  return items.map((i) => ({
+    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
+    commitsEffect: i.commitsEffect, supportsRollback: !!registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
+  }));
+}
+
+/**
+ * The plan for these children: the rules', or a model's when one is configured and its plan passes validation
+ * (invariant 10). Never throws for the planner's sake: a failing or invalid model plan falls back to the rules.
+ */
+export async function planFor(calls: ActiveToolCall[], planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>): Promise<CancellationPlan> {
+  if (!planner || !calls.length) return rulePlan(calls);
+  try {
+    const proposed = await planner(calls);
+    // Never trust a plan that was not validated here, whatever produced it.
+    const { errors } = validatePlan({ actions: proposed.steps }, calls);
+    return errors.length ? { ...rulePlan(calls), fallbackReason: `planner returned an invalid plan: ${errors.join("; ")}` } : proposed;
+  } catch (error) {
+    return { ...rulePlan(calls), fallbackReason: `planner failed: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The stop-conformance kit (issue 13): runs the seeds' race list against a registered tool and prints, per case,
+ * what Stopline reported, what the tool's own service says, and the verdict; exits non-zero on any overclaim.
+ *   npm run conformance -- --tool shop.create_order
+ *   npm run conformance -- --all            (every demo tool, the HTTP job adapter, and the dishonest example)
+ *   npm run conformance -- --list
+ * It runs on a fresh embedded ledger of its own, with the real engine and worker code, against the tools' real
+ * services (the demo world and a job service, started for the run).
+ */
+import { parseArgs } from "node:util";
+import { createTestDatabase } from "../lib/testing/test-database";
+import { conformanceSubjects } from "../lib/conformance/subjects";
+import { failedCases, formatTable, runConformance } from "../lib/conformance/run-conformance";
+
+const { values } = parseArgs({ options: { tool: { type: "string", multiple: true }, all: { type: "boolean" }, list: { type: "boolean" } } });
+process.env.STOPLINE_VERIFY_DELAY_MS ??= "50";
+const world = await conformanceSubjects();
+let failed = 0;
+try {
+  if (values.list || (!values.all && !values.tool?.length)) {
+    console.log(`Tools the kit can run (--tool <name>, or --all):\n${[...world.subjects.keys()].map((n) => `  ${n}`).join("\n")}`);
+    if (!values.list) process.exitCode = 2;
+  } else {
+    const names = values.all ? [...world.subjects.keys()] : values.tool!;
+    const unknown = names.filter((n) => !world.subjects.has(n));
+    if (unknown.length) throw new Error(`no tool ${unknown.join(", ")} — run with --list`);
+    const ledger = await createTestDatabase("sqlite");
+    try {
+      for (const name of names) {
+        const results = await runConformance(ledger.database, world.subjects.get(name)!);
+        console.log(formatTable(name, results));
+        if (failedCases(results).length) failed++;
+      }
+    } finally {
+      await ledger.drop();
+    }
+    process.exitCode = failed ? 1 : 0;
+  }
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 2;
+} finally {
+  await world.close();
+}
+process.exit(process.exitCode ?? 0);
