@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -8,13 +8,15 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { isOpenReview } from "@/lib/ledger/states";
 import { apiFetch, asSentence, fetchTaskPage, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
-import { TaskFilters, type RiskFilter, type StageFilter } from "./task-filters";
+import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
-import { isTaskStage, STAGES, stageLabel } from "./task-stage";
+import { isTaskStage, stageLabel } from "./task-stage";
+import { SummaryStatus, TASK_STANDINGS, taskStanding } from "@/lib/outcomes";
+import { sortNeedsMeFirst } from "@/lib/review/triage";
+import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
 import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
@@ -51,37 +53,32 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       if (event.taskId !== null && event.type !== PROGRESS_EVENT) refetchSoon();
     },
   });
-  const reviews = useQuery({
-    queryKey: REVIEW_KEY,
-    queryFn: ({ signal }) => apiFetch<{ reviewItems: { taskId: string; status: string }[] }>("/api/review-items", { signal }),
-    enabled: !sessionEnded,
-  });
-  const awaitingReview = useMemo(
-    () => (reviews.data ? new Set(reviews.data.reviewItems.filter((r) => isOpenReview(r.status)).map((r) => r.taskId)) : null),
-    [reviews.data],
-  );
 
   const tasks = useMemo(() => uniqueTasks(query.data), [query.data]);
   const { announcement, highlighted } = useStageChanges(tasks, query.isSuccess);
 
-  const [stage, setStage] = useState<StageFilter>("all");
+  const [standing, setStanding] = useState<StandingFilter>("all");
   const [risk, setRisk] = useState<RiskFilter>("any");
   const [needsReview, setNeedsReview] = useState(false);
   const [search, setSearch] = useState("");
-  const counts = useMemo(() => countByStage(tasks), [tasks]);
-  const needsReviewCount = awaitingReview ? tasks.filter((t) => awaitingReview.has(t.id)).length : null;
+  const [sort, setSort] = useState<SortOrder>("needs_me");
+  // Deadlines move from "due soon" to "overdue" while the page is open: the order follows the clock.
+  const now = useNow(true, 30_000);
+  const counts = useMemo(() => countByStanding(tasks), [tasks]);
+  const needsReviewCount = tasks.filter((t) => t.awaitingDecision > 0).length;
   const visible = useMemo(() => {
     const needle = search.trim().toLocaleLowerCase();
-    return tasks.filter(
+    const shown = tasks.filter(
       (t) =>
-        (stage === "all" || t.stage === stage) &&
+        (standing === "all" || t.standing === standing) &&
         (risk === "any" || t.riskLevel === risk) &&
-        (!needsReview || !awaitingReview || awaitingReview.has(t.id)) &&
+        (!needsReview || t.awaitingDecision > 0) &&
         (!needle || matches(t, needle)),
     );
-  }, [tasks, stage, risk, needsReview, awaitingReview, search]);
+    return sort === "needs_me" ? sortNeedsMeFirst(shown, now) : shown;
+  }, [tasks, standing, risk, needsReview, search, sort, now]);
   const clearFilters = () => {
-    setStage("all");
+    setStanding("all");
     setRisk("any");
     setNeedsReview(false);
     setSearch("");
@@ -92,7 +89,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Tasks</h1>
-          <p className="text-sm text-muted">Every task agents created, newest first — updated live from the ledger.</p>
+          <p className="text-sm text-muted">Every task agents created — what needs you first, updated live from the ledger.</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           {!sessionEnded && <ConnectionStatus state={live} />}
@@ -124,8 +121,10 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       ) : (
         <section aria-label="Task list" className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
           <TaskFilters
-            stage={stage}
-            onStageChange={setStage}
+            standing={standing}
+            onStandingChange={setStanding}
+            sort={sort}
+            onSortChange={setSort}
             risk={risk}
             onRiskChange={setRisk}
             needsReview={needsReview}
@@ -141,7 +140,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
             </p>
           )}
           {visible.length > 0 ? (
-            <TaskTable tasks={visible} highlighted={highlighted} />
+            <TaskTable tasks={visible} highlighted={highlighted} now={now} />
           ) : (
             <div className="px-5 py-12 text-center">
               <p className="text-sm font-medium text-ink">No tasks match these filters.</p>
@@ -169,7 +168,10 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
 
 // ---- live updates --------------------------------------------------------------------------------
 
-/** Task events carry the new stage as toState: show it at once, before the refetch confirms it. */
+/**
+ * Task events carry the new stage as toState: show it at once, before the refetch confirms it. A Stop's
+ * stage is shown as "stopping" until the refetch brings its settled summary status: never settled early.
+ */
 function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
   if (event.entityType !== "task" || !event.taskId || !isTaskStage(event.toState)) return;
   const stage = event.toState;
@@ -178,7 +180,7 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
       ...data,
       pages: data.pages.map((page) => ({
         ...page,
-        tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage } : task)),
+        tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage, standing: patchedStanding(task, stage) } : task)),
       })),
     },
   );
@@ -241,14 +243,19 @@ function uniqueTasks(data: Pages | undefined): TaskRow[] {
   return [...byId.values()];
 }
 
-/** The search: the title, or the task, conversation or owner id (a person's user id; by e-mail in the audit). */
-function matches(task: TaskRow, needle: string) {
-  return [task.title, task.id, task.conversationId ?? "", task.ownerId].some((text) => text.toLocaleLowerCase().includes(needle));
+function patchedStanding(task: TaskRow, stage: string) {
+  const stopping = stage === "cancel_requested" || stage === "cancelled";
+  return taskStanding({ stage, stopStatus: stopping ? (task.stopStatus ?? SummaryStatus.inProgress) : task.stopStatus });
 }
 
-function countByStage(tasks: TaskRow[]): Record<StageFilter, number> {
-  const counts = Object.fromEntries([["all", tasks.length], ...STAGES.map((s) => [s, 0])]) as Record<StageFilter, number>;
-  for (const task of tasks) if (isTaskStage(task.stage)) counts[task.stage] += 1;
+/** The search: the title, the task id, the conversation, the owner (e-mail or id) and the tools its steps called. */
+function matches(task: TaskRow, needle: string) {
+  return [task.title, task.id, task.conversationId ?? "", task.ownerId, task.ownerEmail ?? "", ...task.tools].some((text) => text.toLocaleLowerCase().includes(needle));
+}
+
+function countByStanding(tasks: TaskRow[]): Record<StandingFilter, number> {
+  const counts = Object.fromEntries([["all", tasks.length], ...TASK_STANDINGS.map((s) => [s, 0])]) as Record<StandingFilter, number>;
+  for (const task of tasks) counts[task.standing] += 1;
   return counts;
 }
 

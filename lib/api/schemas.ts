@@ -17,6 +17,7 @@ import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventTyp
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
+import { TaskStanding } from "../outcomes/task-standing";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -100,6 +101,21 @@ export const TaskListSchema = z.object({
     workItemCount: z.number().int(),
     /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
     outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
+    /** The Stop's summary status (IN_PROGRESS until settlement); null when nobody pressed Stop. */
+    stopStatus: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]).nullable(),
+    /** The task's pill in the one vocabulary (lib/outcomes taskStanding): a Stop with effects is not a clean Stop. */
+    standing: z.enum(values(TaskStanding)),
+    /** The owner's e-mail address when the owner is a person; null for a task a token owns. */
+    ownerEmail: z.string().nullable(),
+    /** The tools its steps called, each once. */
+    tools: z.array(z.string()),
+    /** External effects that took place, and those whose outcome is still unknown. */
+    effects: z.object({ committed: z.number().int(), unknown: z.number().int() }),
+    /** Review items still waiting for a person (open or escalated) and the earliest of their deadlines. */
+    awaitingDecision: z.number().int(),
+    nextDeadline: isoDate.nullable(),
+    /** Steps whose outcome is not known yet. */
+    uncertainSteps: z.number().int(),
   })),
   nextCursor: z.string().nullable(),
 });

@@ -14,3 +14,4 @@ export * from "./resource-outcome";
 export * from "./summary-status";
 export * from "./user-message";
 export * from "./words";
+export * from "./task-standing";

@@ -15,6 +15,7 @@ import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { toolLabel } from "@/components/chat/labels";
 import { outcomesOfTask } from "@/lib/outcomes";
 import { useLedgerEvents } from "../use-ledger-events";
+import { deadlineWords } from "@/lib/review/deadline-words";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
@@ -177,14 +178,6 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
   );
 }
 
-function deadlineText(deadline: string, now: number) {
-  const diff = Date.parse(deadline) - now;
-  const minutes = Math.round(Math.abs(diff) / 60_000);
-  if (minutes < 1) return diff < 0 ? "overdue by less than a minute" : "due in less than a minute";
-  const span = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} days`;
-  return diff < 0 ? `overdue by ${span}` : `due in ${span}`;
-}
-
 interface CardProps {
   item: ReviewItem;
   task?: TaskDetail;
@@ -220,7 +213,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
               </Badge>
             )}
             <time dateTime={item.deadline} title={fullTime(item.deadline)} className={overdue ? "font-medium text-danger" : undefined}>
-              {deadlineText(item.deadline, now)}
+              {deadlineWords(item.deadline, now)}
             </time>
           </p>
           <h3 id={`title-${item.id}`} className="mt-1.5 text-base font-semibold text-ink">
