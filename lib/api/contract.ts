@@ -177,8 +177,8 @@ export const contract = {
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },
   listEscalationChannels: {
-    method: "GET", path: "/api/escalation-channels", auth: Roles.escalations, response: s.EscalationChannelListSchema,
-    summary: "Escalation channels (webhook, Slack-compatible), active first; secrets are never shown",
+    method: "GET", path: "/api/escalation-channels", auth: Roles.oversight, response: s.EscalationChannelListSchema,
+    summary: "Escalation channels (webhook, Slack-compatible), active first, each with its health from the delivery log (last success, failures in a row); secrets are never shown. Support reads them too",
   },
   createEscalationChannel: {
     method: "POST", path: "/api/escalation-channels", auth: Roles.escalations, body: s.CreateEscalationChannelBody, response: s.EscalationChannelSchema, status: 201,

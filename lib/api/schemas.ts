@@ -15,6 +15,7 @@ import {
 import { PERSON_ROLES, type PersonRole } from "../auth/permissions";
 import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventType } from "../auth/admin-events";
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
+import { ChannelHealth } from "../escalation/channel-health";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
 import { TaskStanding } from "../outcomes/task-standing";
@@ -358,7 +359,12 @@ export const EscalationChannelParams = z.object({ id });
 export const EscalationChannelSchema = z.object({
   id, name: z.string(), kind: EscalationChannelKindSchema, urlPreview: z.string(), hasSecret: z.boolean(), active: z.boolean(), createdAt: isoDate,
 });
-export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema) });
+/** A channel's health, derived from its delivery log (lib/escalation/channel-health.ts). */
+export const ChannelHealthSchema = z.object({
+  health: z.enum(values(ChannelHealth)), lastSuccessAt: isoDate.nullable(), lastFailureAt: isoDate.nullable(),
+  consecutiveFailures: z.number().int(), attempts: z.number().int(),
+});
+export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema.extend({ health: ChannelHealthSchema })) });
 export const CreateEscalationChannelBody = z
   .strictObject({
     name: text(100),
@@ -391,6 +397,8 @@ export const EscalationDeliverySchema = z.object({
     decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
   }).nullable(),
   task: z.object({ id, title: z.string() }).nullable(),
+  /** An escalation sent to a channel added after the item escalated (it was still open then). */
+  late: z.boolean(),
   /** Why the item was escalated (for a close-out: why its escalation was sent), and the recorded reason. */
   trigger: z.enum(values(EscalationTrigger)),
   reason: z.string().nullable(),

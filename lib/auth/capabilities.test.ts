@@ -18,7 +18,7 @@ const admits = (route: RouteContract, role: Role) => route.auth !== "public" && 
 const ROUTES_OF: Record<keyof Capabilities, (keyof typeof contract)[]> = {
   stop: ["cancelTask"],
   decideReviews: ["decideReviewItem"],
-  seeEscalations: ["listEscalations"],
+  seeEscalations: ["listEscalations", "listEscalationChannels"],
   manageEscalations: ["createEscalationChannel", "deactivateEscalationChannel"],
   administer: ["createToken", "listDemoServices", "setDemoFaults"],
 };

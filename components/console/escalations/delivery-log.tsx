@@ -120,7 +120,14 @@ function DeliveryRow({ delivery: d, all, now }: { delivery: Delivery; all: Deliv
           {!d.channel.active && " · removed"}
         </span>
       </td>
-      <td className="py-2 pr-3 text-ink">{d.kind === "closed_out" ? "Close-out" : "Escalation"}</td>
+      <td className="py-2 pr-3 text-ink">
+        {d.kind === "closed_out" ? "Close-out" : "Escalation"}
+        {d.late && (
+          <span className="block text-xs text-warn" data-testid="late" title="This channel was added after the item escalated; it received it then because the item was still open.">
+            sent late — channel added after the escalation
+          </span>
+        )}
+      </td>
       <td className="py-2 pr-3">
         <Badge tone={look.tone} data-testid="delivery-status">
           {look.label}

@@ -6,6 +6,8 @@ import { DeliveryKind, DeliveryStatus, EscalationTrigger } from "@/lib/escalatio
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
 export type Channel = z.output<typeof EscalationChannelSchema>;
 export type ChannelList = z.output<typeof EscalationChannelListSchema>;
+/** A channel as listed, with its health; a channel just created has no log yet. */
+export type ListedChannel = ChannelList["channels"][number];
 export type DeliveryList = z.output<typeof EscalationDeliveryListSchema>;
 export type Delivery = DeliveryList["deliveries"][number];
 
