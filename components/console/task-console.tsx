@@ -20,10 +20,11 @@ import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
 import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
+import { QueryKeys } from "@/components/data/query-keys";
 
 type Pages = InfiniteData<TaskList>;
 /** The review queue's query (same key and shape as the review page's): which tasks wait for a person. */
-const REVIEW_KEY = ["review-items"] as const;
+const REVIEW_KEY = QueryKeys.reviewItems;
 
 /**
  * The live task list. GET /api/tasks fills it; every ledger event from GET /api/events updates it

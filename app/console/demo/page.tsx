@@ -19,12 +19,12 @@ export default async function DemoServicesPage() {
   const can = capabilitiesOf(principal.role);
   if (!can.administer) {
     return (
-      <>
+      <QueryProvider>
         <ConsoleNav current={null} can={can} />
         <NotForRole title="Admins only" principal={principal} testId="admins-only">
           The demo services&apos; fault controls are for admins.
         </NotForRole>
-      </>
+      </QueryProvider>
     );
   }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { BadgeTone } from "@/components/ui/badge";
 import type { EscalationChannelListSchema, EscalationChannelSchema, EscalationDeliveryListSchema } from "@/lib/api/schemas";
+import { QueryKeys } from "@/components/data/query-keys";
 import { DeliveryKind, DeliveryStatus, EscalationTrigger } from "@/lib/escalation/states";
 
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
@@ -11,8 +12,8 @@ export type ListedChannel = ChannelList["channels"][number];
 export type DeliveryList = z.output<typeof EscalationDeliveryListSchema>;
 export type Delivery = DeliveryList["deliveries"][number];
 
-export const CHANNELS_KEY = ["escalation-channels"] as const;
-export const DELIVERIES_KEY = ["escalations"] as const;
+export const CHANNELS_KEY = QueryKeys.escalationChannels;
+export const DELIVERIES_KEY = QueryKeys.escalations;
 /** Deliveries change without ledger events (attempts, retries): the log is re-read this often… */
 export const LOG_REFRESH_MS = 5_000;
 /** …and this often while something is still being sent or retried. */

@@ -15,12 +15,13 @@ import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { toolLabel } from "@/components/chat/labels";
 import { outcomesOfTask } from "@/lib/outcomes";
 import { useLedgerEvents } from "../use-ledger-events";
+import { QueryKeys } from "@/components/data/query-keys";
 import { deadlineWords } from "@/lib/review/deadline-words";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
 
-export const REVIEW_KEY = ["review-items"] as const;
+export const REVIEW_KEY = QueryKeys.reviewItems;
 const OPEN = new Set(["open", "escalated"]);
 
 export const KIND_LABEL: Record<string, string> = {
