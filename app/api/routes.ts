@@ -36,6 +36,7 @@ export const API_ROUTES: ApiRoute[] = [
   { pattern: /^\/api\/work-items\/([^/]+)\/complete$/, load: () => import("@/app/api/work-items/[id]/complete/route"), names: ["id"], file: "app/api/work-items/[id]/complete" },
   { pattern: /^\/api\/review-items$/, load: () => import("@/app/api/review-items/route"), names: [], file: "app/api/review-items" },
   { pattern: /^\/api\/review-items\/([^/]+)\/decision$/, load: () => import("@/app/api/review-items/[id]/decision/route"), names: ["id"], file: "app/api/review-items/[id]/decision" },
+  { pattern: /^\/api\/review-items\/([^/]+)\/retry-release$/, load: () => import("@/app/api/review-items/[id]/retry-release/route"), names: ["id"], file: "app/api/review-items/[id]/retry-release" },
   { pattern: /^\/api\/metrics\/cancellations$/, load: () => import("@/app/api/metrics/cancellations/route"), names: [], file: "app/api/metrics/cancellations" },
   { pattern: /^\/api\/work-items\/([^/]+)\/partial$/, load: () => import("@/app/api/work-items/[id]/partial/route"), names: ["id"], file: "app/api/work-items/[id]/partial" },
   { pattern: /^\/api\/work-items\/([^/]+)\/progress$/, load: () => import("@/app/api/work-items/[id]/progress/route"), names: ["id"], file: "app/api/work-items/[id]/progress" },

@@ -120,6 +120,10 @@ export const contract = {
     method: "POST", path: "/api/review-items/{id}/decision", auth: Roles.reviewers, params: s.ReviewItemParams, body: s.DecisionBody, response: s.DecisionResponseSchema,
     summary: "A person's decision: approve (bound to the exact proposal: target and version) or reject a compensation, or resolve an item",
   },
+  retryRelease: {
+    method: "POST", path: "/api/review-items/{id}/retry-release", auth: Roles.reviewers, params: s.ReviewItemParams, response: s.RetryReleaseResponseSchema,
+    summary: "An orphaned resource: run the tool's cleanup again and verify with a re-query (each step recorded); released → the item is resolved, else it stays open",
+  },
   metrics: {
     method: "GET", path: "/api/metrics/cancellations", auth: ALL, query: s.MetricsQuery, response: s.MetricsSchema,
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",

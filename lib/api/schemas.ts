@@ -292,10 +292,13 @@ export const DecisionBody = z.strictObject({
   decision: z.enum(["approve", "reject", "resolve"]),
   reason: text(2000),
   evidence: z.string().trim().max(5000).optional(),
+  /** For resolving an uncertain outcome: what happened — it updates the side effect, the summary and the person's chat. */
+  finding: z.enum(["took_effect", "did_not_take_effect", "cannot_tell"]).optional(),
   /** For approve: the proposal's target record and version, repeated exactly as shown. */
   target: z.string().max(300).nullable().optional(),
   expectedVersion: z.string().max(200).nullable().optional(),
 });
+export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
 export const DecisionResponseSchema = z.object({
   status: z.enum(values(ReviewItemStatus)),
   compensation: z.object({ status: z.enum(["compensated", "conflict", "failed"]), detail: z.string() }).optional(),

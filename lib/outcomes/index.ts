@@ -15,3 +15,4 @@ export * from "./summary-status";
 export * from "./user-message";
 export * from "./words";
 export * from "./task-standing";
+export * from "./person-findings";
