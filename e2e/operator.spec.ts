@@ -169,7 +169,7 @@ test("operator: a second approval of a decided item is refused with an explanati
   expect(other.status(), await other.text()).toBe(200);
   await card.getByLabel(/Reason/).fill("approve it");
   await card.getByRole("button", { name: /^Approve/ }).click();
-  await expect(card.getByTestId("decision-error")).toContainText(/Refused: .*already decided \(rejected/);
+  await expect(card.getByTestId("decision-error")).toContainText(/already rejected this at .* Your decision was not recorded\./);
   await shot(page, "review-conflict");
   await page.unroute("**/api/events*");
   await page.reload();
