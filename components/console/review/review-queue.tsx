@@ -19,7 +19,8 @@ import { QueryKeys } from "@/components/data/query-keys";
 import { deadlineWords } from "@/lib/review/deadline-words";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
+import { DecisionForm, ReadOnlyDecision, type Armed, type Decided } from "./decision-form";
+import { ShortcutHelp, useQueueKeys } from "./queue-keys";
 
 export const REVIEW_KEY = QueryKeys.reviewItems;
 const OPEN = new Set(["open", "escalated"]);
@@ -79,9 +80,13 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
 
   const [announcement, setAnnouncement] = useState("");
   const [lastDecided, setLastDecided] = useState<Record<string, Decided>>({});
+  const openIds = open.map((i) => i.id);
+  const keys = useQueueKeys(openIds, can.decideReviews);
   const onDecided = (item: ReviewItem, result: Decided) => {
     setLastDecided((prev) => ({ ...prev, [item.id]: result }));
     setAnnouncement(result.message);
+    // After a decision the next item takes the focus (the decided one leaves the list once the queue is re-read).
+    if (result.ok) keys.moveOnFrom(item.id);
     refetchSoon();
   };
 
@@ -104,6 +109,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
           Operators decide review items. You can read every item, its evidence and what a decision would do.
         </p>
       )}
+      {can.decideReviews && <ShortcutHelp open={keys.helpOpen} onToggle={keys.toggleHelp} />}
       <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
         {announcement}
       </p>
@@ -128,9 +134,16 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
                   <li
                     key={item.id}
                     id={item.id}
-                    tabIndex={item.id === focusItem ? -1 : undefined}
+                    tabIndex={-1}
                     data-linked={item.id === focusItem ? "" : undefined}
-                    className={cx("scroll-mt-6 rounded-card outline-none", item.id === focusItem && "ring-2 ring-accent ring-offset-2 ring-offset-canvas")}
+                    data-current={keys.current === item.id ? "" : undefined}
+                    onFocus={(e) => {
+                      if (e.target === e.currentTarget) keys.setCurrent(item.id);
+                    }}
+                    className={cx(
+                      "scroll-mt-6 rounded-card outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-2 focus-visible:ring-offset-canvas",
+                      (item.id === focusItem || keys.current === item.id) && "ring-2 ring-accent ring-offset-2 ring-offset-canvas",
+                    )}
                   >
                     <ReviewCard
                       item={item}
@@ -138,6 +151,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
                       canDecide={can.decideReviews}
                       result={lastDecided[item.id]}
                       onDecided={(r) => onDecided(item, r)}
+                      armed={keys.current === item.id ? keys.armed : null}
                     />
                   </li>
                 ))}
@@ -185,15 +199,15 @@ interface CardProps {
   canDecide: boolean;
   result?: Decided;
   onDecided: (r: Decided) => void;
+  armed: Armed | null;
 }
 
-function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
+function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardProps) {
   const now = Date.now();
   const overdue = Date.parse(item.deadline) < now;
   const workItem = task?.workItems.find((w) => w.id === item.workItemId);
   const effect = task?.sideEffects.find((s) => s.id === item.sideEffectId);
   const outcome = task && workItem ? outcomesOfTask(task, Date.now()).get(workItem.id) : undefined;
-  const editors = ((effect?.evidence as { editedBy?: unknown } | null)?.editedBy ?? []) as string[];
   const resource = task?.resources.find((r) => r.id === item.resourceId);
   const escalated = item.status === "escalated";
   return (
@@ -267,11 +281,6 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
                     {effect.externalVersion && <> · version {effect.externalVersion}</>}
                     {!effect.reversible && " · irreversible"}
                   </span>
-                  {editors.length > 0 && (
-                    <span className="block text-xs text-warn" data-testid="edited-since">
-                      Changed since the agent&apos;s write by {editors.join(", ")}: approving is refused rather than overwriting their change.
-                    </span>
-                  )}
                 </dd>
               </>
             )}
@@ -299,7 +308,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
             </details>
           )}
         </section>
-        {canDecide ? <DecisionForm item={item} result={result} onDecided={onDecided} /> : <ReadOnlyDecision item={item} />}
+        {canDecide ? <DecisionForm item={item} effect={effect} result={result} onDecided={onDecided} armed={armed} /> : <ReadOnlyDecision item={item} effect={effect} />}
       </div>
     </Card>
   );
