@@ -54,7 +54,11 @@ const MAX_STREAMS = 4;
  * that still change are followed over their SSE stream: an event patches the step's status at once and
  * schedules one refetch shortly after. Stop is optimistic — "Stopping…" shows before the request returns.
  */
-export function ChatConversation({ conversationId, isNew }: { conversationId: string; isNew: boolean }) {
+/**
+ * `readOnly`: the signed-in role reads conversations but does not talk to the agent (support, operators): no
+ * composer, no Stop — a note says who does, instead of a request the API would refuse.
+ */
+export function ChatConversation({ conversationId, isNew, readOnly = false }: { conversationId: string; isNew: boolean; readOnly?: boolean }) {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: chatKeys.conversation(conversationId),
@@ -316,6 +320,12 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
         <div ref={endRef} className="scroll-mb-44" />
       </section>
 
+      {readOnly ? (
+        <p data-testid="read-only-chat" className="sticky bottom-0 rounded-card border border-line bg-surface px-4 py-3 text-sm text-muted shadow-xs">
+          You can read this conversation. Only the person it belongs to talks to the agent and presses Stop here; operators stop tasks and decide
+          what is left in the <a href="/console" className="font-medium text-accent underline-offset-2 hover:underline">console</a>.
+        </p>
+      ) : (
       <Composer
         ref={composerRef}
         draft={draft}
@@ -326,6 +336,7 @@ export function ChatConversation({ conversationId, isNew }: { conversationId: st
         onStop={stop}
         announcement={announcement}
       />
+      )}
     </div>
   );
 }
