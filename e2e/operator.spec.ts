@@ -65,8 +65,10 @@ async function orderedThenReversed(request: APIRequestContext, conversationId: s
 async function signIn(page: Page, path: string) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
 }
 
 test.describe.configure({ mode: "serial" });

@@ -13,8 +13,8 @@ import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
-import { isTaskStage, stageLabel } from "./task-stage";
-import { SummaryStatus, TASK_STANDINGS, taskStanding } from "@/lib/outcomes";
+import { isTaskStage } from "./task-stage";
+import { SummaryStatus, TASK_STANDING_WORDS, TASK_STANDINGS, taskStanding } from "@/lib/outcomes";
 import { sortNeedsMeFirst } from "@/lib/review/triage";
 import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
@@ -193,7 +193,7 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
  * from a refetch after a reconnection.
  */
 function useStageChanges(tasks: TaskRow[], loaded: boolean) {
-  const previous = useRef<Map<string, { stage: string; createdAt: string }> | null>(null);
+  const previous = useRef<Map<string, { standing: TaskRow["standing"]; createdAt: string }> | null>(null);
   const [announcement, setAnnouncement] = useState<{ text: string; at: number } | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -205,7 +205,7 @@ function useStageChanges(tasks: TaskRow[], loaded: boolean) {
   useEffect(() => {
     if (!loaded) return;
     const before = previous.current;
-    previous.current = new Map(tasks.map((t) => [t.id, { stage: t.stage, createdAt: t.createdAt }]));
+    previous.current = new Map(tasks.map((t) => [t.id, { standing: t.standing, createdAt: t.createdAt }]));
     if (!before) return; // the first load is not news
 
     // A task older than everything already known came from "Load older tasks", not from an agent.
@@ -215,10 +215,10 @@ function useStageChanges(tasks: TaskRow[], loaded: boolean) {
     for (const task of tasks) {
       const was = before.get(task.id);
       if (!was && Date.parse(task.createdAt) >= newest) {
-        messages.push(`New task “${task.title}” (${stageLabel(task.stage)}).`);
+        messages.push(`New task “${task.title}” (${TASK_STANDING_WORDS[task.standing].short}).`);
         changed.push(task.id);
-      } else if (was && was.stage !== task.stage) {
-        messages.push(`“${task.title}” is now ${stageLabel(task.stage)}.`);
+      } else if (was && was.standing !== task.standing) {
+        messages.push(`“${task.title}” is now ${TASK_STANDING_WORDS[task.standing].short}.`);
         changed.push(task.id);
       }
     }
