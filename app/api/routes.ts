@@ -56,6 +56,7 @@ export const API_ROUTES: ApiRoute[] = [
   { pattern: /^\/api\/session$/, load: () => import("@/app/api/session/route"), names: [], file: "app/api/session" },
   { pattern: /^\/api\/escalation-channels$/, load: () => import("@/app/api/escalation-channels/route"), names: [], file: "app/api/escalation-channels" },
   { pattern: /^\/api\/escalation-channels\/([^/]+)$/, load: () => import("@/app/api/escalation-channels/[id]/route"), names: ["id"], file: "app/api/escalation-channels/[id]" },
+  { pattern: /^\/api\/escalation-channels\/([^/]+)\/test$/, load: () => import("@/app/api/escalation-channels/[id]/test/route"), names: ["id"], file: "app/api/escalation-channels/[id]/test" },
   { pattern: /^\/api\/escalations$/, load: () => import("@/app/api/escalations/route"), names: [], file: "app/api/escalations" },
   { pattern: /^\/api\/demo\/services$/, load: () => import("@/app/api/demo/services/route"), names: [], file: "app/api/demo/services" },
   { pattern: /^\/api\/demo\/services\/([^/]+)\/faults$/, load: () => import("@/app/api/demo/services/[service]/faults/route"), names: ["service"], file: "app/api/demo/services/[service]/faults" },

@@ -192,6 +192,10 @@ export const contract = {
     method: "DELETE", path: "/api/escalation-channels/{id}", auth: Roles.escalations, params: s.EscalationChannelParams, response: s.EscalationChannelSchema,
     summary: "Deactivate an escalation channel (its delivery log is kept; pending deliveries to it are failed)",
   },
+  sendEscalationTest: {
+    method: "POST", path: "/api/escalation-channels/{id}/test", auth: Roles.escalations, params: s.EscalationChannelParams, response: s.EscalationTestSchema, status: 202,
+    summary: "Send a test message to a channel through the deliverer (signed, retried, logged as a delivery of kind test); its result counts in the channel's health",
+  },
   listEscalations: {
     method: "GET", path: "/api/escalations", auth: Roles.oversight, query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,
     summary: "The escalation delivery log, newest first: every escalation and close-out per channel with its attempts; filter by review item, task, channel, status, kind",

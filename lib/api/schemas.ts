@@ -367,6 +367,7 @@ export const ChannelHealthSchema = z.object({
   health: z.enum(values(ChannelHealth)), lastSuccessAt: isoDate.nullable(), lastFailureAt: isoDate.nullable(),
   consecutiveFailures: z.number().int(), attempts: z.number().int(),
 });
+export const EscalationTestSchema = z.object({ delivery: z.object({ id, status: z.enum(values(DeliveryStatus)), createdAt: isoDate }) });
 export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema.extend({ health: ChannelHealthSchema })) });
 export const CreateEscalationChannelBody = z
   .strictObject({

@@ -19,7 +19,7 @@ const ROUTES_OF: Record<keyof Capabilities, (keyof typeof contract)[]> = {
   stop: ["cancelTask"],
   decideReviews: ["decideReviewItem"],
   seeEscalations: ["listEscalations", "listEscalationChannels"],
-  manageEscalations: ["createEscalationChannel", "deactivateEscalationChannel"],
+  manageEscalations: ["createEscalationChannel", "deactivateEscalationChannel", "sendEscalationTest"],
   administer: ["createToken", "listDemoServices", "setDemoFaults"],
 };
 

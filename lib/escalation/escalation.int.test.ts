@@ -470,6 +470,24 @@ describe("escalations you can trust", () => {
     expect(await catchUpChannel(t.database, { id: channel.id, kind: "webhook", createdAt: new Date(channel.createdAt) })).toBe(0);
   });
 
+  it("send test: the receiver gets a signed test message through the deliverer; the channel is then healthy; support may not send one", async () => {
+    await signInPeople();
+    const hook = await receiver();
+    const channel = await addChannel({ name: "tested webhook", kind: "webhook", url: hook.url, secret: SECRET });
+    const sent = await call("POST", `/api/escalation-channels/${channel.id}/test`, { token: admin });
+    expect(sent.status, await sent.clone().text()).toBe(202);
+    await vi.waitFor(() => expect(hook.requests.filter((r) => r.body?.event === "stopline.test")).toHaveLength(1), { timeout: 5_000 });
+    const [test] = hook.requests.filter((r) => r.body?.event === "stopline.test");
+    expect(test.verified).toBe(true);
+    expect(test.headers["stopline-event"]).toBe("stopline.test");
+    await vi.waitFor(async () => {
+      const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
+      expect(channels.find((c: { id: string }) => c.id === channel.id).health).toMatchObject({ health: "healthy", attempts: 1 });
+    }, { timeout: 5_000 });
+    expect((await call("POST", `/api/escalation-channels/${channel.id}/test`, as("support"))).status).toBe(403);
+    expect((await call("POST", `/api/escalation-channels/00000000-0000-4000-8000-000000000000/test`, { token: admin })).status).toBe(404);
+  });
+
   it("a channel whose every attempt failed is listed as failing (failures in a row, never delivered), not Active", async () => {
     const hook = await receiver();
     hook.failWith(500, 500, 500, 500, 500);

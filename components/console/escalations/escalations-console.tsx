@@ -83,7 +83,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
     for (const d of deliveries) {
       const state = now.get(d.id)!;
       if (before.get(d.id) === state) continue;
-      const what = `${d.kind === "closed_out" ? "Close-out" : "Escalation"} to ${d.channel.name}`;
+      const what = `${d.kind === "closed_out" ? "Close-out" : d.kind === "test" ? "Test" : "Escalation"} to ${d.channel.name}`;
       if (state === "delivered") news.push(`${what} delivered.`);
       else if (state === "failed") news.push(`${what} failed.`);
       else if (state === "retrying" && before.get(d.id) !== "retrying") news.push(`${what} did not go through; retrying.`);
@@ -118,6 +118,10 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
     setAnnouncement(
       `Channel “${channel.name}” added. It receives escalations from now on${withSecret ? ", signed with the secret you entered" : ""}, and now — marked late — those still waiting for a decision.`,
     );
+  };
+  const onTestSent = (channel: Channel) => {
+    void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    setAnnouncement(`Test sent to “${channel.name}”; its result appears on the channel in a moment.`);
   };
   const onRemoved = (channel: Channel) => {
     queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({
@@ -181,7 +185,13 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
                           Every channel is removed: escalations are recorded but nobody is alerted.
                         </p>
                       )}
-                      <ChannelList channels={channelList} onRemoved={onRemoved} canManage={can.manageEscalations} />
+                      <ChannelList
+                        channels={channelList}
+                        onRemoved={onRemoved}
+                        canManage={can.manageEscalations}
+                        tests={deliveries.filter((d) => d.kind === "test")}
+                        onTestSent={onTestSent}
+                      />
                     </>
                   )}
                 </div>

@@ -76,6 +76,7 @@ export interface EscalationGroup {
 export function groupByItem(deliveries: Delivery[]): EscalationGroup[] {
   const groups = new Map<string, EscalationGroup>();
   for (const d of deliveries) {
+    if (d.kind === DeliveryKind.test) continue; // a channel's test is shown on its channel, not as an escalation
     let g = groups.get(d.reviewItemId);
     if (!g) {
       g = { reviewItemId: d.reviewItemId, taskId: d.taskId, reviewItem: d.reviewItem, task: d.task, trigger: d.trigger, reason: d.reason, deliveries: [] };
