@@ -117,7 +117,7 @@ for (const size of WIDTHS) {
     await expect(page.locator("tbody tr")).toHaveCount(2);
     await expect(row.getByTestId("standing")).toHaveText("stopped — with effects", { timeout: 20_000 });
     await expect(row.getByTestId("awaiting")).toContainText("1 awaiting decision");
-    await expect(row.getByTestId("effects")).toContainText("1 not yet known");
+    await expect(row.getByTestId("effects")).toContainText("1 outcome not yet known");
     await expect(row).toContainText(/started (\w{3} \d+|\d+ \w{3})/); // the date, not only the time
     await expect(page.getByTestId("nav-review-count")).toBeVisible();
     await fitsWidth(page);
@@ -182,6 +182,51 @@ for (const size of WIDTHS) {
   });
 }
 
+test("a conflict shows what changed (agent's version, version now, who, each write) and offers only the choices still possible", async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const made = await request.post("/api/tokens", { headers: AUTH, data: { name: `triage-e2e-agent-${Date.now()}`, role: "agent" } });
+  expect(made.status(), await made.text()).toBe(201);
+  const AGENT = { Authorization: `Bearer ${((await made.json()) as { token: string }).token}` };
+  const conversation = `conv-triage-conflict-${Date.now()}`;
+  const turn = await request.post(`/api/conversations/${conversation}/messages`, { headers: AGENT, data: { text: "add customer Ada Lovelace ada.lovelace@example.com" } });
+  expect(turn.status(), await turn.text()).toBe(201);
+  const { taskId, proposal } = (await turn.json()) as { taskId: string; proposal: { version: number } };
+  expect((await request.post(`/api/tasks/${taskId}/proposal/confirm`, { headers: AGENT, data: { proposalVersion: proposal.version } })).status()).toBe(201);
+  await expect.poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 60_000 }).toBe("completed");
+  expect((await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer asked to be removed" } })).status()).toBe(200);
+  type Item = { id: string; kind: string; proposal: { target: string; expectedVersion: string } | null };
+  let item: Item | undefined;
+  await expect
+    .poll(async () => {
+      item = ((await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: Item[] }).reviewItems.find((r) => r.kind === "approve_compensation");
+      return !!item;
+    }, { timeout: 30_000 })
+    .toBe(true);
+  // Other staff edit the record in the CRM after the agent created it.
+  const { demoUrl } = (await (await request.get("/api/demo/services", { headers: AUTH })).json()) as { demoUrl: string };
+  expect((await request.post(`${demoUrl}/crm/records/${item!.proposal!.target}/edit`)).status()).toBe(200);
+  // An approval now meets the edit: refused, nothing overwritten, escalated — and the service's account kept.
+  const approve = await request.post(`/api/review-items/${item!.id}/decision`, { headers: AUTH, data: { decision: "approve", reason: "undo it", target: item!.proposal!.target, expectedVersion: item!.proposal!.expectedVersion } });
+  expect(approve.status()).toBe(409);
+
+  for (const size of WIDTHS) {
+    const page = await (await browser.newContext({ viewport: size })).newPage();
+    await tokenSignIn(page, `/console/review?item=${item!.id}`);
+    const card = page.locator(`li[id="${item!.id}"]`);
+    const conflict = card.getByTestId("conflict");
+    await expect(conflict).toBeVisible({ timeout: 20_000 });
+    await expect(conflict.getByTestId("agent-version")).toHaveText(item!.proposal!.expectedVersion);
+    await expect(conflict.getByTestId("current-version")).not.toHaveText(item!.proposal!.expectedVersion);
+    await expect(conflict.getByTestId("changed-by")).not.toBeEmpty();
+    await expect(card.getByRole("button", { name: /^Approve/ })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: /Keep the record as it is/ })).toBeVisible();
+    await fitsWidth(page);
+    await accessible(page);
+    await page.screenshot({ path: `output/screenshots/triage-${size.name}-conflict.png`, fullPage: true });
+    await page.context().close();
+  }
+});
+
 test("an item escalated while no channel existed is listed, and a channel added later receives it, marked late", async ({ browser, request }) => {
   test.setTimeout(180_000);
   let hook: WebhookReceiver | null = null;
@@ -197,7 +242,7 @@ test("an item escalated while no channel existed is listed, and a channel added 
       .poll(async () => ((await (await request.get(`/api/review-items?status=escalated`, { headers: AUTH })).json()) as { reviewItems: { id: string }[] }).reviewItems.some((r) => r.id === itemId), { timeout: 60_000 })
       .toBe(true);
 
-    const page = await browser.newPage();
+    const page = await (await browser.newContext()).newPage();
     await tokenSignIn(page, "/console/escalations");
     const undelivered = page.locator(`[data-testid="undelivered-item"][data-review-item-id="${itemId}"]`);
     await expect(undelivered).toBeVisible({ timeout: 20_000 });

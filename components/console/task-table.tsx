@@ -71,7 +71,7 @@ export function TaskTable({ tasks, highlighted, now }: { tasks: TaskRow[]; highl
               </td>
               <td className="min-w-0 text-ink md:max-w-48 md:px-3 md:py-3" data-testid="owner">
                 <span className="text-xs text-muted md:hidden">Owner </span>
-                <span className="break-all">{task.ownerEmail ?? task.ownerId}</span>
+                <span className="[overflow-wrap:anywhere]">{task.ownerEmail ?? task.ownerId}</span>
               </td>
               <td className="tabular-nums text-ink md:px-3 md:py-3 md:text-right" data-testid="effects">
                 <EffectsCell effects={task.effects} />
@@ -136,7 +136,7 @@ function EffectsCell({ effects }: { effects: TaskRow["effects"] }) {
   return (
     <span className="text-xs">
       {effects.committed > 0 && <span className="block font-medium text-ink">{effects.committed} took effect</span>}
-      {effects.unknown > 0 && <span className="block text-warn">{effects.unknown} not yet known</span>}
+      {effects.unknown > 0 && <span className="block text-warn">{effects.unknown} {effects.unknown === 1 ? "outcome" : "outcomes"} not yet known</span>}
     </span>
   );
 }

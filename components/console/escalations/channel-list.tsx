@@ -132,7 +132,7 @@ function ChannelRow({
           )}
         </div>
         {canManage && channel.active && !confirming && (
-          <Button variant="ghost" size="sm" disabled={testing} onClick={() => void sendTest()} aria-label={`Send a test to ${channel.name}`}>
+          <Button variant="ghost" size="sm" disabled={testing} onClick={() => void sendTest()} aria-label={`Send test to ${channel.name}`}>
             {testing ? "Sending…" : "Send test"}
           </Button>
         )}
