@@ -10,7 +10,7 @@ import { apiFetch, asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
-import { effectLabel, effectTone, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
+import { effectLabel, effectTone, resourceLabel, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
 import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { toolLabel } from "@/components/chat/labels";
 import { outcomesOfTask } from "@/lib/outcomes";
@@ -288,7 +288,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
               <>
                 <dt className="text-muted">Resource</dt>
                 <dd>
-                  <Badge tone={resourceTone(resource.state)}>{resource.state}</Badge>{" "}
+                  <Badge tone={resourceTone(resource.state)}>{resourceLabel(resource.state)}</Badge>{" "}
                   <span className="text-xs text-muted">
                     {resource.type} <span className="font-mono text-ink">{resource.handle}</span> · {resource.attempts} release attempts
                     {resource.verifiedAt && <> · checked {shortTime(resource.verifiedAt)}</>}
