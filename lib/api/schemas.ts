@@ -188,7 +188,8 @@ export const ErrorSchema = z.object({
 });
 
 // ---- request bodies and queries --------------------------------------------------------------------
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Required text up to `max` characters; a longer one is refused with the limit named (never cut). */
+const text = (max: number) => z.string().trim().min(1).max(max, { message: `at most ${max.toLocaleString("en")} characters` });
 /**
  * A version number as both databases store it (a 32-bit integer): PostgreSQL refuses a larger one, so SQLite
  * must not take it either (issue 11: the two databases accept the same inputs).

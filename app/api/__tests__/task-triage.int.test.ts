@@ -82,3 +82,13 @@ describe("GET /api/tasks - triage facts per row", () => {
     expect(reviewItems[0].deadline).toBe(row.nextDeadline);
   });
 });
+
+describe("POST /api/conversations/{id}/messages - long input", () => {
+  it("a message over the limit is refused with a 400 that names the field and the limit (nothing is cut)", async () => {
+    const res = await call("POST", "/api/conversations/conv-long/messages", { token: tokens.agent, body: { text: "x".repeat(2001) } });
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(JSON.stringify(body)).toContain("at most 2,000 characters");
+    expect(JSON.stringify(body)).toContain("text");
+  });
+});
