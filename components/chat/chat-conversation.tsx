@@ -240,6 +240,14 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
     if (count > previousCount.current) endRef.current?.scrollIntoView({ block: "end", behavior: previousCount.current === 0 ? "auto" : "smooth" });
     previousCount.current = count;
   }, [count]);
+  // A reopened conversation: once every turn's details (and so its outcome) have loaded and grown the page, the
+  // latest outcome is brought into view again — once, so reading further up is never pulled back down.
+  const scrolledWhenLoaded = useRef(false);
+  useEffect(() => {
+    if (!allLoaded || scrolledWhenLoaded.current || count === 0) return;
+    scrolledWhenLoaded.current = true;
+    requestAnimationFrame(() => endRef.current?.scrollIntoView({ block: "end" }));
+  }, [allLoaded, count]);
 
   // ---- render -------------------------------------------------------------------------------------
   if (sessionEnded) return <SessionEnded />;
