@@ -7,8 +7,7 @@ import { Card } from "@/components/ui/card";
 import { ConnectionStatus } from "@/components/console/connection-status";
 import { fullTime, shortTime } from "@/components/console/format";
 import type { LiveState } from "@/components/use-event-stream";
-import { isTaskStage } from "@/components/console/task-stage";
-import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
+import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { TaskStage } from "@/lib/ledger/states";
 import {
   asSentence,
@@ -27,7 +26,8 @@ import {
   type Turn,
 } from "./api";
 import { Composer } from "./composer";
-import { isItemStatus, itemLook, toolLabel } from "./labels";
+import { applyToTask } from "@/components/data/apply-ledger-event";
+import { itemLook, toolLabel } from "./labels";
 import { changesSince, readSnapshot, writeSnapshot, type Change } from "./meanwhile";
 import { SessionEnded } from "./session-ended";
 import { AgentMark, TurnView, UserBubble } from "./turn";
@@ -386,35 +386,7 @@ function patchTask(queryClient: QueryClient, taskId: string, patch: (t: TaskDeta
  * not applied (it would flash a past state), it only triggers the refetch.
  */
 function patchFromEvent(queryClient: QueryClient, taskId: string, event: LedgerEvent) {
-  const at = Date.parse(event.createdAt);
-  if (event.type === PROGRESS_EVENT) {
-    const progress = StoredProgress.safeParse(event.data);
-    if (!progress.success) return;
-    patchTask(queryClient, taskId, (t) => ({
-      ...t,
-      workItems: t.workItems.map((i) =>
-        i.id === event.workItemId && (!i.progress || Date.parse(i.progress.at) <= Date.parse(progress.data.at)) ? { ...i, progress: progress.data } : i,
-      ),
-    }));
-  } else if (event.entityType === "workItem" && event.workItemId && isItemStatus(event.toState)) {
-    const status = event.toState;
-    patchTask(queryClient, taskId, (t) => ({
-      ...t,
-      workItems: t.workItems.map((i) => (i.id === event.workItemId && at >= Date.parse(i.updatedAt) ? { ...i, status, updatedAt: event.createdAt } : i)),
-    }));
-  } else if (event.entityType === "task" && isTaskStage(event.toState)) {
-    const stage = event.toState;
-    patchTask(queryClient, taskId, (t) =>
-      at < Date.parse(t.updatedAt)
-        ? t
-        : {
-            ...t,
-            stage,
-            updatedAt: event.createdAt,
-            cancelRequestedAt: t.cancelRequestedAt ?? (stage === TaskStage.cancelRequested ? event.createdAt : null),
-          },
-    );
-  }
+  patchTask(queryClient, taskId, (t) => applyToTask(t, event));
 }
 
 /** One refetch per task for a burst of events. */

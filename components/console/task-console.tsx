@@ -20,6 +20,7 @@ import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
 import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
+import { applyToRow } from "@/components/data/apply-ledger-event";
 import { QueryKeys } from "@/components/data/query-keys";
 
 type Pages = InfiniteData<TaskList>;
@@ -181,7 +182,7 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
       ...data,
       pages: data.pages.map((page) => ({
         ...page,
-        tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage, standing: patchedStanding(task, stage) } : task)),
+        tasks: page.tasks.map((task) => (task.id === event.taskId ? applyToRow(task, event) : task)),
       })),
     },
   );
@@ -244,10 +245,6 @@ function uniqueTasks(data: Pages | undefined): TaskRow[] {
   return [...byId.values()];
 }
 
-function patchedStanding(task: TaskRow, stage: string) {
-  const stopping = stage === "cancel_requested" || stage === "cancelled";
-  return taskStanding({ stage, stopStatus: stopping ? (task.stopStatus ?? SummaryStatus.inProgress) : task.stopStatus });
-}
 
 /** The search: the title, the task id, the conversation, the owner (e-mail or id) and the tools its steps called. */
 function matches(task: TaskRow, needle: string) {

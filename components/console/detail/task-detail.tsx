@@ -21,6 +21,7 @@ import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock }
 import { StopTask } from "./stop-task";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, type TaskDetail } from "./types";
+import { applyToTask } from "@/components/data/apply-ledger-event";
 import { useRefetchSoon } from "../use-refetch-soon";
 import { LedgerEvent as TaskEvent } from "@/lib/ledger/events";
 import { useTaskEvents } from "./use-task-events";
@@ -58,11 +59,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const onEvent = (event: LedgerEvent) => {
     const progress = event.type === PROGRESS_EVENT ? StoredProgress.safeParse(event.data) : null;
     if (!progress) return refetchSoon();
-    if (progress.success) {
-      queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) =>
-        t && { ...t, workItems: t.workItems.map((w) => (w.id === event.workItemId ? { ...w, progress: progress.data } : w)) },
-      );
-    }
+    if (progress.success) queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) => t && applyToTask(t, event));
   };
   const { events, state } = useTaskEvents(taskId, onEvent, !notFound && !sessionEnded);
 
