@@ -120,8 +120,10 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
   // Stop through the API: the badge turns to "stopping" live, and the stop time and reason appear.
   const cancel = await request.post(`/api/tasks/${booking.id}/cancel`, { headers: AUTH, data: { reason: "the user pressed Stop" } });
   expect(cancel.status(), await cancel.text()).toBe(202);
-  await expect(bookingRow.getByTestId("standing")).toHaveText("stopping");
-  await expect(page.getByTestId("announcer")).toContainText("is now stopping");
+  // Its child cannot be stopped (mechanism none) and still runs: once the engine's pass settled, the row says so —
+  // "could not stop", never a settled "stopped".
+  await expect(bookingRow.getByTestId("standing")).toHaveText("could not stop", { timeout: 10_000 });
+  await expect(page.getByTestId("announcer")).toContainText("Stop was pressed and a step is still running.");
   await expect(bookingRow).toContainText("the user pressed Stop");
   await expect(page.locator("tr[data-changed]")).toHaveCount(1);
   await expect(bookingRow).toHaveAttribute("data-changed", "true");
@@ -130,10 +132,10 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
 
   // Filters: by stage, and by title (other tasks may exist when the suite runs more than once).
   const rows = page.locator("tbody tr");
-  await page.getByRole("radio", { name: /Stopping/ }).check();
+  await page.getByRole("radio", { name: /Could not stop/ }).check();
   await expect(bookingRow).toBeVisible();
   await expect(reportRow).toHaveCount(0);
-  for (const standing of await rows.getByTestId("standing").allTextContents()) expect(standing).toBe("stopping");
+  for (const standing of await rows.getByTestId("standing").allTextContents()) expect(standing).toBe("could not stop");
   await page.getByRole("radio", { name: /^All/ }).check();
   const search = page.getByRole("searchbox", { name: /Search tasks/ });
   await search.fill("no task is called this");
@@ -156,7 +158,7 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
   expect(done.status(), await done.text()).toBe(200);
   // Its child could not be stopped and finished anyway: a Stop with effects, not a clean one.
   await expect(bookingRow.getByTestId("standing")).toHaveText("stopped — with effects", { timeout: 10_000 });
-  await expect(page.getByTestId("announcer")).toContainText("is now stopped — with effects");
+  await expect(page.getByTestId("announcer")).toContainText("Stopped, but something took (or may have taken) effect or was left behind.");
   await shot(page, "console-cancelled");
   expect(await page.evaluate(() => (window as unknown as { __stoplineMarker?: string }).__stoplineMarker)).toBe("not reloaded");
 

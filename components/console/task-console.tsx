@@ -216,10 +216,10 @@ function useStageChanges(tasks: TaskRow[], loaded: boolean) {
     for (const task of tasks) {
       const was = before.get(task.id);
       if (!was && Date.parse(task.createdAt) >= newest) {
-        messages.push(`New task “${task.title}” (${TASK_STANDING_WORDS[task.standing].short}).`);
+        messages.push(`New task “${task.title}”: ${TASK_STANDING_WORDS[task.standing].sentence}`);
         changed.push(task.id);
       } else if (was && was.standing !== task.standing) {
-        messages.push(`“${task.title}” is now ${TASK_STANDING_WORDS[task.standing].short}.`);
+        messages.push(`“${task.title}”: ${TASK_STANDING_WORDS[task.standing].sentence}`);
         changed.push(task.id);
       }
     }
