@@ -273,6 +273,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
           <ErrorState message={asSentence((list.error as Error).message)} onRetry={() => void list.refetch()} />
         ) : tasks.length === 0 && pending.length === 0 ? (
           <EmptyState
+            readOnly={readOnly}
             onPick={(text) => {
               setDraft(text);
               composerRef.current?.focus();

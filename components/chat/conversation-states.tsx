@@ -48,7 +48,18 @@ export function PendingTurn({ message, onRestore }: { message: PendingMessage; o
   );
 }
 
-export function EmptyState({ onPick }: { onPick: (text: string) => void }) {
+export function EmptyState({ onPick, readOnly = false }: { onPick: (text: string) => void; readOnly?: boolean }) {
+  if (readOnly) {
+    return (
+      <Card className="px-6 py-12 text-center" data-testid="chat-empty">
+        <h2 className="text-base font-semibold text-ink">Nothing in this conversation yet</h2>
+        <p className="mx-auto mt-2 max-w-lg text-sm leading-6 text-muted">
+          Open a conversation from the list to read what the agent did and what each Stop stopped. The audit in the console searches every
+          conversation by person, task or tool.
+        </p>
+      </Card>
+    );
+  }
   return (
     <Card className="flex flex-col items-center px-6 py-12 text-center" data-testid="chat-empty">
       <span aria-hidden="true" className="mb-4 grid size-10 place-items-center rounded-full bg-accent-soft">
