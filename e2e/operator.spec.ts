@@ -146,7 +146,7 @@ test("operator: approve a reversal bound to its version, see it executed, the ta
   await page.goto(`/audit?taskId=${task.id}`);
   const row = page.getByTestId("audit-effect").first();
   await expect(row).toContainText(effect.operationId);
-  await expect(row).toContainText("compensated");
+  await expect(row).toContainText("reversed"); // the one label map: an effect undone by its compensation reads "reversed" everywhere
   await expect(row).toContainText("approved");
   await shot(page, "audit-task");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
