@@ -38,6 +38,7 @@ export function asProposal(value: unknown): Proposal | null {
 }
 
 import { ApiError, apiFetch as chatFetch } from "@/components/api-client";
+import { QueryKeys } from "@/components/data/query-keys";
 export { ApiError as ChatApiError, chatFetch };
 export { asSentence, isUnauthorized } from "@/components/api-client";
 
@@ -46,12 +47,13 @@ import { sendStop, withStopRetries } from "@/components/data/stop-client";
 
 // ---- query keys and reads -------------------------------------------------------------------------
 
+/** The chat's query keys — the shared table's entries (components/data/query-keys.ts). */
 export const chatKeys = {
-  all: ["chat"] as const,
-  conversations: ["chat", "conversations"] as const,
-  conversation: (id: string) => ["chat", "conversation", id] as const,
-  task: (id: string) => ["chat", "task", id] as const,
-  summary: (id: string) => ["chat", "summary", id] as const,
+  all: QueryKeys.chat,
+  conversations: QueryKeys.conversations,
+  conversation: QueryKeys.conversation,
+  task: QueryKeys.chatTask,
+  summary: QueryKeys.summary,
 };
 
 export const fetchConversationTasks = (conversationId: string, signal?: AbortSignal) =>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ConnectionStatus } from "@/components/console/connection-status";
 import { fullTime, shortTime } from "@/components/console/format";
@@ -10,20 +10,17 @@ import { TaskStage } from "@/lib/ledger/states";
 import {
   asSentence,
   chatKeys,
-  fetchConversationTasks,
-  fetchSummary,
-  fetchTask,
   isUnauthorized,
   sendMessage,
   stopTask,
   stopTurn,
   type LedgerEvent,
-  type Summary,
   type TaskDetail,
   type TaskRow,
   type Turn,
 } from "./api";
 import { Composer } from "./composer";
+import { useChatTasks, useConversation, useSummaries } from "@/components/data/use-conversation";
 import { aggregate, patchFromEvent, patchTask, TaskSubscriber, useChangeAnnouncements, useRefetchSoon } from "./conversation-live";
 import { EmptyState, ErrorState, LoadingState, PendingTurn, type PendingMessage } from "./conversation-states";
 import { changesSince, readSnapshot, writeSnapshot, type Change } from "./meanwhile";
@@ -45,30 +42,18 @@ const MAX_STREAMS = 4;
  */
 export function ChatConversation({ conversationId, isNew, readOnly = false }: { conversationId: string; isNew: boolean; readOnly?: boolean }) {
   const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: chatKeys.conversation(conversationId),
-    queryFn: ({ signal }) => fetchConversationTasks(conversationId, signal),
-  });
+  const list = useConversation(conversationId);
   const tasks = useMemo(() => [...(list.data?.tasks ?? [])].reverse(), [list.data]); // oldest first
   const latestId = tasks.at(-1)?.id;
 
-  const detailQueries = useQueries({
-    queries: tasks.map((t) => ({ queryKey: chatKeys.task(t.id), queryFn: ({ signal }: { signal: AbortSignal }) => fetchTask(t.id, signal) })),
-  });
+  const detailQueries = useChatTasks(tasks.map((t) => t.id));
   const details = useMemo(() => new Map(tasks.map((t, i) => [t.id, detailQueries[i]?.data])), [tasks, detailQueries]);
 
   const [stops, setStops] = useState<Record<string, StopRequest>>({});
   const summaryIds = tasks
     .filter((t) => details.get(t.id)?.cancelRequestedAt || t.cancelRequestedAt || stops[t.id]?.state === "recorded")
     .map((t) => t.id);
-  const summaryQueries = useQueries({
-    queries: summaryIds.map((id) => ({
-      queryKey: chatKeys.summary(id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSummary(id, signal),
-      // The stream triggers refetches; this is only a safety net while the outcome is being established.
-      refetchInterval: (q: { state: { data?: Summary | null } }) => (q.state.data?.status === "IN_PROGRESS" ? 3_000 : false),
-    })),
-  });
+  const summaryQueries = useSummaries(summaryIds);
   const summaries = new Map(summaryIds.map((id, i) => [id, summaryQueries[i]?.data]));
 
   const factsOf = (id: string): TurnFacts => ({ detail: details.get(id), summary: summaries.get(id), stop: stops[id] });

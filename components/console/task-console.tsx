@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { apiFetch, asSentence, fetchTaskPage, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
+import { apiFetch, asSentence, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
@@ -21,6 +21,7 @@ import { useRefetchSoon } from "./use-refetch-soon";
 import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
 import { applyToRow } from "@/components/data/apply-ledger-event";
+import { useTaskList } from "@/components/data/use-task-list";
 import { QueryKeys } from "@/components/data/query-keys";
 
 type Pages = InfiniteData<TaskList>;
@@ -36,12 +37,7 @@ const REVIEW_KEY = QueryKeys.reviewItems;
  */
 export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capabilities }) {
   const queryClient = useQueryClient();
-  const query = useInfiniteQuery({
-    queryKey: TASKS_KEY,
-    queryFn: ({ pageParam, signal }) => fetchTaskPage(pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const query = useTaskList();
 
   const sessionEnded = isUnauthorized(query.error);
   const refetchSoon = useRefetchSoon([TASKS_KEY, REVIEW_KEY]);

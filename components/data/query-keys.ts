@@ -9,4 +9,10 @@ export const QueryKeys = {
   reviewItems: ["review-items"] as const,
   escalationChannels: ["escalation-channels"] as const,
   escalations: ["escalations"] as const,
+  // The chat's own entries (its task detail is kept apart: the chat patches it from its per-task streams).
+  chat: ["chat"] as const,
+  conversations: ["chat", "conversations"] as const,
+  conversation: (conversationId: string) => ["chat", "conversation", conversationId] as const,
+  chatTask: (taskId: string) => ["chat", "task", taskId] as const,
+  summary: (taskId: string) => ["chat", "summary", taskId] as const,
 } as const;

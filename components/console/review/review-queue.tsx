@@ -1,12 +1,13 @@
 "use client";
 
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useTasks } from "@/components/data/use-task";
+import { useReviewItems } from "@/components/data/use-review-items";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
-import { apiFetch, asSentence, isUnauthorized } from "../api";
+import { asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
@@ -38,10 +39,7 @@ export const KIND_LABEL: Record<string, string> = {
  * items and evidence, and are told who decides.
  */
 export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?: string }) {
-  const query = useQuery({
-    queryKey: REVIEW_KEY,
-    queryFn: ({ signal }) => apiFetch<{ reviewItems: ReviewItem[] }>("/api/review-items", { signal }),
-  });
+  const query = useReviewItems();
   const sessionEnded = isUnauthorized(query.error);
   const refetchSoon = useRefetchSoon([REVIEW_KEY, ["task"]], 200);
   const live = useLedgerEvents({
@@ -69,12 +67,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
     .sort((a, b) => Date.parse(b.decidedAt ?? b.updatedAt) - Date.parse(a.decidedAt ?? a.updatedAt))
     .slice(0, 20);
   const taskIds = [...new Set(items.map((i) => i.taskId))];
-  const tasks = useQueries({
-    queries: taskIds.map((id) => ({
-      queryKey: ["task", id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`, { signal }),
-    })),
-  });
+  const tasks = useTasks(taskIds);
   const taskById = new Map<string, TaskDetail>();
   tasks.forEach((t) => t.data && taskById.set(t.data.id, t.data));
 
