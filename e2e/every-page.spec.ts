@@ -13,7 +13,7 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-test.describe.configure({ mode: "serial", timeout: 180_000 });
+test.describe.configure({ mode: "serial", timeout: 300_000 });
 
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
@@ -33,7 +33,9 @@ for (const size of WIDTHS) {
     const wide: string[] = [];
     const visit = async (path: string, name: string) => {
       await page.goto(path);
-      await page.waitForLoadState("networkidle").catch(() => {});
+      // Pages keep a live event stream open (never "network idle"): give their data a moment to arrive instead.
+      await page.locator("main").first().waitFor();
+      await page.waitForTimeout(1_500);
       found.push(...(await seriousViolations(page)));
       const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       if (scroll > client + 1) wide.push(`${path}: ${scroll}px wide in a ${client}px window`);
