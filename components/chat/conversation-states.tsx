@@ -29,9 +29,10 @@ export function PendingTurn({ message, onRestore }: { message: PendingMessage; o
           {message.stopOnArrival ? (
             <p className="flex min-h-7 items-center text-sm text-warn">Stopping… this request is stopped, whether or not the agent has started on it yet.</p>
           ) : (
-            <p className="flex h-7 items-center gap-1" aria-label="The agent is reading your message">
+            <p className="flex h-7 items-center gap-1" role="status">
+        <span className="sr-only">The agent is reading your message</span>
               {[0, 1, 2].map((i) => (
-                <span key={i} className="size-1.5 animate-pulse rounded-full bg-muted/70" style={{ animationDelay: `${i * 150}ms` }} />
+                <span key={i} aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-muted/70" style={{ animationDelay: `${i * 150}ms` }} />
               ))}
             </p>
           )}
