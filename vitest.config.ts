@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"], environment: "node" } },
+      { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"], environment: "node" } },
       {
         resolve: { alias },
         test: {

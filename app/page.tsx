@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { Badge, Card, CardDescription, CardTitle, buttonStyles } from "@/components/ui";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
+import { CONSOLE_ROLES } from "@/lib/auth/permissions";
 
 const AUDIENCES = [
   {
@@ -16,7 +18,15 @@ const AUDIENCES = [
   },
 ] as const;
 
-export default function HomePage() {
+// Who is signed in decides which way in comes first.
+export const dynamic = "force-dynamic";
+
+export default async function HomePage() {
+  const principal = await getSignedInPrincipal();
+  const chat = { href: "/chat", label: "Open the chat" };
+  const consoleEntry = { href: "/console", label: "Open the console" };
+  // A person with the user role chats; everyone else who signs in works in the console; signed out, the chat first.
+  const entries = principal && CONSOLE_ROLES.includes(principal.role) ? [consoleEntry, chat] : principal ? [chat] : [chat, consoleEntry];
   return (
     <div className="space-y-12">
       <section aria-labelledby="intro" className="max-w-3xl space-y-5">
@@ -32,14 +42,20 @@ export default function HomePage() {
           routes what cannot be undone to a human, and tells the person — plainly and truthfully — what stopped, what
           completed and what is still uncertain.
         </p>
-        <div className="flex flex-wrap gap-3">
-          <Link href="/console" className={buttonStyles()}>
-            Open the console
-          </Link>
-          <Link href="/api-docs" className={buttonStyles({ variant: "secondary" })}>
+        <div className="flex flex-wrap gap-3" data-testid="entry-links">
+          {entries.map((e, i) => (
+            <Link key={e.href} href={e.href} className={buttonStyles({ variant: i === 0 ? "primary" : "secondary" })}>
+              {e.label}
+            </Link>
+          ))}
+          <Link href="/api-docs" className={buttonStyles({ variant: "ghost" })}>
             Read the API docs
           </Link>
         </div>
+        <p className="text-sm text-muted">
+          People who ask the agent for something use the <Link href="/chat" className="text-ink underline">chat</Link>; operators, support and admins use
+          the <Link href="/console" className="text-ink underline">console</Link>.
+        </p>
       </section>
 
       <section aria-labelledby="who">

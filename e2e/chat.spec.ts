@@ -24,8 +24,10 @@ async function shotOf(page: Page, locator: Locator, name: string) {
 
 async function signIn(page: Page) {
   await page.goto("/chat");
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Chat", exact: true })).toBeVisible();
 }
 
@@ -70,6 +72,11 @@ test.beforeAll(() => {
 test("GET /chat - signed out: the sign-in form, no conversation", async ({ page }) => {
   await page.goto("/chat");
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to chat" })).toBeVisible();
+  // Account sign-in leads; the admin-token form is the secondary "API token" option, closed until asked for.
+  await expect(page.getByLabel("Email")).toBeVisible();
+  await expect(page.getByLabel("Password")).toBeVisible();
+  await expect(page.getByLabel("Admin token")).toBeHidden();
+  await page.getByText("Sign in with an API token instead").click();
   await expect(page.getByLabel("Admin token")).toBeVisible();
   await expect(page.getByTestId("stop-button")).toHaveCount(0);
   await shot(page, "signed-out");

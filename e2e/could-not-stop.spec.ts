@@ -39,8 +39,10 @@ async function accessible(page: Page, selector: string) {
 
 async function consoleSignIn(page: Page, path: string) {
   await page.goto(path);
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
 }
 
 test.describe.configure({ mode: "serial" });
@@ -57,8 +59,10 @@ test("chat - could not stop: the export's cancel is refused; the chat says it is
   test.slow();
   await page.setViewportSize(DESKTOP);
   await page.goto("/chat");
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 450 rows");
   await box.press("Enter");

@@ -21,8 +21,10 @@ async function shopFaults(request: APIRequestContext) {
 }
 
 async function signIn(page: Page) {
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Demo services" })).toBeVisible();
 }
 
@@ -103,7 +105,7 @@ test("/console/demo - switch on “cancel endpoint unavailable” for the shop: 
 
 test("/console/demo - a refused save says why and keeps the change; services that do not answer say so", async ({ page }) => {
   await page.goto("/console/demo");
-  if (await page.getByLabel("Admin token").isVisible()) await signIn(page);
+  if (await page.getByTestId("entry-sign-in").isVisible()) await signIn(page);
   const shop = page.getByRole("region", { name: "Shop", exact: true });
   await expect(shop.getByRole("switch", { name: "Ignore cancellation" })).toBeVisible();
 
@@ -131,9 +133,11 @@ test("/console/demo - a refused save says why and keeps the change; services tha
 
 test("/console links to /console/demo and back", async ({ page }) => {
   await page.goto("/console");
-  if (await page.getByLabel("Admin token").isVisible()) {
+  if (await page.getByTestId("entry-sign-in").isVisible()) {
+    // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+    if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
     await page.getByLabel("Admin token").fill(TOKEN);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in with token" }).click();
   }
   const nav = page.getByRole("navigation", { name: "Console" });
   await expect(nav.getByRole("link", { name: "Tasks" })).toHaveAttribute("aria-current", "page");

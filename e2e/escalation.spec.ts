@@ -146,10 +146,14 @@ test("operator: a bad URL or a missing secret is refused with the field named; a
   await form.getByLabel(/Shared secret/).press("Enter");
   const channel = page.getByTestId("channel").filter({ hasText: "On-call webhook" });
   await expect(channel).toBeVisible();
-  await expect(channel).toContainText("Active");
+  // A new channel has no delivery yet: its health says so (never a green "Active" it has not earned).
+  // (An item escalated earlier and still open may already have been sent to it, marked late: then it is Healthy.)
+  await expect(channel.getByTestId("channel-health")).toHaveText(/^(Not used yet|Healthy)$/);
   await expect(channel).toContainText("Signed (HMAC-SHA256)");
   await expect(channel).toContainText(hook.url);
-  await expect(page.getByTestId("announcer")).toContainText("Channel “On-call webhook” added");
+  // (Items escalated earlier and still open are sent to a new channel at once, marked late: their deliveries may
+  // already have replaced this announcement.)
+  await expect(page.getByTestId("announcer")).toContainText(/Channel “On-call webhook” added|Escalation to On-call webhook/);
   await expect(form.getByLabel("Name")).toHaveValue("");
   expect(await page.content()).not.toContain(SECRET); // the secret is never shown back
 
@@ -160,7 +164,7 @@ test("operator: a bad URL or a missing secret is refused with the field named; a
   await expect(form.getByLabel(/Shared secret/)).toHaveValue(/^whsec_[0-9a-f]{64}$/);
   await form.getByLabel(/Shared secret/).fill(FLAKY_SECRET);
   await form.getByRole("button", { name: "Add channel" }).click();
-  await expect(page.getByTestId("channel").filter({ hasText: "Flaky receiver" })).toContainText("Active");
+  await expect(page.getByTestId("channel").filter({ hasText: "Flaky receiver" }).getByTestId("channel-health")).toHaveText(/^(Not used yet|Failing)$/);
   await shot(page, "channels");
 
   // The API agrees with the page.
@@ -294,13 +298,17 @@ test("support: reads the delivery log; no channel controls, and the channel rout
   await expect(card).toBeVisible();
   await expect(card.getByTestId("delivery").filter({ hasText: "On-call webhook" }).first()).toHaveAttribute("data-state", "delivered");
   await expect(page.getByTestId("channels-read-only")).toBeVisible();
+  // Support reads the channels and their health (the README says support reads escalations; the API agrees).
+  await expect(page.getByTestId("channel").filter({ hasText: "On-call webhook" }).getByTestId("channel-health")).toHaveText("Healthy");
   await expect(page.getByTestId("channel-form")).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^(Add channel|Remove|Generate)/ })).toHaveCount(0);
   await shot(page, "support");
 
   const SAME_ORIGIN = { origin: E2E_BASE_URL };
   expect((await page.request.get("/api/escalations")).status()).toBe(200);
-  expect((await page.request.get("/api/escalation-channels")).status()).toBe(403);
+  const readable = await page.request.get("/api/escalation-channels");
+  expect(readable.status()).toBe(200);
+  expect(await readable.text()).not.toContain(SECRET);
   expect((await page.request.post("/api/escalation-channels", { data: { name: "x", kind: "webhook", url: hook.url, secret: SECRET }, headers: SAME_ORIGIN })).status()).toBe(403);
   const channels = (await (await request.get("/api/escalation-channels", { headers: AUTH })).json()) as { channels: { id: string }[] };
   expect((await page.request.delete(`/api/escalation-channels/${channels.channels[0].id}`, { headers: SAME_ORIGIN })).status()).toBe(403);
@@ -322,7 +330,10 @@ test("operator: removing a channel asks first (Escape keeps it); a removed chann
   await page.keyboard.press("Escape");
   await expect(confirm).toHaveCount(0);
   await expect(remove).toBeFocused();
-  await expect(flakyChannel).toContainText("Active");
+  // Every delivery to it failed: it is "Failing" with its record (failures in a row, never delivered) — not green.
+  await expect(flakyChannel.getByTestId("channel-health")).toHaveText("Failing");
+  await expect(flakyChannel.getByTestId("channel-health-sentence")).toContainText(/attempts failed · never delivered/);
+  await expect(page.getByTestId("nav-escalation-count")).toContainText(/failing/);
 
   for (const name of ["Flaky receiver", "On-call webhook"]) {
     const row = page.getByTestId("channel").filter({ hasText: name });

@@ -65,8 +65,10 @@ async function orderedThenReversed(request: APIRequestContext, conversationId: s
 async function signIn(page: Page, path: string) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
 }
 
 test.describe.configure({ mode: "serial" });
@@ -144,7 +146,7 @@ test("operator: approve a reversal bound to its version, see it executed, the ta
   await page.goto(`/audit?taskId=${task.id}`);
   const row = page.getByTestId("audit-effect").first();
   await expect(row).toContainText(effect.operationId);
-  await expect(row).toContainText("compensated");
+  await expect(row).toContainText("reversed"); // the one label map: an effect undone by its compensation reads "reversed" everywhere
   await expect(row).toContainText("approved");
   await shot(page, "audit-task");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
@@ -169,7 +171,7 @@ test("operator: a second approval of a decided item is refused with an explanati
   expect(other.status(), await other.text()).toBe(200);
   await card.getByLabel(/Reason/).fill("approve it");
   await card.getByRole("button", { name: /^Approve/ }).click();
-  await expect(card.getByTestId("decision-error")).toContainText(/Refused: .*already decided \(rejected/);
+  await expect(card.getByTestId("decision-error")).toContainText(/already rejected this at .* Your decision was not recorded\./);
   await shot(page, "review-conflict");
   await page.unroute("**/api/events*");
   await page.reload();

@@ -150,18 +150,22 @@ test("support: the task list, a task, the review queue, metrics and the audit sh
   const row = page.locator(`tr[data-task-id="${made.exportTaskId}"]`);
   await expect(row).toBeVisible({ timeout: 15_000 });
   // Search by the owner's id finds the user's tasks in the list, too.
-  await page.getByRole("searchbox", { name: "Search task titles" }).fill(made.ownerId);
+  await page.getByRole("searchbox", { name: /Search tasks/ }).fill(made.ownerId);
   await expect(page.locator(`tr[data-task-id="${made.orderTaskId}"]`)).toBeVisible();
   await expect(row).toBeVisible();
   const ownersRows = await page.locator("tbody tr").count();
   expect(ownersRows).toBeGreaterThanOrEqual(2); // this spec's two, and whatever earlier specs asked as this user
+  // And by the owner's e-mail, which each row shows.
+  await page.getByRole("searchbox", { name: /Search tasks/ }).fill("user@stopline.local");
+  await expect(page.locator(`tr[data-task-id="${made.orderTaskId}"]`)).toBeVisible();
+  await expect(page.locator(`tr[data-task-id="${made.orderTaskId}"]`).getByTestId("owner")).toContainText("user@stopline.local");
   await expectNoWriteControls(page, "tasks");
   await shot(page, "tasks");
   // Needs review: the order waits for an operator; the export does not. (Narrowed to this spec's tasks by id:
   // earlier specs leave tasks of their own in the same database.)
-  const search = page.getByRole("searchbox", { name: "Search task titles" });
+  const search = page.getByRole("searchbox", { name: /Search tasks/ });
   await search.fill(made.orderTaskId);
-  await page.getByRole("checkbox", { name: /Needs review/ }).check();
+  await page.getByRole("checkbox", { name: /Awaiting decision/ }).check();
   await expect(page.locator("tbody tr")).toHaveCount(1);
   await expect(page.locator(`tr[data-task-id="${made.orderTaskId}"]`)).toBeVisible();
   await search.fill(made.exportTaskId);

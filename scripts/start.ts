@@ -162,7 +162,8 @@ function printSignIn(port: number, token: BootstrapToken | null) {
     `  Stopline is running at ${url}${dev ? "  (development mode)" : ""}`,
     loopback ? `  (listening on ${host} only: set HOST=0.0.0.0 to serve other machines)` : `  (listening on ${host}: reachable from other machines)`,
     "",
-    `  Console:   ${url}/console — sign in with an admin API token`,
+    `  Chat:      ${url}/chat — people with the user role talk to the agent and press Stop`,
+    `  Console:   ${url}/console — operators, support and admins (sign in with an account, or an admin API token)`,
   ];
   if (token?.source === "env") {
     lines.push("  Token:     the value of STOPLINE_BOOTSTRAP_TOKEN");

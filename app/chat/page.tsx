@@ -4,6 +4,7 @@ import { ChatApp } from "@/components/chat/chat-app";
 import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
+import { allows, Roles } from "@/lib/auth/permissions";
 
 export const metadata: Metadata = { title: "Chat" };
 
@@ -11,10 +12,11 @@ export const metadata: Metadata = { title: "Chat" };
 export const dynamic = "force-dynamic";
 
 export default async function ChatPage() {
-  if (!(await getSignedInPrincipal())) return <ChatSignIn />;
+  const principal = await getSignedInPrincipal();
+  if (!principal) return <ChatSignIn />;
   return (
     <QueryProvider>
-      <ChatApp conversationId={randomUUID()} isNew />
+      <ChatApp conversationId={randomUUID()} isNew readOnly={!allows(Roles.ownTasks, principal.role)} />
     </QueryProvider>
   );
 }

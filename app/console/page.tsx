@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { ConsoleNav } from "@/components/console/console-nav";
 import { QueryProvider } from "@/components/console/query-provider";
-import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { ConsoleGate, isConsolePrincipal } from "@/components/console/detail/sign-in-gate";
 import { TaskConsole } from "@/components/console/task-console";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Console" };
@@ -12,9 +12,9 @@ export const metadata: Metadata = { title: "Console" };
 export const dynamic = "force-dynamic";
 
 export default async function ConsolePage() {
-  const principal = await getConsolePrincipal();
+  const principal = await getSignedInPrincipal();
 
-  if (!principal) return <SignInGate what="The console shows every task and what its agents are doing, live, for operators, support and admins." next="/console" />;
+  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="The console shows every task and what its agents are doing, live, for operators, support and admins." next="/console" />;
 
   const can = capabilitiesOf(principal.role);
   return (

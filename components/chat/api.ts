@@ -38,20 +38,22 @@ export function asProposal(value: unknown): Proposal | null {
 }
 
 import { ApiError, apiFetch as chatFetch } from "@/components/api-client";
+import { QueryKeys } from "@/components/data/query-keys";
 export { ApiError as ChatApiError, chatFetch };
 export { asSentence, isUnauthorized } from "@/components/api-client";
 
-/** Worth repeating: the network or the server failed, not the request. */
-export const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status >= 500);
+export { isTransient } from "@/components/data/stop-client";
+import { sendStop, withStopRetries } from "@/components/data/stop-client";
 
 // ---- query keys and reads -------------------------------------------------------------------------
 
+/** The chat's query keys — the shared table's entries (components/data/query-keys.ts). */
 export const chatKeys = {
-  all: ["chat"] as const,
-  conversations: ["chat", "conversations"] as const,
-  conversation: (id: string) => ["chat", "conversation", id] as const,
-  task: (id: string) => ["chat", "task", id] as const,
-  summary: (id: string) => ["chat", "summary", id] as const,
+  all: QueryKeys.chat,
+  conversations: QueryKeys.conversations,
+  conversation: QueryKeys.conversation,
+  task: QueryKeys.chatTask,
+  summary: QueryKeys.summary,
 };
 
 export const fetchConversationTasks = (conversationId: string, signal?: AbortSignal) =>
@@ -79,40 +81,20 @@ export const sendMessage = (conversationId: string, text: string, turnId: string
 
 /**
  * Stop a turn by its id — also before the agent's task exists (pressed right after Enter): the task is then
- * born stopped and nothing of it starts. Idempotent like every Stop, so it is safely sent again.
+ * born stopped and nothing of it starts. Idempotent like every Stop, so it is safely sent again (the one Stop client).
  */
-export async function stopTurn(conversationId: string, turnId: string, text: string, attempts = 4): Promise<CancelResponse> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await chatFetch<CancelResponse>(`/api/conversations/${encodeURIComponent(conversationId)}/turns/${encodeURIComponent(turnId)}/cancel`, {
+export const stopTurn = (conversationId: string, turnId: string, text: string, attempts = 4): Promise<CancelResponse> =>
+  withStopRetries(
+    () =>
+      chatFetch<CancelResponse>(`/api/conversations/${encodeURIComponent(conversationId)}/turns/${encodeURIComponent(turnId)}/cancel`, {
         method: "POST",
         body: { reason: "the person pressed Stop in the chat", text },
-      });
-    } catch (error) {
-      if (!isTransient(error) || attempt >= attempts) throw error;
-      await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
-    }
-  }
-}
-
+      }),
+    attempts,
+  );
 
 export const confirmProposal = (taskId: string, proposalVersion: number) =>
   chatFetch<Confirmation>(`/api/tasks/${encodeURIComponent(taskId)}/proposal/confirm`, { method: "POST", body: { proposalVersion } });
 
-/**
- * Stop. The API records the boundary idempotently (a repeat returns the first one), so a Stop whose answer
- * was lost to the network or a server hiccup is safely sent again.
- */
-export async function stopTask(taskId: string, attempts = 4): Promise<CancelResponse> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await chatFetch<CancelResponse>(`/api/tasks/${encodeURIComponent(taskId)}/cancel`, {
-        method: "POST",
-        body: { reason: "the person pressed Stop in the chat" },
-      });
-    } catch (error) {
-      if (!isTransient(error) || attempt >= attempts) throw error;
-      await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
-    }
-  }
-}
+/** Stop, through the one Stop client (components/data/stop-client.ts: idempotent, retried on a transient failure). */
+export const stopTask = (taskId: string, attempts = 4): Promise<CancelResponse> => sendStop(taskId, "the person pressed Stop in the chat", attempts);

@@ -19,6 +19,9 @@ interface Props {
   stopPreviewTaskIds?: string[];
 }
 
+/** The API's limit on a message (lib/api/schemas.ts MessageBody.text): shown as it nears, never cut silently. */
+export const MESSAGE_LIMIT = 2000;
+
 /**
  * The bar at the bottom of the conversation: always on screen (sticky), with the message field, Send, and
  * Stop. Stop stays focusable even when there is nothing to stop (aria-disabled, not disabled), so keyboard
@@ -32,12 +35,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (draft.trim()) onSend();
+    if (draft.trim() && draft.length <= MESSAGE_LIMIT) onSend();
   }
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
   }
 
+  const tooLong = draft.length > MESSAGE_LIMIT;
   const stopLabel = canStop ? "Stop" : stopping ? "Stopping…" : "Stop";
   return (
     // -mb-10 cancels the page's bottom padding: scrolled to the end, the bar still sits on the window's edge.
@@ -57,11 +61,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           onChange={(e) => onDraftChange(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder="Ask the agent — e.g. “order two chairs”"
-          aria-describedby={`${id}-keys`}
-          maxLength={2000}
+          aria-describedby={`${id}-keys${tooLong ? ` ${id}-limit` : ""}`}
+          aria-invalid={tooLong || undefined}
           className={cx(inputStyles(), "h-11 max-h-40 min-h-11 resize-none py-2.5 leading-6")}
         />
-        <Button type="submit" className="h-11 shrink-0" disabled={!draft.trim()}>
+        <Button type="submit" className="h-11 shrink-0" disabled={!draft.trim() || tooLong}>
           Send
         </Button>
         <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []}>{(previewId) => (
@@ -82,6 +86,12 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         </Button>
         )}</StopPreviewHover>
       </form>
+      {draft.length > MESSAGE_LIMIT * 0.9 && (
+        <p id={`${id}-limit`} data-testid="composer-limit" className={cx("mt-1.5 text-xs tabular-nums", tooLong ? "font-medium text-danger" : "text-muted")}>
+          {draft.length.toLocaleString("en")} / {MESSAGE_LIMIT.toLocaleString("en")} characters
+          {tooLong && ` — ${(draft.length - MESSAGE_LIMIT).toLocaleString("en")} too many: shorten the message to send it (nothing is cut)`}
+        </p>
+      )}
       <p id={`${id}-keys`} className="mt-1.5 text-xs text-muted">
         Enter sends · Shift+Enter adds a line ·{" "}
         <span id={`${id}-stop-hint`}>

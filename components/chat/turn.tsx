@@ -55,7 +55,7 @@ export function TurnView({ task, detail, summary, stop, turn, changes, onDismiss
         <AgentMark />
         <div className="min-w-0 flex-1 space-y-3">
           <div className="text-[0.9375rem] leading-7 text-ink" data-testid="agent-reply">
-            {reply ? <p>{reply}</p> : <p className="h-7 w-2/3 animate-pulse rounded bg-line/70" aria-label="Loading the reply" />}
+            {reply ? <p>{reply}</p> : <p className="h-7 w-2/3 animate-pulse rounded bg-line/70" role="status"><span className="sr-only">Loading the reply</span></p>}
             <GeneratedText status={generate?.status} result={generate?.result} />
           </div>
 
@@ -122,9 +122,10 @@ function GeneratedText({ status, result }: { status: string | undefined; result:
   }
   if (status === WorkItemStatus.queued || status === WorkItemStatus.running) {
     return (
-      <p className="mt-2 flex h-7 items-center gap-1 text-muted" aria-label="Writing the rest of the reply">
+      <p className="mt-2 flex h-7 items-center gap-1 text-muted" role="status">
+        <span className="sr-only">Writing the rest of the reply</span>
         {[0, 1, 2].map((i) => (
-          <span key={i} className="size-1.5 animate-pulse rounded-full bg-muted/70" style={{ animationDelay: `${i * 150}ms` }} />
+          <span key={i} aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-muted/70" style={{ animationDelay: `${i * 150}ms` }} />
         ))}
       </p>
     );

@@ -8,10 +8,11 @@ export type LedgerEvent = z.output<typeof LedgerEventSchema>;
 export type Session = z.output<typeof SessionSchema>;
 
 import { ApiError, apiFetch } from "@/components/api-client";
+import { QueryKeys } from "@/components/data/query-keys";
 export { ApiError, apiFetch };
 export { asSentence, isUnauthorized } from "@/components/api-client";
 
-export const TASKS_KEY = ["tasks"] as const;
+export const TASKS_KEY = QueryKeys.tasks;
 export const TASK_PAGE_SIZE = 100;
 
 export function fetchTaskPage(before: string | null, signal?: AbortSignal) {

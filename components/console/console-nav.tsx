@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { cx } from "@/components/ui/cx";
 import type { Capabilities } from "@/lib/auth/capabilities";
+import { EscalationCount, ReviewCount } from "./nav-counts";
 
 /** Every console page; `shownIf` names the capability a page needs (the page itself checks it too). */
 const LINKS = [
@@ -16,7 +17,10 @@ const LINKS = [
 
 export type ConsolePage = (typeof LINKS)[number]["key"];
 
-/** The console's pages the signed-in principal may open, above each page's header. */
+/**
+ * The console's pages the signed-in principal may open, above each page's header, with what waits: the review
+ * queue's open items and how many are overdue, the escalation channels that are failing. Inside a QueryProvider.
+ */
 export function ConsoleNav({ current, can }: { current: ConsolePage | null; can: Capabilities }) {
   const links = LINKS.filter((link) => !("shownIf" in link) || can[link.shownIf]);
   return (
@@ -33,6 +37,8 @@ export function ConsoleNav({ current, can }: { current: ConsolePage | null; can:
               )}
             >
               {link.label}
+              {link.key === "review" && <ReviewCount />}
+              {link.key === "escalations" && <EscalationCount />}
             </Link>
           </li>
         ))}

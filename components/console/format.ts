@@ -12,3 +12,12 @@ export function shortTime(iso: string, now = new Date()): string {
 }
 
 export const fullTime = (iso: string) => full.format(new Date(iso));
+
+const withDate = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+const withYear = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+
+/** Date and time, always with the date ("1 Dec, 14:05"; the year when it is not this year): for lists people triage. */
+export function dateTime(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  return (d.getFullYear() === now.getFullYear() ? withDate : withYear).format(d);
+}

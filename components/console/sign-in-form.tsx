@@ -65,7 +65,7 @@ export function SignInForm() {
         </p>
       )}
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? "Signing in…" : "Sign in with token"}
       </Button>
     </form>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -8,20 +8,25 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { isOpenReview } from "@/lib/ledger/states";
-import { apiFetch, asSentence, fetchTaskPage, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
+import { apiFetch, asSentence, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
-import { TaskFilters, type RiskFilter, type StageFilter } from "./task-filters";
+import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
-import { isTaskStage, STAGES, stageLabel } from "./task-stage";
+import { isTaskStage } from "./task-stage";
+import { SummaryStatus, TASK_STANDING_WORDS, TASK_STANDINGS, taskStanding } from "@/lib/outcomes";
+import { sortNeedsMeFirst } from "@/lib/review/triage";
+import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
 import { PROGRESS_EVENT } from "@/lib/ledger/progress";
 import { useLedgerEvents } from "./use-ledger-events";
+import { applyToRow } from "@/components/data/apply-ledger-event";
+import { useTaskList } from "@/components/data/use-task-list";
+import { QueryKeys } from "@/components/data/query-keys";
 
 type Pages = InfiniteData<TaskList>;
 /** The review queue's query (same key and shape as the review page's): which tasks wait for a person. */
-const REVIEW_KEY = ["review-items"] as const;
+const REVIEW_KEY = QueryKeys.reviewItems;
 
 /**
  * The live task list. GET /api/tasks fills it; every ledger event from GET /api/events updates it
@@ -32,12 +37,7 @@ const REVIEW_KEY = ["review-items"] as const;
  */
 export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capabilities }) {
   const queryClient = useQueryClient();
-  const query = useInfiniteQuery({
-    queryKey: TASKS_KEY,
-    queryFn: ({ pageParam, signal }) => fetchTaskPage(pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const query = useTaskList();
 
   const sessionEnded = isUnauthorized(query.error);
   const refetchSoon = useRefetchSoon([TASKS_KEY, REVIEW_KEY]);
@@ -51,37 +51,32 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       if (event.taskId !== null && event.type !== PROGRESS_EVENT) refetchSoon();
     },
   });
-  const reviews = useQuery({
-    queryKey: REVIEW_KEY,
-    queryFn: ({ signal }) => apiFetch<{ reviewItems: { taskId: string; status: string }[] }>("/api/review-items", { signal }),
-    enabled: !sessionEnded,
-  });
-  const awaitingReview = useMemo(
-    () => (reviews.data ? new Set(reviews.data.reviewItems.filter((r) => isOpenReview(r.status)).map((r) => r.taskId)) : null),
-    [reviews.data],
-  );
 
   const tasks = useMemo(() => uniqueTasks(query.data), [query.data]);
   const { announcement, highlighted } = useStageChanges(tasks, query.isSuccess);
 
-  const [stage, setStage] = useState<StageFilter>("all");
+  const [standing, setStanding] = useState<StandingFilter>("all");
   const [risk, setRisk] = useState<RiskFilter>("any");
   const [needsReview, setNeedsReview] = useState(false);
   const [search, setSearch] = useState("");
-  const counts = useMemo(() => countByStage(tasks), [tasks]);
-  const needsReviewCount = awaitingReview ? tasks.filter((t) => awaitingReview.has(t.id)).length : null;
+  const [sort, setSort] = useState<SortOrder>("needs_me");
+  // Deadlines move from "due soon" to "overdue" while the page is open: the order follows the clock.
+  const now = useNow(true, 30_000);
+  const counts = useMemo(() => countByStanding(tasks), [tasks]);
+  const needsReviewCount = tasks.filter((t) => t.awaitingDecision > 0).length;
   const visible = useMemo(() => {
     const needle = search.trim().toLocaleLowerCase();
-    return tasks.filter(
+    const shown = tasks.filter(
       (t) =>
-        (stage === "all" || t.stage === stage) &&
+        (standing === "all" || t.standing === standing) &&
         (risk === "any" || t.riskLevel === risk) &&
-        (!needsReview || !awaitingReview || awaitingReview.has(t.id)) &&
+        (!needsReview || t.awaitingDecision > 0) &&
         (!needle || matches(t, needle)),
     );
-  }, [tasks, stage, risk, needsReview, awaitingReview, search]);
+    return sort === "needs_me" ? sortNeedsMeFirst(shown, now) : shown;
+  }, [tasks, standing, risk, needsReview, search, sort, now]);
   const clearFilters = () => {
-    setStage("all");
+    setStanding("all");
     setRisk("any");
     setNeedsReview(false);
     setSearch("");
@@ -92,7 +87,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Tasks</h1>
-          <p className="text-sm text-muted">Every task agents created, newest first — updated live from the ledger.</p>
+          <p className="text-sm text-muted">Every task agents created — what needs you first, updated live from the ledger.</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           {!sessionEnded && <ConnectionStatus state={live} />}
@@ -124,8 +119,10 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       ) : (
         <section aria-label="Task list" className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
           <TaskFilters
-            stage={stage}
-            onStageChange={setStage}
+            standing={standing}
+            onStandingChange={setStanding}
+            sort={sort}
+            onSortChange={setSort}
             risk={risk}
             onRiskChange={setRisk}
             needsReview={needsReview}
@@ -141,7 +138,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
             </p>
           )}
           {visible.length > 0 ? (
-            <TaskTable tasks={visible} highlighted={highlighted} />
+            <TaskTable tasks={visible} highlighted={highlighted} now={now} />
           ) : (
             <div className="px-5 py-12 text-center">
               <p className="text-sm font-medium text-ink">No tasks match these filters.</p>
@@ -169,7 +166,10 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
 
 // ---- live updates --------------------------------------------------------------------------------
 
-/** Task events carry the new stage as toState: show it at once, before the refetch confirms it. */
+/**
+ * Task events carry the new stage as toState: show it at once, before the refetch confirms it. A Stop's
+ * stage is shown as "stopping" until the refetch brings its settled summary status: never settled early.
+ */
 function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
   if (event.entityType !== "task" || !event.taskId || !isTaskStage(event.toState)) return;
   const stage = event.toState;
@@ -178,7 +178,7 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
       ...data,
       pages: data.pages.map((page) => ({
         ...page,
-        tasks: page.tasks.map((task) => (task.id === event.taskId ? { ...task, stage } : task)),
+        tasks: page.tasks.map((task) => (task.id === event.taskId ? applyToRow(task, event) : task)),
       })),
     },
   );
@@ -190,7 +190,7 @@ function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
  * from a refetch after a reconnection.
  */
 function useStageChanges(tasks: TaskRow[], loaded: boolean) {
-  const previous = useRef<Map<string, { stage: string; createdAt: string }> | null>(null);
+  const previous = useRef<Map<string, { standing: TaskRow["standing"]; createdAt: string }> | null>(null);
   const [announcement, setAnnouncement] = useState<{ text: string; at: number } | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -202,7 +202,7 @@ function useStageChanges(tasks: TaskRow[], loaded: boolean) {
   useEffect(() => {
     if (!loaded) return;
     const before = previous.current;
-    previous.current = new Map(tasks.map((t) => [t.id, { stage: t.stage, createdAt: t.createdAt }]));
+    previous.current = new Map(tasks.map((t) => [t.id, { standing: t.standing, createdAt: t.createdAt }]));
     if (!before) return; // the first load is not news
 
     // A task older than everything already known came from "Load older tasks", not from an agent.
@@ -212,10 +212,10 @@ function useStageChanges(tasks: TaskRow[], loaded: boolean) {
     for (const task of tasks) {
       const was = before.get(task.id);
       if (!was && Date.parse(task.createdAt) >= newest) {
-        messages.push(`New task “${task.title}” (${stageLabel(task.stage)}).`);
+        messages.push(`New task “${task.title}”: ${TASK_STANDING_WORDS[task.standing].sentence}`);
         changed.push(task.id);
-      } else if (was && was.stage !== task.stage) {
-        messages.push(`“${task.title}” is now ${stageLabel(task.stage)}.`);
+      } else if (was && was.standing !== task.standing) {
+        messages.push(`“${task.title}”: ${TASK_STANDING_WORDS[task.standing].sentence}`);
         changed.push(task.id);
       }
     }
@@ -241,14 +241,15 @@ function uniqueTasks(data: Pages | undefined): TaskRow[] {
   return [...byId.values()];
 }
 
-/** The search: the title, or the task, conversation or owner id (a person's user id; by e-mail in the audit). */
+
+/** The search: the title, the task id, the conversation, the owner (e-mail or id) and the tools its steps called. */
 function matches(task: TaskRow, needle: string) {
-  return [task.title, task.id, task.conversationId ?? "", task.ownerId].some((text) => text.toLocaleLowerCase().includes(needle));
+  return [task.title, task.id, task.conversationId ?? "", task.ownerId, task.ownerEmail ?? "", ...task.tools].some((text) => text.toLocaleLowerCase().includes(needle));
 }
 
-function countByStage(tasks: TaskRow[]): Record<StageFilter, number> {
-  const counts = Object.fromEntries([["all", tasks.length], ...STAGES.map((s) => [s, 0])]) as Record<StageFilter, number>;
-  for (const task of tasks) if (isTaskStage(task.stage)) counts[task.stage] += 1;
+function countByStanding(tasks: TaskRow[]): Record<StandingFilter, number> {
+  const counts = Object.fromEntries([["all", tasks.length], ...TASK_STANDINGS.map((s) => [s, 0])]) as Record<StandingFilter, number>;
+  for (const task of tasks) counts[task.standing] += 1;
   return counts;
 }
 

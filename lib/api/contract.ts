@@ -166,6 +166,10 @@ export const contract = {
     method: "POST", path: "/api/review-items/{id}/decision", auth: Roles.reviewers, params: s.ReviewItemParams, body: s.DecisionBody, response: s.DecisionResponseSchema,
     summary: "A person's decision: approve (bound to the exact proposal: target and version) or reject a compensation, or resolve an item",
   },
+  retryRelease: {
+    method: "POST", path: "/api/review-items/{id}/retry-release", auth: Roles.reviewers, params: s.ReviewItemParams, response: s.RetryReleaseResponseSchema,
+    summary: "An orphaned resource: run the tool's cleanup again and verify with a re-query (each step recorded); released → the item is resolved, else it stays open",
+  },
   metrics: {
     method: "GET", path: "/api/metrics/cancellations", auth: ALL, query: s.MetricsQuery, response: s.MetricsSchema,
     summary: "Generation vs action cancellations, with latency from the Stop boundary to settlement",
@@ -223,8 +227,8 @@ export const contract = {
   deleteSession: { method: "DELETE", path: "/api/session", auth: "public", summary: "Console sign-out", status: 204 },
   openapi: { method: "GET", path: "/api/openapi.json", auth: "public", summary: "This document" },
   listEscalationChannels: {
-    method: "GET", path: "/api/escalation-channels", auth: Roles.escalations, response: s.EscalationChannelListSchema,
-    summary: "Escalation channels (webhook, Slack-compatible), active first; secrets are never shown",
+    method: "GET", path: "/api/escalation-channels", auth: Roles.oversight, response: s.EscalationChannelListSchema,
+    summary: "Escalation channels (webhook, Slack-compatible), active first, each with its health from the delivery log (last success, failures in a row); secrets are never shown. Support reads them too",
   },
   createEscalationChannel: {
     method: "POST", path: "/api/escalation-channels", auth: Roles.escalations, body: s.CreateEscalationChannelBody, response: s.EscalationChannelSchema, status: 201,
@@ -233,6 +237,10 @@ export const contract = {
   deactivateEscalationChannel: {
     method: "DELETE", path: "/api/escalation-channels/{id}", auth: Roles.escalations, params: s.EscalationChannelParams, response: s.EscalationChannelSchema,
     summary: "Deactivate an escalation channel (its delivery log is kept; pending deliveries to it are failed)",
+  },
+  sendEscalationTest: {
+    method: "POST", path: "/api/escalation-channels/{id}/test", auth: Roles.escalations, params: s.EscalationChannelParams, response: s.EscalationTestSchema, status: 202,
+    summary: "Send a test message to a channel through the deliverer (signed, retried, logged as a delivery of kind test); its result counts in the channel's health",
   },
   listEscalations: {
     method: "GET", path: "/api/escalations", auth: Roles.oversight, query: s.ListEscalationsQuery, response: s.EscalationDeliveryListSchema,

@@ -18,9 +18,11 @@ import {
 import { PERSON_ROLES, type PersonRole } from "../auth/permissions";
 import { ADMIN_ENTITIES, ADMIN_EVENT_TYPES, type AdminEntity, type AdminEventType } from "../auth/admin-events";
 import { ChannelKind, DeliveryKind, DeliveryStatus, EscalationTrigger } from "../escalation/states";
+import { ChannelHealth } from "../escalation/channel-health";
 import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
 import { PREVIEW_KINDS, type PreviewKind } from "../outcomes/stop-preview";
+import { TaskStanding } from "../outcomes/task-standing";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -106,6 +108,21 @@ export const TaskListSchema = z.object({
     workItemCount: z.number().int(),
     /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
     outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
+    /** The Stop's summary status (IN_PROGRESS until settlement); null when nobody pressed Stop. */
+    stopStatus: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]).nullable(),
+    /** The task's pill in the one vocabulary (lib/outcomes taskStanding): a Stop with effects is not a clean Stop. */
+    standing: z.enum(values(TaskStanding)),
+    /** The owner's e-mail address when the owner is a person; null for a task a token owns. */
+    ownerEmail: z.string().nullable(),
+    /** The tools its steps called, each once. */
+    tools: z.array(z.string()),
+    /** External effects that took place, and those whose outcome is still unknown. */
+    effects: z.object({ committed: z.number().int(), unknown: z.number().int() }),
+    /** Review items still waiting for a person (open or escalated) and the earliest of their deadlines. */
+    awaitingDecision: z.number().int(),
+    nextDeadline: isoDate.nullable(),
+    /** Steps whose outcome is not known yet. */
+    uncertainSteps: z.number().int(),
   })),
   nextCursor: z.string().nullable(),
 });
@@ -244,7 +261,8 @@ export const ErrorSchema = z.object({
 });
 
 // ---- request bodies and queries --------------------------------------------------------------------
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Required text up to `max` characters; a longer one is refused with the limit named (never cut). */
+const text = (max: number) => z.string().trim().min(1).max(max, { message: `at most ${max.toLocaleString("en")} characters` });
 /**
  * A version number as both databases store it (a 32-bit integer): PostgreSQL refuses a larger one, so SQLite
  * must not take it either (issue 11: the two databases accept the same inputs).
@@ -348,10 +366,13 @@ export const DecisionBody = z.strictObject({
   decision: z.enum(["approve", "reject", "resolve"]),
   reason: text(2000),
   evidence: z.string().trim().max(5000).optional(),
+  /** For resolving an uncertain outcome: what happened — it updates the side effect, the summary and the person's chat. */
+  finding: z.enum(["took_effect", "did_not_take_effect", "cannot_tell"]).optional(),
   /** For approve: the proposal's target record and version, repeated exactly as shown. */
   target: z.string().max(300).nullable().optional(),
   expectedVersion: z.string().max(200).nullable().optional(),
 });
+export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
 export const DecisionResponseSchema = z.object({
   status: z.enum(values(ReviewItemStatus)),
   compensation: z.object({ status: z.enum(["compensated", "conflict", "failed"]), detail: z.string() }).optional(),
@@ -415,7 +436,13 @@ export const EscalationChannelParams = z.object({ id });
 export const EscalationChannelSchema = z.object({
   id, name: z.string(), kind: EscalationChannelKindSchema, urlPreview: z.string(), hasSecret: z.boolean(), active: z.boolean(), createdAt: isoDate,
 });
-export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema) });
+/** A channel's health, derived from its delivery log (lib/escalation/channel-health.ts). */
+export const ChannelHealthSchema = z.object({
+  health: z.enum(values(ChannelHealth)), lastSuccessAt: isoDate.nullable(), lastFailureAt: isoDate.nullable(),
+  consecutiveFailures: z.number().int(), attempts: z.number().int(),
+});
+export const EscalationTestSchema = z.object({ delivery: z.object({ id, status: z.enum(values(DeliveryStatus)), createdAt: isoDate }) });
+export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema.extend({ health: ChannelHealthSchema })) });
 export const CreateEscalationChannelBody = z
   .strictObject({
     name: text(100),
@@ -448,6 +475,8 @@ export const EscalationDeliverySchema = z.object({
     decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
   }).nullable(),
   task: z.object({ id, title: z.string() }).nullable(),
+  /** An escalation sent to a channel added after the item escalated (it was still open then). */
+  late: z.boolean(),
   /** Why the item was escalated (for a close-out: why its escalation was sent), and the recorded reason. */
   trigger: z.enum(values(EscalationTrigger)),
   reason: z.string().nullable(),

@@ -18,8 +18,8 @@ const admits = (route: RouteContract, role: Role) => route.auth !== "public" && 
 const ROUTES_OF: Record<keyof Capabilities, (keyof typeof contract)[]> = {
   stop: ["cancelTask"],
   decideReviews: ["decideReviewItem"],
-  seeEscalations: ["listEscalations"],
-  manageEscalations: ["createEscalationChannel", "deactivateEscalationChannel"],
+  seeEscalations: ["listEscalations", "listEscalationChannels"],
+  manageEscalations: ["createEscalationChannel", "deactivateEscalationChannel", "sendEscalationTest"],
   administer: ["createToken", "listDemoServices", "setDemoFaults"],
 };
 

@@ -16,6 +16,7 @@ import {
   type WorkItemLike,
 } from "../outcomes";
 import { SummaryStatus } from "../outcomes/summary-status";
+import { personFindings } from "../outcomes/person-findings";
 
 export { SummaryStatus } from "../outcomes/summary-status";
 export { count } from "../outcomes/user-message";
@@ -34,7 +35,7 @@ export interface SummaryFacts {
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
   sideEffects: { id: string; workItemId: string; operationId: string; externalRecordId: string | null; reversible: boolean; description: string | null; outcome: string }[];
-  reviewItems: (ReviewItemLike & { id: string })[];
+  reviewItems: (ReviewItemLike & { id: string; decidedBy?: string | null })[];
   /** Judges whether a worker's lease is still live. */
   now: Date;
 }
@@ -181,7 +182,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
-    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length } }, utcFormat),
+    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length }, findings: personFindings(facts) }, utcFormat),
   };
 }
 

@@ -111,7 +111,7 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
     "content-type": "application/json",
     "user-agent": "Stopline-Escalations/1",
     [DELIVERY_ID_HEADER]: delivery.id,
-    "Stopline-Event": delivery.kind === DeliveryKind.closedOut ? "review_item.closed_out" : "review_item.escalated",
+    "Stopline-Event": delivery.kind === DeliveryKind.closedOut ? "review_item.closed_out" : delivery.kind === DeliveryKind.test ? "stopline.test" : "review_item.escalated",
     "Stopline-Attempt": String(attempt),
   };
   if (delivery.channel.secret) headers[SIGNATURE_HEADER] = signatureHeader(delivery.channel.secret, body);

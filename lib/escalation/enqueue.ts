@@ -138,7 +138,7 @@ async function enqueueFor(database: Database, event: LedgerEventRow, channels: C
   return n;
 }
 
-async function createDelivery(database: Database, input: { channel: Channel; item: { id: string; taskId: string }; kind: string; facts: EscalationFacts }): Promise<number> {
+export async function createDelivery(database: Database, input: { channel: Channel; item: { id: string; taskId: string }; kind: string; facts: EscalationFacts }): Promise<number> {
   try {
     await database.prisma.escalationDelivery.create({
       data: {

@@ -42,11 +42,17 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await t?.drop();
 });
-// Each test brings its own channels; switch them off afterwards so the next test's count is its own.
+// Each test brings its own channels and items; switch the channels off and decide what is still open afterwards,
+// so the next test's count is its own (a channel added later receives the escalated items still open, marked late).
 afterEach(async () => {
   const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
   for (const c of channels.filter((c: { active: boolean }) => c.active)) {
     expect((await call("DELETE", `/api/escalation-channels/${c.id}`, { token: admin })).status).toBe(200);
+  }
+  const { reviewItems } = await json(await call("GET", "/api/review-items", { token: admin }));
+  for (const i of reviewItems.filter((i: { status: string }) => i.status === "open" || i.status === "escalated")) {
+    const decision = i.kind === "approve_compensation" ? "reject" : "resolve";
+    await call("POST", `/api/review-items/${i.id}/decision`, { token: admin, body: { decision, reason: "closed between tests" } });
   }
 });
 
@@ -383,7 +389,7 @@ describe("escalation API input and access", () => {
     expect(await countChannels()).toBe(before);
   });
 
-  it("support reads the delivery log but may neither list, create nor remove channels (403, nothing written)", async () => {
+  it("support reads the delivery log and the channels with their health, but may neither create nor remove channels (403, nothing written)", async () => {
     await signInPeople();
     const existing = await addChannel({ name: "kept", kind: "webhook", url: "https://hooks.example.com/kept", secret: SECRET });
     const before = await countChannels();
@@ -392,7 +398,12 @@ describe("escalation API input and access", () => {
     expect(await json(log)).toHaveProperty("deliveries");
     expect((await call("POST", "/api/escalation-channels", as("support", { body: good() }))).status).toBe(403);
     expect((await call("DELETE", `/api/escalation-channels/${existing.id}`, as("support"))).status).toBe(403);
-    expect((await call("GET", "/api/escalation-channels", as("support"))).status).toBe(403);
+    const listed = await call("GET", "/api/escalation-channels", as("support"));
+    expect(listed.status).toBe(200);
+    const text = await listed.text();
+    expect(text).not.toContain(SECRET);
+    const kept = (JSON.parse(text).channels as { id: string; health: { health: string } }[]).find((c) => c.id === existing.id);
+    expect(kept?.health.health).toBe("untested");
     expect(await countChannels()).toBe(before);
     expect(await t.database.prisma.escalationChannel.findUnique({ where: { id: existing.id } })).toMatchObject({ active: true });
   });
@@ -432,5 +443,60 @@ describe("escalation API input and access", () => {
     expect(doc.paths["/api/escalation-channels/{id}"]).toHaveProperty("delete");
     expect(doc.paths["/api/escalations"].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["reviewItemId", "status"]));
     expect(JSON.stringify(doc.paths["/api/escalation-channels"].get.responses["200"])).not.toMatch(/"secret"/);
+  });
+});
+
+describe("escalations you can trust", () => {
+  it("an item escalated while no channel existed is sent, marked late, to a channel added later; a decided one is not", async () => {
+    const open = await openItem("order 2001 — escalated before any channel");
+    await escalatePastDeadline(open.item);
+    const decided = await openItem("order 2002 — escalated, then decided");
+    await escalatePastDeadline(decided.item);
+    expect((await call("POST", `/api/review-items/${decided.item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "checked by phone" } })).status).toBe(200);
+    expect(await deliveriesOf(open.item.id)).toEqual([]); // nobody was alerted: there was no channel
+
+    const hook = await receiver();
+    const channel = await addChannel({ name: "added later", kind: "webhook", url: hook.url, secret: SECRET });
+    await vi.waitFor(() => expect(forItem(hook, open.item.id)).toHaveLength(1), { timeout: 5_000 });
+    const body = forItem(hook, open.item.id)[0].body;
+    expect(body).toMatchObject({ event: "review_item.escalated", trigger: "deadline_passed", late: { channelAddedAt: channel.createdAt } });
+    expect(forItem(hook, open.item.id)[0].verified).toBe(true);
+    expect(forItem(hook, decided.item.id)).toHaveLength(0);
+    const [logged] = await deliveriesOf(open.item.id);
+    expect(logged).toMatchObject({ channelId: channel.id, kind: "escalated", late: true, status: "delivered" });
+
+    // Adding the channel twice over (a second catch-up) sends nothing twice.
+    const { catchUpChannel } = await import("./catch-up-channel");
+    expect(await catchUpChannel(t.database, { id: channel.id, kind: "webhook", createdAt: new Date(channel.createdAt) })).toBe(0);
+  });
+
+  it("send test: the receiver gets a signed test message through the deliverer; the channel is then healthy; support may not send one", async () => {
+    await signInPeople();
+    const hook = await receiver();
+    const channel = await addChannel({ name: "tested webhook", kind: "webhook", url: hook.url, secret: SECRET });
+    const sent = await call("POST", `/api/escalation-channels/${channel.id}/test`, { token: admin });
+    expect(sent.status, await sent.clone().text()).toBe(202);
+    await vi.waitFor(() => expect(hook.requests.filter((r) => r.body?.event === "stopline.test")).toHaveLength(1), { timeout: 5_000 });
+    const [test] = hook.requests.filter((r) => r.body?.event === "stopline.test");
+    expect(test.verified).toBe(true);
+    expect(test.headers["stopline-event"]).toBe("stopline.test");
+    await vi.waitFor(async () => {
+      const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
+      expect(channels.find((c: { id: string }) => c.id === channel.id).health).toMatchObject({ health: "healthy", attempts: 1 });
+    }, { timeout: 5_000 });
+    expect((await call("POST", `/api/escalation-channels/${channel.id}/test`, as("support"))).status).toBe(403);
+    expect((await call("POST", `/api/escalation-channels/00000000-0000-4000-8000-000000000000/test`, { token: admin })).status).toBe(404);
+  });
+
+  it("a channel whose every attempt failed is listed as failing (failures in a row, never delivered), not Active", async () => {
+    const hook = await receiver();
+    hook.failWith(500, 500, 500, 500, 500);
+    const channel = await addChannel({ name: "broken webhook", kind: "webhook", url: hook.url, secret: SECRET });
+    const { item } = await openItem("order 2003 — to a failing channel");
+    await escalatePastDeadline(item);
+    await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.status).toBe("failed"), { timeout: 10_000 });
+    const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
+    const listed = channels.find((c: { id: string }) => c.id === channel.id);
+    expect(listed.health).toMatchObject({ health: "failing", consecutiveFailures: 5, attempts: 5, lastSuccessAt: null });
   });
 });

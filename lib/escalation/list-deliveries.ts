@@ -53,7 +53,7 @@ async function listAllDeliveries(database: Database, filter: DeliveryFilter) {
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: filter.limit ?? 100,
-    include: { channel: { select: { id: true, name: true, kind: true, active: true } } },
+    include: { channel: { select: { id: true, name: true, kind: true, active: true, createdAt: true } } },
   });
   if (!rows.length) return [];
 
@@ -90,8 +90,14 @@ async function listAllDeliveries(database: Database, filter: DeliveryFilter) {
       item?.kind,
     );
     const task = taskById.get(r.taskId);
+    // Sent late: the channel was added after the item's first alert (catch-up-channel.ts sent it what was still open).
+    const firstAlert = events.find((e) => e.entityId === r.reviewItemId && (e.type === "review_item.escalated" || (item && ORPHAN_KINDS.has(item.kind))));
+    const late = r.kind === DeliveryKind.escalated && !!firstAlert && r.channel.createdAt.getTime() > firstAlert.createdAt.getTime();
+    const { createdAt: _channelCreatedAt, ...channel } = r.channel;
     return {
       ...r,
+      channel,
+      late,
       attemptLog: r.attemptLog ?? [],
       reviewItem: item && { id: item.id, kind: item.kind, subject: item.subject, status: item.status, deadline: item.deadline, decidedBy: item.decidedBy, decidedAt: item.decidedAt, resolution: item.resolution },
       task: task ? { id: task.id, title: task.title } : null,

@@ -18,6 +18,11 @@ export interface EscalationFacts {
   /** Close-outs only: when and how the item was decided. */
   closedOut?: { at: string; status: string; decidedBy: string | null; resolution: string | null };
   links: { reviewItem: string; task: string; api: string };
+  /**
+   * Set when this channel was added after the item escalated and received it then, because the item was still
+   * waiting for a decision: when the channel was added.
+   */
+  late?: { channelAddedAt: string };
 }
 
 /** The console's base URL for links in messages (STOPLINE_PUBLIC_URL, else this server on PORT). */
@@ -88,11 +93,12 @@ export function slackMessage(f: EscalationFacts): { text: string; blocks: unknow
     };
   }
   const reason = f.reason ? esc(cut(f.reason, 1000)) : TRIGGER_LABEL[f.trigger];
-  const text = `:rotating_light: Escalated — ${label}: ${subject} (task ${task}; ${TRIGGER_LABEL[f.trigger]}). <${f.links.reviewItem}|Decide in Stopline>`;
+  const late = f.late ? " (sent late: this channel was added after the escalation, and the item is still open)" : "";
+  const text = `:rotating_light: Escalated${late} — ${label}: ${subject} (task ${task}; ${TRIGGER_LABEL[f.trigger]}). <${f.links.reviewItem}|Decide in Stopline>`;
   return {
     text,
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: `:rotating_light: *Escalated — ${esc(label)}*\n${subject}` } },
+      { type: "section", text: { type: "mrkdwn", text: `:rotating_light: *Escalated${late} — ${esc(label)}*\n${subject}` } },
       {
         type: "section",
         fields: [

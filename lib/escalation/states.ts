@@ -15,6 +15,8 @@ export const DeliveryKind = {
   escalated: "escalated",
   /** An escalated item was decided: the people who were alerted learn that it is handled. */
   closedOut: "closed_out",
+  /** "Send test" from the escalations page: a message that says only that the channel works (no review item). */
+  test: "test",
 } as const;
 export type DeliveryKind = (typeof DeliveryKind)[keyof typeof DeliveryKind];
 
@@ -43,6 +45,7 @@ export type EscalationTrigger = (typeof EscalationTrigger)[keyof typeof Escalati
 export const EscalationEvent = {
   escalated: "review_item.escalated",
   closedOut: "review_item.closed_out",
+  test: "stopline.test",
 } as const;
 export type EscalationEvent = (typeof EscalationEvent)[keyof typeof EscalationEvent];
 

@@ -76,10 +76,12 @@ export interface TaskEventData {
   "side_effect.compensated": null;
   // ---- what only a person decides ----------------------------------------------------------------------------
   "review_item.opened": { kind: string; deadline: string; risk: string };
-  "review_item.escalated": { kind?: string } | null;
+  /** conflict: what the service said when an approval met a record someone else changed (lib/review). */
+  "review_item.escalated": { kind?: string; conflict?: Record<string, unknown> } | null;
   "review_item.approved": { decision: string; evidence: string | null };
   "review_item.rejected": { decision: string; evidence: string | null };
-  "review_item.resolved": { decision: string; evidence: string | null } | null;
+  /** finding: what a person established about an uncertain outcome (took_effect, did_not_take_effect, cannot_tell). */
+  "review_item.resolved": { decision: string; evidence: string | null; finding?: string } | null;
   /** Someone asked to undo finished work (lib/review/request-reversal.ts): one review item per reversible effect. */
   "reversal.requested": { reviewItems: string[]; irreversible: string[] };
   // ---- the cancellation engine -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { outcomesOfTask, type OutcomeKind } from "../outcomes";
+import { taskStanding } from "../outcomes";
+import { taskRowFacts, type TaskRowFacts } from "./task-row-facts";
 
 export interface TaskFilter {
   stage?: string[];
@@ -27,37 +28,18 @@ export async function listTasks(database: Database, filter: TaskFilter = {}) {
     include: { _count: { select: { workItems: true } } },
   });
   const page = tasks.slice(0, limit);
-  const outcomes = await outcomeCounts(database, page.map((t) => t.id));
+  const facts = await taskRowFacts(database, page);
   return {
-    tasks: page.map((t) => ({ ...t, outcomes: outcomes.get(t.id) ?? [] })),
+    tasks: page.map((t) => ({ ...t, ...(facts.get(t.id) ?? emptyRowFacts(t.stage)) })),
     nextCursor: tasks.length > limit ? tasks[limit - 1].id : null,
   };
 }
 
-/**
- * How many children of each task ended (or stand) how, in the one vocabulary (lib/outcomes) — what the
- * console's task list shows per row. Three queries for the whole page, none per task.
- */
-async function outcomeCounts(database: Database, taskIds: string[]): Promise<Map<string, { kind: OutcomeKind; count: number }[]>> {
-  if (!taskIds.length) return new Map();
-  const [tasks, workItems, sideEffects, reviewItems] = await Promise.all([
-    database.prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, cancelRequestedAt: true, settledAt: true } }),
-    database.prisma.workItem.findMany({ where: { taskId: { in: taskIds } } }),
-    database.prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, select: { id: true, taskId: true, workItemId: true, outcome: true, reversible: true } }),
-    database.prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, select: { taskId: true, workItemId: true, sideEffectId: true, kind: true, status: true, deadline: true } }),
-  ]);
-  const now = Date.now();
-  const counts = new Map<string, { kind: OutcomeKind; count: number }[]>();
-  for (const task of tasks) {
-    const of = <T extends { taskId: string }>(rows: T[]) => rows.filter((r) => r.taskId === task.id);
-    const byKind = new Map<OutcomeKind, number>();
-    for (const o of outcomesOfTask({ ...task, workItems: of(workItems), sideEffects: of(sideEffects), reviewItems: of(reviewItems) }, now).values()) {
-      byKind.set(o.kind, (byKind.get(o.kind) ?? 0) + 1);
-    }
-    counts.set(task.id, [...byKind].map(([kind, count]) => ({ kind, count })));
-  }
-  return counts;
-}
+/** A row whose task vanished between the two reads (never in practice: tasks are not deleted). */
+const emptyRowFacts = (stage: string): TaskRowFacts => ({
+  outcomes: [], stopStatus: null, standing: taskStanding({ stage, stopStatus: null }), ownerEmail: null, tools: [],
+  effects: { committed: 0, unknown: 0 }, awaitingDecision: 0, nextDeadline: null, uncertainSteps: 0,
+});
 
 /** A task with everything it owns: work items, resources, side effects, review items. */
 export async function getTaskDetail(database: Database, taskId: string) {

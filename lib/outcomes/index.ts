@@ -15,3 +15,5 @@ export * from "./summary-status";
 export * from "./user-message";
 export * from "./words";
 export * from "./stop-preview";
+export * from "./task-standing";
+export * from "./person-findings";

@@ -42,3 +42,14 @@ describe("userMessage", () => {
     );
   });
 });
+
+describe("userMessage - what a person established", () => {
+  it.each<[string, { finding: "took_effect" | "did_not_take_effect" | "cannot_tell"; what: string }, string]>([
+    ["took effect", { finding: "took_effect", what: "order o-1 (two chairs)" }, "An operator confirmed that order o-1 (two chairs) took effect."],
+    ["did not", { finding: "did_not_take_effect", what: "order o-2" }, "An operator confirmed that order o-2 did not take effect."],
+    ["cannot tell", { finding: "cannot_tell", what: "the crm.create_record action" }, "An operator could not establish whether the crm.create_record action took effect."],
+  ])("%s", (_, finding, sentence) => {
+    const words = userMessage({ settled: true, children: [effect(EffectReview.none)], resources: { notReleased: 0, heldByRunningStep: 0 }, findings: [finding] }, utcFormat);
+    expect(words).toBe(`Stopped new work. One action took effect; it has not been reversed. ${sentence}`);
+  });
+});

@@ -1,4 +1,5 @@
 import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
+import { findingSentence, type PersonFinding } from "./person-findings";
 import { afterDuration, STOP_FAILURE_WORDS, utcFormat, type WordsFormat } from "./words";
 
 /**
@@ -12,6 +13,8 @@ export interface MessageFacts {
   /** Every child of the task (children that completed before the Stop are not news and are left out). */
   children: ChildOutcome[];
   resources: { notReleased: number; heldByRunningStep: number };
+  /** What a person established about outcomes Stopline could not (person-findings.ts). */
+  findings?: { finding: PersonFinding; what: string }[];
 }
 
 const WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
@@ -108,6 +111,9 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
     s.push(`${count(unchecked.length, "outcome")} cannot be established by Stopline; a person decides${asked.length ? ` by ${f.time(Math.min(...asked))}` : ""}.`);
   }
   if (n(OutcomeKind.failed)) s.push(`${count(n(OutcomeKind.failed), "step")} failed; ${they(n(OutcomeKind.failed), "it", "they")} had no effect.`);
+
+  // what a person established
+  for (const finding of facts.findings ?? []) s.push(findingSentence(finding));
 
   // resources
   const { notReleased, heldByRunningStep } = facts.resources;

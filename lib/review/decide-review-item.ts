@@ -8,12 +8,20 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refOf } from "../cancellation/execute-cancellation";
+import { alreadyDecidedSentence, type Finding } from "./decision-words";
+import { resolveUncertain } from "./resolve-uncertain";
+
+/** The losing side of two simultaneous decisions: a 409 with who decided, when and what. */
+const alreadyDecided = (item: { id: string; status: string; decidedBy: string | null; decidedAt: Date | null; resolution: string | null }) =>
+  new AppError(ErrorCode.conflict, alreadyDecidedSentence(item), { currentState: item.status, decidedBy: item.decidedBy, decidedAt: item.decidedAt?.toISOString() ?? null });
 
 export interface Decision {
   reviewItemId: string;
   decision: "approve" | "reject" | "resolve";
   reason: string;
   evidence?: string;
+  /** Resolving an uncertain outcome: what the person found out (it updates the side effect and the summary). */
+  finding?: Finding;
   /** Approval binds to the exact proposal the person saw: its target record and version must be repeated. */
   target?: string | null;
   expectedVersion?: string | null;
@@ -38,9 +46,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   const actor = actorOf(principal);
   const item = await database.prisma.reviewItem.findUnique({ where: { id: input.reviewItemId }, include: { sideEffect: { include: { workItem: true } } } });
   if (!item) throw new AppError(ErrorCode.notFound, `review item ${input.reviewItemId} not found`, { reviewItemId: input.reviewItemId });
-  if (!isOpenReview(item.status)) {
-    throw new AppError(ErrorCode.conflict, `review item ${item.id} was already decided (${item.status}${item.decidedBy ? ` by ${item.decidedBy}` : ""})`, { currentState: item.status });
-  }
+  if (!isOpenReview(item.status)) throw alreadyDecided(item);
   const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}) =>
     writeLedger(database, (w) =>
       casUpdate(w, {
@@ -48,8 +54,12 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
         data: { decidedBy: actor, decidedAt: new Date(), resolution: [input.reason, input.evidence && `evidence: ${input.evidence}`].filter(Boolean).join(" — "), ...extra },
         event: { taskId: item.taskId, workItemId: item.workItemId, actor, type, reason: input.reason, data: { decision: input.decision, evidence: input.evidence ?? null } },
       }),
-    ).then((moved) => {
-      if (!moved) throw new AppError(ErrorCode.conflict, `review item ${item.id} changed while deciding; reload it`, { reviewItemId: item.id });
+    ).then(async (moved) => {
+      if (moved) return;
+      // Someone else's decision landed between our read and our write: say whose, when and what.
+      const now = await database.prisma.reviewItem.findUnique({ where: { id: item.id } });
+      if (now && !isOpenReview(now.status)) throw alreadyDecided(now);
+      throw new AppError(ErrorCode.conflict, "this item changed while you were deciding; look at it again", { reviewItemId: item.id });
     });
 
   if (input.decision === "reject") {
@@ -58,6 +68,10 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   if (input.decision === "resolve") {
     if (item.kind === ReviewItemKind.approveCompensation) throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
+    if (input.finding && item.kind !== ReviewItemKind.resolveUncertain) throw new AppError(ErrorCode.badRequest, "a finding answers an uncertain outcome; this item is not one", { field: "finding" });
+    if (item.kind === ReviewItemKind.resolveUncertain && input.finding) {
+      return resolveUncertain(database, registry, { item, actor, finding: input.finding, reason: input.reason, evidence: input.evidence ?? null }, alreadyDecided);
+    }
     await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved);
     return { status: ReviewItemStatus.resolved };
   }
@@ -99,7 +113,10 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     const detail = current.status === "committed"
       ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion} (the version the agent's write produced): ${editors.length ? `${editors.join(", ")} changed it since` : "someone else changed it"}; nothing was overwritten`
       : `the service reports the record as ${current.status}; nothing was done`;
-    await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail);
+    // What the service says now is kept on the side effect with the escalation (one transaction): the card then shows
+    // what changed — the agent's version, the current one, who changed it, their writes — and stops offering approval.
+    const evidence = current.status === "committed" ? { ...((effect.evidence as Record<string, unknown> | null) ?? {}), ...(current.evidence ?? {}), currentVersion, checkedAt: new Date().toISOString() } : null;
+    await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail, evidence ? { id: effect.id, rowVersion: effect.rowVersion, evidence } : undefined);
     throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
   }
 
@@ -144,9 +161,11 @@ export function requestedTheReversal(item: { requestedBy: string | null }, princ
   return item.requestedBy.slice(item.requestedBy.indexOf(":") + 1) === principal.name;
 }
 
-async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string) {
+async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string, conflict?: { id: string; rowVersion: number; evidence: Record<string, unknown> }) {
   await writeLedger(database, async (w) => {
-    const event = { taskId, workItemId, actor, type: LedgerEvent.reviewItemEscalated, reason };
+    const event = { taskId, workItemId, actor, type: LedgerEvent.reviewItemEscalated, reason, ...(conflict ? { data: { conflict: conflict.evidence } } : {}) };
+    // Guarded by the row version read: evidence written meanwhile by reconciliation is not overwritten.
+    if (conflict) await w.tx.sideEffect.updateMany({ where: { id: conflict.id, rowVersion: conflict.rowVersion }, data: { evidence: conflict.evidence as never, rowVersion: { increment: 1 } } });
     // Already escalated: the new reason is still recorded.
     if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
     await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });

@@ -114,7 +114,7 @@ describe("review decisions and compensation", () => {
     expect((await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "reject", reason: "keep it" } })).status).toBe(200);
     const again = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "changed my mind", target: "rec-5", expectedVersion: "1" } });
     expect(again.status).toBe(409);
-    expect((await json(again)).error.message).toMatch(/already decided \(rejected/);
+    expect((await json(again)).error.message).toMatch(/^admin-r already rejected this at \d\d:\d\d UTC \(“.*”\)\. Your decision was not recorded\.$/);
     expect(crm.records.get("rec-5")!.archived).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { ChatApp } from "@/components/chat/chat-app";
 import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
+import { allows, Roles } from "@/lib/auth/permissions";
 import { conversationIsOthers } from "@/lib/auth/ownership";
 import { db } from "@/lib/db/client";
 
@@ -15,12 +16,12 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   // The API accepts conversation ids of 1–200 characters.
   if (!conversationId || conversationId.length > 200) notFound();
   const principal = await getSignedInPrincipal();
-  if (!principal) return <ChatSignIn />;
+  if (!principal) return <ChatSignIn next={`/chat/${encodeURIComponent(conversationId)}`} />;
   // Another person's conversation is not found (the API answers 404 for its tasks and messages too).
   if (await conversationIsOthers(db(), principal, conversationId)) notFound();
   return (
     <QueryProvider>
-      <ChatApp conversationId={conversationId} isNew={false} />
+      <ChatApp conversationId={conversationId} isNew={false} readOnly={!allows(Roles.ownTasks, principal.role)} />
     </QueryProvider>
   );
 }

@@ -20,12 +20,12 @@ export default async function AdminPage() {
   // Signed in, but not an admin: say so plainly (the API refuses these routes to them anyway).
   if (!can.administer) {
     return (
-      <>
+      <QueryProvider>
         {CONSOLE_ROLES.includes(principal.role) && <ConsoleNav current={null} can={can} />}
         <NotForRole title="Admins only" principal={principal} testId="admins-only">
           Accounts and API tokens are managed by admins; ask one if you need an account or a token changed.
         </NotForRole>
-      </>
+      </QueryProvider>
     );
   }
 

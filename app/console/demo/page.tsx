@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { ConsoleNav } from "@/components/console/console-nav";
 import { DemoConsole } from "@/components/console/demo/demo-console";
 import { QueryProvider } from "@/components/console/query-provider";
-import { NotForRole, SignInGate } from "@/components/console/detail/sign-in-gate";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { ConsoleGate, isConsolePrincipal, NotForRole } from "@/components/console/detail/sign-in-gate";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Demo services" };
@@ -12,19 +12,19 @@ export const metadata: Metadata = { title: "Demo services" };
 export const dynamic = "force-dynamic";
 
 export default async function DemoServicesPage() {
-  const principal = await getConsolePrincipal();
+  const principal = await getSignedInPrincipal();
 
   // Fault controls are admin-only (the API refuses everyone else).
-  if (!principal) return <SignInGate what="The demo services' fault controls are part of the console, for admins." next="/console/demo" />;
+  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="The demo services' fault controls are part of the console, for admins." next="/console/demo" />;
   const can = capabilitiesOf(principal.role);
   if (!can.administer) {
     return (
-      <>
+      <QueryProvider>
         <ConsoleNav current={null} can={can} />
         <NotForRole title="Admins only" principal={principal} testId="admins-only">
           The demo services&apos; fault controls are for admins.
         </NotForRole>
-      </>
+      </QueryProvider>
     );
   }
 

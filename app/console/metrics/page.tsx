@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { ConsoleNav } from "@/components/console/console-nav";
-import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { ConsoleGate, isConsolePrincipal } from "@/components/console/detail/sign-in-gate";
 import { MetricsDashboard } from "@/components/console/metrics/metrics-dashboard";
 import { QueryProvider } from "@/components/console/query-provider";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Metrics" };
@@ -12,8 +12,8 @@ export const metadata: Metadata = { title: "Metrics" };
 export const dynamic = "force-dynamic";
 
 export default async function MetricsPage() {
-  const principal = await getConsolePrincipal();
-  if (!principal) return <SignInGate what="Cancellation metrics are part of the console." next="/console/metrics" />;
+  const principal = await getSignedInPrincipal();
+  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="Cancellation metrics are part of the console." next="/console/metrics" />;
   return (
     <QueryProvider>
       <ConsoleNav current="metrics" can={capabilitiesOf(principal.role)} />

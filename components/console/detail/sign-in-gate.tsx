@@ -1,34 +1,21 @@
 import Link from "next/link";
 import { buttonStyles } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { SignInForm } from "@/components/console/sign-in-form";
+import { EntrySignIn } from "@/components/console/entry-sign-in";
 import type { Principal } from "@/lib/auth/tokens";
+import { CONSOLE_ROLES } from "@/lib/auth/permissions";
 
 /**
- * What a signed-out visitor sees instead of a console page: what the page is for, a link to sign in with an
- * account (coming back to `next`), and the admin-token form.
+ * What a signed-out visitor sees instead of a console page: what the page is for and the account sign-in
+ * (coming back to `next`); the admin-token form is a secondary "API token" option.
  */
 export function SignInGate({ what, next }: { what: string; next: string }) {
-  return (
-    <div className="mx-auto max-w-md pt-6 sm:pt-12">
-      <Card className="p-6 sm:p-8">
-        <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to the console</h1>
-        <p className="mt-2 mb-6 text-sm leading-6 text-muted">
-          {what}{" "}
-          <Link href={`/sign-in?next=${encodeURIComponent(next)}`} className="font-medium text-ink underline">
-            Sign in with your account
-          </Link>
-          , or with an admin API token below (this browser then keeps a session in an httpOnly cookie, never the token).
-        </p>
-        <SignInForm />
-      </Card>
-    </div>
-  );
+  return <EntrySignIn title="Sign in to the console" what={<>{what} Operators, support and admins use the console; people who chat with the agent use the chat.</>} next={next} />;
 }
 
 /** A signed-in person whose role cannot use this page: say so plainly (the API refuses them anyway). */
 export function NotForRole({ title, principal, children, testId }: { title: string; principal: Principal; children: React.ReactNode; testId: string }) {
-  const home = principal.role === "user" ? { href: "/chat", label: "Back to the chat" } : { href: "/console", label: "Back to the console" };
+  const home = principal.role === "user" ? { href: "/chat", label: "Open your chat" } : { href: "/console", label: "Back to the console" };
   return (
     <div className="mx-auto max-w-md pt-6 sm:pt-12">
       <Card className="p-6 sm:p-8" data-testid={testId}>
@@ -41,5 +28,22 @@ export function NotForRole({ title, principal, children, testId }: { title: stri
         </Link>
       </Card>
     </div>
+  );
+}
+
+/** Whether this principal may open the console (admin token; admin, operator or support person). */
+export const isConsolePrincipal = (principal: Principal | null): principal is Principal => !!principal && CONSOLE_ROLES.includes(principal.role);
+
+/**
+ * What a console page shows to someone who may not open it: signed out → the sign-in; signed in with a role the
+ * console is not for (a person with the user role) → a card that says so and links to their chat — never a
+ * second sign-in.
+ */
+export function ConsoleGate({ principal, what, next }: { principal: Principal | null; what: string; next: string }) {
+  if (!principal) return <SignInGate what={what} next={next} />;
+  return (
+    <NotForRole title="The console is not for your role" principal={principal} testId="not-for-role">
+      The console is for operators, support and admins. Your conversations — and what each Stop did — are in your chat.
+    </NotForRole>
   );
 }

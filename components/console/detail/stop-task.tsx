@@ -4,7 +4,8 @@ import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { StopPreviewHover, StopPreviewPanel } from "@/components/stop/stop-preview";
-import { apiFetch, ApiError, asSentence } from "../api";
+import { ApiError, asSentence } from "../api";
+import { sendStop } from "@/components/data/stop-client";
 
 /**
  * Stop from the console, for people who may (`can.stop`; the page renders this only then). An operator
@@ -30,10 +31,8 @@ export function StopTask({ taskId, title, onStopped }: { taskId: string; title: 
     setPending(true);
     setError(null);
     try {
-      await apiFetch(`/api/tasks/${encodeURIComponent(taskId)}/cancel`, {
-        method: "POST",
-        body: reason.trim() ? { reason: reason.trim() } : {},
-      });
+      // The one Stop client: retried like the chat's when the network or the server hiccups (a Stop is idempotent).
+      await sendStop(taskId, reason.trim() || null);
       setOpen(false);
       onStopped();
     } catch (err) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
@@ -13,7 +13,7 @@ import { outcomesOfTask, RESOURCE_WORDS, resourceOutcome, type ChildOutcome } fr
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
 import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib/ledger/states";
-import { apiFetch, asSentence, isUnauthorized, type LedgerEvent } from "../api";
+import { asSentence, isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { stageLabel, stageTone } from "../task-stage";
@@ -23,6 +23,9 @@ import { StepStop, stepStoppable } from "@/components/stop/step-stop";
 import { StopConversation } from "@/components/stop/stop-conversation";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, type TaskDetail } from "./types";
+import { applyToTask } from "@/components/data/apply-ledger-event";
+import { QueryKeys } from "@/components/data/query-keys";
+import { useTask } from "@/components/data/use-task";
 import { useRefetchSoon } from "../use-refetch-soon";
 import { LedgerEvent as TaskEvent } from "@/lib/ledger/events";
 import { useTaskEvents } from "./use-task-events";
@@ -39,7 +42,7 @@ interface Plan {
   fallbackReason?: string;
 }
 
-export const taskKey = (taskId: string) => ["task", taskId] as const;
+export const taskKey = QueryKeys.task;
 
 /**
  * One task, live: the timeline, what it holds and changed, the cancellation plan and its steps, every event.
@@ -47,11 +50,7 @@ export const taskKey = (taskId: string) => ["task", taskId] as const;
  */
 export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilities }) {
   const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: taskKey(taskId),
-    queryFn: ({ signal }) => apiFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(taskId)}`, { signal }),
-    retry: (count, error) => !(error as { status?: number }).status?.toString().startsWith("4") && count < 2,
-  });
+  const query = useTask(taskId);
   const notFound = (query.error as { status?: number } | null)?.status === 404;
   const sessionEnded = isUnauthorized(query.error);
 
@@ -60,11 +59,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const onEvent = (event: LedgerEvent) => {
     const progress = event.type === PROGRESS_EVENT ? StoredProgress.safeParse(event.data) : null;
     if (!progress) return refetchSoon();
-    if (progress.success) {
-      queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) =>
-        t && { ...t, workItems: t.workItems.map((w) => (w.id === event.workItemId ? { ...w, progress: progress.data } : w)) },
-      );
-    }
+    if (progress.success) queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) => t && applyToTask(t, event));
   };
   const { events, state } = useTaskEvents(taskId, onEvent, !notFound && !sessionEnded);
 

@@ -8,8 +8,10 @@ export type SideEffect = TaskDetail["sideEffects"][number];
 export type ReviewItem = z.output<typeof ReviewItemSchema>;
 
 import type { BadgeTone } from "@/components/ui/badge";
+import { effectLook, resourceLook } from "@/components/labels";
 
-export const resourceTone = (state: string): BadgeTone => (state === "released" ? "ok" : state === "orphaned" ? "danger" : "warn");
-export const effectTone = (outcome: string): BadgeTone =>
-  outcome === "compensated" ? "accent" : outcome === "committed" ? "ok" : outcome === "unknown" ? "warn" : "neutral";
-export const effectLabel = (outcome: string) => (outcome === "unknown" ? "uncertain" : outcome.replaceAll("_", " "));
+// The one label and colour map (components/labels.ts): the console says and colours what the chat does.
+export const resourceTone = (state: string): BadgeTone => resourceLook(state).tone;
+export const resourceLabel = (state: string) => resourceLook(state).label;
+export const effectTone = (outcome: string): BadgeTone => effectLook(outcome).tone;
+export const effectLabel = (outcome: string) => effectLook(outcome).label;

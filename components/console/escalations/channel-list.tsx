@@ -5,23 +5,65 @@ import { Badge } from "@/components/ui/badge";
 import { Button, buttonStyles } from "@/components/ui/button";
 import { apiFetch, asSentence } from "../api";
 import { shortTime, fullTime } from "../format";
-import { CHANNEL_KIND_LABEL, type Channel } from "./types";
+import { CHANNEL_HEALTH_WORDS, channelHealthSentence } from "@/lib/escalation/channel-health";
+import { CHANNEL_KIND_LABEL, deliveryState, STATE_LOOK, type Channel, type Delivery, type ListedChannel } from "./types";
 
 /**
  * The channels, active first. A removed channel stays listed (its deliveries are in the log) and receives
  * nothing more. Removing asks first, in place: the confirmation takes the focus, Escape or "Keep" returns it.
  */
-export function ChannelList({ channels, onRemoved }: { channels: Channel[]; onRemoved: (channel: Channel) => void }) {
+export function ChannelList({
+  channels,
+  onRemoved,
+  canManage,
+  tests,
+  onTestSent,
+}: {
+  channels: ListedChannel[];
+  onRemoved: (channel: Channel) => void;
+  canManage: boolean;
+  /** The test deliveries in the log, newest first: each channel shows its latest. */
+  tests: Delivery[];
+  onTestSent: (channel: Channel) => void;
+}) {
   return (
     <ul className="divide-y divide-line overflow-hidden rounded-card border border-line bg-surface" data-testid="channel-list">
       {channels.map((c) => (
-        <ChannelRow key={c.id} channel={c} onRemoved={onRemoved} />
+        <ChannelRow key={c.id} channel={c} onRemoved={onRemoved} canManage={canManage} lastTest={tests.find((d) => d.channelId === c.id)} tests={tests} onTestSent={onTestSent} />
       ))}
     </ul>
   );
 }
 
-function ChannelRow({ channel, onRemoved }: { channel: Channel; onRemoved: (channel: Channel) => void }) {
+function ChannelRow({
+  channel,
+  onRemoved,
+  canManage,
+  lastTest,
+  tests,
+  onTestSent,
+}: {
+  channel: ListedChannel;
+  onRemoved: (channel: Channel) => void;
+  canManage: boolean;
+  lastTest?: Delivery;
+  tests: Delivery[];
+  onTestSent: (channel: Channel) => void;
+}) {
+  const [testing, setTesting] = useState(false);
+  async function sendTest() {
+    setTesting(true);
+    setError(null);
+    try {
+      await apiFetch(`/api/escalation-channels/${encodeURIComponent(channel.id)}/test`, { method: "POST" });
+      onTestSent(channel);
+    } catch (e) {
+      setError(`Test not sent: ${e instanceof Error ? asSentence(e.message) : "the request failed."}`);
+    } finally {
+      setTesting(false);
+    }
+  }
+  const health = CHANNEL_HEALTH_WORDS[channel.health.health];
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +108,9 @@ function ChannelRow({ channel, onRemoved }: { channel: Channel; onRemoved: (chan
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className={channel.active ? "font-medium text-ink" : "font-medium text-muted line-through decoration-muted/60"}>{channel.name}</span>
             <Badge tone={channel.kind === "slack" ? "accent" : "neutral"}>{CHANNEL_KIND_LABEL[channel.kind] ?? channel.kind}</Badge>
-            {channel.active ? <Badge tone="ok">Active</Badge> : <Badge>Removed</Badge>}
+            <Badge tone={health.tone} data-testid="channel-health" data-health={channel.health.health}>
+              {health.short}
+            </Badge>
           </p>
           <p className="mt-1 truncate font-mono text-xs text-ink" title="Shown safely: a query string and the secret part of a Slack URL are never shown.">
             {channel.urlPreview}
@@ -77,8 +121,22 @@ function ChannelRow({ channel, onRemoved }: { channel: Channel; onRemoved: (chan
               added {shortTime(channel.createdAt)}
             </time>
           </p>
+          <p className={channel.health.health === "failing" ? "mt-0.5 text-xs font-medium text-danger" : "mt-0.5 text-xs text-muted"} data-testid="channel-health-sentence">
+            {channelHealthSentence(channel.health, (iso) => shortTime(iso))}
+          </p>
+          {lastTest && (
+            <p className="mt-0.5 text-xs text-muted" data-testid="last-test" data-state={deliveryState(lastTest, tests)}>
+              Test sent {shortTime(lastTest.createdAt)}: {STATE_LOOK[deliveryState(lastTest, tests)].label.toLowerCase()}
+              {lastTest.status !== "delivered" && lastTest.lastError && <> — {lastTest.lastError}</>}
+            </p>
+          )}
         </div>
-        {channel.active && !confirming && (
+        {canManage && channel.active && !confirming && (
+          <Button variant="ghost" size="sm" disabled={testing} onClick={() => void sendTest()} aria-label={`Send test to ${channel.name}`}>
+            {testing ? "Sending…" : "Send test"}
+          </Button>
+        )}
+        {canManage && channel.active && !confirming && (
           <button ref={removeRef} type="button" className={buttonStyles({ variant: "secondary", size: "sm" })} onClick={() => setConfirming(true)} aria-label={`Remove ${channel.name}`}>
             Remove
           </button>

@@ -69,7 +69,7 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
         )}
       </dl>
 
-      <div className="mt-3 overflow-x-auto">
+      <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Deliveries, per channel (scrolls sideways on a narrow screen)">
         <table className="w-full min-w-[40rem] text-left text-sm">
           <caption className="sr-only">Deliveries of this escalation, per channel</caption>
           <thead>
@@ -120,7 +120,14 @@ function DeliveryRow({ delivery: d, all, now }: { delivery: Delivery; all: Deliv
           {!d.channel.active && " · removed"}
         </span>
       </td>
-      <td className="py-2 pr-3 text-ink">{d.kind === "closed_out" ? "Close-out" : "Escalation"}</td>
+      <td className="py-2 pr-3 text-ink">
+        {d.kind === "closed_out" ? "Close-out" : "Escalation"}
+        {d.late && (
+          <span className="block text-xs text-warn" data-testid="late" title="This channel was added after the item escalated; it received it then because the item was still open.">
+            sent late — channel added after the escalation
+          </span>
+        )}
+      </td>
       <td className="py-2 pr-3">
         <Badge tone={look.tone} data-testid="delivery-status">
           {look.label}

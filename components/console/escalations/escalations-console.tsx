@@ -7,11 +7,17 @@ import type { Capabilities } from "@/lib/auth/capabilities";
 import { apiFetch, asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
-import { shortTime } from "../format";
+import { fullTime, shortTime } from "../format";
 import { useLedgerEvents } from "../use-ledger-events";
 import { useRefetchSoon } from "../use-refetch-soon";
 import { ChannelForm } from "./channel-form";
 import { ChannelList } from "./channel-list";
+import { channelHealth } from "@/lib/escalation/channel-health";
+import { deadlineWords } from "@/lib/review/deadline-words";
+import { Badge } from "@/components/ui/badge";
+import Link from "next/link";
+import type { ReviewItem } from "../detail/types";
+import { REVIEW_KEY } from "../review/review-queue";
 import { EscalationCard } from "./delivery-log";
 import {
   CHANNELS_KEY,
@@ -43,11 +49,18 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
   const channels = useQuery({
     queryKey: CHANNELS_KEY,
     queryFn: ({ signal }) => apiFetch<ChannelListData>("/api/escalation-channels", { signal }),
-    enabled: can.manageEscalations,
+    // Health follows the delivery log: re-read with it.
+    refetchInterval: (query) => (isUnauthorized(query.state.error) ? false : LOG_REFRESH_MS),
+    refetchIntervalInBackground: false,
+  });
+  // Every escalated review item, whether or not any channel received it (none existed, or all were removed).
+  const escalatedItems = useQuery({
+    queryKey: [...REVIEW_KEY, "escalated"],
+    queryFn: ({ signal }) => apiFetch<{ reviewItems: ReviewItem[] }>("/api/review-items?status=escalated", { signal }),
   });
   const sessionEnded = isUnauthorized(log.error) || isUnauthorized(channels.error);
 
-  const refetchSoon = useRefetchSoon([DELIVERIES_KEY], 200);
+  const refetchSoon = useRefetchSoon([DELIVERIES_KEY, CHANNELS_KEY, REVIEW_KEY], 200);
   const live = useLedgerEvents({
     enabled: !sessionEnded,
     onOpen: refetchSoon,
@@ -70,7 +83,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
     for (const d of deliveries) {
       const state = now.get(d.id)!;
       if (before.get(d.id) === state) continue;
-      const what = `${d.kind === "closed_out" ? "Close-out" : "Escalation"} to ${d.channel.name}`;
+      const what = `${d.kind === "closed_out" ? "Close-out" : d.kind === "test" ? "Test" : "Escalation"} to ${d.channel.name}`;
       if (state === "delivered") news.push(`${what} delivered.`);
       else if (state === "failed") news.push(`${what} failed.`);
       else if (state === "retrying" && before.get(d.id) !== "retrying") news.push(`${what} did not go through; retrying.`);
@@ -97,12 +110,23 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
   }, [deliveries]);
 
   const onCreated = (channel: Channel, withSecret: boolean) => {
-    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({ channels: [channel, ...(old?.channels ?? []).filter((c) => c.id !== channel.id)] }));
+    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({
+      channels: [{ ...channel, health: channelHealth(true, []) }, ...(old?.channels ?? []).filter((c) => c.id !== channel.id)],
+    }));
     void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
-    setAnnouncement(`Channel “${channel.name}” added. It receives escalations from now on${withSecret ? ", signed with the secret you entered" : ""}.`);
+    void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY }); // what was still open is sent to it now, marked late
+    setAnnouncement(
+      `Channel “${channel.name}” added. It receives escalations from now on${withSecret ? ", signed with the secret you entered" : ""}, and now — marked late — those still waiting for a decision.`,
+    );
+  };
+  const onTestSent = (channel: Channel) => {
+    void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    setAnnouncement(`Test sent to “${channel.name}”; its result appears on the channel in a moment.`);
   };
   const onRemoved = (channel: Channel) => {
-    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({ channels: (old?.channels ?? []).map((c) => (c.id === channel.id ? channel : c)) }));
+    queryClient.setQueryData<ChannelListData>(CHANNELS_KEY, (old) => ({
+      channels: (old?.channels ?? []).map((c) => (c.id === channel.id ? { ...c, ...channel, health: { ...c.health, health: "removed" as const } } : c)),
+    }));
     void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
     void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
     setAnnouncement(`Channel “${channel.name}” removed. It receives nothing more; its deliveries stay in the log.`);
@@ -110,6 +134,8 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
 
   const channelList = channels.data?.channels ?? [];
   const activeCount = channelList.filter((c) => c.active).length;
+  const delivered = new Set(groups.map((g) => g.reviewItemId));
+  const undelivered = (escalatedItems.data?.reviewItems ?? []).filter((i) => !delivered.has(i.id));
 
   return (
     <div className="space-y-6">
@@ -133,19 +159,20 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
       ) : (
         <>
           <section aria-labelledby="channels-title" className="space-y-3">
-            <SectionTitle id="channels-title" count={can.manageEscalations && channels.data ? channelList.length : undefined}>
+            <SectionTitle id="channels-title" count={channels.data ? channelList.length : undefined}>
               Channels
             </SectionTitle>
-            {!can.manageEscalations ? (
+            {!can.manageEscalations && (
               <p className="rounded-card border border-line bg-surface/60 px-5 py-3 text-sm text-muted" data-testid="channels-read-only">
-                Operators and admins choose where escalations go. Each delivery below names its channel.
+                Operators and admins choose where escalations go; you can read each channel&apos;s health and its deliveries below.
               </p>
-            ) : channels.isPending ? (
+            )}
+            {channels.isPending ? (
               <LoadingBlock label="Loading the channels…" />
             ) : channels.isError && !channels.data ? (
               <ErrorBlock title="Could not load the channels" message={asSentence((channels.error as Error).message)} onRetry={() => void channels.refetch()} />
             ) : (
-              <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+              <div className={can.manageEscalations ? "grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" : "grid gap-4"}>
                 <div className="space-y-2">
                   {channelList.length === 0 ? (
                     <EmptyBlock title="No channel yet.">
@@ -158,16 +185,42 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
                           Every channel is removed: escalations are recorded but nobody is alerted.
                         </p>
                       )}
-                      <ChannelList channels={channelList} onRemoved={onRemoved} />
+                      <ChannelList
+                        channels={channelList}
+                        onRemoved={onRemoved}
+                        canManage={can.manageEscalations}
+                        tests={deliveries.filter((d) => d.kind === "test")}
+                        onTestSent={onTestSent}
+                      />
                     </>
                   )}
                 </div>
-                <Card>
-                  <ChannelForm onCreated={onCreated} />
-                </Card>
+                {can.manageEscalations && (
+                  <Card>
+                    <ChannelForm onCreated={onCreated} />
+                  </Card>
+                )}
               </div>
             )}
           </section>
+
+          {undelivered.length > 0 && (
+            <section aria-labelledby="undelivered-title" className="space-y-3">
+              <SectionTitle id="undelivered-title" count={undelivered.length}>
+                Escalated — no channel received it
+              </SectionTitle>
+              <p className="text-sm text-muted">
+                These items escalated when no channel was active (or every channel was removed). A channel added now receives those still open, marked late.
+              </p>
+              <ul className="space-y-2" data-testid="undelivered">
+                {undelivered.map((item) => (
+                  <li key={item.id}>
+                    <UndeliveredCard item={item} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
 
           <section aria-labelledby="log-title" className="space-y-3">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -214,3 +267,27 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
   );
 }
 
+
+/** An escalated review item that no channel received: what it is, by when, and where to decide it. */
+function UndeliveredCard({ item }: { item: ReviewItem }) {
+  return (
+    <Card as="article" aria-label={item.subject} data-testid="undelivered-item" data-review-item-id={item.id} className="border-danger/30">
+      <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+        <Badge tone="danger">Escalated</Badge>
+        <Badge tone="warn">Not delivered to any channel</Badge>
+        <time dateTime={item.deadline} title={fullTime(item.deadline)}>
+          {deadlineWords(item.deadline, Date.now())}
+        </time>
+      </p>
+      <h3 className="mt-1.5 text-base font-semibold text-ink">{item.subject}</h3>
+      <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
+        <Link href={`/console/review?item=${encodeURIComponent(item.id)}`} className="font-medium text-accent hover:underline">
+          Decide in the review queue
+        </Link>
+        <Link href={`/console/tasks/${encodeURIComponent(item.taskId)}`} className="text-accent hover:underline">
+          Open task
+        </Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,16 +1,19 @@
 import type { z } from "zod";
 import type { BadgeTone } from "@/components/ui/badge";
 import type { EscalationChannelListSchema, EscalationChannelSchema, EscalationDeliveryListSchema } from "@/lib/api/schemas";
+import { QueryKeys } from "@/components/data/query-keys";
 import { DeliveryKind, DeliveryStatus, EscalationTrigger } from "@/lib/escalation/states";
 
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
 export type Channel = z.output<typeof EscalationChannelSchema>;
 export type ChannelList = z.output<typeof EscalationChannelListSchema>;
+/** A channel as listed, with its health; a channel just created has no log yet. */
+export type ListedChannel = ChannelList["channels"][number];
 export type DeliveryList = z.output<typeof EscalationDeliveryListSchema>;
 export type Delivery = DeliveryList["deliveries"][number];
 
-export const CHANNELS_KEY = ["escalation-channels"] as const;
-export const DELIVERIES_KEY = ["escalations"] as const;
+export const CHANNELS_KEY = QueryKeys.escalationChannels;
+export const DELIVERIES_KEY = QueryKeys.escalations;
 /** Deliveries change without ledger events (attempts, retries): the log is re-read this often… */
 export const LOG_REFRESH_MS = 5_000;
 /** …and this often while something is still being sent or retried. */
@@ -73,6 +76,7 @@ export interface EscalationGroup {
 export function groupByItem(deliveries: Delivery[]): EscalationGroup[] {
   const groups = new Map<string, EscalationGroup>();
   for (const d of deliveries) {
+    if (d.kind === DeliveryKind.test) continue; // a channel's test is shown on its channel, not as an escalation
     let g = groups.get(d.reviewItemId);
     if (!g) {
       g = { reviewItemId: d.reviewItemId, taskId: d.taskId, reviewItem: d.reviewItem, task: d.task, trigger: d.trigger, reason: d.reason, deliveries: [] };

@@ -1,9 +1,13 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/cx";
+import { compensationConflict, type Conflict } from "@/lib/review/conflict";
+import { FINDING_WORDS, FINDINGS, type Finding } from "@/lib/review/decision-words";
 import { apiFetch, ApiError, asSentence } from "../api";
-import type { ReviewItem } from "../detail/types";
+import type { ReviewItem, SideEffect } from "../detail/types";
+import { dateTime, fullTime } from "../format";
 
 export interface Decided {
   ok: boolean;
@@ -16,50 +20,90 @@ interface Proposal {
   expectedVersion?: string | null;
   description?: string;
 }
-type Decision = "approve" | "reject" | "resolve";
+type Decision = "approve" | "reject" | "resolve" | "retry_release";
+/** A keyboard shortcut from the queue: "a" (the item's main action) or "r" (reject), with when it was pressed. */
+export interface Armed {
+  action: "primary" | "reject";
+  at: number;
+}
 
 /**
- * The decision for one item. A compensation is approved bound to the exact record and version shown
- * (the API refuses a mismatch with 409 and says why: shown here as is); anything else is resolved with a
- * reason, and for an uncertain outcome, the evidence.
+ * The decision for one item, offering only what is still possible:
+ * - a compensation is approved bound to the exact record and version shown, or rejected; when the record has
+ *   changed since the agent's write (a conflict the service reported), approval can only fail again: the card shows
+ *   what changed (the agent's version, the current one, who, each write) and offers keeping the record as it is;
+ * - an uncertain outcome is resolved by choosing what happened (took effect / did not / cannot tell) with evidence;
+ * - an orphaned resource can be released again (cleanup + verification, recorded) or marked handled;
+ * - an irreversible side effect is marked handled.
+ * Every choice needs a reason (kept in the audit). Enter in the reason field sends the main choice (or the one a
+ * shortcut chose); Shift+Enter is a new line.
  */
-export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; result?: Decided; onDecided: (r: Decided) => void }) {
+export function DecisionForm({ item, effect, result, onDecided, armed }: { item: ReviewItem; effect?: SideEffect; result?: Decided; onDecided: (r: Decided) => void; armed?: Armed | null }) {
+  const id = useId();
   const proposal = (item.proposal ?? {}) as Proposal;
   const compensation = item.kind === "approve_compensation";
   const uncertain = item.kind === "resolve_uncertain";
+  const orphanedResource = item.kind === "orphaned_resource";
+  const conflict = compensation ? compensationConflict(proposal, effect?.evidence) : null;
   const [reason, setReason] = useState("");
   const [evidence, setEvidence] = useState("");
+  const [finding, setFinding] = useState<Finding | null>(null);
   const [pending, setPending] = useState<Decision | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [reasonMissing, setReasonMissing] = useState(false);
+  const [missing, setMissing] = useState<"reason" | "finding" | null>(null);
+  const [chosen, setChosen] = useState<Decision | null>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const findingRef = useRef<HTMLInputElement>(null);
+
+  const primary: Decision = compensation ? (conflict ? "reject" : "approve") : "resolve";
+
+  // A shortcut from the queue: choose the action and put the cursor where the person types next.
+  useEffect(() => {
+    if (!armed) return;
+    const decision: Decision = armed.action === "reject" ? (compensation ? "reject" : primary) : primary;
+    setChosen(decision);
+    if (uncertain && !finding) findingRef.current?.focus();
+    else reasonRef.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [armed?.at]);
 
   async function decide(decision: Decision) {
-    if (!reason.trim()) {
-      setReasonMissing(true);
-      document.getElementById(`reason-${item.id}`)?.focus();
+    if (decision === "resolve" && uncertain && !finding) {
+      setMissing("finding");
+      findingRef.current?.focus();
+      return;
+    }
+    if (decision !== "retry_release" && !reason.trim()) {
+      setMissing("reason");
+      reasonRef.current?.focus();
       return;
     }
     setPending(decision);
     setError(null);
     try {
+      if (decision === "retry_release") {
+        const res = await apiFetch<{ released: boolean; status: string; detail: string }>(`/api/review-items/${item.id}/retry-release`, { method: "POST" });
+        const message = `${res.released ? "Released" : "Still held"}: ${asSentence(res.detail)}`;
+        if (res.released) onDecided({ ok: true, message });
+        else setError(message);
+        return;
+      }
       const body = {
         decision,
         reason: reason.trim(),
         ...(evidence.trim() ? { evidence: evidence.trim() } : {}),
+        ...(uncertain && decision === "resolve" && finding ? { finding } : {}),
         ...(decision === "approve" ? { target: proposal.target ?? null, expectedVersion: proposal.expectedVersion ?? null } : {}),
       };
-      const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, {
-        method: "POST",
-        body,
-      });
+      const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, { method: "POST", body });
       const message = res.compensation
         ? res.compensation.status === "compensated"
           ? `Compensation executed: ${res.compensation.detail}.`
           : `Compensation ${res.compensation.status}: ${res.compensation.detail}.`
-        : `Decision recorded (${res.status}).`;
+        : decisionMessage(decision, finding);
       onDecided({ ok: true, message });
     } catch (e) {
-      const text = e instanceof ApiError ? (e.status === 409 ? `Refused: ${asSentence(e.message)}` : asSentence(e.message)) : "The decision could not be sent.";
+      const text = e instanceof ApiError ? asSentence(e.message) : "The decision could not be sent.";
       setError(text);
       onDecided({ ok: false, message: text });
     } finally {
@@ -69,34 +113,81 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void decide(compensation ? "approve" : "resolve");
+    void decide(chosen ?? primary);
+  };
+  const enterSends = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void decide(chosen ?? primary);
+    }
   };
 
+  const label = (d: Decision) =>
+    d === "approve" ? `Approve (version ${proposal.expectedVersion ?? "—"})` : d === "reject" ? (conflict ? "Keep the record as it is (reject)" : "Reject") : orphanedResource || !uncertain ? "Mark handled" : "Resolve";
+
   return (
-    <form onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`}>
-      {compensation && <CompensationTerms proposal={proposal} />}
-      {item.kind === "orphaned_resource" && <p className="text-muted">Release or clean up the resource yourself, then mark it handled with what you did.</p>}
+    <form onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`} data-testid="decision-form">
+      {compensation && (conflict ? <ConflictBlock conflict={conflict} proposal={proposal} /> : <CompensationTerms proposal={proposal} />)}
+      {orphanedResource && <p className="text-muted">Release it again (Stopline runs the cleanup and checks), or release it yourself and mark it handled with what you did.</p>}
       {item.kind === "orphaned_side_effect" && <p className="text-muted">This change cannot be undone by Stopline; record how it was handled.</p>}
+      {uncertain && (
+        <fieldset aria-describedby={missing === "finding" ? `${id}-finding-error` : undefined}>
+          <legend className="text-xs font-medium text-ink">What happened?</legend>
+          <div className="mt-1 grid gap-1.5 sm:grid-cols-3">
+            {FINDINGS.map((f, i) => (
+              <label key={f} className={cx("flex cursor-pointer gap-2 rounded-md border px-2.5 py-2", finding === f ? "border-accent bg-accent-soft" : "border-line bg-surface")}>
+                <input
+                  ref={i === 0 ? findingRef : undefined}
+                  type="radio"
+                  name={`${id}-finding`}
+                  value={f}
+                  checked={finding === f}
+                  onChange={() => {
+                    setFinding(f);
+                    setMissing(null);
+                  }}
+                  className="mt-0.5 accent-accent"
+                />
+                <span>
+                  <span className="block font-medium text-ink">{FINDING_WORDS[f].choice}</span>
+                  <span className="block text-xs text-muted">{FINDING_WORDS[f].hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {missing === "finding" && (
+            <p id={`${id}-finding-error`} className="mt-1 text-xs text-danger">
+              Choose what happened.
+            </p>
+          )}
+        </fieldset>
+      )}
       <div>
         <label htmlFor={`reason-${item.id}`} className="block text-xs font-medium text-ink">
           Reason <span className="text-muted">(required, kept in the audit)</span>
         </label>
         <textarea
+          ref={reasonRef}
           id={`reason-${item.id}`}
           value={reason}
           onChange={(e) => {
             setReason(e.target.value);
-            setReasonMissing(false);
+            if (missing === "reason") setMissing(null);
           }}
+          onKeyDown={enterSends}
           rows={2}
           maxLength={2000}
-          aria-invalid={reasonMissing || undefined}
-          aria-describedby={reasonMissing ? `reason-error-${item.id}` : undefined}
+          aria-invalid={missing === "reason" || undefined}
+          aria-describedby={missing === "reason" ? `reason-error-${item.id}` : `${id}-enter`}
           className="mt-1 w-full rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm text-ink focus:border-accent focus:outline-none"
         />
-        {reasonMissing && (
+        {missing === "reason" ? (
           <p id={`reason-error-${item.id}`} className="text-xs text-danger">
             Say why, for the audit.
+          </p>
+        ) : (
+          <p id={`${id}-enter`} className="text-xs text-muted">
+            Enter: {label(chosen ?? primary).toLowerCase()} · Shift+Enter: new line
           </p>
         )}
       </div>
@@ -116,22 +207,28 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
         </div>
       )}
       {!result?.ok && (
-      <div className="flex flex-wrap gap-2">
-        {compensation ? (
-          <>
-            <Button type="submit" size="sm" disabled={!!pending}>
-              {pending === "approve" ? "Approving…" : `Approve (version ${proposal.expectedVersion ?? "—"})`}
+        <div className="flex flex-wrap gap-2">
+          {compensation && !conflict && (
+            <Button size="sm" disabled={!!pending} onClick={() => void decide("approve")}>
+              {pending === "approve" ? "Approving…" : label("approve")}
             </Button>
-            <Button variant="secondary" size="sm" disabled={!!pending} onClick={() => void decide("reject")}>
-              {pending === "reject" ? "Rejecting…" : "Reject"}
+          )}
+          {compensation && (
+            <Button variant={conflict ? "primary" : "secondary"} size="sm" disabled={!!pending} onClick={() => void decide("reject")}>
+              {pending === "reject" ? "Rejecting…" : label("reject")}
             </Button>
-          </>
-        ) : (
-          <Button type="submit" size="sm" disabled={!!pending}>
-            {pending ? "Saving…" : item.kind === "orphaned_resource" ? "Mark handled" : uncertain ? "Resolve" : "Mark handled"}
-          </Button>
-        )}
-      </div>
+          )}
+          {orphanedResource && (
+            <Button variant="secondary" size="sm" disabled={!!pending} onClick={() => void decide("retry_release")} data-testid="retry-release">
+              {pending === "retry_release" ? "Releasing and checking…" : "Retry release"}
+            </Button>
+          )}
+          {!compensation && (
+            <Button size="sm" disabled={!!pending} onClick={() => void decide("resolve")}>
+              {pending === "resolve" ? "Saving…" : label("resolve")}
+            </Button>
+          )}
+        </div>
       )}
       <div aria-live="assertive" aria-atomic="true">
         {error ? (
@@ -146,14 +243,20 @@ export function DecisionForm({ item, result, onDecided }: { item: ReviewItem; re
   );
 }
 
+function decisionMessage(decision: Decision, finding: Finding | null): string {
+  if (decision === "reject") return "Rejected: nothing will be reversed.";
+  if (finding) return `Resolved: ${FINDING_WORDS[finding].choice.toLowerCase()}. The person's summary says so.`;
+  return "Marked handled.";
+}
+
 /** What approving a compensation does, and the record version it is bound to (shown to deciders and readers alike). */
 function CompensationTerms({ proposal, readOnly = false }: { proposal: Proposal; readOnly?: boolean }) {
   return (
     <div data-testid="what-will-be-done">
       <h4 className="text-xs font-semibold tracking-wide text-muted uppercase">{readOnly ? "What approval would do" : "What approval does"}</h4>
       <p className="mt-1 text-ink">
-        {proposal.description ?? "Undo the external change"} — run <span className="font-mono text-xs">{proposal.tool ?? "the tool"}</span>&apos;s
-        compensation on record <span className="font-mono text-xs">{proposal.target ?? "—"}</span>.
+        {proposal.description ?? "Undo the external change"} — run <span className="font-mono text-xs break-all">{proposal.tool ?? "the tool"}</span>&apos;s
+        compensation on record <span className="font-mono text-xs break-all">{proposal.target ?? "—"}</span>.
       </p>
       <p className="mt-1 text-muted">
         Bound to version <strong className="text-ink" data-testid="bound-version">{proposal.expectedVersion ?? "—"}</strong>: if the record has changed
@@ -163,17 +266,56 @@ function CompensationTerms({ proposal, readOnly = false }: { proposal: Proposal;
   );
 }
 
+/** After a version conflict: what changed, and why approval is no longer offered. */
+function ConflictBlock({ conflict, proposal }: { conflict: Conflict; proposal: Proposal }) {
+  return (
+    <div data-testid="conflict" className="space-y-2 rounded-md border border-warn/40 bg-warn-soft/60 p-2.5">
+      <h4 className="text-xs font-semibold tracking-wide text-warn uppercase">The record changed since the agent wrote it</h4>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+        <dt className="text-muted">Agent&apos;s version</dt>
+        <dd className="text-ink" data-testid="agent-version">{conflict.agentVersion ?? "—"}</dd>
+        <dt className="text-muted">Version now</dt>
+        <dd className="text-ink" data-testid="current-version">{conflict.currentVersion}</dd>
+        <dt className="text-muted">Changed by</dt>
+        <dd className="text-ink" data-testid="changed-by">{conflict.editedBy.length ? conflict.editedBy.join(", ") : "someone else (the service did not say who)"}</dd>
+      </dl>
+      {conflict.writes.length > 0 && (
+        <ul className="space-y-0.5 text-xs text-ink" aria-label="Writes since the agent's" data-testid="field-diff">
+          {conflict.writes.map((w) => (
+            <li key={`${w.version}-${w.by}`}>
+              v{w.version} · {w.by}
+              {w.action && <>: {w.action}</>}
+              {w.at && (
+                <>
+                  {" "}
+                  · <time dateTime={w.at} title={fullTime(w.at)}>{dateTime(w.at)}</time>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="text-xs text-muted">
+        Undoing {proposal.target ? <span className="font-mono">{proposal.target}</span> : "it"} now would overwrite their change, so approval is not offered. Keep
+        the record as it is, or handle it with them and record what you did.
+      </p>
+    </div>
+  );
+}
+
 /**
  * In place of the decision form for people who may read the queue but not decide it (support): what a
  * decision would do, and who makes it. No field, no button — the API refuses their decisions too.
  */
-export function ReadOnlyDecision({ item }: { item: ReviewItem }) {
+export function ReadOnlyDecision({ item, effect }: { item: ReviewItem; effect?: SideEffect }) {
   const compensation = item.kind === "approve_compensation";
+  const proposal = (item.proposal ?? {}) as Proposal;
+  const conflict = compensation ? compensationConflict(proposal, effect?.evidence) : null;
   return (
     <div className="space-y-3 rounded-md border border-dashed border-line bg-canvas/40 p-3 text-sm" data-testid="read-only-decision">
-      {compensation && <CompensationTerms proposal={(item.proposal ?? {}) as Proposal} readOnly />}
-      {item.kind === "resolve_uncertain" && <p className="text-muted">An operator resolves this with a reason and the evidence they checked.</p>}
-      {item.kind === "orphaned_resource" && <p className="text-muted">An operator releases or cleans up the resource, then marks it handled.</p>}
+      {compensation && (conflict ? <ConflictBlock conflict={conflict} proposal={proposal} /> : <CompensationTerms proposal={proposal} readOnly />)}
+      {item.kind === "resolve_uncertain" && <p className="text-muted">An operator resolves this by saying what happened, with a reason and the evidence they checked.</p>}
+      {item.kind === "orphaned_resource" && <p className="text-muted">An operator releases it again or cleans it up, then marks it handled.</p>}
       {item.kind === "orphaned_side_effect" && <p className="text-muted">Stopline cannot undo this change; an operator records how it was handled.</p>}
       <p className="flex items-center gap-2 text-muted">
         <span aria-hidden="true" className="size-1.5 shrink-0 rounded-full bg-muted/60" />

@@ -1,25 +1,29 @@
 "use client";
 
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useTasks } from "@/components/data/use-task";
+import { useReviewItems } from "@/components/data/use-review-items";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
-import { apiFetch, asSentence, isUnauthorized } from "../api";
+import { asSentence, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
-import { effectLabel, effectTone, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
+import { effectLabel, effectTone, resourceLabel, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
 import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { toolLabel } from "@/components/chat/labels";
 import { outcomesOfTask } from "@/lib/outcomes";
 import { useLedgerEvents } from "../use-ledger-events";
+import { QueryKeys } from "@/components/data/query-keys";
+import { deadlineWords } from "@/lib/review/deadline-words";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { DecisionForm, ReadOnlyDecision, type Decided } from "./decision-form";
+import { DecisionForm, ReadOnlyDecision, type Armed, type Decided } from "./decision-form";
+import { ShortcutHelp, useQueueKeys } from "./queue-keys";
 
-export const REVIEW_KEY = ["review-items"] as const;
+export const REVIEW_KEY = QueryKeys.reviewItems;
 const OPEN = new Set(["open", "escalated"]);
 
 export const KIND_LABEL: Record<string, string> = {
@@ -35,10 +39,7 @@ export const KIND_LABEL: Record<string, string> = {
  * items and evidence, and are told who decides.
  */
 export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?: string }) {
-  const query = useQuery({
-    queryKey: REVIEW_KEY,
-    queryFn: ({ signal }) => apiFetch<{ reviewItems: ReviewItem[] }>("/api/review-items", { signal }),
-  });
+  const query = useReviewItems();
   const sessionEnded = isUnauthorized(query.error);
   const refetchSoon = useRefetchSoon([REVIEW_KEY, ["task"]], 200);
   const live = useLedgerEvents({
@@ -66,20 +67,19 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
     .sort((a, b) => Date.parse(b.decidedAt ?? b.updatedAt) - Date.parse(a.decidedAt ?? a.updatedAt))
     .slice(0, 20);
   const taskIds = [...new Set(items.map((i) => i.taskId))];
-  const tasks = useQueries({
-    queries: taskIds.map((id) => ({
-      queryKey: ["task", id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`, { signal }),
-    })),
-  });
+  const tasks = useTasks(taskIds);
   const taskById = new Map<string, TaskDetail>();
   tasks.forEach((t) => t.data && taskById.set(t.data.id, t.data));
 
   const [announcement, setAnnouncement] = useState("");
   const [lastDecided, setLastDecided] = useState<Record<string, Decided>>({});
+  const openIds = open.map((i) => i.id);
+  const keys = useQueueKeys(openIds, can.decideReviews);
   const onDecided = (item: ReviewItem, result: Decided) => {
     setLastDecided((prev) => ({ ...prev, [item.id]: result }));
     setAnnouncement(result.message);
+    // After a decision the next item takes the focus (the decided one leaves the list once the queue is re-read).
+    if (result.ok) keys.moveOnFrom(item.id);
     refetchSoon();
   };
 
@@ -102,6 +102,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
           Operators decide review items. You can read every item, its evidence and what a decision would do.
         </p>
       )}
+      {can.decideReviews && <ShortcutHelp open={keys.helpOpen} onToggle={keys.toggleHelp} />}
       <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
         {announcement}
       </p>
@@ -126,9 +127,16 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
                   <li
                     key={item.id}
                     id={item.id}
-                    tabIndex={item.id === focusItem ? -1 : undefined}
+                    tabIndex={-1}
                     data-linked={item.id === focusItem ? "" : undefined}
-                    className={cx("scroll-mt-6 rounded-card outline-none", item.id === focusItem && "ring-2 ring-accent ring-offset-2 ring-offset-canvas")}
+                    data-current={keys.current === item.id ? "" : undefined}
+                    onFocus={(e) => {
+                      if (e.target === e.currentTarget) keys.setCurrent(item.id);
+                    }}
+                    className={cx(
+                      "scroll-mt-6 rounded-card outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-2 focus-visible:ring-offset-canvas",
+                      (item.id === focusItem || keys.current === item.id) && "ring-2 ring-accent ring-offset-2 ring-offset-canvas",
+                    )}
                   >
                     <ReviewCard
                       item={item}
@@ -136,6 +144,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
                       canDecide={can.decideReviews}
                       result={lastDecided[item.id]}
                       onDecided={(r) => onDecided(item, r)}
+                      armed={keys.current === item.id ? keys.armed : null}
                     />
                   </li>
                 ))}
@@ -177,29 +186,21 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
   );
 }
 
-function deadlineText(deadline: string, now: number) {
-  const diff = Date.parse(deadline) - now;
-  const minutes = Math.round(Math.abs(diff) / 60_000);
-  if (minutes < 1) return diff < 0 ? "overdue by less than a minute" : "due in less than a minute";
-  const span = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} days`;
-  return diff < 0 ? `overdue by ${span}` : `due in ${span}`;
-}
-
 interface CardProps {
   item: ReviewItem;
   task?: TaskDetail;
   canDecide: boolean;
   result?: Decided;
   onDecided: (r: Decided) => void;
+  armed: Armed | null;
 }
 
-function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
+function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardProps) {
   const now = Date.now();
   const overdue = Date.parse(item.deadline) < now;
   const workItem = task?.workItems.find((w) => w.id === item.workItemId);
   const effect = task?.sideEffects.find((s) => s.id === item.sideEffectId);
   const outcome = task && workItem ? outcomesOfTask(task, Date.now()).get(workItem.id) : undefined;
-  const editors = ((effect?.evidence as { editedBy?: unknown } | null)?.editedBy ?? []) as string[];
   const resource = task?.resources.find((r) => r.id === item.resourceId);
   const escalated = item.status === "escalated";
   return (
@@ -220,7 +221,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
               </Badge>
             )}
             <time dateTime={item.deadline} title={fullTime(item.deadline)} className={overdue ? "font-medium text-danger" : undefined}>
-              {deadlineText(item.deadline, now)}
+              {deadlineWords(item.deadline, now)}
             </time>
           </p>
           <h3 id={`title-${item.id}`} className="mt-1.5 text-base font-semibold text-ink">
@@ -273,11 +274,6 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
                     {effect.externalVersion && <> · version {effect.externalVersion}</>}
                     {!effect.reversible && " · irreversible"}
                   </span>
-                  {editors.length > 0 && (
-                    <span className="block text-xs text-warn" data-testid="edited-since">
-                      Changed since the agent&apos;s write by {editors.join(", ")}: approving is refused rather than overwriting their change.
-                    </span>
-                  )}
                 </dd>
               </>
             )}
@@ -285,7 +281,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
               <>
                 <dt className="text-muted">Resource</dt>
                 <dd>
-                  <Badge tone={resourceTone(resource.state)}>{resource.state}</Badge>{" "}
+                  <Badge tone={resourceTone(resource.state)}>{resourceLabel(resource.state)}</Badge>{" "}
                   <span className="text-xs text-muted">
                     {resource.type} <span className="font-mono text-ink">{resource.handle}</span> · {resource.attempts} release attempts
                     {resource.verifiedAt && <> · checked {shortTime(resource.verifiedAt)}</>}
@@ -301,11 +297,11 @@ function ReviewCard({ item, task, canDecide, result, onDecided }: CardProps) {
           {item.proposal != null && (
             <details className="text-xs">
               <summary className="cursor-pointer text-muted">The proposal as recorded</summary>
-              <pre className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink">{JSON.stringify(item.proposal, null, 2)}</pre>
+              <pre tabIndex={0} className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink">{JSON.stringify(item.proposal, null, 2)}</pre>
             </details>
           )}
         </section>
-        {canDecide ? <DecisionForm item={item} result={result} onDecided={onDecided} /> : <ReadOnlyDecision item={item} />}
+        {canDecide ? <DecisionForm item={item} effect={effect} result={result} onDecided={onDecided} armed={armed} /> : <ReadOnlyDecision item={item} effect={effect} />}
       </div>
     </Card>
   );

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { ConsoleNav } from "@/components/console/console-nav";
-import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { ConsoleGate, isConsolePrincipal } from "@/components/console/detail/sign-in-gate";
 import { TaskDetailView } from "@/components/console/detail/task-detail";
 import { QueryProvider } from "@/components/console/query-provider";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Task" };
@@ -12,8 +12,8 @@ export const metadata: Metadata = { title: "Task" };
 export const dynamic = "force-dynamic";
 
 export default async function TaskPage({ params }: { params: Promise<{ taskId: string }> }) {
-  const [principal, { taskId }] = await Promise.all([getConsolePrincipal(), params]);
-  if (!principal) return <SignInGate what="A task's timeline, resources, side effects and history are part of the console." next={`/console/tasks/${taskId}`} />;
+  const [principal, { taskId }] = await Promise.all([getSignedInPrincipal(), params]);
+  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="A task's timeline, resources, side effects and history are part of the console." next={`/console/tasks/${taskId}`} />;
   const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>

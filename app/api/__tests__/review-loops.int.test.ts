@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "@/lib/auth/tokens";
+import { executeCancellation } from "@/lib/cancellation/execute-cancellation";
+import { getCancellationSummary } from "@/lib/cancellation/get-cancellation-summary";
+import { requestCancellation } from "@/lib/cancellation/request-cancellation";
+import { checkpointWorkItem } from "@/lib/ledger/checkpoint-work-item";
+import { claimWorkItem } from "@/lib/ledger/claim-work-item";
+import { completeWorkItem } from "@/lib/ledger/complete-work-item";
+import { createTask } from "@/lib/ledger/create-task";
+import { markUncertain } from "@/lib/ledger/mark-uncertain";
+import { recordSubmission } from "@/lib/ledger/record-submission";
+import { holdResource } from "@/lib/ledger/resources";
+import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
+import { appRegistry } from "@/lib/runtime/app-registry";
+import { call, json } from "@/lib/testing/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+
+/**
+ * Review loops that close: an uncertain outcome resolved with what a person found reaches the summary's message;
+ * the losing side of two simultaneous decisions is told who, when and what; a version conflict keeps what the
+ * service said; an orphaned resource can be released again (cleanup + verification, recorded).
+ */
+
+let t: TestDatabase;
+const tokens = { admin: "", operator: "" };
+const crm = new Map<string, { version: number; laterWrites: { version: number; by: string; action: string; at: string }[] }>();
+let lockHeld = true;
+
+beforeAll(async () => {
+  process.env.STOPLINE_VERIFY_DELAY_MS = "5";
+  t = await createTestDatabase();
+  t.install();
+  tokens.admin = (await createApiToken(t.database, { name: "ops-loops", role: "admin" })).token;
+  tokens.operator = (await createApiToken(t.database, { name: "ops-loops-2", role: "admin" })).token;
+  const registry = appRegistry();
+  // A shop nobody can ask afterwards (no inspect): an order whose outcome is unknown goes to a person.
+  registry.register({ name: "loops.place_order", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "none", run: async () => null });
+  // A CRM that reports who wrote the record after the agent, and refuses a compensation at a stale version.
+  registry.register({
+    name: "loops.crm_create", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "abort_signal", run: async () => null,
+    async inspect(ref) {
+      const r = crm.get(ref.operationId ?? "")!;
+      const editedBy = [...new Set(r.laterWrites.map((w) => w.by))];
+      return { status: "committed", externalRecordId: ref.operationId, externalVersion: "1", currentVersion: String(r.version), evidence: { createdVersion: "1", currentVersion: String(r.version), editedBy, laterWrites: r.laterWrites } };
+    },
+    async compensate(_e, expectedVersion) {
+      return { status: "conflict", currentVersion: String([...crm.values()][0]?.version), detail: `not at ${expectedVersion}` };
+    },
+  });
+  // A lock that stays held until the test lets it go.
+  registry.register({
+    name: "loops.take_lock", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null,
+    async cleanup() {},
+    async verifyReleased() {
+      return !lockHeld;
+    },
+  });
+});
+afterAll(async () => t?.drop());
+
+async function started(title: string, toolName: string, mechanism: "none" | "abort_signal") {
+  const task = await createTask(t.database, { title, ownerId: "alice" }, "agent:t");
+  await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName, mechanism, intentVersion: 1, commitsEffect: toolName !== "loops.take_lock" }, "agent:t");
+  const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: [toolName] }))!;
+  return { task, lease: { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" } };
+}
+const stop = async (taskId: string) => {
+  await requestCancellation(t.database, { taskId, reason: "stop", actor: "agent:t" });
+  await executeCancellation(t.database, taskId, { registry: appRegistry(), verifyDelayMs: 5, settleTimeoutMs: 100 });
+};
+const reviewsOf = async (taskId: string) => (await json(await call("GET", `/api/review-items?taskId=${taskId}`, { token: tokens.admin }))).reviewItems as { id: string; kind: string; status: string }[];
+const decide = (id: string, body: Record<string, unknown>, token = tokens.admin) => call("POST", `/api/review-items/${id}/decision`, { token, body });
+
+async function uncertainOrder(orderId: string) {
+  const { task, lease } = await started(`order ${orderId}`, "loops.place_order", "none");
+  await checkpointWorkItem(t.database, lease);
+  await recordSubmission(t.database, { ...lease, operationId: orderId, reversible: false, description: `order ${orderId}` });
+  await markUncertain(t.database, { workItemId: lease.workItemId, leaseToken: lease.leaseToken, reason: "the shop timed out", actor: "worker:w" });
+  await stop(task.id);
+  const item = (await reviewsOf(task.id)).find((r) => r.kind === "resolve_uncertain")!;
+  expect(item).toBeDefined();
+  return { task, item, workItemId: lease.workItemId };
+}
+
+describe("resolving an uncertain outcome", () => {
+  it("'took effect' with evidence: the effect is committed, the child completed, and the person's message says an operator confirmed it", async () => {
+    const { task, item, workItemId } = await uncertainOrder("o-loops-1");
+    expect((await getCancellationSummary(t.database, task.id)).user_message).toMatch(/cannot be established by Stopline; a person decides/);
+    const res = await decide(item.id, { decision: "resolve", finding: "took_effect", reason: "the shop's back office shows it", evidence: "order o-loops-1 in the admin panel, 14:02" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "o-loops-1" } });
+    expect(effect.outcome).toBe("committed");
+    expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } })).status).toBe("completed");
+    const summary = await getCancellationSummary(t.database, task.id);
+    expect(summary.user_message).toContain("An operator confirmed that order o-loops-1 took effect.");
+    expect(summary.user_message).not.toMatch(/cannot be established/);
+    const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: { in: ["review_item.resolved", "side_effect.reconciled", "work_item.reconciled"] } }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.type)).toEqual(["review_item.resolved", "side_effect.reconciled", "work_item.reconciled"]);
+    expect(events[0].data).toMatchObject({ finding: "took_effect", evidence: "order o-loops-1 in the admin panel, 14:02" });
+  });
+
+  it("'did not take effect': not committed, the child stopped; 'cannot tell' changes no effect", async () => {
+    const did = await uncertainOrder("o-loops-2");
+    expect((await decide(did.item.id, { decision: "resolve", finding: "did_not_take_effect", reason: "no such order at the shop" })).status).toBe(200);
+    expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "o-loops-2" } })).outcome).toBe("not_committed");
+    expect((await getCancellationSummary(t.database, did.task.id)).user_message).toContain("An operator confirmed that order o-loops-2 did not take effect.");
+
+    const cannot = await uncertainOrder("o-loops-3");
+    expect((await decide(cannot.item.id, { decision: "resolve", finding: "cannot_tell", reason: "the shop cannot say" })).status).toBe(200);
+    expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "o-loops-3" } })).outcome).toBe("unknown");
+    expect((await getCancellationSummary(t.database, cannot.task.id)).user_message).toContain("An operator could not establish whether order o-loops-3 took effect.");
+  });
+
+  it("a finding that is not one of the three is a 400 naming the field", async () => {
+    const { item } = await uncertainOrder("o-loops-5");
+    const res = await decide(item.id, { decision: "resolve", finding: "maybe", reason: "x" });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await json(res))).toContain("finding");
+  });
+});
+
+describe("two simultaneous decisions", () => {
+  it("the losing side is told who decided, when and what — not an id", async () => {
+    const { item } = await uncertainOrder("o-loops-4");
+    const [a, b] = await Promise.all([
+      decide(item.id, { decision: "resolve", finding: "took_effect", reason: "first" }),
+      decide(item.id, { decision: "resolve", finding: "did_not_take_effect", reason: "second" }, tokens.operator),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    const message = (await json(loser)).error.message as string;
+    expect(message).toMatch(/^ops-loops(-2)? already resolved this at \d\d:\d\d UTC \(“(first|second)/);
+    expect(message).toMatch(/Your decision was not recorded\.$/);
+    expect(message).not.toContain(item.id);
+  });
+});
+
+describe("a version conflict", () => {
+  it("keeps what the service said on the side effect: the agent's version, the current one, who changed it and how", async () => {
+    const { task, lease } = await started("CRM record", "loops.crm_create", "abort_signal");
+    await checkpointWorkItem(t.database, lease);
+    crm.set("rec-loops-1", { version: 1, laterWrites: [] });
+    await recordSubmission(t.database, { ...lease, operationId: "rec-loops-1", externalRecordId: "rec-loops-1", externalVersion: "1", reversible: true, description: "CRM record rec-loops-1" });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "rec-loops-1", externalVersion: "1" });
+    await stop(task.id);
+    const item = (await reviewsOf(task.id)).find((r) => r.kind === "approve_compensation")!;
+    crm.set("rec-loops-1", { version: 2, laterWrites: [{ version: 2, by: "bob@crm", action: "changed phone from 555-0100 to 555-0199", at: "2026-12-01T14:03:00Z" }] });
+    const res = await decide(item.id, { decision: "approve", reason: "undo", target: "rec-loops-1", expectedVersion: "1" });
+    expect(res.status).toBe(409);
+    const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "rec-loops-1" } });
+    expect(effect.evidence).toMatchObject({ createdVersion: "1", currentVersion: "2", editedBy: ["bob@crm"], laterWrites: [{ by: "bob@crm", action: "changed phone from 555-0100 to 555-0199" }] });
+    expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("escalated");
+  });
+});
+
+describe("retry release of an orphaned resource", () => {
+  it("still held: recorded, the item stays open; released: verified, the resource released and the item resolved", async () => {
+    const { task, lease } = await started("hold a lock", "loops.take_lock", "abort_signal");
+    await holdResource(t.database, { ...lease, type: "lock", handle: "lock-loops-1", actor: "worker:w" });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed" });
+    lockHeld = true;
+    await stop(task.id);
+    const item = (await reviewsOf(task.id)).find((r) => r.kind === "orphaned_resource")!;
+    expect(item).toBeDefined();
+
+    const again = await call("POST", `/api/review-items/${item.id}/retry-release`, { token: tokens.admin });
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(await json(again)).toMatchObject({ released: false, status: "open" });
+
+    lockHeld = false;
+    const released = await call("POST", `/api/review-items/${item.id}/retry-release`, { token: tokens.admin });
+    expect(await json(released)).toMatchObject({ released: true, status: "resolved" });
+    expect((await t.database.prisma.resource.findFirstOrThrow({ where: { taskId: task.id } })).state).toBe("released");
+    const steps = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: "cancellation.step", reason: { contains: "retried by" } } });
+    expect(steps.length).toBe(4); // cleanup + verify, twice
+    expect((await call("POST", `/api/review-items/${item.id}/retry-release`, { token: tokens.admin })).status).toBe(409);
+  });
+});

@@ -1,0 +1,70 @@
+import type { Database } from "../db/client";
+import { outcomesOfTask, OutcomeKind, summaryStatus, taskStanding, type SummaryStatus, type TaskStanding } from "../outcomes";
+import { isOpenReview, ResourceState, SideEffectOutcome } from "./states";
+
+/** What the console's task list shows per row besides the task itself: enough to triage without opening it. */
+export interface TaskRowFacts {
+  /** How many of its children ended (or stand) how, in the one outcome vocabulary. */
+  outcomes: { kind: OutcomeKind; count: number }[];
+  /** The Stop's summary status (IN_PROGRESS until settlement), or null when nobody pressed Stop. */
+  stopStatus: SummaryStatus | null;
+  /** The task's pill (lib/outcomes taskStanding). */
+  standing: TaskStanding;
+  /** The owner's e-mail address when the owner is a person (null for a token-owned task). */
+  ownerEmail: string | null;
+  /** The tools its children called, each once. */
+  tools: string[];
+  /** External effects that took place (committed), and those whose outcome is still unknown. */
+  effects: { committed: number; unknown: number };
+  /** Review items still waiting for a person (open or escalated), and the earliest of their deadlines. */
+  awaitingDecision: number;
+  nextDeadline: Date | null;
+  /** Children whose outcome is not known yet. */
+  uncertainSteps: number;
+}
+
+/**
+ * The row facts for a page of tasks: a fixed number of queries for the whole page, none per task. The outcome
+ * and the summary status come from lib/outcomes, exactly as the task's own summary computes them.
+ */
+export async function taskRowFacts(database: Database, tasks: { id: string; ownerId: string }[], now = Date.now()): Promise<Map<string, TaskRowFacts>> {
+  if (!tasks.length) return new Map();
+  const taskIds = tasks.map((t) => t.id);
+  const prisma = database.prisma;
+  const [rows, workItems, sideEffects, reviewItems, resources, owners] = await Promise.all([
+    prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, stage: true, cancelRequestedAt: true, settledAt: true } }),
+    prisma.workItem.findMany({ where: { taskId: { in: taskIds } } }),
+    prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, select: { id: true, taskId: true, workItemId: true, outcome: true, reversible: true } }),
+    prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, select: { taskId: true, workItemId: true, sideEffectId: true, kind: true, status: true, deadline: true } }),
+    prisma.resource.findMany({ where: { taskId: { in: taskIds }, state: ResourceState.orphaned }, select: { taskId: true } }),
+    prisma.user.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.ownerId))] } }, select: { id: true, email: true } }),
+  ]);
+  const emailOf = new Map(owners.map((o) => [o.id, o.email]));
+  const ownerOf = new Map(tasks.map((t) => [t.id, t.ownerId]));
+  const facts = new Map<string, TaskRowFacts>();
+  for (const task of rows) {
+    const of = <T extends { taskId: string }>(list: T[]) => list.filter((r) => r.taskId === task.id);
+    const mine = { items: of(workItems), effects: of(sideEffects), reviews: of(reviewItems) };
+    const children = [...outcomesOfTask({ ...task, workItems: mine.items, sideEffects: mine.effects, reviewItems: mine.reviews }, now).values()];
+    const byKind = new Map<OutcomeKind, number>();
+    for (const o of children) byKind.set(o.kind, (byKind.get(o.kind) ?? 0) + 1);
+    const stopStatus = task.cancelRequestedAt ? summaryStatus({ settled: task.settledAt !== null, children, orphanedResources: of(resources).length }) : null;
+    const open = mine.reviews.filter((r) => isOpenReview(r.status));
+    const nextDeadline = open.length ? new Date(Math.min(...open.map((r) => r.deadline.getTime()))) : null;
+    facts.set(task.id, {
+      outcomes: [...byKind].map(([kind, count]) => ({ kind, count })),
+      stopStatus,
+      standing: taskStanding({ stage: task.stage, stopStatus }),
+      ownerEmail: emailOf.get(ownerOf.get(task.id) ?? "") ?? null,
+      tools: [...new Set(mine.items.map((i) => i.toolName))].sort(),
+      effects: {
+        committed: mine.effects.filter((e) => e.outcome === SideEffectOutcome.committed).length,
+        unknown: mine.effects.filter((e) => e.outcome === SideEffectOutcome.unknown).length,
+      },
+      awaitingDecision: open.length,
+      nextDeadline,
+      uncertainSteps: byKind.get(OutcomeKind.outcomeUnknown) ?? 0,
+    });
+  }
+  return facts;
+}
