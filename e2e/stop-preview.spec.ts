@@ -23,7 +23,7 @@ async function accessible(page: Page, selector: string) {
 test.describe.configure({ mode: "serial" });
 
 test("chat - hovering, focusing and long-pressing Stop shows what it would do; Stop then does that", async ({ page, request }) => {
-  test.slow();
+  test.setTimeout(240_000); // a long scenario against a real server, on a machine that may be busy
   await page.setViewportSize(DESKTOP);
   await page.goto("/chat");
   await page.getByLabel("Admin token").fill(TOKEN);
