@@ -156,7 +156,7 @@ const expected = (c: Combo) => {
 };
 
 describe("childOutcome — every combination of ledger facts against the SPEC table", () => {
-  it("agrees with the SPEC for every combination, reaches every kind, and every outcome has words", () => {
+  it("agrees with the SPEC for every combination, reaches every kind, and every outcome has words", { timeout: 30_000 }, () => {
     const reached = new Set<string>();
     let n = 0;
     const mismatches: string[] = [];
