@@ -486,7 +486,9 @@ try {
     graphile_batched_jobs_per_s: round(median(a.graphileBatched), 0),
     pg_ratio_vs_graphile_batched: round(median(ratiosBatched)),
     sqlite_jobs_per_s: round(median(a.sqlite), 0),
-    pg_boundary_p99_ms: round(percentile([...b.boundaryMs, ...b.fifty], 99)),
+    // The fan-out's Stop (the "boundary p99"), and 50 Stops at once reported on their own.
+    pg_boundary_p99_ms: round(percentile(b.boundaryMs, 99)),
+    pg_boundary_50_stops_p99_ms: round(percentile(b.fifty, 99)),
     pg_all_queued_cancelled_ms: round(median(b.queuedMs)),
     pg_signal_p99_ms: round(percentile(b.signalMs, 99)),
     sse_100_p99_ms: round(c100.p99),
