@@ -286,7 +286,7 @@ function OperationCard({ entry }: { entry: Entry }) {
 
 function ParameterTable({ parameters }: { parameters: Parameter[] }) {
   return (
-    <div className="overflow-x-auto rounded-md border border-line">
+    <div className="overflow-x-auto rounded-md border border-line" tabIndex={0} role="region" aria-label="Parameters (scrolls sideways on a narrow screen)">
       <table className="w-full text-left text-xs">
         <thead className="bg-canvas text-muted">
           <tr>
