@@ -286,7 +286,7 @@ function OperationCard({ entry }: { entry: Entry }) {
 
 function ParameterTable({ parameters }: { parameters: Parameter[] }) {
   return (
-    <div className="overflow-x-auto rounded-md border border-line">
+    <div className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
       <table className="w-full text-left text-xs">
         <thead className="bg-canvas text-muted">
           <tr>

@@ -110,7 +110,7 @@ function FieldTable({ fields, mode }: { fields: Field[]; mode: Mode }) {
   const limits = fields.map((f) => constraintsOf(f.schema).join(", "));
   const anyLimits = limits.some(Boolean);
   return (
-    <div className="overflow-x-auto rounded-md border border-line">
+    <div className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
       <table className="w-full text-left text-xs">
         <thead className="bg-canvas text-muted">
           <tr>

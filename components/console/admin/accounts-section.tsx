@@ -105,7 +105,7 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
         <EmptyBlock title="No accounts yet.">Create the first one below; until then only admin API tokens open the console.</EmptyBlock>
       ) : (
         <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
+          <div className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
             <table className="w-full min-w-[52rem] text-left text-sm" data-testid="accounts-table">
               <caption className="sr-only">Accounts, enabled first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">

@@ -112,7 +112,7 @@ export function HistorySection() {
               Could not refresh the history ({asSentence((query.error as Error).message)}); showing what was loaded before.
             </p>
           )}
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
+          <div className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
             <table className="w-full min-w-[48rem] text-left text-sm" data-testid="history-table">
               <caption className="sr-only">Administrative changes, newest first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">

@@ -83,7 +83,7 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
         <EmptyBlock title="No API tokens yet.">Create one below for each agent runtime or worker; revoke it when that client is retired.</EmptyBlock>
       ) : (
         <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
+          <div className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
             <table className="w-full min-w-[48rem] text-left text-sm" data-testid="tokens-table">
               <caption className="sr-only">API tokens, active first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">

@@ -10,7 +10,7 @@ import { CONSOLE_ROLES } from "@/lib/auth/permissions";
  * (coming back to `next`); the admin-token form is a secondary "API token" option.
  */
 export function SignInGate({ what, next }: { what: string; next: string }) {
-  return <EntrySignIn title="Sign in to the console" what={<>{what} Operators, support and admins use the console; people who chat with the agent use the chat.</>} next={next} />;
+  return <EntrySignIn title="Sign in to the console" what={<>{what} People who ask the agent for something sign in to the chat instead.</>} next={next} />;
 }
 
 /** A signed-in person whose role cannot use this page: say so plainly (the API refuses them anyway). */

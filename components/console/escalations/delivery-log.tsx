@@ -69,7 +69,7 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
         )}
       </dl>
 
-      <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Deliveries, per channel (scrolls sideways on a narrow screen)">
+      <div className="relative mt-3 overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
         <table className="w-full min-w-[40rem] text-left text-sm">
           <caption className="sr-only">Deliveries of this escalation, per channel</caption>
           <thead>

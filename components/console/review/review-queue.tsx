@@ -297,7 +297,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
           {item.proposal != null && (
             <details className="text-xs">
               <summary className="cursor-pointer text-muted">The proposal as recorded</summary>
-              <pre tabIndex={0} className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink">{JSON.stringify(item.proposal, null, 2)}</pre>
+              <pre tabIndex={0} className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">{JSON.stringify(item.proposal, null, 2)}</pre>
             </details>
           )}
         </section>
