@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-databa
 import { startEscalationDeliveries, type EscalationDeliverer } from "./deliverer";
 import { guardedPost, type Resolver } from "./destination";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
+import { DeliveryStatus } from "./states";
 
 /**
  * Issue 11, item 1 — server-side request forgery through escalation webhooks. The internal service here is the
@@ -169,6 +170,10 @@ describe("SSRF through escalation webhooks", () => {
       expect(other.status).toBe(400); // same host, another port
       const res = await call("POST", "/api/escalation-channels", { token: admin, body: { name: "internal receiver", kind: "webhook", url: receiver.url, secret: SECRET } });
       expect(res.status, await res.clone().text()).toBe(201);
+      // A new channel first receives what is still escalated from earlier tests, marked late: let those arrive
+      // before the receiver fails once, so that the failure is this item's first attempt.
+      const channelId = (await json(res.clone())).id as string;
+      await vi.waitFor(async () => expect(await t.database.prisma.escalationDelivery.count({ where: { channelId, status: { not: DeliveryStatus.delivered } } })).toBe(0), { timeout: 10_000, interval: 25 });
       receiver.failWith(500); // its answer carries internal detail; then it accepts
       const item = await escalatedItem("allowed");
       await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.status).toBe("delivered"), { timeout: 5_000, interval: 25 });
