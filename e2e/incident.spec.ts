@@ -39,8 +39,10 @@ test("console - kill switch on the export during a run: the incident page follow
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/console/incidents");
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Incidents" })).toBeVisible();
   const form = page.getByTestId("open-incident");
   await form.getByLabel("Tool name").fill(TOOL);

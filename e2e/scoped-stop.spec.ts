@@ -16,8 +16,10 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   test.slow();
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/chat");
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 3000 rows");
   await box.press("Enter");
@@ -70,8 +72,10 @@ test("console - Stop the whole conversation: every request of it still under way
   const elsewhere = await make("a request elsewhere", `${conversation}-other`);
 
   await page.goto(`/console/tasks/${first}`);
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   const control = page.getByTestId("stop-conversation");
   await control.getByRole("button", { name: "Stop the whole conversation…" }).click();
   await control.getByRole("button", { name: "Stop them all" }).click();
@@ -83,4 +87,39 @@ test("console - Stop the whole conversation: every request of it still under way
     expect((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).scope).toEqual({ kind: "conversation", ref: conversation });
   }
   expect((await (await request.get(`/api/tasks/${elsewhere}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();
+});
+
+test("console - Stop everything of a person: every request of the task's owner still under way gets its Stop (scope person); another person's does not", async ({ page, request }) => {
+  const owner = `e2e-person-${Date.now()}`;
+  const make = async (title: string, ownerId: string, conversationId: string) => {
+    const task = await (await request.post("/api/tasks", { headers: AUTH, data: { title, ownerId, conversationId } })).json();
+    const step = await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 } });
+    expect(step.status()).toBe(201);
+    return task.id as string;
+  };
+  // Two conversations of one person, and someone else's request.
+  const first = await make("the person's first request", owner, `${owner}-a`);
+  const second = await make("the person's request in another conversation", owner, `${owner}-b`);
+  const someoneElse = await make("someone else's request", `${owner}-other`, `${owner}-c`);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/console/tasks/${first}`);
+  await page.getByText("Sign in with an API token instead").click();
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in with token" }).click();
+  const control = page.getByTestId("stop-person");
+  await control.getByRole("button", { name: "Stop everything of this task's owner…" }).click();
+  await expect(control.getByText("Stop every request of this task's owner, in every conversation?")).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include('[data-testid="stop-person"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await control.getByRole("button", { name: "Stop them all" }).click();
+  await expect(control.getByRole("status")).toHaveText("Stopped 2 requests of this task's owner.");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "person-stopped-390");
+
+  for (const id of [first, second]) {
+    await expect.poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 }).toBe("CANCELLED");
+    expect((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).scope).toEqual({ kind: "person", ref: owner });
+  }
+  expect((await (await request.get(`/api/tasks/${someoneElse}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();
 });

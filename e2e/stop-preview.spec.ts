@@ -26,8 +26,10 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   test.setTimeout(240_000); // a long scenario against a real server, on a machine that may be busy
   await page.setViewportSize(DESKTOP);
   await page.goto("/chat");
+  // The admin-token form is the secondary way in, behind "Sign in with an API token instead".
+  await page.getByText("Sign in with an API token instead").click();
   await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with token" }).click();
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 9000 rows");
   await box.press("Enter");
@@ -105,7 +107,8 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   await stop.click();
   await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
   let summary: { status: string; tool_calls: { tool_name: string; outcome: { kind: string } }[] } | null = null;
-  await expect.poll(async () => (summary = await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json())!.status, { timeout: 30_000 }).not.toBe("IN_PROGRESS");
+  // Until the click's boundary is recorded there is no summary yet (an error answer, no status): wait for a settled one.
+  await expect.poll(async () => (summary = await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json())!.status ?? "no summary yet", { timeout: 30_000 }).not.toMatch(/^(IN_PROGRESS|no summary yet)$/);
   const exported = summary!.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
   expect(["stopped", "stopped_partial_kept", "discarded"]).toContain(exported.outcome.kind);
   await expect(preview).toBeHidden();

@@ -20,7 +20,7 @@ import { stageLabel, stageTone } from "../task-stage";
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
 import { StopTask } from "./stop-task";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
-import { StopConversation } from "@/components/stop/stop-conversation";
+import { StopEverything } from "@/components/stop/stop-everything";
 import { Timeline } from "./timeline";
 import { effectLabel, effectTone, type TaskDetail } from "./types";
 import { applyToTask } from "@/components/data/apply-ledger-event";
@@ -151,7 +151,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
             </Link>
           </div>
           {can.stop && acceptsNewWork(task.stage) && !task.cancelRequestedAt && <StopTask taskId={task.id} title={task.title} onStopped={refetchSoon} />}
-          {can.stop && task.conversationId && <StopConversation conversationId={task.conversationId} onStopped={refetchSoon} />}
+          {can.stop && task.conversationId && <StopEverything reach={{ conversationId: task.conversationId }} onStopped={refetchSoon} />}
+          {can.stop && <StopEverything reach={{ ownerId: task.ownerId }} onStopped={refetchSoon} />}
           {can.stop && isTerminalTask(task.stage) && <RequestReversal detail={task} onRequested={refetchSoon} />}
         </div>
       </div>
