@@ -196,7 +196,14 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       // worker that wakes after the Stop — or after its lease was taken over — starts nothing (found by the
       // stop-conformance kit: "a stale worker wakes after the Stop"). With the call's signal, too.
       await ctx.checkpoint();
-      const started = await call<Export>("POST", "/reports/exports", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
+      const start = () => call<Export>("POST", "/reports/exports", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
+      // A start whose answer was lost (a timeout, a dropped connection) may have started the export anyway: ask
+      // again with the same idempotency key — the service answers with the export it has, or starts it once. Only
+      // a failed second ask ends the step as failed (a wrong "no effect" if the first ask did start it — rarer).
+      const started = await start().catch((error) => {
+        if (error instanceof ServiceError || ctx.signal.aborted) throw error;
+        return start();
+      });
       await ctx.holdResource("lock", started.exportId);
       if (started.tempFile) await ctx.holdResource("temp_file", started.tempFile);
       for (;;) {
