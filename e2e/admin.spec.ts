@@ -46,9 +46,12 @@ test("signed out: /console/admin shows the sign-in gate", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
   await expect(page.getByText("Accounts and API tokens are administered in the console")).toBeVisible();
   await shot(page, "signed-out");
-  // People sign in with their account and come back here.
-  await page.getByRole("link", { name: "Sign in with your account" }).click();
-  await expect(page).toHaveURL(/\/sign-in\?next=(%2F|\/)console(%2F|\/)admin$/);
+  // People sign in with their account right here (the API token is the secondary way in).
+  const entry = page.getByTestId("entry-sign-in");
+  await expect(entry.getByLabel("Email")).toBeVisible();
+  await expect(entry.getByLabel("Password")).toBeVisible();
+  await expect(entry.getByText("Sign in with an API token instead")).toBeVisible();
+  await expect(page.getByLabel("Admin token")).toBeHidden();
   expect((await page.request.get("/api/accounts")).status()).toBe(401);
 });
 

@@ -357,10 +357,11 @@ test("chat - close the page mid-cancellation, reopen the conversation: what happ
   // Stop by keyboard, then close the tab while the cancellation is still under way.
   await first.keyboard.press("Escape");
   await expect(first.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
-  await expect(turn.getByTestId("turn-phase")).toHaveText("Stopping…");
   await shot(first, "closing-mid-cancellation");
   const exportAtClose = await step(turn, "reports.export_report").getAttribute("data-status");
-  await expect(turn.getByTestId("turn-phase")).toHaveText("Stopping…"); // still under way as the tab closes
+  // Usually still under way as the tab closes; on a fast pass the page may already have seen it settle (the
+  // reopened page then has nothing "meanwhile" to tell, and the rest still holds).
+  const phaseAtClose = await turn.getByTestId("turn-phase").textContent();
   await first.close();
 
   // The server carries on without the page.
@@ -371,10 +372,15 @@ test("chat - close the page mid-cancellation, reopen the conversation: what happ
   const reopened = second.locator(`[data-testid="turn"][data-task-id="${taskId}"]`);
   await expect(reopened).toBeVisible();
   const meanwhile = reopened.getByTestId("meanwhile");
-  await expect(meanwhile).toContainText("While you were away");
-  await expect(meanwhile).toContainText("This request: stopping → cancelled");
-  if (exportAtClose !== "partial") await expect(meanwhile).toContainText(`Exporting the report: ${exportAtClose === "cancelling" ? "stopping" : exportAtClose} → partial`);
-  else test.info().annotations.push({ type: "note", description: "the export had already settled before the tab closed; the rest of the cancellation (resource verification) happened meanwhile" });
+  if (phaseAtClose === "Stopping…") {
+    await expect(meanwhile).toContainText("While you were away");
+    await expect(meanwhile).toContainText("This request: stopping → cancelled");
+    if (exportAtClose !== "partial") await expect(meanwhile).toContainText(`Exporting the report: ${exportAtClose === "cancelling" ? "stopping" : exportAtClose} → partial`);
+    else test.info().annotations.push({ type: "note", description: "the export had already settled before the tab closed; the rest of the cancellation (resource verification) happened meanwhile" });
+  } else {
+    expect(phaseAtClose).toBe("stopped");
+    test.info().annotations.push({ type: "note", description: "the Stop settled before the tab closed: nothing happened meanwhile" });
+  }
   await expect(step(reopened, "reports.export_report")).toHaveAttribute("data-status", "partial");
   const summary = reopened.getByTestId("stop-summary");
   await expect(summary).toHaveAttribute("data-status", api.status);
