@@ -124,7 +124,7 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
 
     // 2. Stop through app B.
     await api("app-b", "POST", `/api/tasks/${task.id}/cancel`, { reason: "changed my mind" });
-    await waitFor(async () => (await row(task.id)).stage === "cancelled", "the task to settle", 30_000);
+    await waitFor(async () => (await row(task.id)).stage === "cancelled", "the task to settle", 60_000);
     const stopped = await items(task.id);
     for (const i of stopped.filter((x) => x.toolName === "multi.job")) {
       expect(i.status).toBe("cancelled");
@@ -147,7 +147,7 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
     await waitFor(async () => (await items(second.id)).filter((i) => i.toolName === "multi.cooperative" && i.status === "running").length === 6, "6 cooperative children running");
     await api("app-a", "POST", `/api/tasks/${second.id}/cancel`, { reason: "stop, then crash" });
     processes.get("app-a")!.kill("SIGKILL");
-    await waitFor(async () => (await row(second.id)).stage === "cancelled", "another process to finish the cancellation", 30_000);
+    await waitFor(async () => (await row(second.id)).stage === "cancelled", "another process to finish the cancellation", 60_000);
     const afterCrash = await items(second.id);
     expect(afterCrash.filter((i) => i.toolName === "multi.cooperative").every((i) => i.status === "cancelled")).toBe(true);
     expect(afterCrash.filter((i) => i.toolName === "multi.unserved").every((i) => i.status === "cancelled" && i.startedAt === null)).toBe(true);
@@ -169,5 +169,5 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
     expect(received.map((e) => e.seq)).toEqual(ledger.slice(0, upTo + 1));
     expect(new Set(received.map((e) => e.seq)).size).toBe(received.length);
     expect(received.some((e) => e.taskId === second.id && e.type === "task.cancelled")).toBe(true);
-  }, 180_000);
+  }, 300_000); // ~55 s on a quiet 2-core machine; 150 s seen at load 10
 });
