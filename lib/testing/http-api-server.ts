@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Socket } from "node:net";
+import { pipeResponseBody } from "../http/pipe-response";
 import { call } from "./api-client";
 
 /**
@@ -73,15 +74,7 @@ export async function startHttpApiServer(): Promise<HttpApiServer> {
         res.end();
         return;
       }
-      res.flushHeaders();
-      const reader = response.body.getReader();
-      abort.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
-      }
-      res.end();
+      await pipeResponseBody(res, response.body, abort.signal);
     } catch (error) {
       if (abort.signal.aborted) return; // the client went away
       console.error("http-api-server: handler failed", error);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchApiRoute, type Method } from "../../app/api/routes";
 import { MAX_BODY_BYTES } from "../../lib/api/input-guard";
+import { pipeResponseBody } from "../../lib/http/pipe-response";
 import { API_CONTENT_SECURITY_POLICY, commonSecurityHeaders, malformedPathSegment } from "../../lib/http/security-headers";
 
 /**
@@ -66,15 +67,7 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
       return true;
     }
     res.writeHead(response.status, responseHeaders);
-    res.flushHeaders();
-    const reader = response.body.getReader();
-    abort.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
-    }
-    res.end();
+    await pipeResponseBody(res, response.body, abort.signal);
   } catch (error) {
     if (abort.signal.aborted) return true; // the client went away
     console.error(`${method} ${url.pathname} failed in the API lane`, error);
