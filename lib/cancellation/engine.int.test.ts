@@ -46,11 +46,11 @@ afterEach(async () => {
 });
 
 /** A worker pool and a started cancellation engine for these tools (both stopped after the test). */
-function boot(tools: ToolDefinition<any, any>[], options: { concurrency?: number; pollMs?: number; maintenanceMs?: number; engine?: boolean } = {}) {
+function boot(tools: ToolDefinition<any, any>[], options: { concurrency?: number; pollMs?: number; maintenanceMs?: number; engine?: boolean; settleTimeoutMs?: number } = {}) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
   const pool = new WorkerPool({ database: t.database, registry, concurrency: options.concurrency ?? 8, pollMs: options.pollMs ?? 20 });
-  const engine = new CancellationEngine(t.database, { registry, ...ENGINE });
+  const engine = new CancellationEngine(t.database, { registry, ...ENGINE, ...(options.settleTimeoutMs ? { settleTimeoutMs: options.settleTimeoutMs } : {}) });
   stops.push(() => pool.stop());
   if (options.engine !== false) {
     engine.start(options.maintenanceMs ?? 60_000);
@@ -218,6 +218,49 @@ describe("the stop matrix, end to end", () => {
         { tool_call_id: child.correlationId, tool_name: "s2.draft", cancellation_status: "CANCELLED_INCOMPLETE", partial_result: null, orphaned_resources: [] },
       ]);
       expect(s.user_message).toMatch(/One unfinished result discarded/);
+    });
+
+    it("a child that stops while the engine is cleaning up after another: its lock is still cleaned up and verified before the task is called cancelled", async () => {
+      // The race: cleanup reads the resources while the slow child is still stopping (not yet its turn), the
+      // child ends before the task is settled. The task must not be settled over the lock nobody cleaned up.
+      let slowMayStop!: () => void;
+      const slowStopped = new Promise<void>((resolve) => (slowMayStop = resolve));
+      const lockTool = (name: string, onAbort: () => Promise<void>, onCleanup: () => Promise<void>): ToolDefinition<unknown, unknown> => ({
+        name, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+        async run(_input, ctx) {
+          const handle = `lock:${ctx.toolCallId}`;
+          svc.acquireLock(handle, name);
+          await ctx.holdResource("lock", handle); // left for Stopline's cleanup: the tool never releases it itself
+          await new Promise<void>((_, reject) => ctx.signal.addEventListener("abort", () => void onAbort().then(() => reject(ctx.signal.reason))));
+        },
+        async cleanup(resource) { await onCleanup(); svc.releaseLock(resource.handle, "stopline:cleanup"); },
+        async verifyReleased(resource) { return !svc.isLockHeld(resource.handle, "stopline:verify"); },
+      });
+      let slowId = "";
+      const slow = lockTool("s2.slow-to-stop", () => slowStopped, async () => {});
+      // the quick child's cleanup is where the slow one finally stops: between cleanup's read and settling
+      const quick = lockTool("s2.quick-to-stop", async () => {}, async () => { slowMayStop(); await statusIs(slowId, "cancelled", "cancelled_incomplete"); });
+      const { engine } = boot([slow, quick], { settleTimeoutMs: 300 });
+      const task = await newTask("two exports");
+      const slowChild = await schedule(task.id, slow);
+      slowId = slowChild.id;
+      const quickChild = await schedule(task.id, quick);
+      await waitFor(async () => (await t.database.prisma.resource.count({ where: { taskId: task.id } })) === 2, "both locks held");
+      await stopAndWait(engine, task.id);
+
+      expect((await taskRow(task.id)).stage).toBe("cancelled");
+      const resources = await t.database.prisma.resource.findMany({ where: { taskId: task.id }, orderBy: { handle: "asc" } });
+      expect(resources.map((r) => [r.handle, r.state, !!r.verifiedAt])).toEqual(
+        [[`lock:${slowChild.correlationId}`, "released", true], [`lock:${quickChild.correlationId}`, "released", true]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
+      expect(svc.heldLocks()).toEqual([]);
+      const s = await summary(task.id);
+      expect(s.status).toBe("CANCELLED");
+      expect(s.orphaned_resources).toEqual([]);
+      // the task was called cancelled only after the slow child's lock was verified released
+      const [cancelled] = await events(task.id, "task.cancelled");
+      const slowReleased = (await events(task.id, "resource.released")).find((e) => e.entityId === resources.find((r) => r.handle.endsWith(slowChild.correlationId))!.id)!;
+      expect(slowReleased.seq).toBeLessThan(cancelled.seq);
     });
 
     it("a resource verified released on the first re-query records one verification attempt", async () => {

@@ -111,19 +111,39 @@ export async function finishCancellation(database: Database, taskId: string, opt
   for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry);
   await reconcileOrphanReports(database, o.registry, { taskId });
 
-  // 6. cleanup and the verification gate
-  await cleanupAndVerify(database, taskId, o);
+  // A child that stopped between step 6's read and step 8 left resources no cleanup has seen: step 8 refuses
+  // to settle over them, so steps 6–8 run again (bounded; the maintenance pass covers a child slower still).
+  for (let round = 0; round < 3; round++) {
+    // 6. cleanup and the verification gate
+    await cleanupAndVerify(database, taskId, o);
 
-  // 7. what only a person can decide
-  await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);
+    // 7. what only a person can decide
+    await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);
 
-  // 8. the task is cancelled when nothing is still being stopped; at the end of a pass, its settlement is
-  //    recorded in the same transaction — nobody ever reads "cancelled" while the summary says IN_PROGRESS.
-  await writeLedger(database, async (w) => {
-    await settleTaskIn(w, taskId);
-    if (at.endOfPass) await recordSettlementIn(w, taskId);
-  });
+    // 8. the task is cancelled when nothing is still being stopped and no ended child's resource awaits its
+    //    cleanup; at the end of a pass, its settlement is recorded in the same transaction — nobody ever reads
+    //    "cancelled" while the summary says IN_PROGRESS.
+    const stillToClean = await writeLedger(database, async (w) => {
+      if (await w.tx.resource.count({ where: awaitingCleanup({ taskId }) })) return true;
+      await settleTaskIn(w, taskId);
+      if (at.endOfPass) await recordSettlementIn(w, taskId);
+      return false;
+    });
+    if (!stillToClean) return;
+  }
 }
+
+/**
+ * Resources whose cleanup is due: still held (or asked to be released) by a child that ended, or by an uncertain
+ * one whose worker is gone. An uncertain child whose worker still holds its lease may still be using what it
+ * holds (a job that runs on after a failed cancel): not yet — cleanupLateSettled takes those once it ends.
+ */
+export const awaitingCleanup = (scope: { taskId?: string; workItemIds?: string[] }) => ({
+  ...(scope.taskId ? { taskId: scope.taskId } : {}),
+  ...(scope.workItemIds ? { workItemId: { in: scope.workItemIds } } : {}),
+  state: { in: [ResourceState.held, ResourceState.releaseRequested] },
+  workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null }] },
+});
 
 /**
  * One plan per task, however many engine runs (duplicate Stops, several instances, a takeover after a crash):
@@ -288,13 +308,10 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
 export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }) {
-  const resources = await database.prisma.resource.findMany({
-    where: { taskId, state: { in: [ResourceState.held, ResourceState.releaseRequested] }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
+  const settled = await database.prisma.resource.findMany({
+    where: awaitingCleanup({ taskId, workItemIds: only?.workItemIds }),
     include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },
   });
-  // Children that ended, or uncertain ones whose worker is gone. An uncertain child whose worker still holds
-  // its lease may still be using what it holds (a job that runs on after a failed cancel): not yet.
-  const settled = resources.filter((r) => isTerminalItem(r.workItem.status) || (r.workItem.status === WorkItemStatus.uncertain && !r.workItem.leaseToken));
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
   for (const r of settled) {
@@ -383,10 +400,7 @@ export async function reverifyOrphans(database: Database, registry: ToolRegistry
 /** Resources of stopped tasks whose children ended after the task settled: cleaned up and verified now. */
 export async function cleanupLateSettled(database: Database, options: EngineOptions & { verifyDelayMs: number }) {
   const pending = await database.prisma.resource.findMany({
-    where: {
-      state: { in: [ResourceState.held, ResourceState.releaseRequested] }, task: { cancelRequestedAt: { not: null } },
-      workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null }] },
-    },
+    where: { ...awaitingCleanup({}), task: { cancelRequestedAt: { not: null } } },
     select: { taskId: true },
     distinct: ["taskId"],
     take: 20,

@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
-import { BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, type EngineOptions } from "./execute-cancellation";
+import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, type EngineOptions } from "./execute-cancellation";
 import { PlanAction, rulePlan } from "./plan";
 import { activeCallsOf, atBoundary } from "./plan-children";
 import { reconcileWorkItem } from "./reconcile";
@@ -62,6 +62,8 @@ async function recordChildSettlement(database: Database, rootId: string, ids: st
   await writeLedger(database, async (w) => {
     const busy = await w.tx.workItem.count({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } } });
     if (busy) return false;
+    // a child that ended after cleanup's read: not settled over its resources (the next pass cleans them up)
+    if (await w.tx.resource.count({ where: awaitingCleanup({ workItemIds: ids }) })) return false;
     const now = await w.now();
     const { count } = await w.tx.workItem.updateMany({ where: { id: rootId, stopSettledAt: null }, data: { stopSettledAt: now } });
     if (!count) return false;

@@ -1,11 +1,11 @@
-import { NOT_QUARANTINED_SQL } from "./guards";
 import { randomUUID } from "node:crypto";
 import type { PgDirect } from "../db/pg";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./complete-work-item";
-import { isStoppedItem, LEASED_ITEM_STATUSES, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
+import { isStoppedItem, LEASED_ITEM_STATUSES, ResourceState, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, fromStatesInto } from "./transitions";
+import { NOT_QUARANTINED_SQL } from "./guards";
 import { LedgerEvent, type TaskEventType } from "./events";
 import type { EventInput } from "./write";
 
@@ -403,6 +403,7 @@ settled AS (
   FROM current c, now
   WHERE k."id" = c."id" AND k."stage" = 'cancel_requested' AND k."settledAt" IS NULL
     AND NOT EXISTS (SELECT 1 FROM "WorkItem" w WHERE w."taskId" = $1 AND w."status" = ANY($3::text[]))
+    AND NOT EXISTS (SELECT 1 FROM "Resource" r WHERE r."taskId" = $1 AND r."state" IN ('${ResourceState.held}', '${ResourceState.releaseRequested}'))
   RETURNING k."id", c."cancelPlannedAt" IS NULL AS "plannedNow"
 ),
 events AS (
