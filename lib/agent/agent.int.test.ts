@@ -10,6 +10,8 @@ import { createTestDatabase, type TestDatabase } from "../testing/test-database"
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { confirmProposal, editProposal, shopPrices, startTurn } from "./conversation";
+import { settleTurn } from "./settle-turn";
+import { scheduleWorkItem } from "../ledger/schedule-work-item";
 
 let t: TestDatabase;
 let demo: DemoServer;
@@ -39,6 +41,32 @@ const until = async (check: () => Promise<boolean>, ms = 10_000) => {
 const orders = () => witnessLog(demo.db, "shop").filter((w) => w.action === "order_created");
 
 describe("the demo agent prepares, asks, and only then commits", () => {
+  it("a turn is not ended while it is still being prepared: the stock check ends before the proposal and the reply exist", async () => {
+    const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
+    try {
+      let settledMeanwhile: unknown = "not asked";
+      const slowPrices: ReturnType<typeof agent>["prices"] = async (skus) => {
+        // the agent is still working out the price: the stock check it scheduled has already ended
+        const [task] = await t.database.prisma.task.findMany({ where: { conversationId: "c-prep" } });
+        await until(async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: task.id, toolName: "shop.check_stock" } })).status === "completed");
+        settledMeanwhile = await settleTurn(t.database, task.id); // what the turn settler does when a child ends
+        return shopPrices(demo.url)(skus);
+      };
+      const turn = await startTurn(t.database, { prices: slowPrices }, { ownerId: "alice", conversationId: "c-prep", text: "order two chairs", actor: "user:alice" });
+      expect(settledMeanwhile).toBeNull();
+      expect(turn.proposal).toMatchObject({ type: "order", version: 1 });
+      const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId }, include: { workItems: true } });
+      expect(task.stage).toBe("active"); // waiting for the person's confirmation, not "completed"
+      expect(task.workItems.map((i) => i.toolName).sort()).toEqual(["inference.generate", "shop.check_stock"]);
+      // once the reply has ended it still waits for the confirmation: a proposal nobody confirmed ends nothing
+      await until(async () => (await t.database.prisma.workItem.count({ where: { taskId: turn.taskId, status: { in: ["queued", "running"] } } })) === 0);
+      expect(await settleTurn(t.database, turn.taskId)).toBeNull();
+      expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId } })).stage).toBe("active");
+    } finally {
+      await pool.stop();
+    }
+  });
+
   it("order two chairs → a proposal with items and amount; nothing is ordered before confirmation", async () => {
     const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "c-1", text: "order two chairs", actor: "user:alice" });
     expect(turn.proposal).toMatchObject({ type: "order", version: 1, items: [{ sku: "chair", quantity: 2, unitCents: 6000 }], amountCents: 12000 });
@@ -46,6 +74,24 @@ describe("the demo agent prepares, asks, and only then commits", () => {
     const items = await t.database.prisma.workItem.findMany({ where: { taskId: turn.taskId } });
     expect(items.map((i) => i.toolName).sort()).toEqual(["inference.generate", "shop.check_stock"]);
     expect(orders()).toHaveLength(0);
+  });
+
+  it("a turn is not ended between scheduling its commitments and recording the confirmation: a quick commitment that ends first does not end the turn", async () => {
+    const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "c-confirming", text: "order two chairs", actor: "user:alice" });
+    const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
+    try {
+      // what confirmProposal does first: the commitment, bound to the confirmed version — it runs and ends…
+      const order = await scheduleWorkItem(t.database, { taskId: turn.taskId, kind: "external_action", correlationId: "proposal-v1-order", toolName: "shop.create_order", mechanism: "provider_cancel", commitsEffect: true, intentVersion: 1, proposalVersion: 1, input: { items: [{ sku: "chair", quantity: 2 }] } }, "user:alice");
+      await until(async () => (await t.database.prisma.workItem.count({ where: { taskId: turn.taskId, status: { in: ["queued", "running", "submitted"] } } })) === 0);
+      expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("completed");
+      // …before the confirmation (and any later commitment of it) is recorded: the turn is not over yet
+      expect(await settleTurn(t.database, turn.taskId)).toBeNull();
+      expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId } })).stage).toBe("active");
+      const again = await confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" });
+      expect(again).toMatchObject({ alreadyConfirmed: true, workItems: [order.id] });
+    } finally {
+      await pool.stop();
+    }
   });
 
   it("a confirmation for two chairs cannot commit three after an edit: the checkpoint refuses, the shop sees no order", async () => {

@@ -134,6 +134,7 @@ async function setProposal(database: Database, taskId: string, proposal: Proposa
       const task = await w.tx.task.findUnique({ where: { id: taskId } });
       if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
       if (task.cancelRequestedAt) throw new AppError(ErrorCode.cancelRequested, "the task was stopped; its proposal cannot change", { taskId });
+      if (task.stage !== TaskStage.active) throw new AppError(ErrorCode.conflict, `task ${taskId} already ended: it is "${task.stage}"; its proposal cannot change`, { taskId, currentState: task.stage });
       throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, { currentProposalVersion: task.proposalVersion });
     }
     await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: LedgerEvent.agentProposal, data: { version: expectedVersion + 1, proposal } });

@@ -18,10 +18,18 @@ export async function settleTurn(database: Database, taskId: string): Promise<Ta
   const task = await database.prisma.task.findUnique({ where: { id: taskId }, include: { workItems: { select: { kind: true, toolName: true, status: true, error: true, commitsEffect: true, proposalVersion: true } } } });
   if (!task || task.turnId === null || task.stage !== TaskStage.active || task.cancelRequestedAt) return null;
   if (task.workItems.some((i) => isActiveItem(i.status))) return null;
+  // A turn is over only once everything it schedules is scheduled: its children are scheduled one by one, and a
+  // quick one can end before the next exists. The reply is scheduled last in preparation (conversation.ts), and
+  // a confirmation is recorded after its commitments: until then the turn is still being prepared or confirmed.
+  if (!task.workItems.some((i) => i.kind === WorkItemKind.modelRequest)) return null;
+  if (task.proposal !== null) {
+    const confirmed = await database.prisma.ledgerEvent.findMany({ where: { taskId, type: LedgerEvent.agentProposalConfirmed }, select: { data: true } });
+    // still waiting for the person's confirmation of the current version (or for its commitments to be scheduled)
+    if (!confirmed.some((e) => (e.data as { version?: number } | null)?.version === task.proposalVersion)) return null;
+  }
   // Commitments carry out the proposal version the person confirmed; older versions' (refused by their
   // checkpoint after an edit) are not what was asked for.
   const current = task.workItems.filter((i) => !i.commitsEffect || i.proposalVersion === task.proposalVersion);
-  if (task.proposal !== null && !current.some((i) => i.commitsEffect)) return null; // still waiting for the person's confirmation
   // The rest of the reply failing to stream is not a failure of the request; any other failed step is.
   const failed = current.find((i) => i.status === WorkItemStatus.failed && i.kind !== WorkItemKind.modelRequest);
   const ending = failed ? TaskEnding.failed : TaskEnding.completed;
