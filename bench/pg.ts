@@ -48,6 +48,8 @@ const WORKERS = 8;
 const TASKS = 100; // the items are spread over 100 tasks (an agent's turn has a handful to a few hundred children)
 const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
 const PARTS = process.env.BENCH_PG_PARTS ?? "ABCD"; // to run parts alone while working on one
+// Part A's sides besides Stopline on PostgreSQL (e.g. "" to profile Stopline alone; the figures need all of them).
+const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,sqlite";
 const log = (line: string) => console.log(line);
 const wallNow = () => performance.timeOrigin + performance.now();
 const median = (xs: number[]) => percentile(xs, 50);
@@ -79,6 +81,20 @@ async function freshPgUrl(label: string): Promise<string> {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+/**
+ * WAL written per item, per side (bytes): on PostgreSQL each commit waits for its WAL to reach the disk, so the
+ * volume a job writes bounds the rate as much as the statements do. Cluster-wide, so anything else writing to
+ * the same server meanwhile counts too (on a quiet server it is the side's own).
+ */
+const walPerItem = { stopline: [] as number[], graphile: [] as number[], graphileBatched: [] as number[] };
+async function walLsn(): Promise<number> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  const { rows } = await c.query(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint AS b`);
+  await c.end();
+  return Number(rows[0].b);
 }
 
 async function dropAll() {
@@ -155,9 +171,11 @@ async function stoplineThroughput(kind: "postgres" | "sqlite", round: number): P
     });
   });
   const registry = new ToolRegistry().register({ name: "bench.noop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null });
+  const wal0 = await walLsn();
   const started = performance.now();
   const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
   await allDone;
+  if (kind === "postgres") walPerItem.stopline.push(((await walLsn()) - wal0) / ITEMS);
   await pool.stop();
   const completed = database.pg
     ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed'`))[0].n)
@@ -179,6 +197,7 @@ async function graphileThroughput(round: number, batched: boolean): Promise<numb
   let finishedAt = 0;
   let resolveDone!: () => void;
   const allDone = new Promise<void>((r) => (resolveDone = r));
+  const wal0 = await walLsn();
   const started = performance.now();
   const runner = await runGraphile({
     connectionString,
@@ -198,6 +217,7 @@ async function graphileThroughput(round: number, batched: boolean): Promise<numb
     preset: batched ? { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: WORKERS * 10 } } } : undefined,
   });
   await allDone;
+  (batched ? walPerItem.graphileBatched : walPerItem.graphile).push(((await walLsn()) - wal0) / ITEMS);
   await runner.stop();
   const check = new pg.Client({ connectionString });
   await check.connect();
@@ -433,16 +453,19 @@ try {
   log(`A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} workers, ${ROUNDS} alternating rounds`);
   for (let r = 0; r < ROUNDS; r++) {
     a.stopline.push(await stoplineThroughput("postgres", r));
-    a.graphile.push(await graphileThroughput(r, false));
-    a.graphileBatched.push(await graphileThroughput(r, true));
-    a.sqlite.push(await stoplineThroughput("sqlite", r));
+    a.graphile.push(SIDES.includes("graphile") ? await graphileThroughput(r, false) : NaN);
+    a.graphileBatched.push(SIDES.includes("batched") ? await graphileThroughput(r, true) : NaN);
+    a.sqlite.push(SIDES.includes("sqlite") ? await stoplineThroughput("sqlite", r) : NaN);
     log(`  round ${r + 1}: Stopline (PostgreSQL) ${round(a.stopline[r], 0)}/s · graphile-worker ${round(a.graphile[r], 0)}/s · graphile-worker batched ${round(a.graphileBatched[r], 0)}/s · Stopline (SQLite) ${round(a.sqlite[r], 0)}/s`);
     await dropAll();
   }
   }
   const ratios = a.stopline.map((s, r) => s / a.graphile[r]);
   const ratiosBatched = a.stopline.map((s, r) => s / a.graphileBatched[r]);
-  if (PARTS.includes("A")) log(`  medians: Stopline ${round(median(a.stopline), 0)}/s, graphile-worker ${round(median(a.graphile), 0)}/s (ratio ${round(median(ratios))}), batched ${round(median(a.graphileBatched), 0)}/s (ratio ${round(median(ratiosBatched))}), Stopline on SQLite ${round(median(a.sqlite), 0)}/s`);
+  if (PARTS.includes("A")) {
+    log(`  medians: Stopline ${round(median(a.stopline), 0)}/s, graphile-worker ${round(median(a.graphile), 0)}/s (ratio ${round(median(ratios))}), batched ${round(median(a.graphileBatched), 0)}/s (ratio ${round(median(ratiosBatched))}), Stopline on SQLite ${round(median(a.sqlite), 0)}/s`);
+    log(`  WAL per item (median): Stopline ${round(median(walPerItem.stopline), 0)} B, graphile-worker ${round(median(walPerItem.graphile), 0)} B, batched ${round(median(walPerItem.graphileBatched), 0)} B`);
+  }
 
   const b = PARTS.includes("B") ? (log("B. cancel fan-out on PostgreSQL (1,000 queued + 100 running in another process)"), await cancelFanOut()) : { boundaryMs: [], queuedMs: [], signalMs: [], fifty: [] };
   await dropAll();
@@ -486,6 +509,8 @@ try {
     graphile_batched_jobs_per_s: round(median(a.graphileBatched), 0),
     pg_ratio_vs_graphile_batched: round(median(ratiosBatched)),
     sqlite_jobs_per_s: round(median(a.sqlite), 0),
+    pg_wal_bytes_per_item: round(median(walPerItem.stopline), 0),
+    graphile_wal_bytes_per_item: round(median(walPerItem.graphile), 0),
     // The fan-out's Stop (the issue's "boundary p99"), and 50 Stops at once reported on their own.
     pg_boundary_p99_ms: round(percentile(b.boundaryMs, 99)),
     pg_boundary_50_stops_p99_ms: round(percentile(b.fifty, 99)),

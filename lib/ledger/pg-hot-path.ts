@@ -186,13 +186,16 @@ item AS (
   SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
   WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
     AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
-  FOR NO KEY UPDATE OF w
 ),
+-- No row lock in the read above (one WAL record less per item): the update re-checks the token and the status it
+-- read on the row's newest version, so a concurrent change (the engine moving it to cancelling) makes it apply to
+-- nothing and the caller takes the slow path. The stop-outcome condition only ever becomes true (a boundary or a
+-- stop request is never withdrawn), so reading it unlocked cannot let a report through that a lock would refuse.
 done AS (
   UPDATE "WorkItem" w SET "status" = ${$(5)}, "result" = ${$(6)}::jsonb, "partialResult" = COALESCE(${$(7)}::jsonb, w."partialResult"),
     "partialComplete" = COALESCE(${$(8)}::boolean, w."partialComplete"), "error" = ${$(9)}, "finishedAt" = now.t,
     "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM item i, now WHERE w."id" = i."id"
+  FROM item i, now WHERE w."id" = i."id" AND w."leaseToken" = ${$(2)} AND w."status" = i."status"
   RETURNING w.*, i."status" AS "_from"
 ),
 finished AS (

@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "WorkItem_taskId_status_idx";
