@@ -28,7 +28,11 @@ import { LedgerEvent } from "../ledger/events";
  *   no new call afterwards (invariant 2: nothing starts after the boundary);
  * - the client's own cancel of ONE call (2025-11-25 `notifications/cancelled`; 2026-07-28 the closed response
  *   stream) → a Stop of that call only (stop-call.ts);
- * - `stopCalls({ toolName })` stops every running call of a tool: the hook a kill switch uses.
+ * - an incident's kill switch on a tool or on the client's API token (lib/incidents) → the same ledger path: the switch
+ *   records each running call's boundary (or its task's, for a token), the call's runner fires its AbortSignal on
+ *   that commit (or on its next heartbeat when the switch was turned on in another process), the adapter cancels
+ *   downstream, and the engine settles the call; a new call is refused before it starts (`refusedAnswer`);
+ * - `stopCalls(filter)` stops running calls of this process by tool, session or work item (an operator's tool).
  *
  * The client's answer is the ledger's: the downstream result when the item completed; otherwise an error
  * result that says what is known ("stopped", "cancellation sent but not confirmed", …) — never a success that
@@ -232,7 +236,7 @@ export class McpGateway {
     }
   }
 
-  /** Stops running calls one by one (not their tasks): by tool name (a kill switch), session, or work item. */
+  /** Stops running calls one by one (not their tasks): by tool name, session, or work item (a kill switch does not need it: see the header). */
   async stopCalls(filter: { toolName?: string; sessionKey?: string; workItemId?: string }, actor: string, reason: string): Promise<string[]> {
     const stopped: string[] = [];
     for (const [id, r] of this.#running) {
