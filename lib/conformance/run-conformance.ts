@@ -11,7 +11,7 @@ import type { CallRef, ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import { CASE_TITLES, CONFORMANCE_CASES, ConformanceCase, NEEDS_COMMITMENT } from "./cases";
-import { judge, Verdict, type ServiceSays } from "./verdict";
+import { caseVerdict, Verdict, type ServiceSays } from "./verdict";
 import { Gate, instrument, underWay, type CaseResult, type Instrumentation } from "./instrument";
 
 export { failedCases, formatTable, type CaseResult } from "./instrument";
@@ -42,7 +42,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * own task: the call is put in position, Stop is pressed, Stopline does what it does (boundary, plan, stop through
  * the tool's mechanism, reconciliation, verification), and then the tool's own service is asked — inspect() by the
  * call's operation id / idempotency key, and the witness hook — what really happened. Each case is judged by
- * `judge` (verdict.ts): an overclaim (a stop reported for something that took effect or still runs) fails the kit.
+ * `caseVerdict` (verdict.ts): an overclaim (a stop reported for something that took effect or still runs) fails the
+ * kit, and so does a commitment that never passed the checkpoint; a case whose point was never reached, or whose
+ * service nobody could ask, is said to be so — never a pass.
  */
 export async function runConformance(database: Database, subject: ConformanceSubject, options: Options = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -117,7 +119,7 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   const reported = call?.outcome.kind ?? null;
   return {
     case: which, title, stopline: call ? `${missed ? "(the call ended before this point) " : ""}${call.outcome.label}` : "not in the summary", reported, service,
-    verdict: reported ? judge(reported, service, tool.commitsEffect) : Verdict.overclaim,
+    verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { CASE_TITLES, CONFORMANCE_CASES, ConformanceCase, NEEDS_COMMITMENT } from "../conformance/cases";
 import { Gate, instrument, underWay, type CaseResult, type Instrumentation } from "../conformance/instrument";
-import { judge, Verdict, type ServiceSays } from "../conformance/verdict";
+import { caseVerdict, Verdict, type ServiceSays } from "../conformance/verdict";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { StoplineClient, TaskDetail } from "./client";
 import { runWorker } from "./worker";
@@ -103,7 +103,7 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
   const reported = call?.outcome.kind ?? null;
   return {
     case: which, title, stopline: call ? `${missed ? "(the call ended before this point) " : ""}${call.outcome.label}` : "not in the summary", reported, service,
-    verdict: reported ? judge(reported, service, tool.commitsEffect) : Verdict.overclaim,
+    verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
 
