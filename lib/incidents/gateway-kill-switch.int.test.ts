@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { authenticateToken, createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
@@ -14,6 +16,7 @@ import { call, json } from "../testing/api-client";
 import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
 import { ToolRegistry } from "../tools/registry";
 import { getIncident } from "./get-incident";
+import { confirmLift as confirmLiftOf, requestLift } from "./lift-incident";
 
 /**
  * The incident kill switch reaching calls that run THROUGH THE MCP GATEWAY (issue 13): a real MCP client (SDK 2.x)
@@ -83,6 +86,14 @@ afterAll(async () => {
   await gateway?.close();
   await fixture?.close();
   await t?.drop();
+});
+
+// A scenario that failed half-way must not leave its switch on for the next one (each lifts its own when it passes).
+afterEach(async () => {
+  for (const i of await t.database.prisma.incident.findMany({ where: { state: { in: ["active", "lift_requested"] } } })) {
+    if (i.state === "active") await requestLift(t.database, { incidentId: i.id, reason: "test cleanup", actor: "operator:cleanup", actorId: "person:cleanup-1" });
+    await confirmLiftOf(t.database, { incidentId: i.id, actor: "operator:cleanup", actorId: "person:cleanup-2" });
+  }
 });
 
 async function connect(token: string, name: string) {
@@ -157,7 +168,8 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
       return d.counts.stillStopping === 0 ? d : null;
     }, "the incident's Stop to settle");
     expect(detail.tasks.flatMap((x) => x.steps).map((s) => [s.workItemId, s.outcome.kind])).toEqual([[item.id, "stopped"]]);
-    expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).stopSettledAt).not.toBeNull();
+    // The engine's pass over the switch's Stop of this call is recorded as finished (its summary is final).
+    await until(async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).stopSettledAt, "the call's Stop to be settled");
     // The switch stopped the tool's call, not the session's task.
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } })).cancelRequestedAt).toBeNull();
 
@@ -248,5 +260,34 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     expect(last).toMatchObject({ status: "completed" });
     expect(last.taskId).not.toBe(callA.item.taskId);
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: callA.item.taskId } })).cancelScopeRef).toBe(incident.incident.id);
+  }, 60_000);
+  it("a switch turned on from ANOTHER process (sharing only the database): the gateway learns of it from the ledger (its call's heartbeat), the server is told and stops, the engine settles the call", async () => {
+    const seen = new Set((await items()).map((i) => i.id));
+    const client = await connect(tokens.agentB, "agent-b-remote-switch");
+    const pending = client.callTool({ name: "count_slowly", arguments: { steps: 600, delayMs: 20 } }, { timeout: 30_000 });
+    const { item, requestId } = await countingCall("agent-b", seen);
+
+    const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
+    const out = await promisify(execFile)(process.execPath, ["--import", "tsx", "lib/incidents/testing/open-incident-process.ts", "tool", TOOL, "quarantined from another instance", "operator:remote"], {
+      cwd: ROOT, env: { ...env, DATABASE_URL: t.url }, timeout: 60_000,
+    });
+    const opened = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as { incidentId: string; stoppedWorkItems: string[] };
+    expect(opened.stoppedWorkItems).toEqual([item.id]);
+
+    // No bus event reached this process: the call's heartbeat (every 500 ms here) read the boundary from the ledger.
+    await until(() => factsOf(requestId).some((w) => w.witness === "stopped"), "the demo server to stop the call", 10_000);
+    expect(factsOf(requestId).map((w) => w.witness)).toContain("cancel_received");
+    expect(factsOf(requestId).map((w) => w.witness)).not.toContain("completed");
+    const answer = await pending;
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toMatch(/stopped|not known yet/); // the engine here may settle it after the client's answer
+    // This process's engine finds the other process's Stop in the ledger (maintenance) and settles it.
+    expect(await settled(item.id)).toMatchObject({ status: "cancelled", stopIncidentId: opened.incidentId });
+    expect(await t.database.prisma.ledgerEvent.findFirst({ where: { workItemId: item.id, type: LedgerEvent.workItemStopRequested } })).toMatchObject({ actor: "operator:remote" });
+    const refused = await client.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } });
+    expect(textOf(refused)).toContain("quarantined from another instance");
+
+    await lift(opened.incidentId);
+    await confirmLift(opened.incidentId);
   }, 60_000);
 });
