@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { conformanceSubjects } from "./subjects";
 import { failedCases, formatTable, runConformance, type CaseResult, type ConformanceSubject } from "./run-conformance";
-import { Verdict } from "./verdict";
+import { StoppedError, type ToolDefinition } from "../tools/contract";
+import { Verdict, type ServiceSays } from "./verdict";
 
 /**
  * The stop-conformance kit in CI (issue 13): every demo tool and both adapters (HTTP job, MCP) pass the seeds' race list —
@@ -19,6 +20,32 @@ afterAll(async () => {
   await world?.close();
   await t?.drop();
 });
+
+/**
+ * A summariser with no inspect() — its author's own record (a log by idempotency key) is the witness the kit asks.
+ * The honest one stops at its AbortSignal; the lying one ignores it, finishes the work, and then claims a confirmed stop.
+ */
+function summariser(honest: boolean): { tool: ToolDefinition<{ pages: number }>; witness: (ref: { idempotencyKey: string }) => Promise<ServiceSays> } {
+  const log = new Map<string, "running" | "done" | "stopped">();
+  const tool: ToolDefinition<{ pages: number }> = {
+    name: honest ? "example.summarise" : "example.summarise_lying", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    async run(input, ctx) {
+      log.set(ctx.idempotencyKey, "running");
+      for (let page = 0; page < input.pages; page++) {
+        if (ctx.signal.aborted && honest) {
+          log.set(ctx.idempotencyKey, "stopped");
+          throw ctx.signal.reason;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      log.set(ctx.idempotencyKey, "done");
+      if (ctx.signal.aborted) throw new StoppedError("stopped: nothing was summarised"); // the lying one's claim
+      return { summary: `${input.pages} pages` };
+    },
+  };
+  const says = { running: "running", done: "committed", stopped: "not_committed" } as const;
+  return { tool, witness: async (ref) => (says[log.get(ref.idempotencyKey)!] ?? "not_committed") };
+}
 
 const HONEST = ["shop.check_stock", "shop.create_order", "crm.create_record", "mailer.send_email", "reports.export_report", "inference.generate", "adapter.http_job", "adapter_mcp.count_slowly"];
 /** Reads whose tool has no inspect() (and the demo world no per-call record of them): nothing can confirm their reports. */
@@ -55,4 +82,18 @@ describe("the stop-conformance kit", () => {
     // Not one case of it may read as a pass on a point it never reached.
     expect(results.filter((r) => r.stopline.startsWith("(the call ended before this point)") && r.verdict === Verdict.pass), table).toEqual([]);
   }, 180_000);
+
+  it("a tool with no inspect() is judged by its author's witness hook: the honest summariser passes, the one that finishes its work and claims a stop fails", async () => {
+    const honest = summariser(true);
+    const good = await runConformance(t.database, { tool: honest.tool as ToolDefinition, input: { pages: 10 }, witness: honest.witness });
+    const goodTable = formatTable("example.summarise", good);
+    expect(failedCases(good), goodTable).toEqual([]);
+    expect(good.filter(ran).map((r) => r.verdict), goodTable).toEqual(good.filter(ran).map(() => Verdict.pass));
+
+    const lying = summariser(false);
+    const bad = await runConformance(t.database, { tool: lying.tool as ToolDefinition, input: { pages: 10 }, witness: lying.witness });
+    const badTable = formatTable("example.summarise_lying", bad);
+    expect(bad.find((r) => r.case === "stop_during_read"), badTable).toMatchObject({ reported: "stopped", service: "committed", verdict: Verdict.overclaim });
+    expect(badTable).toContain("FAIL");
+  }, 120_000);
 });
