@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { authenticateToken, createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
+import { createTask } from "../ledger/create-task";
 import { LedgerEvent } from "../ledger/events";
 import type { GatewayConfig } from "../mcp-gateway/config";
 import { McpGateway } from "../mcp-gateway/gateway";
@@ -249,6 +250,11 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     expect(witness.filter((w) => w.witness === "started").length).toBe(startedBefore);
     // The other token still works.
     expect((await b.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } })).structuredContent).toEqual({ counted: 2 });
+    // A task of the token that slipped in around the switch's commit (a request whose check passed just before it,
+    // created after the switch's Stop read the token's tasks): the maintenance pass's sweep stops it like the switch.
+    const stray = await createTask(t.database, { title: "raced the switch", ownerId: "agent-a" }, "agent:agent-a");
+    expect(await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: stray.id } })).cancelRequestedAt && (await t.database.prisma.task.findUniqueOrThrow({ where: { id: stray.id } })), "the sweep to stop the stray task"))
+      .toMatchObject({ cancelScope: "incident", cancelScopeRef: incident.incident.id, cancelRequestedBy: "admin:olivia" });
 
     await lift(incident.incident.id);
     expect((await a.callTool({ name: "test_simple_text", arguments: {} }))._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined" });
