@@ -80,7 +80,9 @@ describe("the stop-conformance kit", () => {
     ]));
     expect(table).toContain("FAIL");
     // Not one case of it may read as a pass on a point it never reached.
-    expect(results.filter((r) => r.stopline.startsWith("(the call ended before this point)") && r.verdict === Verdict.pass), table).toEqual([]);
+    expect(results.filter((r) => r.stopline.startsWith("(not reached") && r.verdict === Verdict.pass), table).toEqual([]);
+    // It never reports submitting: the reply-lost case has no reply to lose, and says so instead of passing.
+    expect(results.find((r) => r.case === "reply_lost_after_commit"), table).toMatchObject({ verdict: Verdict.notReached, stopline: expect.stringContaining("no reply to lose") });
   }, 180_000);
 
   it("a tool with no inspect() is judged by its author's witness hook: the honest summariser passes, the one that finishes its work and claims a stop fails", async () => {

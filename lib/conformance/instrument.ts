@@ -40,6 +40,8 @@ export interface Instrumentation {
   /** The service committed, the reply never came back: ctx.submitted() is never recorded; the call fails. */
   loseReply?: boolean;
   cancelDown?: boolean;
+  /** Set by the instrumented tool when a fault was actually injected (a case whose fault never fired tested nothing). */
+  fired?: { replyLost: boolean; cancelRefused: boolean };
 }
 
 /** The tool as the case runs it: the same code and service, held at one point, or with a fault injected. */
@@ -66,7 +68,10 @@ export function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefi
           await ctx.checkpoint();
         },
         async submitted(operationId, details) {
-          if (how.loseReply) throw new Error("the reply was lost on the way back (conformance kit)");
+          if (how.loseReply) {
+            if (how.fired) how.fired.replyLost = true;
+            throw new Error("the reply was lost on the way back (conformance kit)");
+          }
           await ctx.submitted(operationId, details);
           await hold("afterSubmitted");
           await contact();
@@ -88,7 +93,14 @@ export function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefi
       };
       return tool.run(input, c);
     },
-    ...(how.cancelDown && tool.cancel ? { cancel: async () => Promise.reject(new Error("the cancel endpoint is down (conformance kit)")) } : {}),
+    ...(how.cancelDown && tool.cancel
+      ? {
+          cancel: async () => {
+            if (how.fired) how.fired.cancelRefused = true;
+            throw new Error("the cancel endpoint is down (conformance kit)");
+          },
+        }
+      : {}),
   };
 }
 
