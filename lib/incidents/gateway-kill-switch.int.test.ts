@@ -185,6 +185,7 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
       expect(refused._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined", status: 409, incidentId: incident.incident.id, reason: "count_slowly writes to the wrong tenant" });
     }
     expect((await items()).length).toBe(itemsBefore);
+    expect(await t.database.prisma.task.count({ where: { ownerId: "agent-b" } })).toBe(0); // the refused new session made no task
     // Another tool in the same session goes on.
     expect(textOf(await client.callTool({ name: "test_simple_text", arguments: {} }))).toMatch(/simple text response/);
 

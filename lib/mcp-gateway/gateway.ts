@@ -167,10 +167,11 @@ export class McpGateway {
   async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
     const tool = this.tools.get(name);
     if (!tool) return errorAnswer(`Stopline gateway: there is no tool "${name}"`);
-    // A kill switch on the client's token: refused before anything is recorded (no session task is made for it).
-    // The same check runs again inside the start's transaction (startWorkItem's tokenId), which settles the race.
-    if (ref.tokenId) {
-      const incident = await activeIncident(this.#o.database.prisma as never, IncidentTarget.token, ref.tokenId);
+    // A kill switch on the client's token or on the tool: refused before anything is recorded (no session task is
+    // made for it). The same checks run again inside the start's transaction, which settles a race with the switch.
+    const switches: [IncidentTarget, string][] = [...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []), [IncidentTarget.tool, tool.def.name]];
+    for (const [kind, target] of switches) {
+      const incident = await activeIncident(this.#o.database.prisma as never, kind, target);
       if (incident) return refusedAnswer(quarantinedError(incident));
     }
     let session = await this.#session(ref);
