@@ -95,7 +95,8 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     if (isTerminalItem(current.status)) return current.status;
     const now = await w.now();
     const committed = facts.status === "committed";
-    const stopped = !!(await w.tx.task.findUniqueOrThrow({ where: { id: current.taskId } })).cancelRequestedAt;
+    // Stopped: the task's boundary, or a Stop of this step alone (scoped Stop, an incident's kill switch — issue 13).
+    const stopped = !!(await w.tx.task.findUniqueOrThrow({ where: { id: current.taskId } })).cancelRequestedAt || current.stopRequestedAt !== null;
     const to = committed
       ? WorkItemStatus.completed
       : !stopped
@@ -148,7 +149,8 @@ async function cannotBeEstablished(database: Database, item: WorkItem, tool: Too
   if (item.status === WorkItemStatus.uncertain && commitsNothing) {
     return writeLedger(database, async (w) => {
       const task = await w.tx.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { cancelRequestedAt: true } });
-      const to = task.cancelRequestedAt ? WorkItemStatus.cancelledIncomplete : WorkItemStatus.failed;
+      const { stopRequestedAt } = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { stopRequestedAt: true } });
+      const to = task.cancelRequestedAt || stopRequestedAt ? WorkItemStatus.cancelledIncomplete : WorkItemStatus.failed;
       const moved = await casUpdate(w, {
         entity: "workItem", id: item.id, from: WorkItemStatus.uncertain, to, guard: { leaseToken: null },
         data: { finishedAt: await w.now(), reconcileDeadline: null, ...(to === WorkItemStatus.failed ? { error: `${why}; it committed nothing` } : {}) },

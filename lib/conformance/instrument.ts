@@ -1,7 +1,7 @@
 import type { ToolContext, ToolDefinition } from "../tools/contract";
 import type { OutcomeKind } from "../outcomes/child-outcome";
 import type { ConformanceCase } from "./cases";
-import { Verdict, type ServiceSays } from "./verdict";
+import { FAILING, Verdict, type ServiceSays } from "./verdict";
 
 /**
  * The stop-conformance kit's pure parts, shared by the in-process kit (run-conformance.ts, `npm run conformance`)
@@ -40,6 +40,8 @@ export interface Instrumentation {
   /** The service committed, the reply never came back: ctx.submitted() is never recorded; the call fails. */
   loseReply?: boolean;
   cancelDown?: boolean;
+  /** Set by the instrumented tool when a fault was actually injected (a case whose fault never fired tested nothing). */
+  fired?: { replyLost: boolean; cancelRefused: boolean };
 }
 
 /** The tool as the case runs it: the same code and service, held at one point, or with a fault injected. */
@@ -66,7 +68,10 @@ export function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefi
           await ctx.checkpoint();
         },
         async submitted(operationId, details) {
-          if (how.loseReply) throw new Error("the reply was lost on the way back (conformance kit)");
+          if (how.loseReply) {
+            if (how.fired) how.fired.replyLost = true;
+            throw new Error("the reply was lost on the way back (conformance kit)");
+          }
           await ctx.submitted(operationId, details);
           await hold("afterSubmitted");
           await contact();
@@ -88,7 +93,14 @@ export function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefi
       };
       return tool.run(input, c);
     },
-    ...(how.cancelDown && tool.cancel ? { cancel: async () => Promise.reject(new Error("the cancel endpoint is down (conformance kit)")) } : {}),
+    ...(how.cancelDown && tool.cancel
+      ? {
+          cancel: async () => {
+            if (how.fired) how.fired.cancelRefused = true;
+            throw new Error("the cancel endpoint is down (conformance kit)");
+          },
+        }
+      : {}),
   };
 }
 
@@ -106,8 +118,15 @@ export function formatTable(tool: string, results: CaseResult[]): string {
   const cell = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
   const lines = rows.map((r) => r.map((c, i) => cell(c, widths[i])).join(" │ "));
   lines.splice(1, 0, widths.map((w) => "─".repeat(w)).join("─┼─"));
-  const failed = results.filter((r) => r.verdict === Verdict.overclaim || r.verdict === Verdict.mismatch);
-  return `Stop conformance of ${tool}\n${lines.join("\n")}\n${failed.length ? `FAIL: ${failed.length} case(s) where Stopline's report disagrees with the service` : "PASS: every report agrees with the service"}\n`;
+  const failed = failedCases(results);
+  const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
+  const notes = [
+    count(Verdict.noCheckpoint) ? `${count(Verdict.noCheckpoint)} case(s): the tool commits an effect without passing Stopline's checkpoint` : "",
+    count(Verdict.unverified) ? `${count(Verdict.unverified)} case(s) unverified: the tool has no inspect() and no witness, so nobody asked its service` : "",
+    count(Verdict.notReached) ? `${count(Verdict.notReached)} case(s) not reached: the call never got to the point the case needs, so it tested nothing` : "",
+  ].filter(Boolean);
+  const verdict = failed.length ? `FAIL: ${failed.length} case(s) where Stopline's report disagrees with the service or the tool breaks the contract` : `PASS: no report the service contradicts`;
+  return `Stop conformance of ${tool}\n${lines.join("\n")}\n${[verdict, ...notes].join("\n")}\n`;
 }
 
-export const failedCases = (results: CaseResult[]) => results.filter((r) => r.verdict === Verdict.overclaim || r.verdict === Verdict.mismatch);
+export const failedCases = (results: CaseResult[]) => results.filter((r) => FAILING.includes(r.verdict));

@@ -11,7 +11,7 @@ import type { CallRef, ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import { CASE_TITLES, CONFORMANCE_CASES, ConformanceCase, NEEDS_COMMITMENT } from "./cases";
-import { judge, Verdict, type ServiceSays } from "./verdict";
+import { caseVerdict, Verdict, type ServiceSays } from "./verdict";
 import { Gate, instrument, underWay, type CaseResult, type Instrumentation } from "./instrument";
 
 export { failedCases, formatTable, type CaseResult } from "./instrument";
@@ -36,13 +36,19 @@ const STOPPER = "person:conformance";
 
 const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T | "timeout"> => Promise.race([p, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), ms))]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitUntil(done: () => boolean, ms: number) {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(20);
+}
 
 /**
  * Runs the seeds' race list against one tool, on a real ledger and the real engine and worker code, each case its
  * own task: the call is put in position, Stop is pressed, Stopline does what it does (boundary, plan, stop through
  * the tool's mechanism, reconciliation, verification), and then the tool's own service is asked — inspect() by the
  * call's operation id / idempotency key, and the witness hook — what really happened. Each case is judged by
- * `judge` (verdict.ts): an overclaim (a stop reported for something that took effect or still runs) fails the kit.
+ * `caseVerdict` (verdict.ts): an overclaim (a stop reported for something that took effect or still runs) fails the
+ * kit, and so does a commitment that never passed the checkpoint; a case whose point was never reached, or whose
+ * service nobody could ask, is said to be so — never a pass.
  */
 export async function runConformance(database: Database, subject: ConformanceSubject, options: Options = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -65,6 +71,7 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
     : which === ConformanceCase.cancelEndpointDown ? { gate: { at: tool.commitsEffect ? "afterSubmitted" : "firstContact", gate }, cancelDown: true }
     : which === ConformanceCase.replyLostAfterCommit ? { loseReply: true }
     : {};
+  how.fired = { replyLost: false, cancelRefused: false };
   const runnable = instrument(tool, how);
   const registry = new ToolRegistry().register(runnable);
   const engine = { registry, verifyDelayMs: 50, settleTimeoutMs: 2_000, cancelAttempts: 2, cancelBackoffMs: 20, cancelTimeoutMs: 2_000 };
@@ -85,6 +92,7 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   let running: Promise<unknown> | null = null;
   // The case needs the call held at its point; a call that ended before reaching it makes it a Stop after the end.
   let missed = false;
+  let why = "the call ended before this point";
   if (which === ConformanceCase.beforeDispatch) {
     await stop();
   } else if (which === ConformanceCase.afterSuccess || which === ConformanceCase.replyLostAfterCommit) {
@@ -105,6 +113,9 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   }
   // The engine's pass; the held call goes on (a stale worker wakes now) while the engine waits for it.
   const pass = executeCancellation(database, task.id, engine);
+  // The cancel endpoint is down: the call stays where it is until Stopline has tried it (a call that finished first
+  // would leave nothing to cancel, and the case would test nothing).
+  if (which === ConformanceCase.cancelEndpointDown && !missed) await waitUntil(() => how.fired!.cancelRefused, Math.min(timeoutMs, 5_000));
   gate.open();
   await pass;
   if (running) await withTimeout(running, timeoutMs);
@@ -115,9 +126,13 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   const service = await serviceSays(subject, await refFor(database, current));
   const reported = call?.outcome.kind ?? null;
+  // A fault that never fired tested nothing: the reply is "lost" only if the tool reported submitting; the cancel
+  // endpoint is "down" only if Stopline called it.
+  if (which === ConformanceCase.replyLostAfterCommit && !how.fired.replyLost) [missed, why] = [true, "the tool never reported submitting: no reply to lose"];
+  if (which === ConformanceCase.cancelEndpointDown && !how.fired.cancelRefused && !missed) [missed, why] = [true, "Stopline never called the cancel endpoint"];
   return {
-    case: which, title, stopline: call ? `${missed ? "(the call ended before this point) " : ""}${call.outcome.label}` : "not in the summary", reported, service,
-    verdict: reported ? judge(reported, service, tool.commitsEffect) : Verdict.overclaim,
+    case: which, title, stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary", reported, service,
+    verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
 

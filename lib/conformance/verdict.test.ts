@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OutcomeKind } from "../outcomes/child-outcome";
-import { judge, Verdict, type ServiceSays } from "./verdict";
+import { caseVerdict, FAILING, judge, Verdict, type ServiceSays } from "./verdict";
 
 describe("the conformance verdict (what Stopline reported vs what the service says)", () => {
   it.each<[OutcomeKind, ServiceSays, boolean, Verdict]>([
@@ -18,5 +18,32 @@ describe("the conformance verdict (what Stopline reported vs what the service sa
     [OutcomeKind.failed, "committed", true, Verdict.overclaim],
   ])("%s vs service %s (commits: %s) → %s", (reported, service, commits, verdict) => {
     expect(judge(reported, service, commits)).toBe(verdict);
+  });
+});
+
+describe("a case's verdict: was its point reached, and could anyone ask the service", () => {
+  const ran = { service: "not_committed" as ServiceSays, commitsEffect: true, reached: true, gatedAtCheckpoint: false };
+  it("a case that reached its point is judged by the service", () => {
+    expect(caseVerdict({ ...ran, reported: OutcomeKind.stopped })).toBe(Verdict.pass);
+    expect(caseVerdict({ ...ran, reported: OutcomeKind.stopped, service: "committed" })).toBe(Verdict.overclaim);
+  });
+  it("a call missing from Stopline's report is an overclaim", () => {
+    expect(caseVerdict({ ...ran, reported: null })).toBe(Verdict.overclaim);
+  });
+  it("a commitment that never passed the checkpoint fails the kit, even when the report agrees with the service", () => {
+    const v = caseVerdict({ ...ran, reported: OutcomeKind.completedBeforeStop, service: "committed", reached: false, gatedAtCheckpoint: true });
+    expect(v).toBe(Verdict.noCheckpoint);
+    expect(FAILING).toContain(v);
+  });
+  it("any other point not reached tested nothing: 'not reached', never 'pass' (and not a failure)", () => {
+    const v = caseVerdict({ ...ran, reported: OutcomeKind.completed, service: "committed", reached: false, gatedAtCheckpoint: false });
+    expect(v).toBe(Verdict.notReached);
+    expect(FAILING).not.toContain(v);
+    expect(caseVerdict({ ...ran, commitsEffect: false, reported: OutcomeKind.completed, service: "committed", reached: false, gatedAtCheckpoint: true })).toBe(Verdict.notReached);
+  });
+  it("a report nobody could check (no inspect(), no witness) is 'unverified', never 'pass'", () => {
+    const v = caseVerdict({ ...ran, reported: OutcomeKind.stopped, service: "not_asked" });
+    expect(v).toBe(Verdict.unverified);
+    expect(FAILING).not.toContain(v);
   });
 });

@@ -29,6 +29,18 @@ export async function assertToolNotQuarantined(w: Writer, toolName: string): Pro
   if (incident) throw quarantinedError(incident);
 }
 
+/**
+ * Refuses new work of a quarantined TOKEN inside a start's transaction (start-work-item.ts, `tokenId`: the MCP gateway
+ * passes its client's token). PostgreSQL: shares the switch's lock on this token (open-incident.ts takes it
+ * exclusively), so a start either commits before the switch — its task then exists and the switch's Stop of the
+ * token's tasks covers it — or sees the switch. SQLite: one writer, the same order.
+ */
+export async function assertTokenNotQuarantinedIn(w: Writer, tokenId: string): Promise<void> {
+  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.token, tokenId));
+  const incident = await activeIncident(w.tx as unknown as IncidentReader, IncidentTarget.token, tokenId);
+  if (incident) throw quarantinedError(incident);
+}
+
 /** The advisory lock key of a kill switch's target (PostgreSQL). */
 export const quarantineLockKey = (kind: IncidentTarget, target: string) => `stopline:quarantine:${kind}:${target}`;
 

@@ -1,4 +1,4 @@
-import { assertToolNotQuarantined } from "../incidents/quarantine";
+import { assertTokenNotQuarantinedIn, assertToolNotQuarantined } from "../incidents/quarantine";
 import { assertParentMayStart } from "./schedule-work-item";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
@@ -15,6 +15,8 @@ export interface StartWorkItemInput extends ScheduleWorkItemInput {
   /** The lease owner: the process that runs the call itself (an agent loop, the MCP gateway). */
   workerId: string;
   leaseMs?: number;
+  /** The API token the work is started for (the MCP gateway's client): refused while a kill switch quarantines it. */
+  tokenId?: string | null;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
     const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
     if (refusal) throw refusal;
     await assertToolNotQuarantined(w, input.toolName);
+    if (input.tokenId) await assertTokenNotQuarantinedIn(w, input.tokenId);
     if (input.parentWorkItemId) {
       await assertParentMayStart(w, input.parentWorkItemId, task.id);
     }

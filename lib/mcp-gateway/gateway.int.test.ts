@@ -216,7 +216,7 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(seen).toMatchObject({ cancelKind: "notification", answer: null });
   }, 20_000);
 
-  it("stopCalls({ toolName }) stops every running call of one tool (the hook an incident kill switch uses)", async () => {
+  it("stopCalls({ toolName }) stops every running call of one tool in this process", async () => {
     const client = await connect("legacy", "ide-kill");
     const pending = client.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { timeout: 20_000 });
     const item = await runningItem("mcp:demo.count_slowly");

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
-import { isAppError } from "../errors";
+import { AppError, ErrorCode, isAppError } from "../errors";
+import { statusOf } from "../api/http-errors";
+import { activeIncident, quarantinedError } from "../incidents/quarantine";
 import { createTask } from "../ledger/create-task";
 import { startWorkItem } from "../ledger/start-work-item";
-import { isTerminalItem, Mechanism, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
+import { IncidentTarget, isTerminalItem, Mechanism, QUARANTINE_STATES, StopScope, TaskStage, WorkItemKind, WorkItemStatus, type IncidentState } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { onCommitted } from "../events/bus";
 import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
@@ -26,7 +28,11 @@ import { LedgerEvent } from "../ledger/events";
  *   no new call afterwards (invariant 2: nothing starts after the boundary);
  * - the client's own cancel of ONE call (2025-11-25 `notifications/cancelled`; 2026-07-28 the closed response
  *   stream) → a Stop of that call only (stop-call.ts);
- * - `stopCalls({ toolName })` stops every running call of a tool: the hook a kill switch uses.
+ * - an incident's kill switch on a tool or on the client's API token (lib/incidents) → the same ledger path: the switch
+ *   records each running call's boundary (or its task's, for a token), the call's runner fires its AbortSignal on
+ *   that commit (or on its next heartbeat when the switch was turned on in another process), the adapter cancels
+ *   downstream, and the engine settles the call; a new call is refused before it starts (`refusedAnswer`);
+ * - `stopCalls(filter)` stops running calls of this process by tool, session or work item (an operator's tool).
  *
  * The client's answer is the ledger's: the downstream result when the item completed; otherwise an error
  * result that says what is known ("stopped", "cancellation sent but not confirmed", …) — never a success that
@@ -40,6 +46,8 @@ export interface GatewayOptions {
   workerId?: string;
   leaseMs?: number;
   heartbeatMs?: number;
+  /** What becomes of stdio servers' stderr (default "ignore"); "pipe" exposes it as `tool.set.stderr` (tests read a server's own log there). */
+  downstreamStderr?: "ignore" | "inherit" | "pipe";
 }
 
 export interface GatewayTool {
@@ -57,6 +65,11 @@ export interface SessionRef {
   ownerId: string;
   clientName: string;
   actor: string;
+  /**
+   * The API token the client authenticated with (its id), if any: an incident's kill switch on that token refuses
+   * every call of it (409-equivalent, with the incident's reason) and has stopped the tasks it owns.
+   */
+  tokenId?: string | null;
 }
 
 interface Session extends SessionRef {
@@ -73,7 +86,7 @@ export class McpGateway {
   readonly tools = new Map<string, GatewayTool>();
   readonly sessions = new Map<string, Session>();
   readonly workerId: string;
-  readonly #o: Required<Omit<GatewayOptions, "config">> & { config: GatewayConfig };
+  readonly #o: Required<Omit<GatewayOptions, "config" | "downstreamStderr">> & { config: GatewayConfig; downstreamStderr?: GatewayOptions["downstreamStderr"] };
   readonly #sets: McpToolSet[] = [];
   readonly #running = new Map<string, { tool: GatewayTool; session: Session; clientStop: boolean }>();
   #idleTimer: NodeJS.Timeout | undefined;
@@ -102,7 +115,7 @@ export class McpGateway {
     const contracts = config.tools ?? {};
     const set = await connectMcpTools({
       prefix: `mcp:${server}`,
-      transport: config.stdio ? { stdio: { ...config.stdio, stderr: "ignore" } } : { url: config.url!, headers: config.headers },
+      transport: config.stdio ? { stdio: { ...config.stdio, stderr: this.#o.downstreamStderr ?? "ignore" } } : { url: config.url!, headers: config.headers },
       protocol: config.protocol,
       tools: config.only,
       confirmGraceMs: config.confirmGraceMs,
@@ -154,19 +167,38 @@ export class McpGateway {
   async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
     const tool = this.tools.get(name);
     if (!tool) return errorAnswer(`Stopline gateway: there is no tool "${name}"`);
-    const session = await this.#session(ref);
+    // A kill switch on the client's token or on the tool: refused before anything is recorded (no session task is
+    // made for it). The same checks run again inside the start's transaction, which settles a race with the switch.
+    const switches: [IncidentTarget, string][] = [...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []), [IncidentTarget.tool, tool.def.name]];
+    for (const [kind, target] of switches) {
+      const incident = await activeIncident(this.#o.database.prisma as never, kind, target);
+      if (incident) return refusedAnswer(quarantinedError(incident));
+    }
+    let session = await this.#session(ref);
     let item;
-    try {
-      item = await startWorkItem(this.#o.database, {
-        taskId: session.taskId!, kind: tool.def.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool, toolName: tool.def.name,
-        mechanism: tool.def.mechanism, commitsEffect: tool.def.commitsEffect, intentVersion: session.intentVersion,
-        correlationId: `mcp-${options.requestId ?? "call"}-${randomUUID().slice(0, 8)}`, input: args ?? {}, workerId: this.workerId, leaseMs: this.#o.leaseMs,
-      }, ref.actor);
-    } catch (error) {
-      if (isAppError(error) && error.code === "cancel_requested") {
-        return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        item = await startWorkItem(this.#o.database, {
+          taskId: session.taskId!, kind: tool.def.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool, toolName: tool.def.name,
+          mechanism: tool.def.mechanism, commitsEffect: tool.def.commitsEffect, intentVersion: session.intentVersion,
+          correlationId: `mcp-${options.requestId ?? "call"}-${randomUUID().slice(0, 8)}`, input: args ?? {}, workerId: this.workerId, leaseMs: this.#o.leaseMs,
+          tokenId: ref.tokenId ?? null,
+        }, ref.actor);
+        break;
+      } catch (error) {
+        // A kill switch on the tool (or the token) — the 409 of the HTTP API, as an MCP error result with the reason.
+        if (isAppError(error) && error.code === ErrorCode.quarantined) return refusedAnswer(error);
+        if (isAppError(error) && error.code === ErrorCode.cancelRequested) {
+          // The session's task was stopped by a kill switch that has been lifted since: the session goes on in a new
+          // task (the stopped one stays as it was recorded). Any other Stop ends the session's work for good.
+          if (attempt === 0 && (await this.#stoppedByLiftedSwitch(session.taskId!))) {
+            session = await this.#renewSession(session);
+            continue;
+          }
+          return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
+        }
+        throw error;
       }
-      throw error;
     }
     session.inFlight.add(item.id);
     session.lastCallAt = Date.now();
@@ -205,7 +237,7 @@ export class McpGateway {
     }
   }
 
-  /** Stops running calls one by one (not their tasks): by tool name (a kill switch), session, or work item. */
+  /** Stops running calls one by one (not their tasks): by tool name, session, or work item (a kill switch does not need it: see the header). */
   async stopCalls(filter: { toolName?: string; sessionKey?: string; workItemId?: string }, actor: string, reason: string): Promise<string[]> {
     const stopped: string[] = [];
     for (const [id, r] of this.#running) {
@@ -216,6 +248,23 @@ export class McpGateway {
       if (await requestCallStop(this.#o.database, { workItemId: id, actor, reason })) stopped.push(id);
     }
     return stopped;
+  }
+
+  /** True when the task was stopped by an incident's kill switch that is no longer on (lifted by two people). */
+  async #stoppedByLiftedSwitch(taskId: string): Promise<boolean> {
+    const task = await this.#o.database.prisma.task.findUnique({ where: { id: taskId }, select: { cancelScope: true, cancelScopeRef: true } });
+    if (task?.cancelScope !== StopScope.incident || !task.cancelScopeRef) return false;
+    const incident = await this.#o.database.prisma.incident.findUnique({ where: { id: task.cancelScopeRef }, select: { state: true } });
+    return !!incident && !QUARANTINE_STATES.includes(incident.state as IncidentState);
+  }
+
+  /** A new task for a session whose task a lifted kill switch stopped (calls already running stay with the old one). */
+  async #renewSession(session: Session): Promise<Session> {
+    if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
+    const { key, ownerId, clientName, actor, tokenId } = session;
+    const renewed = await this.#session({ key, ownerId, clientName, actor, tokenId });
+    for (const id of session.inFlight) renewed.inFlight.add(id);
+    return renewed;
   }
 
   /** The session's task: created on its first call, completed when the session ends. */
@@ -314,3 +363,16 @@ export class McpGateway {
 }
 
 const errorAnswer = (text: string): CallAnswer => ({ content: [{ type: "text", text }], isError: true });
+
+/**
+ * A call refused before it started (an incident's kill switch): what the HTTP API answers with 409 `quarantined`,
+ * as an MCP tool error the agent (and its model) can read — the incident and its reason — with the code and status
+ * in `_meta["dev.stopline/error"]` for programs. Nothing was recorded or sent downstream.
+ */
+function refusedAnswer(error: AppError): CallAnswer {
+  return {
+    content: [{ type: "text", text: `Stopline refused this call: ${error.message}. Nothing was started.` }],
+    isError: true,
+    _meta: { "dev.stopline/error": { code: error.code, status: statusOf(error.code), ...error.details } },
+  };
+}

@@ -25,6 +25,7 @@ import type { McpGateway, SessionRef } from "./gateway";
  * (DNS rebinding): localhost names by default, more with `allowedHosts`.
  */
 export interface GatewayPrincipal {
+  /** The API token's id: an incident's kill switch on it refuses the client's calls (gateway.ts). */
   id: string;
   name: string;
 }
@@ -55,7 +56,7 @@ export function createGatewayHttpHandler(gateway: McpGateway, options: GatewayHt
         const client = String(envelope["io.modelcontextprotocol/clientInfo"]?.name ?? "client");
         const own = ctx.mcpReq?._meta?.[SESSION_META_KEY];
         const key = `modern:${principal.id}:${client}${typeof own === "string" && own ? `:${own}` : ""}`;
-        return { key, ownerId: principal.name, clientName: client, actor: `mcp-client:${principal.name}` };
+        return { key, ownerId: principal.name, clientName: client, actor: `mcp-client:${principal.name}`, tokenId: principal.id };
       }),
     { legacy: "reject" },
   );
@@ -108,7 +109,7 @@ export function createGatewayHttpHandler(gateway: McpGateway, options: GatewayHt
         void gateway.endSession(`legacy:${id}`);
       }
     };
-    const server = gateway.buildServer(() => ({ key: `legacy:${id}`, ownerId: principal.name, clientName, actor: `mcp-client:${principal.name}` }));
+    const server = gateway.buildServer(() => ({ key: `legacy:${id}`, ownerId: principal.name, clientName, actor: `mcp-client:${principal.name}`, tokenId: principal.id }));
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody, authInfo });
   };

@@ -8,8 +8,8 @@ import { LedgerEvent } from "../ledger/events";
 
 /**
  * A Stop of ONE call (not of its task): the MCP client's own cancel of a tools/call (`notifications/cancelled`,
- * or on 2026-07-28 HTTP the closed response stream), and the hook a kill switch uses to stop every running call
- * of a tool. The task-level Stop (console, API) goes through the cancellation engine instead.
+ * or on 2026-07-28 HTTP the closed response stream), and `McpGateway.stopCalls`. The task-level Stop (console, API)
+ * and an incident's kill switch (a scoped Stop of each call, lib/incidents) go through the cancellation engine instead.
  *
  * 1. `requestCallStop` records the request on the item — running/submitted → cancelling, with its event, in one
  *    transaction — before anything is sent. The in-process runner sees that event and fires the call's

@@ -1,6 +1,6 @@
 import { CASE_TITLES, CONFORMANCE_CASES, ConformanceCase, NEEDS_COMMITMENT } from "../conformance/cases";
 import { Gate, instrument, underWay, type CaseResult, type Instrumentation } from "../conformance/instrument";
-import { judge, Verdict, type ServiceSays } from "../conformance/verdict";
+import { caseVerdict, Verdict, type ServiceSays } from "../conformance/verdict";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { StoplineClient, TaskDetail } from "./client";
 import { runWorker } from "./worker";
@@ -62,6 +62,7 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
     : which === ConformanceCase.duringSubmission ? { gate: { at: "afterSubmitted", gate } }
     : which === ConformanceCase.replyLostAfterCommit ? { loseReply: true }
     : {};
+  how.fired = { replyLost: false, cancelRefused: false };
   const runnable = instrument(tool, how);
   const task = await o.agent.createTask({ title: `stop conformance: ${tool.name} — ${which}` });
   const item = await o.agent.scheduleWorkItem(task.id, {
@@ -71,6 +72,7 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
   const stop = () => o.agent.cancel(task.id, { reason: `stop conformance: ${which}` });
 
   let missed = false;
+  let why = "the call ended before this point";
   if (which === ConformanceCase.beforeDispatch) {
     await stop();
   } else {
@@ -101,9 +103,11 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
   const detail = await o.agent.getTask(task.id);
   const service = await serviceSays(o, refOf(detail, item.id));
   const reported = call?.outcome.kind ?? null;
+  // The reply is "lost" only if the tool reported submitting: otherwise the case tested nothing.
+  if (which === ConformanceCase.replyLostAfterCommit && !how.fired.replyLost) [missed, why] = [true, "the tool never reported submitting: no reply to lose"];
   return {
-    case: which, title, stopline: call ? `${missed ? "(the call ended before this point) " : ""}${call.outcome.label}` : "not in the summary", reported, service,
-    verdict: reported ? judge(reported, service, tool.commitsEffect) : Verdict.overclaim,
+    case: which, title, stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary", reported, service,
+    verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
 
