@@ -22,9 +22,9 @@ import {
 import { Composer } from "./composer";
 import { useChatTasks, useConversation, useSummaries } from "@/components/data/use-conversation";
 import { aggregate, patchFromEvent, patchTask, TaskSubscriber, useChangeAnnouncements, useRefetchSoon } from "./conversation-live";
-import { EmptyState, ErrorState, LoadingState, PendingTurn, type PendingMessage } from "./conversation-states";
+import { ChatEmptyState, PendingTurn, type PendingMessage } from "./conversation-states";
+import { ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { changesSince, readSnapshot, writeSnapshot, type Change } from "./meanwhile";
-import { SessionEnded } from "./session-ended";
 import { AgentMark, TurnView, UserBubble } from "./turn";
 import { isLive, isStoppable, isStopping, type StopRequest, type TurnFacts } from "./turn-state";
 
@@ -253,11 +253,11 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
 
       <section aria-label="Conversation" className="flex-1 space-y-8 pb-6">
         {list.isPending ? (
-          <LoadingState />
+          <LoadingState subject="conversation" shape="conversation" />
         ) : list.isError && !list.data ? (
-          <ErrorState message={asSentence((list.error as Error).message)} onRetry={() => void list.refetch()} />
+          <ErrorState subject="conversation" error={list.error} onRetry={() => void list.refetch()} />
         ) : tasks.length === 0 && pending.length === 0 ? (
-          <EmptyState
+          <ChatEmptyState
             readOnly={readOnly}
             onPick={(text) => {
               setDraft(text);
@@ -266,11 +266,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
           />
         ) : (
           <>
-            {list.isRefetchError && (
-              <p role="alert" className="rounded-md bg-warn-soft px-4 py-2 text-sm text-warn">
-                Could not refresh the conversation ({(list.error as Error).message}); showing what was loaded before.
-              </p>
-            )}
+            {list.isRefetchError && <StaleNotice subject="conversation" error={list.error} />}
             {tasks.map((task) => (
               <TurnView
                 key={task.id}
