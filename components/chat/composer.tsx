@@ -78,7 +78,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         {/* The one slot, bottom right, in thumb reach: Send, or — while the agent works — Stop in its very place. */}
         <div data-testid="composer-slot" data-holds={stopInSlot ? "stop" : "send"} className="w-28 shrink-0 sm:w-36">
           {stopInSlot ? (
-            <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []}>
+            <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []} className="flex w-full">
               {(previewId) => (
                 <Button
                   variant="danger"
