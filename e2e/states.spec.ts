@@ -246,7 +246,7 @@ test("phone: a reopened conversation shows its latest outcome, not its top; the 
   // The drawer: the history is one tap away, and leads to another conversation.
   const drawer = page.getByTestId("conversations-drawer");
   await drawer.evaluate((el) => el.scrollIntoView({ block: "start" }));
-  await drawer.getByText("Your conversations").click();
+  await drawer.locator("summary").click();
   const link = drawer.locator(`a[href="/chat/${other}"]`);
   await expect(link).toBeVisible({ timeout: 15_000 });
   await expect(drawer.locator(`a[href="/chat/${conversationId}"]`)).toHaveAttribute("aria-current", "page");
@@ -279,7 +279,7 @@ test("chat: a person stops all their own requests from the history drawer — ev
 
   await page.goto(`/chat/conv-mine-a-${stamp}`);
   const drawer = page.getByTestId("conversations-drawer");
-  await drawer.getByText("Your conversations").click();
+  await drawer.locator("summary").click();
   const control = drawer.getByTestId("stop-mine");
   await control.getByRole("button", { name: "Stop all my requests…" }).click();
   await expect(control.getByText("Stop every request of yours that is still under way, in every conversation?")).toBeVisible();

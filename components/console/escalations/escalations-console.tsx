@@ -140,7 +140,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Escalations</h1>
           <p className="max-w-3xl text-sm text-muted">

@@ -86,7 +86,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Review queue</h1>
           <p className="text-sm text-muted">
