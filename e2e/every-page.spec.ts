@@ -13,7 +13,8 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-test.describe.configure({ mode: "serial", timeout: 300_000 });
+// Twenty-odd pages and states, each with axe, on a shared 2-core machine.
+test.describe.configure({ mode: "serial", timeout: 600_000 });
 
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
