@@ -38,7 +38,7 @@ export function loadWords(subject: StateSubject): LoadWords {
     failed: subject === "audit" ? "The search was refused" : `Could not load ${noun}`,
     failedHint:
       subject === "conversation"
-        ? "Whatever the agent was doing carries on on the server; try again to see where it stands."
+        ? "Whatever the agent was doing goes on at the server; try again to see where it stands."
         : subject === "audit"
           ? "Check the search fields and try again."
           : "Nothing on the server changed because of it; try again.",
