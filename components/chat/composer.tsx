@@ -64,7 +64,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           value={draft}
           onChange={(e) => onDraftChange(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Ask the agent — e.g. “order two chairs”"
+          placeholder="Ask the agent…"
           aria-describedby={`${id}-keys${tooLong ? ` ${id}-limit` : ""}`}
           aria-invalid={tooLong || undefined}
           className={cx(inputStyles(), "h-11 max-h-40 min-h-11 resize-none py-2.5 leading-6")}
