@@ -87,9 +87,10 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
 
   await signIn(page);
   await expect(page.getByTestId("chat-empty")).toBeVisible();
-  // Stop is always there, and says why it does nothing yet.
-  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
-  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-keyshortcuts", "Escape");
+  // Nothing to stop yet: the composer's one slot holds Send, and the hint says Stop has nothing to do.
+  await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
+  await expect(page.getByTestId("stop-button")).toHaveCount(0);
+  await expect(page.getByText("Nothing to stop right now")).toBeVisible();
   await shot(page, "empty");
 
   // ---- export, stopped during the tool call ----
@@ -97,7 +98,9 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await expect(page).toHaveURL(/\/chat\/[\w-]+$/);
   await expect(exportTurn.getByTestId("agent-reply")).toContainText("Exporting a report of 3000 rows.");
   await expect(step(exportTurn, "reports.export_report")).toHaveAttribute("data-status", "running", { timeout: 15_000 });
+  // While it works, Stop holds the slot (Escape presses it too).
   await expect(page.getByTestId("stop-button")).not.toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-keyshortcuts", "Escape");
   // The export reports how far it got: the row says so, with a bar, live over the task's event stream.
   const exportStep = step(exportTurn, "reports.export_report");
   await expect(exportStep.getByTestId("step-detail")).toContainText(/[\d,]+ of 3,000 rows \(\d+%\)/, { timeout: 10_000 });
@@ -161,7 +164,8 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   // The page says what the API says: the user message is the ledger's.
   const api = await settledSummary(request, exportTaskId);
   await expect(summary.getByTestId("user-message")).toHaveText(api.user_message);
-  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  // Settled: Send is back in the slot.
+  await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
   await expect(page.getByTestId("announcer")).toContainText(`Stop finished: ${api.user_message}`); // aria-live
   await shotOf(page, summary, "export-stopped");
 
@@ -189,7 +193,7 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   const orderTaskId = (await orderTurn.getAttribute("data-task-id"))!;
   await expect.poll(async () => ((await (await request.get(`/api/tasks/${orderTaskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 }).toBe("completed");
   await expect(orderTurn.getByTestId("turn-phase")).toHaveText("done");
-  await expect(page.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
   await shotOf(page, orderTurn.getByTestId("work-panel"), "order-completed");
   // Stop on it (a stale page, an API client) answers that nothing is running — no boundary, no review item.
   const late = await request.post(`/api/tasks/${orderTaskId}/cancel`, { headers: AUTH, data: { reason: "too late" } });
@@ -385,14 +389,14 @@ test("chat - close the page mid-cancellation, reopen the conversation: what happ
   const summary = reopened.getByTestId("stop-summary");
   await expect(summary).toHaveAttribute("data-status", api.status);
   await expect(summary.getByTestId("user-message")).toHaveText(api.user_message);
-  await expect(second.getByTestId("stop-button")).toHaveAttribute("aria-disabled", "true");
+  await expect(second.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
   await second.evaluate(() => window.scrollTo(0, 0));
   await shot(second, "reopened-meanwhile");
   await shotOf(second, summary, "reopened-summary");
 
-  // Narrow screens: the same page, one column, Stop still on screen.
+  // Narrow screens: the same page, one column, the composer's slot (where Stop appears) still on screen.
   await second.setViewportSize({ width: 390, height: 844 });
-  await expect(second.getByTestId("stop-button")).toBeInViewport();
+  await expect(second.getByTestId("composer-slot")).toBeInViewport();
   await shot(second, "reopened-mobile");
   await context.close();
 });
@@ -409,8 +413,8 @@ test("chat - loading and error states are designed, not blank", async ({ page })
   await expect(page.getByRole("status").filter({ hasText: "Loading the conversation…" })).toBeAttached();
   await shot(page, "loading");
   release();
-  await expect(page.getByRole("heading", { name: "The conversation could not be loaded" })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole("alert").filter({ hasText: "could not be loaded" })).toContainText("The ledger is not reachable right now.");
+  await expect(page.getByRole("heading", { name: "Could not load the conversation" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Could not load the conversation" })).toContainText("The ledger is not reachable right now.");
   await shot(page, "error");
   await page.unroute("**/api/tasks?conversationId=*");
   await page.getByRole("button", { name: "Try again" }).click();

@@ -192,8 +192,8 @@ test("GET /console - a session that ends while the page is open asks to sign in 
   // event, and the refetch it triggers is refused.
   await page.context().clearCookies();
   await createTask(request, "Check the refund status of order 4411");
-  await expect(page.getByRole("heading", { name: "Your session has ended" })).toBeVisible();
-  await page.getByRole("button", { name: "Sign in again" }).click();
+  await expect(page.getByRole("heading", { name: "Your session ended — sign in again" })).toBeVisible();
+  await page.getByRole("link", { name: "Sign in again" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
 });
 

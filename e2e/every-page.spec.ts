@@ -13,7 +13,8 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-test.describe.configure({ mode: "serial", timeout: 300_000 });
+// Twenty-odd pages and states, each with axe, on a shared 2-core machine.
+test.describe.configure({ mode: "serial", timeout: 600_000 });
 
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
@@ -31,11 +32,12 @@ for (const size of WIDTHS) {
     const page = await context.newPage();
     const found: string[] = [];
     const wide: string[] = [];
-    const visit = async (path: string, name: string) => {
+    const visit = async (path: string, name: string, ready?: () => Promise<void>) => {
       await page.goto(path);
       // Pages keep a live event stream open (never "network idle"): give their data a moment to arrive instead.
       await page.locator("main").first().waitFor();
-      await page.waitForTimeout(1_500);
+      if (ready) await ready();
+      else await page.waitForTimeout(1_500);
       found.push(...(await seriousViolations(page)));
       const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       if (scroll > client + 1) wide.push(`${path}: ${scroll}px wide in a ${client}px window`);
@@ -61,6 +63,23 @@ for (const size of WIDTHS) {
       ["/api-docs", "api-docs"],
     ] as const) {
       await visit(path, name);
+    }
+    // The shared states (components/ui/states.tsx) on the pages that use them: could not load, and session ended.
+    for (const [status, state] of [
+      [503, "error"],
+      [401, "session-ended"],
+    ] as const) {
+      for (const [path, api, name] of [
+        ["/console", /\/api\/tasks\?limit=/, "tasks"],
+        [`/console/tasks/${task.id}`, new RegExp(`/api/tasks/${task.id}$`), "task"],
+        ["/console/review", /\/api\/review-items(\?|$)/, "review"],
+        ["/console/escalations", /\/api\/escalations(\?|$)/, "escalations"],
+        [`/chat/${task.conversationId}`, /\/api\/tasks\?conversationId=/, "conversation"],
+      ] as const) {
+        await page.route(api, (route) => route.fulfill({ status, json: { error: { code: status === 401 ? "unauthorized" : "unavailable", message: "refused for the page sweep" } } }));
+        await visit(path, `${name}-${state}`, () => expect(page.getByTestId(status === 401 ? "session-ended" : "state-error").first()).toBeVisible({ timeout: 15_000 }));
+        await page.unroute(api);
+      }
     }
     // Both lists at once, so one run shows every finding.
     expect({ axe: found, wide: size.name === "phone" ? wide : [] }).toEqual({ axe: [], wide: [] });

@@ -112,6 +112,9 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   const exported = summary!.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
   expect(["stopped", "stopped_partial_kept", "discarded"]).toContain(exported.outcome.kind);
   await expect(preview).toBeHidden();
-  await stop.hover();
-  await expect(preview).toBeHidden(); // nothing left to stop: no preview
+  // Nothing left to stop: Send is back in the composer's slot, and no preview.
+  await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send", { timeout: 20_000 });
+  await expect(stop).toHaveCount(0);
+  await page.getByTestId("composer-slot").hover();
+  await expect(preview).toBeHidden();
 });

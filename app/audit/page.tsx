@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { AuditConsole } from "@/components/audit/audit-console";
 import { AUDIT_FIELDS, type AuditFields } from "@/components/audit/fields";
 import { ConsoleNav } from "@/components/console/console-nav";
-import { SignInGate } from "@/components/console/detail/sign-in-gate";
+import { ConsoleGate, isConsolePrincipal } from "@/components/console/detail/sign-in-gate";
 import { QueryProvider } from "@/components/console/query-provider";
-import { getConsolePrincipal } from "@/lib/auth/current-principal";
+import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { capabilitiesOf } from "@/lib/auth/capabilities";
 
 export const metadata: Metadata = { title: "Audit" };
@@ -13,8 +13,12 @@ export const metadata: Metadata = { title: "Audit" };
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [principal, params] = await Promise.all([getConsolePrincipal(), searchParams]);
-  if (!principal) return <SignInGate what="The audit shows what agents changed, with the evidence, and exports it." next="/audit" />;
+  const [principal, params] = await Promise.all([getSignedInPrincipal(), searchParams]);
+  // Signed out: the account sign-in, back here. Signed in with a role the audit is not for (a person with the user
+  // role): a card that says so and links to their chat — never a second sign-in form.
+  if (!isConsolePrincipal(principal)) {
+    return <ConsoleGate principal={principal} page="audit" what="The audit shows what agents changed, with the evidence, and exports it." next="/audit" />;
+  }
   const initial: AuditFields = {};
   for (const k of AUDIT_FIELDS) {
     const v = params[k];

@@ -5,6 +5,7 @@ import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { allows, Roles } from "@/lib/auth/permissions";
+import { ownerIdOf } from "@/lib/auth/ownership";
 
 export const metadata: Metadata = { title: "Chat" };
 
@@ -16,7 +17,7 @@ export default async function ChatPage() {
   if (!principal) return <ChatSignIn />;
   return (
     <QueryProvider>
-      <ChatApp conversationId={randomUUID()} isNew readOnly={!allows(Roles.ownTasks, principal.role)} />
+      <ChatApp conversationId={randomUUID()} isNew readOnly={!allows(Roles.ownTasks, principal.role)} ownerId={ownerIdOf(principal)} />
     </QueryProvider>
   );
 }

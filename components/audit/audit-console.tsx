@@ -12,8 +12,9 @@ import { Input } from "@/components/ui/input";
 import { Detail, Details } from "@/components/ui/details";
 import { toolLabel } from "@/components/chat/labels";
 import { OUTCOME_WORDS } from "@/lib/outcomes";
-import { apiFetch, asSentence, isUnauthorized } from "@/components/console/api";
-import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "@/components/console/detail/states";
+import { apiFetch, isUnauthorized } from "@/components/console/api";
+import { SectionTitle } from "@/components/console/detail/states";
+import { EmptyState, ErrorState, LoadingState, SessionEnded } from "@/components/ui/states";
 import { effectLabel, effectTone } from "@/components/console/detail/types";
 import { fullTime, shortTime } from "@/components/console/format";
 import { stageLabel, stageTone } from "@/components/console/task-stage";
@@ -132,15 +133,15 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
       </p>
 
       {!searched ? (
-        <EmptyBlock title="Search by user, conversation, task, tool or time.">Open a task&apos;s audit from its page in the console, or type an id above.</EmptyBlock>
+        <EmptyState kind="auditUnsearched" />
       ) : isUnauthorized(query.error) ? (
-        <SessionEndedBlock />
+        <SessionEnded />
       ) : query.isPending ? (
-        <LoadingBlock label="Searching the ledger…" />
+        <LoadingState subject="audit" />
       ) : query.isError ? (
-        <ErrorBlock title="The search was refused" message={asSentence((query.error as Error).message)} />
+        <ErrorState subject="audit" error={query.error} />
       ) : report && report.tasks.length === 0 ? (
-        <EmptyBlock title="No task matches this search.">Check the id, or widen the time window.</EmptyBlock>
+        <EmptyState kind="auditNoMatch" />
       ) : report ? (
         <ReportView report={report} />
       ) : null}

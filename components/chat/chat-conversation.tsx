@@ -22,9 +22,9 @@ import {
 import { Composer } from "./composer";
 import { useChatTasks, useConversation, useSummaries } from "@/components/data/use-conversation";
 import { aggregate, patchFromEvent, patchTask, TaskSubscriber, useChangeAnnouncements, useRefetchSoon } from "./conversation-live";
-import { EmptyState, ErrorState, LoadingState, PendingTurn, type PendingMessage } from "./conversation-states";
+import { ChatEmptyState, PendingTurn, type PendingMessage } from "./conversation-states";
+import { ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { changesSince, readSnapshot, writeSnapshot, type Change } from "./meanwhile";
-import { SessionEnded } from "./session-ended";
 import { AgentMark, TurnView, UserBubble } from "./turn";
 import { isLive, isStoppable, isStopping, type StopRequest, type TurnFacts } from "./turn-state";
 
@@ -61,7 +61,9 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
   const stopping = tasks.some((t) => isStopping(factsOf(t.id)));
   const live = tasks.filter((t) => isLive(factsOf(t.id), t.id === latestId)).slice(-MAX_STREAMS).map((t) => t.id);
 
-  const sessionEnded = isUnauthorized(list.error) || detailQueries.some((q) => isUnauthorized(q.error));
+  // A 401 on any read or write (a message, a Stop) ends the page's session: one state says so, never a raw refusal.
+  const [writeRefused, setWriteRefused] = useState(false);
+  const sessionEnded = writeRefused || isUnauthorized(list.error) || detailQueries.some((q) => isUnauthorized(q.error));
 
   // ---- live updates -----------------------------------------------------------------------------
   const refetchSoon = useRefetchSoon(queryClient);
@@ -114,6 +116,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
             void queryClient.invalidateQueries({ queryKey: chatKeys.summary(id) });
           })
           .catch((error: Error) => {
+            if (isUnauthorized(error)) setWriteRefused(true);
             const message = asSentence(error.message);
             setStops((s) => ({ ...s, [id]: { state: "failed", at, error: message } }));
             setAnnouncement(`Stop was not recorded: ${message} Press Stop again.`);
@@ -137,6 +140,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
       for (const m of arriving) {
         stoppedTurns.current.add(m.id);
         stopTurn(conversationId, m.id, m.text).catch((error: Error) => {
+          if (isUnauthorized(error)) setWriteRefused(true);
           stoppedTurns.current.delete(m.id);
           setPending((p) => p.map((x) => (x.id === m.id ? { ...x, stopOnArrival: false } : x)));
           setAnnouncement(`Stop was not recorded: ${asSentence(error.message)} Press Stop again.`);
@@ -181,6 +185,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
       setAnnouncement(`The agent replied: ${turn.reply}`);
       void queryClient.invalidateQueries({ queryKey: chatKeys.conversations });
     } catch (error) {
+      if (isUnauthorized(error)) setWriteRefused(true);
       setPending((p) => p.map((m) => (m.id === id ? { ...m, state: "failed", error: asSentence((error as Error).message) } : m)));
     }
   }, [draft, conversationId, isNew, queryClient, stopTasks]);
@@ -253,11 +258,11 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
 
       <section aria-label="Conversation" className="flex-1 space-y-8 pb-6">
         {list.isPending ? (
-          <LoadingState />
+          <LoadingState subject="conversation" shape="conversation" />
         ) : list.isError && !list.data ? (
-          <ErrorState message={asSentence((list.error as Error).message)} onRetry={() => void list.refetch()} />
+          <ErrorState subject="conversation" error={list.error} onRetry={() => void list.refetch()} />
         ) : tasks.length === 0 && pending.length === 0 ? (
-          <EmptyState
+          <ChatEmptyState
             readOnly={readOnly}
             onPick={(text) => {
               setDraft(text);
@@ -266,11 +271,7 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
           />
         ) : (
           <>
-            {list.isRefetchError && (
-              <p role="alert" className="rounded-md bg-warn-soft px-4 py-2 text-sm text-warn">
-                Could not refresh the conversation ({(list.error as Error).message}); showing what was loaded before.
-              </p>
-            )}
+            {list.isRefetchError && <StaleNotice subject="conversation" error={list.error} />}
             {tasks.map((task) => (
               <TurnView
                 key={task.id}

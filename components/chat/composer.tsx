@@ -23,9 +23,11 @@ interface Props {
 export const MESSAGE_LIMIT = 2000;
 
 /**
- * The bar at the bottom of the conversation: always on screen (sticky), with the message field, Send, and
- * Stop. Stop stays focusable even when there is nothing to stop (aria-disabled, not disabled), so keyboard
- * users always find it and hear why it does nothing; Escape presses it from anywhere on the page.
+ * The bar at the bottom of the conversation: always on screen (sticky), with the message field and one button slot
+ * at its bottom right (issue 12 §5: thumb-reachable on a phone, 44 px tall). The slot holds Send; while the agent
+ * works it holds Stop instead — same place, same size — and "Stopping…" (focusable, aria-disabled) until the Stop
+ * settled, then Send again. A message typed meanwhile gets its own Send beside the slot. Escape presses Stop from
+ * anywhere on the page; the hint under the field says what it would do.
  */
 export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer(
   { draft, onDraftChange, onSend, canStop, stopping, onStop, announcement, stopPreviewTaskIds = [] },
@@ -42,7 +44,9 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
   }
 
   const tooLong = draft.length > MESSAGE_LIMIT;
-  const stopLabel = canStop ? "Stop" : stopping ? "Stopping…" : "Stop";
+  // Stop takes Send's place while there is something to stop, and stays there (as "Stopping…") until the Stop settled.
+  const stopInSlot = canStop || stopping;
+  const stopLabel = canStop ? "Stop" : "Stopping…";
   return (
     // -mb-10 cancels the page's bottom padding: scrolled to the end, the bar still sits on the window's edge.
     <div className="sticky bottom-0 z-10 -mx-4 -mb-10 border-t border-line bg-canvas/95 px-4 pt-2 pb-4 backdrop-blur sm:-mx-6 sm:px-6">
@@ -60,31 +64,45 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           value={draft}
           onChange={(e) => onDraftChange(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Ask the agent — e.g. “order two chairs”"
+          placeholder="Ask the agent…"
           aria-describedby={`${id}-keys${tooLong ? ` ${id}-limit` : ""}`}
           aria-invalid={tooLong || undefined}
           className={cx(inputStyles(), "h-11 max-h-40 min-h-11 resize-none py-2.5 leading-6")}
         />
-        <Button type="submit" className="h-11 shrink-0" disabled={!draft.trim() || tooLong}>
-          Send
-        </Button>
-        <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []}>{(previewId) => (
-        <Button
-          variant="danger"
-          data-testid="stop-button"
-          aria-keyshortcuts="Escape"
-          aria-disabled={!canStop || undefined}
-          aria-describedby={`${id}-stop-hint ${previewId}`}
-          onClick={canStop ? onStop : undefined}
-          className={cx("h-11 w-32 shrink-0 sm:w-36", !canStop && "cursor-not-allowed opacity-50 hover:bg-stop")}
-        >
-          <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-white" />
-          <span data-testid="stop-label">{stopLabel}</span>
-          <kbd aria-hidden="true" className="hidden rounded border border-white/40 px-1 font-sans text-[0.6875rem] leading-4 font-medium sm:inline">
-            Esc
-          </kbd>
-        </Button>
-        )}</StopPreviewHover>
+        {/* While a Stop is in the slot, a message typed meanwhile can still be sent: Send steps aside for it. */}
+        {stopInSlot && draft.trim() && (
+          <Button type="submit" variant="secondary" className="h-11 shrink-0 px-3" disabled={tooLong} data-testid="send-button">
+            Send
+          </Button>
+        )}
+        {/* The one slot, bottom right, in thumb reach: Send, or — while the agent works — Stop in its very place. */}
+        <div data-testid="composer-slot" data-holds={stopInSlot ? "stop" : "send"} className="w-28 shrink-0 sm:w-36">
+          {stopInSlot ? (
+            <StopPreviewHover taskIds={canStop ? stopPreviewTaskIds : []} className="flex w-full">
+              {(previewId) => (
+                <Button
+                  variant="danger"
+                  data-testid="stop-button"
+                  aria-keyshortcuts="Escape"
+                  aria-disabled={!canStop || undefined}
+                  aria-describedby={`${id}-stop-hint ${previewId}`}
+                  onClick={canStop ? onStop : undefined}
+                  className={cx("h-11 w-full", !canStop && "cursor-progress opacity-80 hover:bg-stop")}
+                >
+                  <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-white" />
+                  <span data-testid="stop-label">{stopLabel}</span>
+                  <kbd aria-hidden="true" className="hidden rounded border border-white/40 px-1 font-sans text-[0.6875rem] leading-4 font-medium sm:inline">
+                    Esc
+                  </kbd>
+                </Button>
+              )}
+            </StopPreviewHover>
+          ) : (
+            <Button type="submit" className="h-11 w-full" disabled={!draft.trim() || tooLong} data-testid="send-button">
+              Send
+            </Button>
+          )}
+        </div>
       </form>
       {draft.length > MESSAGE_LIMIT * 0.9 && (
         <p id={`${id}-limit`} data-testid="composer-limit" className={cx("mt-1.5 text-xs tabular-nums", tooLong ? "font-medium text-danger" : "text-muted")}>

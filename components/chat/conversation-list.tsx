@@ -1,11 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo } from "react";
 import { buttonStyles } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { shortTime } from "@/components/console/format";
+import { StopEverything } from "@/components/stop/stop-everything";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { acceptsNewWork } from "@/lib/ledger/states";
 import { chatKeys, fetchRecentTasks, type TaskRow } from "./api";
 
 interface ConversationRow {
@@ -17,29 +20,38 @@ interface ConversationRow {
 
 /**
  * Recent conversations, from the newest 200 tasks grouped by conversation (the API has no conversation
- * list yet). The current conversation is marked; a new one starts at /chat.
+ * list yet). The current conversation is marked; a new one starts at /chat. `stopAllOf`: the signed-in person's
+ * owner id, when they may stop their own requests — while any of theirs is still under way, "Stop all my
+ * requests…" stops every one of them, in every conversation (POST /api/people/{ownerId}/cancel, the console's
+ * scoped Stop in the person's own words).
  */
-export function ConversationList({ current }: { current: string }) {
+export function ConversationList({ current, stopAllOf }: { current: string; stopAllOf?: string }) {
+  const queryClient = useQueryClient();
   const query = useQuery({ queryKey: chatKeys.conversations, queryFn: ({ signal }) => fetchRecentTasks(signal), staleTime: 10_000 });
   const rows = useMemo(() => group(query.data?.tasks ?? []), [query.data]);
   const now = new Date();
+  const mineUnderWay = !!stopAllOf && (query.data?.tasks ?? []).some((t) => t.ownerId === stopAllOf && acceptsNewWork(t.stage));
 
   return (
     <nav aria-label="Conversations" className="space-y-3">
       <a href="/chat" className={buttonStyles({ variant: "secondary", size: "sm", className: "w-full" })}>
         <span aria-hidden="true">+</span> New conversation
       </a>
+      {stopAllOf && mineUnderWay && (
+        <StopEverything
+          reach={{ ownerId: stopAllOf, mine: true }}
+          // Every page of the chat follows the Stops from the ledger: each conversation's turns show "Stopping…", then what stopped.
+          onStopped={() => void queryClient.invalidateQueries({ queryKey: chatKeys.all })}
+          className="sm:items-start"
+        />
+      )}
       <h2 className="px-1 pt-2 text-xs font-semibold tracking-wide text-muted uppercase">Recent</h2>
       {query.isPending ? (
-        <ul aria-hidden="true" className="space-y-2 px-1">
-          {[0, 1, 2].map((i) => (
-            <li key={i} className="h-9 animate-pulse rounded-md bg-line/60" />
-          ))}
-        </ul>
+        <LoadingState subject="conversations" shape="list" />
       ) : query.isError ? (
-        <p className="px-1 text-sm text-muted">Could not load your conversations.</p>
+        <ErrorState subject="conversations" error={query.error} onRetry={() => void query.refetch()} compact />
       ) : rows.length === 0 ? (
-        <p className="px-1 text-sm text-muted">No conversations yet.</p>
+        <EmptyState kind="conversations" compact />
       ) : (
         <ul className="space-y-0.5">
           {rows.map((c) => (

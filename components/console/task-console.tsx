@@ -1,14 +1,13 @@
 "use client";
 
 import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
+import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { apiFetch, asSentence, isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
+import { isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
@@ -111,11 +110,15 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
       {sessionEnded ? (
         <SessionEnded />
       ) : query.isPending ? (
-        <LoadingState />
+        <LoadingState subject="taskList" shape="rows" />
       ) : query.isError && !query.data ? (
-        <ErrorState message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
+        <ErrorState subject="taskList" error={query.error} onRetry={() => void query.refetch()} />
       ) : tasks.length === 0 ? (
-        <EmptyState />
+        <EmptyState kind="taskList" mark testId="tasks-empty">
+          <Link href="/api-docs" className="font-medium text-accent underline-offset-4 hover:underline">
+            Read the API docs →
+          </Link>
+        </EmptyState>
       ) : (
         <section aria-label="Task list" className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
           <TaskFilters
@@ -132,20 +135,15 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
             onSearchChange={setSearch}
             counts={counts}
           />
-          {query.isRefetchError && (
-            <p role="alert" className="border-b border-line bg-warn-soft px-5 py-2 text-sm text-warn">
-              Could not refresh the list ({(query.error as Error).message}); showing what was loaded before.
-            </p>
-          )}
+          {query.isRefetchError && <StaleNotice subject="taskList" error={query.error} className="rounded-none border-b border-line px-5" />}
           {visible.length > 0 ? (
             <TaskTable tasks={visible} highlighted={highlighted} now={now} />
           ) : (
-            <div className="px-5 py-12 text-center">
-              <p className="text-sm font-medium text-ink">No tasks match these filters.</p>
-              <Button variant="ghost" size="sm" className="mt-2" onClick={clearFilters}>
+            <EmptyState kind="taskListFiltered" className="rounded-none border-0">
+              <Button variant="ghost" size="sm" onClick={clearFilters}>
                 Clear filters
               </Button>
-            </div>
+            </EmptyState>
           )}
           <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-2.5 text-xs text-muted">
             <span>
@@ -251,83 +249,4 @@ function countByStanding(tasks: TaskRow[]): Record<StandingFilter, number> {
   const counts = Object.fromEntries([["all", tasks.length], ...TASK_STANDINGS.map((s) => [s, 0])]) as Record<StandingFilter, number>;
   for (const task of tasks) counts[task.standing] += 1;
   return counts;
-}
-
-// ---- states ----------------------------------------------------------------------------------------
-
-function EmptyState() {
-  return (
-    <Card className="flex flex-col items-center px-6 py-14 text-center">
-      <span aria-hidden="true" className="mb-4 grid size-10 place-items-center rounded-full bg-accent-soft">
-        <span className="size-3 rounded-sm bg-accent" />
-      </span>
-      <h2 className="text-base font-semibold text-ink">No tasks yet — agents create them through the API</h2>
-      <p className="mt-2 max-w-md text-sm leading-6 text-muted">
-        An agent calls <code className="rounded bg-canvas px-1 py-0.5 font-mono text-xs text-ink">POST /api/tasks</code> for each user
-        request it handles. New tasks appear here as soon as they are recorded — no reload needed.
-      </p>
-      <Link href="/api-docs" className="mt-5 text-sm font-medium text-accent underline-offset-4 hover:underline">
-        Read the API docs →
-      </Link>
-    </Card>
-  );
-}
-
-function LoadingState() {
-  return (
-    <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs" aria-busy="true">
-      <p role="status" className="sr-only">
-        Loading tasks…
-      </p>
-      <div aria-hidden="true" className="border-b border-line px-5 py-3">
-        <div className="flex gap-2">
-          {[14, 16, 20, 20, 20, 16].map((w, i) => (
-            <span key={i} className="h-7 animate-pulse rounded-full bg-line/70" style={{ width: `${w * 0.25}rem` }} />
-          ))}
-        </div>
-      </div>
-      <ul aria-hidden="true" className="divide-y divide-line">
-        {[0, 1, 2].map((i) => (
-          <li key={i} className="flex items-center gap-6 px-5 py-4">
-            <span className="h-4 w-1/3 animate-pulse rounded bg-line/70" />
-            <span className="h-5 w-16 animate-pulse rounded-full bg-line/70" />
-            <span className="ml-auto h-4 w-24 animate-pulse rounded bg-line/70" />
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-function ErrorState({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <Card role="alert" className="border-danger/30 px-6 py-10 text-center">
-      <h2 className="text-base font-semibold text-danger">The task list could not be loaded</h2>
-      <p className="mt-2 text-sm text-muted">{message}</p>
-      <Button variant="secondary" size="sm" className="mt-4" onClick={onRetry}>
-        Try again
-      </Button>
-    </Card>
-  );
-}
-
-function SessionEnded() {
-  const router = useRouter();
-  return (
-    <Card role="alert" className="px-6 py-10 text-center">
-      <h2 className="text-base font-semibold text-ink">Your session has ended</h2>
-      <p className="mt-2 text-sm text-muted">The token was revoked or the session expired. Sign in again to continue.</p>
-      <Button
-        size="sm"
-        className="mt-4"
-        onClick={async () => {
-          // Clear the stale cookie first, so the server renders the sign-in form.
-          await apiFetch("/api/session", { method: "DELETE" }).catch(() => {});
-          router.refresh();
-        }}
-      >
-        Sign in again
-      </Button>
-    </Card>
-  );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { cx } from "@/components/ui/cx";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { z } from "zod";
 import { ApiError, apiFetch, asSentence } from "@/components/api-client";
@@ -82,7 +83,18 @@ export function StopPreviewBody({ previews, error }: { previews: StopPreview[] |
  * press on a touch screen (which then does not press Stop). It never presses Stop itself. `children` renders the
  * trigger and gets the preview's id for its aria-describedby.
  */
-export function StopPreviewHover({ taskIds, side = "above", children }: { taskIds: string[]; side?: "above" | "below"; children: (previewId: string) => ReactNode }) {
+export function StopPreviewHover({
+  taskIds,
+  side = "above",
+  className,
+  children,
+}: {
+  taskIds: string[];
+  side?: "above" | "below";
+  /** The wrapper's classes (the chat's composer slot makes it as wide as the slot). */
+  className?: string;
+  children: (previewId: string) => ReactNode;
+}) {
   const id = useId();
   const previewId = `${id}-stop-preview`;
   const [open, setOpen] = useState(false);
@@ -98,7 +110,7 @@ export function StopPreviewHover({ taskIds, side = "above", children }: { taskId
 
   return (
     <span
-      className="relative inline-flex"
+      className={cx("relative inline-flex", className)}
       onPointerEnter={(e) => e.pointerType !== "touch" && show()}
       onPointerLeave={(e) => e.pointerType !== "touch" && hide()}
       onFocus={show}

@@ -5,7 +5,7 @@ import { ChatSignIn } from "@/components/chat/chat-sign-in";
 import { QueryProvider } from "@/components/console/query-provider";
 import { getSignedInPrincipal } from "@/lib/auth/current-principal";
 import { allows, Roles } from "@/lib/auth/permissions";
-import { conversationIsOthers } from "@/lib/auth/ownership";
+import { conversationIsOthers, ownerIdOf } from "@/lib/auth/ownership";
 import { db } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Chat" };
@@ -21,7 +21,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   if (await conversationIsOthers(db(), principal, conversationId)) notFound();
   return (
     <QueryProvider>
-      <ChatApp conversationId={conversationId} isNew={false} readOnly={!allows(Roles.ownTasks, principal.role)} />
+      <ChatApp conversationId={conversationId} isNew={false} readOnly={!allows(Roles.ownTasks, principal.role)} ownerId={ownerIdOf(principal)} />
     </QueryProvider>
   );
 }

@@ -39,11 +39,17 @@ export const isConsolePrincipal = (principal: Principal | null): principal is Pr
  * console is not for (a person with the user role) → a card that says so and links to their chat — never a
  * second sign-in.
  */
-export function ConsoleGate({ principal, what, next }: { principal: Principal | null; what: string; next: string }) {
+export function ConsoleGate({ principal, what, next, page = "console" }: { principal: Principal | null; what: string; next: string; page?: keyof typeof NOT_FOR_ROLE }) {
   if (!principal) return <SignInGate what={what} next={next} />;
   return (
-    <NotForRole title="The console is not for your role" principal={principal} testId="not-for-role">
-      The console is for operators, support and admins. Your conversations — and what each Stop did — are in your chat.
+    <NotForRole title={NOT_FOR_ROLE[page]} principal={principal} testId="not-for-role">
+      The {page} is for operators, support and admins. Your conversations — and what each Stop did — are in your chat.
     </NotForRole>
   );
 }
+
+/** The role card's title, per gated page. */
+const NOT_FOR_ROLE = {
+  console: "The console is not for your role",
+  audit: "The audit is not for your role",
+} as const;

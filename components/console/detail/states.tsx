@@ -1,53 +1,28 @@
 import type { ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
+import { ErrorState, LoadingState, SessionEnded } from "@/components/ui/states";
 
-/** Designed states shared by the operator pages: loading, error, empty, session ended. */
+/**
+ * The console's older names for the shared states (components/ui/states.tsx), kept for the pages that still name
+ * their own words (admin sections, metrics, incidents). New code uses components/ui/states.tsx directly.
+ */
 export function LoadingBlock({ label }: { label: string }) {
-  return (
-    <Card className="flex min-h-40 items-center justify-center" aria-busy="true">
-      <p role="status" className="flex items-center gap-2 text-sm text-muted">
-        <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-accent" />
-        {label}
-      </p>
-    </Card>
-  );
+  return <LoadingState label={label} />;
 }
 
 export function ErrorBlock({ title, message, onRetry }: { title: string; message: string; onRetry?: () => void }) {
-  return (
-    <Card className="border-danger/30 bg-danger-soft/40">
-      <div role="alert">
-        <p className="text-sm font-semibold text-danger">{title}</p>
-        <p className="mt-1 text-sm text-ink">{message}</p>
-      </div>
-      {onRetry && (
-        <Button variant="secondary" size="sm" className="mt-3" onClick={onRetry}>
-          Try again
-        </Button>
-      )}
-    </Card>
-  );
+  return <ErrorState subject="task" title={title} error={new Error(message)} onRetry={onRetry} />;
 }
 
 export function EmptyBlock({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <div className="rounded-card border border-dashed border-line bg-surface/60 px-5 py-10 text-center">
+    <div className="rounded-card border border-dashed border-line bg-surface/60 px-5 py-10 text-center" data-testid="state-empty">
       <p className="text-sm font-medium text-ink">{title}</p>
       {children && <div className="mt-1 text-sm text-muted">{children}</div>}
     </div>
   );
 }
 
-export function SessionEndedBlock() {
-  return (
-    <ErrorBlock
-      title="Your session ended"
-      message="Sign in again to keep working; nothing on this page was changed."
-      onRetry={() => window.location.reload()}
-    />
-  );
-}
+export const SessionEndedBlock = SessionEnded;
 
 /** A small section heading with an optional count. */
 export function SectionTitle({ children, count, id }: { children: ReactNode; count?: number; id?: string }) {

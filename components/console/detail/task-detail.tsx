@@ -13,11 +13,13 @@ import { outcomesOfTask, RESOURCE_WORDS, resourceOutcome, type ChildOutcome } fr
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
 import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib/ledger/states";
-import { asSentence, isUnauthorized, type LedgerEvent } from "../api";
+import { isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { stageLabel, stageTone } from "../task-stage";
-import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "./states";
+import { SectionTitle } from "./states";
+import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
+import { loadWords } from "@/components/state-words";
 import { StopTask } from "./stop-task";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
 import { StopEverything } from "@/components/stop/stop-everything";
@@ -73,16 +75,18 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned), [events]);
   const steps = useMemo(() => events.filter((e) => e.type === TaskEvent.cancellationStep), [events]);
 
-  if (sessionEnded) return <SessionEndedBlock />;
+  if (sessionEnded) return <SessionEnded />;
   if (notFound) {
     return (
-      <EmptyBlock title="There is no task with this id.">
-        It may have been mistyped. <Link href="/console" className="text-accent underline">Back to all tasks</Link>
-      </EmptyBlock>
+      <EmptyState kind="taskMissing">
+        <Link href="/console" className="font-medium text-accent underline-offset-4 hover:underline">
+          Back to all tasks
+        </Link>
+      </EmptyState>
     );
   }
-  if (query.isPending) return <LoadingBlock label="Loading the task…" />;
-  if (!task) return <ErrorBlock title="Could not load the task" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />;
+  if (query.isPending) return <LoadingState subject="task" />;
+  if (!task) return <ErrorState subject="task" error={query.error} onRetry={() => void query.refetch()} />;
 
   const toolOf = new Map(task.workItems.map((w) => [w.id, w.toolName]));
   return (
@@ -160,11 +164,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
       <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="min-h-5 text-sm text-muted">
         {announcement}
       </p>
-      {query.isRefetchError && (
-        <p role="alert" className="rounded-md bg-warn-soft px-3 py-2 text-sm text-warn">
-          Could not refresh ({(query.error as Error).message}); showing what was loaded before.
-        </p>
-      )}
+      {query.isRefetchError && <StaleNotice subject="task" error={query.error} />}
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
@@ -403,7 +403,7 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
 }
 
 function EventTable({ events }: { events: LedgerEvent[] }) {
-  if (!events.length) return <p className="px-5 pb-4 text-sm text-muted">Loading the history…</p>;
+  if (!events.length) return <p role="status" className="px-5 pb-4 text-sm text-muted">{loadWords("taskHistory").loading}</p>;
   return (
     <div className="max-h-[28rem] overflow-auto border-t border-line">
       <table className="w-full min-w-[48rem] text-left text-xs">

@@ -4,9 +4,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { apiFetch, asSentence, isUnauthorized } from "../api";
+import { apiFetch, isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
-import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
+import { SectionTitle } from "../detail/states";
+import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { fullTime, shortTime } from "../format";
 import { useLedgerEvents } from "../use-ledger-events";
 import { useRefetchSoon } from "../use-refetch-soon";
@@ -139,7 +140,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Escalations</h1>
           <p className="max-w-3xl text-sm text-muted">
@@ -155,7 +156,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
       </p>
 
       {sessionEnded ? (
-        <SessionEndedBlock />
+        <SessionEnded />
       ) : (
         <>
           <section aria-labelledby="channels-title" className="space-y-3">
@@ -168,16 +169,14 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
               </p>
             )}
             {channels.isPending ? (
-              <LoadingBlock label="Loading the channels…" />
+              <LoadingState subject="channels" />
             ) : channels.isError && !channels.data ? (
-              <ErrorBlock title="Could not load the channels" message={asSentence((channels.error as Error).message)} onRetry={() => void channels.refetch()} />
+              <ErrorState subject="channels" error={channels.error} onRetry={() => void channels.refetch()} />
             ) : (
               <div className={can.manageEscalations ? "grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" : "grid gap-4"}>
                 <div className="space-y-2">
                   {channelList.length === 0 ? (
-                    <EmptyBlock title="No channel yet.">
-                      Escalations are recorded, but nobody is alerted until you add a webhook or a Slack-compatible channel.
-                    </EmptyBlock>
+                    <EmptyState kind="channels" />
                   ) : (
                     <>
                       {activeCount === 0 && (
@@ -235,20 +234,14 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
               )}
             </div>
             {log.isPending ? (
-              <LoadingBlock label="Loading the delivery log…" />
+              <LoadingState subject="deliveryLog" />
             ) : log.isError && !log.data ? (
-              <ErrorBlock title="Could not load the delivery log" message={asSentence((log.error as Error).message)} onRetry={() => void log.refetch()} />
+              <ErrorState subject="deliveryLog" error={log.error} onRetry={() => void log.refetch()} />
             ) : (
               <>
-                {log.isError && (
-                  <p role="alert" className="rounded-md bg-warn-soft px-3 py-2 text-sm text-warn">
-                    The log could not be refreshed ({asSentence((log.error as Error).message)}) It shows what was read last; retrying.
-                  </p>
-                )}
+                {log.isError && <StaleNotice subject="deliveryLog" error={log.error} />}
                 {groups.length === 0 ? (
-                  <EmptyBlock title="Nothing has been escalated.">
-                    An item appears here when its review deadline passes without a decision, or when a high-risk orphan is found.
-                  </EmptyBlock>
+                  <EmptyState kind="deliveryLog" />
                 ) : (
                   <ol className="space-y-3" data-testid="delivery-log">
                     {groups.map((g) => (

@@ -7,10 +7,11 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
-import { asSentence, isUnauthorized } from "../api";
+import { isUnauthorized } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
-import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
+import { SectionTitle } from "../detail/states";
+import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { effectLabel, effectTone, resourceLabel, resourceTone, type ReviewItem, type TaskDetail } from "../detail/types";
 import { outcomeBadge, outcomeSentence } from "@/components/outcome-words";
 import { toolLabel } from "@/components/chat/labels";
@@ -85,7 +86,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Review queue</h1>
           <p className="text-sm text-muted">
@@ -108,19 +109,20 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
       </p>
 
       {sessionEnded ? (
-        <SessionEndedBlock />
+        <SessionEnded />
       ) : query.isPending ? (
-        <LoadingBlock label="Loading the review queue…" />
+        <LoadingState subject="reviewQueue" />
       ) : query.isError && !query.data ? (
-        <ErrorBlock title="Could not load the review queue" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
+        <ErrorState subject="reviewQueue" error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <>
+          {query.isRefetchError && <StaleNotice subject="reviewQueue" error={query.error} />}
           <section aria-labelledby="open-title" className="space-y-3">
             <SectionTitle id="open-title" count={open.length}>
               Waiting for a decision
             </SectionTitle>
             {open.length === 0 ? (
-              <EmptyBlock title="Nothing waits for a decision.">New items appear here as soon as a cancellation needs a person.</EmptyBlock>
+              <EmptyState kind="reviewQueue" />
             ) : (
               <ol className="space-y-3">
                 {open.map((item) => (
