@@ -36,10 +36,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               Stopline
             </Link>
             <nav aria-label="Main">
-              <ul className="flex items-center gap-1 text-sm">
+              <ul className="flex items-center gap-0.5 text-sm sm:gap-1">
                 {NAV.map((item) => (
                   <li key={item.href}>
-                    <Link href={item.href} className="rounded-md px-3 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink">
+                    <Link href={item.href} className="whitespace-nowrap rounded-md px-2 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink sm:px-3">
                       {item.label}
                     </Link>
                   </li>

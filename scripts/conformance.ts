@@ -1,6 +1,7 @@
 /**
  * The stop-conformance kit (issue 13): runs the seeds' race list against a registered tool and prints, per case,
- * what Stopline reported, what the tool's own service says, and the verdict; exits non-zero on any overclaim.
+ * what Stopline reported, what the tool's own service says, and the verdict; exits non-zero on any overclaim
+ * (OVERCLAIM) or a commitment that ran without passing its checkpoint (NO CHECKPOINT).
  *   npm run conformance -- --tool shop.create_order
  *   npm run conformance -- --all            (every demo tool, the HTTP job adapter, and the dishonest example)
  *   npm run conformance -- --list
