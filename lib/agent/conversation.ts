@@ -45,11 +45,11 @@ export const STOPPED_BEFORE_START = "You pressed Stop before I started, so I did
  * already exists with its boundary (lib/agent/stop-turn.ts): nothing is scheduled and the reply says so. A
  * repeat of the same turn answers the first one.
  */
-export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string; turnId?: string }): Promise<TurnResult> {
+export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string; turnId?: string; createdById?: string | null }): Promise<TurnResult> {
   const intent = understand(input.text);
   const { task, created } = await createTurnTask(database, {
     title: input.text.slice(0, 200), ownerId: input.ownerId, conversationId: input.conversationId, turnId: input.turnId ?? randomUUID(),
-    riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low",
+    riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low", createdById: input.createdById ?? null,
   }, input.actor);
   if (task.ownerId !== input.ownerId) throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
   if (!created) return answerOf(database, task.id, intent);

@@ -25,7 +25,9 @@ export const actorOf = (p: Principal) => `${p.role}:${p.name}`;
  * same person or client (maker-checker) compare this — never actorOf, whose role part changes with a
  * promotion and whose name part is not unique for tokens.
  */
-export const principalRef = (p: Principal) => `${p.kind === "person" ? "person" : "token"}:${p.id}`;
+export const principalRef = (p: Principal) => (p.kind === "person" ? `person:${p.id}` : tokenRef(p.id));
+/** The principalRef of an API token, from its id. */
+export const tokenRef = (tokenId: string) => `token:${tokenId}`;
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 

@@ -22,7 +22,7 @@ export interface ManyStopResult {
  */
 export async function stopMany(
   database: Database,
-  input: { scope: typeof StopScope.conversation | typeof StopScope.person | typeof StopScope.incident; ref: string; where: { conversationId?: string; ownerId?: string; ids?: string[] }; reason?: string | null; actor: string; actorId?: string | null },
+  input: { scope: typeof StopScope.conversation | typeof StopScope.person | typeof StopScope.incident; ref: string; where: { conversationId?: string; ownerId?: string; ids?: string[]; createdBy?: TokenWork }; reason?: string | null; actor: string; actorId?: string | null },
 ): Promise<ManyStopResult> {
   const tasks = await database.prisma.task.findMany({
     where: {
@@ -30,6 +30,7 @@ export async function stopMany(
       ...(input.where.conversationId ? { conversationId: input.where.conversationId } : {}),
       ...(input.where.ownerId ? { ownerId: input.where.ownerId } : {}),
       ...(input.where.ids ? { id: { in: input.where.ids } } : {}),
+      ...(input.where.createdBy ? createdByToken(input.where.createdBy) : {}),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true },
@@ -42,3 +43,13 @@ export async function stopMany(
   }
   return result;
 }
+
+/** An API token's work: the tasks it created (`createdById`), whoever they are for. */
+export interface TokenWork {
+  ref: string;
+  /** The token's name: tasks from before `createdById` was recorded are matched by their owner, as then. */
+  name: string;
+}
+
+/** The tasks of a token (a Prisma where clause), for a kill switch on it and its sweep. */
+export const createdByToken = (work: TokenWork) => ({ OR: [{ createdById: work.ref }, { createdById: null, ownerId: work.name }] });

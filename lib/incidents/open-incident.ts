@@ -6,6 +6,7 @@ import { ACTIVE_ITEM_STATUSES, IncidentState, IncidentTarget, StopScope } from "
 import { writeLedger } from "../ledger/write";
 import { recordChildStopIn } from "../cancellation/request-child-cancellation";
 import { stopMany } from "../cancellation/stop-many";
+import { tokenRef } from "../auth/tokens";
 import { activeIncident, quarantineLockKey } from "./quarantine";
 
 export interface OpenIncidentResult {
@@ -25,7 +26,8 @@ export interface OpenIncidentResult {
  * (guards.ts NOT_QUARANTINED_SQL), schedules and inline starts too (quarantine.ts) — and every one in flight is
  * stopped through its mechanism by the engine, with the same reconciliation, verification and review as any Stop.
  * For a TOKEN: the incident commits, from then on the token may not start work (lib/api/route.ts, 409), and every
- * task it owns that is still active is stopped like a Stop (scope incident).
+ * task it created that is still active — for whichever person it acts for (`Task.createdById`) — is stopped like a
+ * Stop (scope incident).
  *
  * What it does NOT do: undo what already took effect (that goes to review, as after a Stop), or stop work of the
  * tool that a process runs without the ledger knowing.
@@ -64,7 +66,7 @@ export async function openIncident(
   let stoppedTasks: string[] = [];
   if (token && !opened.alreadyOpen) {
     const stopped = await stopMany(database, {
-      scope: StopScope.incident, ref: opened.incident.id, where: { ownerId: token.name }, reason: `incident: ${input.reason}`, actor: input.actor, actorId: input.actorId,
+      scope: StopScope.incident, ref: opened.incident.id, where: { createdBy: { ref: tokenRef(input.target), name: token.name } }, reason: `incident: ${input.reason}`, actor: input.actor, actorId: input.actorId,
     });
     stoppedTasks = stopped.boundaries.map((b) => b.taskId);
   }

@@ -2,7 +2,8 @@ import type { Database } from "../db/client";
 import { ACTIVE_ITEM_STATUSES, IncidentTarget, QUARANTINE_STATES, StopScope, TaskStage } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { recordChildStopIn } from "../cancellation/request-child-cancellation";
-import { stopMany } from "../cancellation/stop-many";
+import { createdByToken, stopMany } from "../cancellation/stop-many";
+import { tokenRef } from "../auth/tokens";
 
 /**
  * The maintenance pass's sweep (engine.ts):
@@ -21,9 +22,10 @@ export async function sweepIncidents(database: Database): Promise<string[]> {
     if (incident.targetKind === IncidentTarget.token) {
       const token = await database.prisma.apiToken.findUnique({ where: { id: incident.target }, select: { name: true } });
       if (!token) continue;
-      const stray = await database.prisma.task.findFirst({ where: { ownerId: token.name, stage: TaskStage.active, cancelRequestedAt: null }, select: { id: true } });
+      const work = { ref: tokenRef(incident.target), name: token.name };
+      const stray = await database.prisma.task.findFirst({ where: { ...createdByToken(work), stage: TaskStage.active, cancelRequestedAt: null }, select: { id: true } });
       if (stray) {
-        await stopMany(database, { scope: StopScope.incident, ref: incident.id, where: { ownerId: token.name }, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById });
+        await stopMany(database, { scope: StopScope.incident, ref: incident.id, where: { createdBy: work }, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById });
       }
       continue;
     }

@@ -10,6 +10,8 @@ export interface CreateTaskInput {
   ownerId: string;
   conversationId?: string | null;
   riskLevel?: RiskLevel;
+  /** Who creates it (principalRef: "token:<id>" / "person:<id>"); a token's kill switch finds its tasks by it. */
+  createdById?: string | null;
 }
 
 export async function createTask(database: Database, input: CreateTaskInput, actor: string): Promise<Task> {
@@ -35,7 +37,7 @@ export async function createTurnTask(database: Database, input: CreateTaskInput 
 async function insertTask(database: Database, input: CreateTaskInput & { turnId: string | null }, actor: string): Promise<Task | null> {
   if (database.pg) {
     // One statement (the row and its event) on the driver: task creation is on every agent turn's path.
-    return createTaskOnPg(database.pg, { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId ?? null, riskLevel: input.riskLevel ?? "low", turnId: input.turnId }, actor);
+    return createTaskOnPg(database.pg, { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId ?? null, riskLevel: input.riskLevel ?? "low", turnId: input.turnId, createdById: input.createdById ?? null }, actor);
   }
   return writeLedger(database, async (w) => {
     const task = await w.tx.task.create({
@@ -46,6 +48,7 @@ async function insertTask(database: Database, input: CreateTaskInput & { turnId:
         riskLevel: input.riskLevel ?? "low",
         stage: TaskStage.active,
         turnId: input.turnId,
+        createdById: input.createdById ?? null,
       },
     });
     await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: LedgerEvent.taskCreated, toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId } });

@@ -353,8 +353,8 @@ export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: stri
 const CREATE_TASK = `
 WITH ${NOW},
 created AS (
-  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","turnId","createdAt","updatedAt")
-  SELECT $1, $2, $3, $4, $5, 'active', $7, now.t, now.t FROM now
+  INSERT INTO "Task" ("id","ownerId","conversationId","title","riskLevel","stage","turnId","createdById","createdAt","updatedAt")
+  SELECT $1, $2, $3, $4, $5, 'active', $7, $8, now.t, now.t FROM now
   ON CONFLICT ("conversationId","turnId") DO NOTHING
   RETURNING *
 ),
@@ -372,9 +372,9 @@ SELECT c.*, (SELECT "seq" FROM event) AS "_seq" FROM created c`;
  * concurrent insert of the same turn — a Stop recorded against it, or the same message twice — made it first;
  * the unique index makes this statement wait for that transaction and then skip).
  */
-export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string; turnId?: string | null }, actor: string): Promise<Task | null> {
+export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string; turnId?: string | null; createdById?: string | null }, actor: string): Promise<Task | null> {
   const id = randomUUID();
-  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor, input.turnId ?? null], "stopline_create_task");
+  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor, input.turnId ?? null, input.createdById ?? null], "stopline_create_task");
   if (!row) return null;
   announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: LedgerEvent.taskCreated, toState: TaskStage.active }]);
   return own<Task>(row);

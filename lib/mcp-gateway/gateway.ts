@@ -3,6 +3,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode, isAppError } from "../errors";
 import { statusOf } from "../api/http-errors";
+import { tokenRef } from "../auth/tokens";
 import { activeIncident, quarantinedError } from "../incidents/quarantine";
 import { createTask } from "../ledger/create-task";
 import { startWorkItem } from "../ledger/start-work-item";
@@ -278,7 +279,7 @@ export class McpGateway {
     if (!s.taskId) {
       s.creating ??= (async () => {
         const risky = [...this.tools.values()].some((t) => t.def.risk === "high");
-        const task = await createTask(this.#o.database, { title: `MCP session: ${ref.clientName}`, ownerId: ref.ownerId, conversationId: `mcp:${ref.key}`, riskLevel: risky ? "high" : "low" }, ref.actor);
+        const task = await createTask(this.#o.database, { title: `MCP session: ${ref.clientName}`, ownerId: ref.ownerId, conversationId: `mcp:${ref.key}`, riskLevel: risky ? "high" : "low", createdById: ref.tokenId ? tokenRef(ref.tokenId) : null }, ref.actor);
         s.taskId = task.id;
         s.intentVersion = task.intentVersion;
       })().finally(() => {

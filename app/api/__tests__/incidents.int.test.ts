@@ -63,4 +63,29 @@ describe("incidents over HTTP", () => {
     expect(await json(lifted)).toMatchObject({ state: "lifted", liftedBy: "admin:admin-2", liftRequestedBy: "admin:admin-1" });
     expect((await call("POST", "/api/tasks", { token: tokens.agent, body: { title: "allowed again" } })).status).toBe(201);
   });
+  it("a quarantined agent token: the tasks it created for the people it acts for are stopped too; another token of the same name is not touched", async () => {
+    const acting = await createApiToken(t.database, { name: "shop-assistant", role: "agent" });
+    const namesake = await createApiToken(t.database, { name: "shop-assistant", role: "agent" });
+    // the agent works for two people: the tasks are theirs, not the token's
+    const forAlice = await json(await call("POST", "/api/tasks", { token: acting.token, body: { title: "alice's refund", ownerId: "alice" } }));
+    const forBob = await json(await call("POST", "/api/tasks", { token: acting.token, body: { title: "bob's order", ownerId: "bob" } }));
+    expect(forAlice.ownerId).toBe("alice");
+    await call("POST", `/api/tasks/${forAlice.id}/work-items`, { token: acting.token, body: { kind: "local_worker", toolName: "nobody.serves", mechanism: "abort_signal", intentVersion: 1 } });
+    // another client that happens to share its name, working under that name
+    const other = await json(await call("POST", "/api/tasks", { token: namesake.token, body: { title: "the namesake's own work" } }));
+    expect(other.ownerId).toBe("shop-assistant");
+
+    const opened = await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "token", target: acting.record.id, reason: "refunds in a loop" } });
+    expect(opened.status).toBe(201);
+    const incident = await json(opened);
+    expect([...incident.stoppedTasks].sort()).toEqual([forAlice.id, forBob.id].sort());
+    for (const id of [forAlice.id, forBob.id]) {
+      const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id } });
+      expect(task).toMatchObject({ stage: expect.stringMatching(/cancel/), cancelScope: "incident", cancelScopeRef: incident.incident.id });
+    }
+    const untouched = await t.database.prisma.task.findUniqueOrThrow({ where: { id: other.id } });
+    expect(untouched).toMatchObject({ stage: "active", cancelRequestedAt: null });
+    expect((await call("POST", "/api/tasks", { token: namesake.token, body: { title: "still allowed" } })).status).toBe(201);
+    expect((await call("POST", "/api/tasks", { token: acting.token, body: { title: "refused", ownerId: "carol" } })).status).toBe(409);
+  });
 });
