@@ -45,7 +45,14 @@ test("console - kill switch on the export during a run: the incident page follow
   await page.getByRole("button", { name: "Sign in with token" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Incidents" })).toBeVisible();
   const form = page.getByTestId("open-incident");
+  // The form offers the tools the ledger knows by their exact names, and says when a name matches nothing known.
+  await expect(form.getByTestId("incident-targets").locator(`option[value="${TOOL}"]`)).toHaveCount(1);
+  await form.getByLabel("Tool name").fill("export_report");
+  await expect(form.getByTestId("incident-target-unknown")).toContainText("No work of a tool by this exact name is known");
+  await accessible(page, "main");
+  await shot(page, "form-unknown-tool-desktop");
   await form.getByLabel("Tool name").fill(TOOL);
+  await expect(form.getByTestId("incident-target-unknown")).toHaveCount(0);
   await form.getByLabel(/Reason/).fill(REASON);
   await accessible(page, "main");
   await form.getByRole("button", { name: "Turn the kill switch on" }).click();

@@ -32,6 +32,7 @@ export const API_ROUTES: ApiRoute[] = ([
   { pattern: /^\/api\/conversations\/([^/]+)\/cancel$/, load: () => import("@/app/api/conversations/[conversationId]/cancel/route"), names: ["conversationId"], file: "app/api/conversations/[conversationId]/cancel" },
   { pattern: /^\/api\/people\/([^/]+)\/cancel$/, load: () => import("@/app/api/people/[ownerId]/cancel/route"), names: ["ownerId"], file: "app/api/people/[ownerId]/cancel" },
   { pattern: /^\/api\/incidents$/, load: () => import("@/app/api/incidents/route"), names: [], file: "app/api/incidents" },
+  { pattern: /^\/api\/incidents\/targets$/, load: () => import("@/app/api/incidents/targets/route"), names: [], file: "app/api/incidents/targets" },
   { pattern: /^\/api\/incidents\/([^/]+)$/, load: () => import("@/app/api/incidents/[id]/route"), names: ["id"], file: "app/api/incidents/[id]" },
   { pattern: /^\/api\/incidents\/([^/]+)\/lift$/, load: () => import("@/app/api/incidents/[id]/lift/route"), names: ["id"], file: "app/api/incidents/[id]/lift" },
   { pattern: /^\/api\/incidents\/([^/]+)\/lift\/confirm$/, load: () => import("@/app/api/incidents/[id]/lift/confirm/route"), names: ["id"], file: "app/api/incidents/[id]/lift/confirm" },

@@ -9,6 +9,8 @@ export const QueryKeys = {
   reviewItems: ["review-items"] as const,
   escalationChannels: ["escalation-channels"] as const,
   escalations: ["escalations"] as const,
+  incidents: ["incidents"] as const,
+  incidentTargets: ["incidents", "targets"] as const,
   // The chat's own entries (its task detail is kept apart: the chat patches it from its per-task streams).
   chat: ["chat"] as const,
   conversations: ["chat", "conversations"] as const,

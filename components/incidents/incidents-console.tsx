@@ -14,10 +14,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import type { IncidentListSchema, OpenIncidentResponseSchema } from "@/lib/api/schemas";
+import { QueryKeys } from "@/components/data/query-keys";
+import type { IncidentListSchema, IncidentTargetsSchema, OpenIncidentResponseSchema } from "@/lib/api/schemas";
 
 type IncidentList = z.output<typeof IncidentListSchema>;
-const KEY = ["incidents"];
+const KEY = QueryKeys.incidents;
 
 /** The incidents page: every kill switch (on or lifted) and, for operators, the form that turns one on. */
 export function IncidentsConsole({ canOpen }: { canOpen: boolean }) {
@@ -74,6 +75,11 @@ function OpenIncidentForm({ onOpened }: { onOpened: () => void }) {
   const id = useId();
   const [targetKind, setTargetKind] = useState<"tool" | "token">("tool");
   const [target, setTarget] = useState("");
+  // What a switch can name: it matches a tool's ledger name exactly and a token by its id, so typing is helped and
+  // a name that matches nothing known is said before the switch is turned on.
+  const targets = useQuery({ queryKey: QueryKeys.incidentTargets, queryFn: ({ signal }) => apiFetch<z.output<typeof IncidentTargetsSchema>>("/api/incidents/targets", { signal }) });
+  const known = targetKind === "tool" ? targets.data?.tools.map((t) => t.name) : targets.data?.tokens.map((t) => t.id);
+  const unknownTarget = !!target.trim() && !!known && !known.includes(target.trim());
   const [reason, setReason] = useState("");
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string; href?: string } | null>(null);
@@ -113,7 +119,23 @@ function OpenIncidentForm({ onOpened }: { onOpened: () => void }) {
         <div className="grid gap-3 sm:grid-cols-2">
           <label className="block text-sm">
             <span className="font-medium text-ink">{targetKind === "tool" ? "Tool name" : "Token id"}</span>
-            <Input value={target} onChange={(e) => setTarget(e.target.value)} required maxLength={200} placeholder={targetKind === "tool" ? "e.g. shop.create_order" : "the token's id"} className="mt-1 h-9" />
+            <Input
+              value={target} onChange={(e) => setTarget(e.target.value)} required maxLength={200} list={`${id}-targets`} autoComplete="off"
+              placeholder={targetKind === "tool" ? "e.g. shop.create_order" : "the token's id"} className="mt-1 h-9"
+              aria-describedby={unknownTarget ? `${id}-unknown` : undefined}
+            />
+            <datalist id={`${id}-targets`} data-testid="incident-targets">
+              {targetKind === "tool"
+                ? targets.data?.tools.map((t) => <option key={t.name} value={t.name} label={t.live ? `${t.live} running or queued` : "nothing running"} />)
+                : targets.data?.tokens.map((t) => <option key={t.id} value={t.id} label={`${t.name} (${t.role}, ${t.prefix}…)`} />)}
+            </datalist>
+            {unknownTarget && (
+              <span id={`${id}-unknown`} className="mt-1 block text-xs text-warn" data-testid="incident-target-unknown">
+                {targetKind === "tool"
+                  ? "No work of a tool by this exact name is known: the switch would stop nothing running now (a gateway tool is named mcp:<server>.<tool>)."
+                  : "No agent or worker token has this id."}
+              </span>
+            )}
           </label>
           <label className="block text-sm">
             <span className="font-medium text-ink">Reason</span> <span className="text-muted">(shown to everyone refused)</span>

@@ -90,6 +90,10 @@ export const contract = {
     method: "POST", path: "/api/incidents", auth: Roles.reviewers, body: s.OpenIncidentBody, response: s.OpenIncidentResponseSchema, status: 201,
     summary: "Quarantine a tool or an agent token: from the commit nothing of it is scheduled or claimed anywhere (409 quarantined, with the reason), and everything of it in flight is stopped like a Stop",
   },
+  listIncidentTargets: {
+    method: "GET", path: "/api/incidents/targets", auth: Roles.reviewers, response: s.IncidentTargetsSchema,
+    summary: "What a kill switch can name: the tools the ledger knows (exact names, with their live work items) and the agent and worker tokens (by id)",
+  },
   getIncident: {
     method: "GET", path: "/api/incidents/{id}", auth: Roles.oversight, params: s.IncidentParams, response: s.IncidentDetailSchema,
     summary: "One incident: the switch, the tasks it touched, each stopped step's outcome, and what needs a person",

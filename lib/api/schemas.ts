@@ -216,6 +216,10 @@ export const IncidentSchema = z.object({
   liftedAt: isoDate.nullable(), liftedBy: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
 });
 export const IncidentParams = z.object({ id });
+export const IncidentTargetsSchema = z.object({
+  tools: z.array(z.object({ name: z.string(), live: z.number().int() })),
+  tokens: z.array(z.object({ id, name: z.string(), role: z.string(), prefix: z.string() })),
+});
 export const OpenIncidentBody = z.strictObject({
   targetKind: z.enum(values(IncidentTarget)),
   /** A tool's name, or an API token's id. */

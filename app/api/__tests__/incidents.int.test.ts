@@ -88,4 +88,16 @@ describe("incidents over HTTP", () => {
     expect((await call("POST", "/api/tasks", { token: namesake.token, body: { title: "still allowed" } })).status).toBe(201);
     expect((await call("POST", "/api/tasks", { token: acting.token, body: { title: "refused", ownerId: "carol" } })).status).toBe(409);
   });
+  it("GET /api/incidents/targets - what a switch can name: the tools the ledger knows by their exact names (with their live work) and the agent and worker tokens by id; not for agents", async () => {
+    const agent = await createApiToken(t.database, { name: "targets-agent", role: "agent" });
+    const task = await json(await call("POST", "/api/tasks", { token: agent.token, body: { title: "targets" } }));
+    await call("POST", `/api/tasks/${task.id}/work-items`, { token: agent.token, body: { kind: "remote_tool", toolName: "mcp:demo.count_slowly", mechanism: "abort_signal", intentVersion: 1 } });
+    const answer = await call("GET", "/api/incidents/targets", { token: tokens.admin });
+    expect(answer.status).toBe(200);
+    const targets = await json(answer);
+    expect(targets.tools).toContainEqual({ name: "mcp:demo.count_slowly", live: 1 });
+    expect(targets.tokens).toContainEqual({ id: agent.record.id, name: "targets-agent", role: "agent", prefix: expect.any(String) });
+    expect(targets.tokens.map((x: { role: string }) => x.role)).not.toContain("admin");
+    expect((await call("GET", "/api/incidents/targets", { token: agent.token })).status).toBe(403);
+  });
 });
