@@ -33,6 +33,8 @@ export class CancellationEngine {
   readonly id = `engine-${randomUUID().slice(0, 8)}`;
   readonly #options: EngineOptions;
   readonly #runs = new Map<string, Promise<void>>();
+  /** Children of scoped Stops this process ran, still being stopped when their pass ended → the stopped child (root). */
+  readonly #childStopsWaiting = new Map<string, string>();
   #unsubscribe?: () => void;
   #timer?: NodeJS.Timeout;
   #maintaining = false;
@@ -55,6 +57,13 @@ export class CancellationEngine {
         if (e.type === LedgerEvent.taskCancelRequested && e.taskId) void this.run(e.taskId);
         // A Stop of one child (a scoped Stop): its own pass, the task goes on.
         if (e.type === LedgerEvent.workItemStopRequested && e.workItemId) void this.runChild(e.workItemId);
+      }
+      // A child of a scoped Stop this process ran ended after the pass stopped waiting for it: finish that Stop now.
+      for (const e of events) {
+        const root = e.type === LedgerEvent.workItemFinished && e.workItemId ? this.#childStopsWaiting.get(e.workItemId) : undefined;
+        if (!root) continue;
+        this.#childStopsWaiting.delete(e.workItemId!);
+        void this.runChild(root);
       }
     });
     this.#timer = setInterval(() => void this.maintain(), maintenanceMs);
@@ -90,6 +99,9 @@ export class CancellationEngine {
     const running = this.#runs.get(key);
     if (running) return running;
     const run = executeChildCancellation(this.#database, workItemId, this.#options)
+      .then((stillStopping) => {
+        for (const id of stillStopping) this.#childStopsWaiting.set(id, workItemId);
+      })
       .catch((error) => console.error(`the Stop of work item ${workItemId} failed; the maintenance pass will resume it`, error))
       .finally(() => this.#runs.delete(key));
     this.#runs.set(key, run);

@@ -19,10 +19,10 @@ import { ENGINE_ACTOR, sleep } from "./steps";
  *
  * What it does NOT do: stop the task. A model planner is not consulted for a scoped Stop (one child: the rules).
  */
-export async function executeChildCancellation(database: Database, workItemId: string, options: EngineOptions): Promise<void> {
+export async function executeChildCancellation(database: Database, workItemId: string, options: EngineOptions): Promise<string[]> {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
   const root = await database.prisma.workItem.findUnique({ where: { id: workItemId } });
-  if (!root?.stopRequestedAt || root.stopRootId !== root.id || root.stopSettledAt) return;
+  if (!root?.stopRequestedAt || root.stopRootId !== root.id || root.stopSettledAt) return [];
   const boundary = root.stopRequestedAt;
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   const ids = scope.map((i) => i.id);
@@ -37,11 +37,15 @@ export async function executeChildCancellation(database: Database, workItemId: s
   }
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) await sleep(25);
-  await finishChildCancellation(database, root.id, o);
+  return finishChildCancellation(database, root.id, o);
 }
 
-/** Steps 5–8 at the child's scope (also run again by the maintenance pass for a scoped Stop that settled late). */
-export async function finishChildCancellation(database: Database, workItemId: string, options: EngineOptions & { verifyDelayMs: number }) {
+/**
+ * Steps 5–8 at the child's scope (also run again by the maintenance pass for a scoped Stop that settled late).
+ * Returns the children of the scope still being stopped (none once its settlement is recorded): the engine runs the
+ * pass again when one of them ends, instead of leaving the scoped Stop unsettled until its next maintenance pass.
+ */
+export async function finishChildCancellation(database: Database, workItemId: string, options: EngineOptions & { verifyDelayMs: number }): Promise<string[]> {
   const root = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: root.taskId } });
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id } });
@@ -50,7 +54,12 @@ export async function finishChildCancellation(database: Database, workItemId: st
   for (const item of unknown) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
   await cleanupAndVerify(database, root.taskId, options, { workItemIds: ids });
   await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
-  await recordChildSettlement(database, root.id, ids);
+  if (await recordChildSettlement(database, root.id, ids)) return [];
+  const busy = await database.prisma.workItem.findMany({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } }, select: { id: true } });
+  // None busy now: the last one ended between the settlement's check and this read — settle now, or it waits for
+  // the maintenance pass (a resource of it still awaiting cleanup: that pass cleans it up first).
+  if (!busy.length) await recordChildSettlement(database, root.id, ids);
+  return busy.map((b) => b.id);
 }
 
 /**
@@ -58,8 +67,8 @@ export async function finishChildCancellation(database: Database, workItemId: st
  * (set once, guarded) and `work_item.stop_settled` on the stopped child, in one transaction. Until then its summary
  * says IN_PROGRESS.
  */
-async function recordChildSettlement(database: Database, rootId: string, ids: string[]) {
-  await writeLedger(database, async (w) => {
+async function recordChildSettlement(database: Database, rootId: string, ids: string[]): Promise<boolean> {
+  return writeLedger(database, async (w) => {
     const busy = await w.tx.workItem.count({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } } });
     if (busy) return false;
     // a child that ended after cleanup's read: not settled over its resources (the next pass cleans them up)

@@ -129,6 +129,32 @@ describe(`scoped Stop (${testEngine()})`, () => {
     await expect(getCancellationSummary(t.database, task.id)).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("a child slower to stop than the pass waits for: its scoped Stop settles when it ends, not at the next maintenance pass", async () => {
+    let mayStop!: () => void;
+    const stopping = new Promise<void>((r) => (mayStop = r));
+    const slow: ToolDefinition = {
+      name: "scoped.slow_to_stop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+      run: (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => void stopping.then(() => reject(ctx.signal.reason)), { once: true })),
+    };
+    const { engine } = boot([slow]); // its maintenance pass runs once a minute: not what settles this Stop
+    const task = await createTask(t.database, { title: "scoped: slow to stop", ownerId: "alice" }, actor);
+    const child = await schedule(task.id, slow);
+    await waitFor(async () => (await item(child.id)).status === "running", "the child running");
+    await requestChildCancellation(t.database, { workItemId: child.id, reason: "not this one", actor: "user:alice" });
+    await new Promise((r) => setImmediate(r));
+    await engine.runChild(child.id); // waits settleTimeoutMs (2 s) for it, then leaves it being stopped
+    expect((await item(child.id)).status).toBe("cancelling");
+    expect((await getChildCancellationSummary(t.database, child.id)).status).toBe("IN_PROGRESS");
+
+    mayStop();
+    const summary = await waitFor(async () => {
+      const s = await getChildCancellationSummary(t.database, child.id);
+      return s.status === "IN_PROGRESS" ? null : s;
+    }, "the scoped Stop to settle once the child ended", 5_000);
+    expect(summary.status).toBe("CANCELLED");
+    expect((await item(child.id))).toMatchObject({ status: "cancelled", stopSettledAt: expect.any(Date) });
+  });
+
   it("a stopped child's commitment is refused at its checkpoint, even from a worker that has not heard of the Stop", async () => {
     const commit = { name: "scoped.commit", kind: "external_action", mechanism: "provider_cancel", commitsEffect: true } as const;
     const task = await createTask(t.database, { title: "scoped: checkpoint", ownerId: "alice" }, actor);
