@@ -69,6 +69,9 @@ export async function finishChildCancellation(database: Database, workItemId: st
  */
 async function recordChildSettlement(database: Database, rootId: string, ids: string[]): Promise<boolean> {
   return writeLedger(database, async (w) => {
+    // The scope's rows in id order, as a Stop of one of them locks its task's children (request-child-cancellation.ts):
+    // in another order the two deadlock (a repeated Stop of the child while its first pass settles).
+    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "WorkItem" WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`, ids);
     const busy = await w.tx.workItem.count({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } } });
     if (busy) return false;
     // a child that ended after cleanup's read: not settled over its resources (the next pass cleans them up)
