@@ -128,7 +128,7 @@ for (const size of [
 }
 
 test("chat: a session that ends while the chat is open — the next message leads to 'Your session ended — sign in again', and the link leads back in", async ({ browser }) => {
-  test.slow();
+  test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   await expect(page.getByTestId("chat-empty")).toBeVisible();
   // Signed out elsewhere: the cookies are gone, the page is still open.
@@ -153,7 +153,7 @@ test("chat: a session that ends while the chat is open — the next message lead
 });
 
 test("phone: Send and Stop share one slot at the composer's bottom right (44 px); a message typed meanwhile can still be sent; the limit shows", async ({ browser, request }) => {
-  test.slow();
+  test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   const slot = page.getByTestId("composer-slot");
   await expect(slot).toHaveAttribute("data-holds", "send");
@@ -212,7 +212,7 @@ test("phone: Send and Stop share one slot at the composer's bottom right (44 px)
 });
 
 test("phone: a reopened conversation shows its latest outcome, not its top; the drawer reaches the history", async ({ browser, request }) => {
-  test.slow();
+  test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const conversationId = `conv-reopen-phone-${Date.now()}`;
   const other = `conv-reopen-other-${Date.now()}`;
   const say = async (conversation: string, text: string) => {
@@ -260,7 +260,7 @@ test("phone: a reopened conversation shows its latest outcome, not its top; the 
 });
 
 test("chat: a person stops all their own requests from the history drawer — every conversation of theirs, nobody else's; support gets no such control", async ({ browser, request }) => {
-  test.slow();
+  test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   // Two running requests of this person, in two conversations, sent through the chat's own API as them.
   const start = async (conversation: string) => {
