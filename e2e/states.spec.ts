@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Route } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
+import { demoPassword, personPage } from "./sign-in";
 
 /**
  * Issue 12 §5–6, what is left of it: one set of loading / could-not-load / session-ended states on the chat, the task
@@ -14,7 +15,6 @@ import { E2E_BASE_URL } from "./env";
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const SAME_ORIGIN = { origin: E2E_BASE_URL };
-const PASSWORD = (role: string) => process.env.STOPLINE_DEMO_PASSWORD || `stopline-${role}-demo`;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const SETTLED = /^(CANCELLED|PARTIALLY_CANCELLED|CANCELLATION_FAILED)$/;
@@ -39,16 +39,6 @@ async function tokenContext(browser: Browser, viewport: { width: number; height:
   return page;
 }
 
-async function personPage(browser: Browser, who: "user" | "support", viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(`${who}@stopline.local`);
-  await page.getByLabel("Password").fill(PASSWORD(who));
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(who === "user" ? /\/chat$/ : /\/console$/, { timeout: 20_000 });
-  return page;
-}
 
 /** Holds every matching API answer until `release(status)`; then answers with that error. */
 async function holdThenFail(page: Page, pattern: string | RegExp) {
@@ -146,7 +136,7 @@ test("chat: a session that ends while the chat is open — the next message lead
   // The chat's own sign-in (account first), and back to the chat after signing in.
   await expect(page.getByTestId("entry-sign-in")).toBeVisible();
   await page.getByLabel("Email").fill("user@stopline.local");
-  await page.getByLabel("Password").fill(PASSWORD("user"));
+  await page.getByLabel("Password").fill(demoPassword("user"));
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("textbox", { name: "Message to the agent" })).toBeVisible({ timeout: 20_000 });
   await page.context().close();

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../lib/escalation/webhook-receiver";
+import { personPage } from "./sign-in";
 
 /**
  * Issue 12, per role, in Chromium at desktop and at 390 px: the operator triages from the task list to the most
@@ -15,7 +16,6 @@ import { startWebhookReceiver, type WebhookReceiver } from "../lib/escalation/we
 
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
-const PASSWORD = (role: string) => process.env.STOPLINE_DEMO_PASSWORD || `stopline-${role}-demo`;
 const SECRET = "whsec_e2e_triage_receiver_0123456789";
 const WIDTHS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -76,16 +76,6 @@ async function tokenSignIn(page: Page, path: string) {
   await page.getByRole("button", { name: "Sign in with token" }).click();
 }
 
-async function personPage(browser: Browser, who: "user" | "support", viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(`${who}@stopline.local`);
-  await page.getByLabel("Password").fill(PASSWORD(who));
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(who === "user" ? /\/chat$/ : /\/console$/, { timeout: 20_000 });
-  return page;
-}
 
 for (const size of WIDTHS) {
   const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/triage-${size.name}-${name}.png`, fullPage: true });
