@@ -97,6 +97,36 @@ async function walLsn(): Promise<number> {
   return Number(rows[0].b);
 }
 
+/**
+ * CPU spent per item, per side (µs): this process (the worker side of both queues runs here) and the PostgreSQL
+ * server's processes (backends that ended are counted by the postmaster's children's times). On 2 cores the two
+ * share the machine, so what a side costs in CPU bounds its rate as much as its commits do.
+ */
+const cpuPerItem = { stopline: { node: [] as number[], pg: [] as number[] }, graphile: { node: [] as number[], pg: [] as number[] } };
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).startsWith("postgres")) continue;
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10; // utime stime cutime cstime, USER_HZ 100
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return total;
+}
+function cpuMeter() {
+  const node0 = process.cpuUsage();
+  const pg0 = postgresCpuMs();
+  return (into: { node: number[]; pg: number[] }) => {
+    const node = process.cpuUsage(node0);
+    into.node.push((node.user + node.system) / ITEMS);
+    into.pg.push(((postgresCpuMs() - pg0) * 1000) / ITEMS);
+  };
+}
+
 async function dropAll() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -172,10 +202,14 @@ async function stoplineThroughput(kind: "postgres" | "sqlite", round: number): P
   });
   const registry = new ToolRegistry().register({ name: "bench.noop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null });
   const wal0 = await walLsn();
+  const cpu = cpuMeter();
   const started = performance.now();
   const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
   await allDone;
-  if (kind === "postgres") walPerItem.stopline.push(((await walLsn()) - wal0) / ITEMS);
+  if (kind === "postgres") {
+    cpu(cpuPerItem.stopline);
+    walPerItem.stopline.push(((await walLsn()) - wal0) / ITEMS);
+  }
   await pool.stop();
   const completed = database.pg
     ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed'`))[0].n)
@@ -198,6 +232,7 @@ async function graphileThroughput(round: number, batched: boolean): Promise<numb
   let resolveDone!: () => void;
   const allDone = new Promise<void>((r) => (resolveDone = r));
   const wal0 = await walLsn();
+  const cpu = cpuMeter();
   const started = performance.now();
   const runner = await runGraphile({
     connectionString,
@@ -217,6 +252,7 @@ async function graphileThroughput(round: number, batched: boolean): Promise<numb
     preset: batched ? { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: WORKERS * 10 } } } : undefined,
   });
   await allDone;
+  if (!batched) cpu(cpuPerItem.graphile);
   (batched ? walPerItem.graphileBatched : walPerItem.graphile).push(((await walLsn()) - wal0) / ITEMS);
   await runner.stop();
   const check = new pg.Client({ connectionString });
@@ -464,6 +500,7 @@ try {
   const ratiosBatched = a.stopline.map((s, r) => s / a.graphileBatched[r]);
   if (PARTS.includes("A")) {
     log(`  medians: Stopline ${round(median(a.stopline), 0)}/s, graphile-worker ${round(median(a.graphile), 0)}/s (ratio ${round(median(ratios))}), batched ${round(median(a.graphileBatched), 0)}/s (ratio ${round(median(ratiosBatched))}), Stopline on SQLite ${round(median(a.sqlite), 0)}/s`);
+    log(`  CPU per item (median): Stopline ${round(median(cpuPerItem.stopline.node), 0)} µs in Node + ${round(median(cpuPerItem.stopline.pg), 0)} µs in PostgreSQL, graphile-worker ${round(median(cpuPerItem.graphile.node), 0)} µs + ${round(median(cpuPerItem.graphile.pg), 0)} µs`);
     log(`  WAL per item (median): Stopline ${round(median(walPerItem.stopline), 0)} B, graphile-worker ${round(median(walPerItem.graphile), 0)} B, batched ${round(median(walPerItem.graphileBatched), 0)} B`);
   }
 

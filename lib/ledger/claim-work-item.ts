@@ -21,6 +21,6 @@ export interface ClaimInput {
  * (sqlite-hot-path.ts, pg-hot-path.ts: how a claim and the boundary exclude each other).
  */
 export async function claimWorkItem(database: Database, input: ClaimInput): Promise<WorkItem | null> {
-  const claim = { ...input, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS, leaseToken: newLeaseToken() };
-  return database.sqlite ? claimOnSqlite(database.sqlite, claim) : claimOnPg(pgOf(database), claim);
+  const claim = { ...input, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS };
+  return database.sqlite ? claimOnSqlite(database.sqlite, { ...claim, leaseToken: newLeaseToken() }) : claimOnPg(pgOf(database), claim);
 }

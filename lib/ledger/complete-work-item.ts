@@ -3,9 +3,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { AppError, ErrorCode } from "../errors";
 import { stopRequested } from "./heartbeat-work-item";
 import { staleLeaseError, type LeaseHolder } from "./lease";
-import type { ClaimInput } from "./claim-work-item";
-import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
-import { completeAndClaimOnPg, completeOnPg, insertEventOnPg } from "./pg-hot-path";
+import { completeOnPg, insertEventOnPg } from "./pg-hot-path";
 import { isLeasedItem, isStoppedItem, SideEffectOutcome, WorkItemStatus } from "./states";
 import { canTransition } from "./transitions";
 import { completeOnSqlite } from "./sqlite-hot-path";
@@ -106,22 +104,4 @@ export async function completeWorkItem(database: Database, input: CompleteInput)
     if (refusal) throw refusal;
     if (attempt === 1) throw staleLeaseError.conflict(item);
   }
-}
-
-/**
- * A worker's report and its next claim, together: on PostgreSQL one statement and one commit (each change with
- * its event), on SQLite the report alone (the caller claims as usual: SQLite commits cost little). `onClaimed`
- * receives the next item as soon as it is claimed (no `claim`: the report alone) — before a refused report is explained (and thrown) — so
- * that a claimed item is never dropped.
- */
-export async function completeAndClaimNext(database: Database, input: CompleteInput, claim: ClaimInput | null, onClaimed: (item: WorkItem) => void): Promise<WorkItem> {
-  if (!database.pg || !claim) return completeWorkItem(database, input);
-  const early = reportRefusal(input);
-  if (early) throw early;
-  const { result, partialResult, partialComplete, error } = completionFields(input, new Date());
-  const { done, claimed } = await completeAndClaimOnPg(database.pg, input, { result, partialResult, partialComplete, error }, {
-    ...claim, leaseMs: claim.leaseMs ?? DEFAULT_LEASE_MS, leaseToken: newLeaseToken(),
-  });
-  if (claimed) onClaimed(claimed);
-  return done ?? completeWorkItem(database, input);
 }

@@ -10,8 +10,8 @@ import { LedgerEvent, type TaskEventType } from "./events";
 import type { EventInput } from "./write";
 
 /**
- * The ledger's hot path on PostgreSQL: claim, heartbeat, checkpoint, complete, the boundary, the removal of
- * queued children and task creation — each ONE statement on the app's pool (`pg` directly, autocommit): the
+ * The ledger's hot path on PostgreSQL: claims and reports (any number of them together), heartbeat, checkpoint,
+ * the boundary, the removal of queued children and task creation — each ONE statement on the app's pool (`pg` directly, autocommit): the
  * state compare-and-set, its event and the database clock in one CTE, so the change and its event commit
  * together (invariant 9) without a BEGIN/COMMIT round trip. Same rows and events as the Prisma path; the
  * decisions that are not a plain guard (why a call is refused) are the shared pure functions, taken on a
@@ -45,69 +45,6 @@ function own<T>(row: Row): T {
   const out: Row = {};
   for (const [k, v] of Object.entries(row)) if (!k.startsWith("_")) out[k] = v;
   return out as T;
-}
-
-// ---- claim ------------------------------------------------------------------------------------------------
-
-if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
-
-// The candidate is found by an ordered scan of queued items (the partial index WorkItem_queued_idx), its
-// task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the same
-// with or without table statistics. Its task is then locked FOR KEY SHARE and checked again on the locked row.
-/** The claim's CTEs; `$(n)` numbers its parameters (1 worker id, 2 lease token, 3 lease ms, 4 tools, 5 actor). */
-const claimCtes = ($: (n: number) => string) => `
-candidate AS (
-  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
-  FROM "WorkItem" w
-  WHERE w."status" = 'queued'
-    AND (${$(4)}::text[] IS NULL OR w."toolName" = ANY(${$(4)}::text[]))
-    AND ${NOT_QUARANTINED_SQL}
-    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
-  ORDER BY w."createdAt", w."id"
-  LIMIT 1
-  FOR UPDATE OF w SKIP LOCKED
-),
-task AS (
-  SELECT t."id" FROM "Task" t JOIN candidate c ON t."id" = c."taskId"
-  WHERE t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = c."preparedIntentVersion"
-  FOR KEY SHARE OF t
-),
-claimed AS (
-  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = ${$(1)}, "leaseToken" = ${$(2)},
-    "leaseExpiresAt" = now.t + make_interval(secs => ${$(3)}::double precision / 1000), "heartbeatAt" = now.t,
-    "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM candidate c JOIN task k ON k."id" = c."taskId", now WHERE w."id" = c."id" AND w."status" = 'queued'
-  RETURNING w.*, NULL::text AS "_from"
-),
-claim_event AS (
-  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT c."taskId", c."id", 'workItem', c."id", ${$(5)}, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
-    jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
-  FROM claimed c, now
-  RETURNING "seq"
-)`;
-
-const CLAIM = `
-WITH ${NOW},${claimCtes((n) => `$${n}`)}
--- Exactly one row: the claimed item, or nulls — with "_candidates" = 1 when a candidate lost its task's
--- re-check (a boundary committed meanwhile), which is worth another look at once.
-SELECT (SELECT count(*) FROM candidate)::int AS "_candidates", c.*, (SELECT "seq" FROM claim_event) AS "_seq"
-FROM (SELECT 1) AS one LEFT JOIN claimed c ON true`;
-
-type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string };
-const claimParams = (input: ClaimParams) => [input.workerId, input.leaseToken, input.leaseMs, input.toolNames ?? null, `worker:${input.workerId}`];
-const announceClaim = (row: Row) =>
-  announce([{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running }]);
-
-export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
-  let row: Row = {};
-  for (let attempt = 0; attempt < 3; attempt++) {
-    [row] = await pg.query(CLAIM, claimParams(input), "stopline_claim");
-    if (row.id !== null || row._candidates === 0) break;
-  }
-  if (row.id == null) return null;
-  announceClaim(row);
-  return own<WorkItem>(row);
 }
 
 // ---- heartbeat --------------------------------------------------------------------------------------------
@@ -174,82 +111,198 @@ export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; 
   return { passed: true as const, intentVersion: row.taskIntentVersion, proposalVersion: row.taskProposalVersion };
 }
 
-// ---- complete ---------------------------------------------------------------------------------------------
+// ---- reports and claims -----------------------------------------------------------------------------------
+
+if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
 
 /**
- * The completion's CTEs; `$(n)` numbers its parameters (1 id, 2 lease token, 3 allowed from-states, 4 is a
- * stop outcome, 5 outcome, 6 result, 7 partial result, 8 partial complete, 9 error, 10 actor, 11 the side
- * effect's outcome, 12 external record id, 13 external version).
+ * Lease holders' reports (how their items ended) and claims of queued items, any number of each, in ONE
+ * statement and one commit. A worker process's slots hand their writes to one queue (report-and-claim.ts), which
+ * sends what accumulated while the previous statement was in flight: under load a statement carries several
+ * reports and the claims of the slots they freed, so the statement's fixed cost (executor start-up, the commit and
+ * its WAL flush, two socket round trips) is paid once for all of them. Every change is still a guarded
+ * compare-and-set with its event in the same transaction (invariant 9); the changes are independent of each
+ * other (a claim never touches a reported row: it is not queued).
+ *
+ * Parameters: 1–13 the reports as parallel arrays (id, lease token, allowed from-states joined by ',', is a stop
+ * outcome, outcome, result, partial result, partial complete, error, actor, the side effect's outcome, external
+ * record id, external version); 14 worker id, 15 lease ms, 16 tools (null: any), 17 actor; how many to claim is in the text (a LIMIT parameter would make PostgreSQL plan every execution anew: its generic plan guesses 10% of the queue).
+ *
+ * Claims: the candidates come from an ordered scan of queued items (the partial index WorkItem_queued_idx), each
+ * one's task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the
+ * same with or without table statistics — and locked FOR UPDATE SKIP LOCKED (claimers never wait on each other).
+ * Their tasks are then locked FOR KEY SHARE and checked again on the locked rows: the boundary locks the task FOR
+ * UPDATE, so a claim either commits before the boundary (the engine then sees the item running and stops it) or
+ * waits for it and re-checks the task on its newest version — after the boundary's commit nothing is claimed
+ * (invariant 2). Each claimed item gets its own fencing token (a random UUID).
  */
-const completeCtes = ($: (n: number) => string) => `
-item AS (
-  SELECT w."id", w."status" FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId"
-  WHERE w."id" = ${$(1)} AND w."leaseToken" = ${$(2)} AND w."status" = ANY(${$(3)}::text[])
-    AND (NOT ${$(4)}::boolean OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
+const reportsAndClaims = (count: number, fromHead: boolean) => `
+WITH ${NOW},
+report AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+    AS r("id", "token", "fromStates", "stopOutcome", "outcome", "result", "partialResult", "partialComplete", "error", "actor", "effectOutcome", "externalRecordId", "externalVersion")
 ),
--- No row lock in the read above (one WAL record less per item): the update re-checks the token and the status it
--- read on the row's newest version, so a concurrent change (the engine moving it to cancelling) makes it apply to
--- nothing and the caller takes the slow path. The stop-outcome condition only ever becomes true (a boundary or a
--- stop request is never withdrawn), so reading it unlocked cannot let a report through that a lock would refuse.
+-- The report applies when the token is current, the transition is in the table and a stop outcome has a stop
+-- request behind it (the same rules as completionRefusal). No row lock here (one WAL record less per item): the
+-- update re-checks the token and the status it read on the row's newest version, so a concurrent change (the
+-- engine moving it to cancelling) makes it apply to nothing and the caller takes the slow path. The stop-outcome
+-- condition only ever becomes true (a boundary or a stop request is never withdrawn), so reading it unlocked
+-- cannot let a report through that a lock would refuse.
+item AS (
+  SELECT r.*, w."status" AS "from" FROM report r JOIN "WorkItem" w ON w."id" = r."id" JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."leaseToken" = r."token" AND w."status" = ANY(string_to_array(r."fromStates", ','))
+    AND (NOT r."stopOutcome" OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
+),
 done AS (
-  UPDATE "WorkItem" w SET "status" = ${$(5)}, "result" = ${$(6)}::jsonb, "partialResult" = COALESCE(${$(7)}::jsonb, w."partialResult"),
-    "partialComplete" = COALESCE(${$(8)}::boolean, w."partialComplete"), "error" = ${$(9)}, "finishedAt" = now.t,
+  UPDATE "WorkItem" w SET "status" = i."outcome", "result" = i."result"::jsonb, "partialResult" = COALESCE(i."partialResult"::jsonb, w."partialResult"),
+    "partialComplete" = COALESCE(i."partialComplete", w."partialComplete"), "error" = i."error", "finishedAt" = now.t,
     "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM item i, now WHERE w."id" = i."id" AND w."leaseToken" = ${$(2)} AND w."status" = i."status"
-  RETURNING w.*, i."status" AS "_from"
+  FROM item i, now WHERE w."id" = i."id" AND w."leaseToken" = i."token" AND w."status" = i."from"
+  RETURNING w.*, i."from" AS "_from"
 ),
 finished AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT d."taskId", d."id", 'workItem', d."id", ${$(10)}, '${LedgerEvent.workItemFinished}', d."_from", d."status", ${$(9)}, NULL, now.t
-  FROM done d, now
-  RETURNING "seq"
+  SELECT d."taskId", d."id", 'workItem', d."id", i."actor", '${LedgerEvent.workItemFinished}', d."_from", d."status", i."error", NULL, now.t
+  FROM done d JOIN item i ON i."id" = d."id", now
+  RETURNING "seq", "workItemId"
 ),
+-- The item's own recorded submission follows its report: completed → committed, otherwise not committed.
 effect AS (
-  UPDATE "SideEffect" s SET "outcome" = ${$(11)},
-    "externalRecordId" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(12)}, s."externalRecordId") ELSE s."externalRecordId" END,
-    "externalVersion" = CASE WHEN ${$(11)} = 'committed' THEN COALESCE(${$(13)}, s."externalVersion") ELSE s."externalVersion" END,
+  UPDATE "SideEffect" s SET "outcome" = i."effectOutcome",
+    "externalRecordId" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalRecordId", s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalVersion", s."externalVersion") ELSE s."externalVersion" END,
     "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
-  FROM done d, now
+  FROM done d JOIN item i ON i."id" = d."id", now
   WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
-  RETURNING s."id", s."taskId"
+  RETURNING s."id", s."taskId", d."id" AS "workItemId", d."status", i."actor", i."effectOutcome"
 ),
 settled AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT e."taskId", d."id", 'sideEffect', e."id", ${$(10)}, '${LedgerEvent.sideEffectSettled}', 'unknown', ${$(11)}, 'work item ' || d."status", NULL, now.t
-  FROM effect e, done d, now
-  RETURNING "seq"
-)`;
-
-const COMPLETE = `
-WITH ${NOW},${completeCtes((n) => `$${n}`)}
-SELECT d.*, (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq" FROM done d`;
-
-// One statement, one commit: the slot's finished item and its next claim (each with its event). Independent
-// changes, committed together; the claim never touches the finished row (it is not queued).
-const COMPLETE_AND_CLAIM = `
-WITH ${NOW},${completeCtes((n) => `$${n}`)},${claimCtes((n) => `$${n + 13}`)}
-SELECT 'done' AS "_kind", (SELECT "seq" FROM finished) AS "_seq", (SELECT "seq" FROM settled) AS "_effectSeq", d.* FROM done d
+  SELECT e."taskId", e."workItemId", 'sideEffect', e."id", e."actor", '${LedgerEvent.sideEffectSettled}', 'unknown', e."effectOutcome", 'work item ' || e."status", NULL, now.t
+  FROM effect e, now
+  RETURNING "seq", "workItemId"
+),
+candidate AS (
+  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
+  FROM "WorkItem" w
+  WHERE w."status" = 'queued'${fromHead ? `
+    AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
+    AND ($16::text[] IS NULL OR w."toolName" = ANY($16::text[]))
+    AND ${NOT_QUARANTINED_SQL}
+    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
+  ORDER BY w."createdAt", w."id"
+  LIMIT ${count}
+  FOR UPDATE OF w SKIP LOCKED
+),
+task AS (
+  SELECT t."id", t."intentVersion" FROM "Task" t
+  WHERE t."id" IN (SELECT "taskId" FROM candidate) AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL
+  FOR KEY SHARE OF t
+),
+claimed AS (
+  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = $14, "leaseToken" = gen_random_uuid()::text,
+    "leaseExpiresAt" = now.t + make_interval(secs => $15::double precision / 1000), "heartbeatAt" = now.t,
+    "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM candidate c JOIN task k ON k."id" = c."taskId" AND k."intentVersion" = c."preparedIntentVersion", now
+  WHERE w."id" = c."id" AND w."status" = 'queued'
+  RETURNING w.*, NULL::text AS "_from"
+),
+claim_event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."taskId", c."id", 'workItem', c."id", $17, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
+    jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
+  FROM claimed c, now
+  RETURNING "seq", "workItemId"
+)
+SELECT 'done' AS "_kind", f."seq" AS "_seq", (SELECT min(s."seq") FROM settled s WHERE s."workItemId" = d."id") AS "_effectSeq", d.*
+FROM done d JOIN finished f ON f."workItemId" = d."id"
 UNION ALL
-SELECT 'claimed', (SELECT "seq" FROM claim_event), NULL, c.* FROM claimed c`;
+SELECT 'claimed', e."seq", NULL, c.* FROM claimed c JOIN claim_event e ON e."workItemId" = c."id"
+UNION ALL
+-- Always one row with how many candidates there were: fewer claimed than that means a candidate lost its task's
+-- re-check (a boundary committed meanwhile), which is worth another look at once.
+SELECT 'candidates', (SELECT count(*) FROM candidate)::int, NULL, d.* FROM (SELECT 1) AS one LEFT JOIN done d ON false`;
 
+type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number };
+/** Where the queue's live head was last seen: a claim may start its scan there (see QueueHead in report-and-claim.ts). */
+export interface QueuePosition {
+  createdAt: Date;
+  id: string;
+}
 type CompletionFields = { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null };
-function completeParams(input: CompleteInput, fields: CompletionFields) {
-  const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
-  const effectOutcome = input.outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
-  return {
-    effectOutcome,
-    params: [
-      input.workItemId, input.leaseToken, from, isStoppedItem(input.outcome), input.outcome,
-      json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
-      input.actor, effectOutcome, input.externalRecordId ?? null, input.externalVersion ?? null,
-    ],
-  };
+/** A lease holder's report as the statement takes it: what it asked for and the fields the completion writes. */
+export interface PgReport {
+  input: CompleteInput;
+  fields: CompletionFields;
 }
 
-function announceCompletion(row: Row, outcome: string, effectOutcome: string) {
-  const events: Parameters<typeof announce>[0] = [{ seq: row._seq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.workItemFinished, toState: outcome }];
-  if (row._effectSeq != null) events.push({ seq: row._effectSeq as number, taskId: row.taskId as string, workItemId: row.id as string, type: LedgerEvent.sideEffectSettled, toState: effectOutcome });
-  announce(events);
+const effectOutcomeOf = (outcome: string) => (outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted);
+
+function reportParams(reports: PgReport[]): unknown[] {
+  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
+  for (const { input, fields } of reports) {
+    const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
+    const row = [
+      input.workItemId, input.leaseToken, from.join(","), isStoppedItem(input.outcome), input.outcome,
+      json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
+      input.actor, effectOutcomeOf(input.outcome), input.externalRecordId ?? null, input.externalVersion ?? null,
+    ];
+    row.forEach((v, i) => columns[i].push(v));
+  }
+  return columns;
+}
+
+export interface ReportsAndClaims {
+  /** The reports that applied, by work item id (a report missing here was refused: the caller explains why). */
+  done: Map<string, WorkItem>;
+  /** The items claimed, oldest first. */
+  claimed: WorkItem[];
+  /** How many queued candidates the claim found (more than it claimed: one lost its task's re-check). */
+  candidates: number;
+}
+
+/** Reports and claims in one statement (see REPORTS_AND_CLAIMS); the events are announced after the commit. */
+export async function reportAndClaimOnPg(pg: PgDirect, reports: PgReport[], claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null): Promise<ReportsAndClaims> {
+  const count = claim?.count ?? 0;
+  const from = count > 0 ? claim?.from ?? null : null;
+  const params = [
+    ...reportParams(reports),
+    claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null,
+  ];
+  if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
+  const rows = await pg.query(reportsAndClaims(count, !!from), params, `stopline_reports_and_claims_${count}${from ? "_from" : ""}`);
+  const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
+  const events: Parameters<typeof announce>[0] = [];
+  const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
+  for (const row of rows) {
+    if (row._kind === "candidates") {
+      out.candidates = row._seq as number;
+      continue;
+    }
+    const item = own<WorkItem>(row);
+    if (row._kind === "claimed") {
+      out.claimed.push(item);
+      events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running });
+      continue;
+    }
+    out.done.set(item.id, item);
+    events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemFinished, toState: item.status });
+    if (row._effectSeq != null) {
+      events.push({ seq: row._effectSeq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.sideEffectSettled, toState: effectOutcomeOf(outcomes.get(item.id)!) });
+    }
+  }
+  out.claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  announce(events.sort((a, b) => a.seq - b.seq));
+  return out;
+}
+
+/** Claims the oldest claimable queued item (looking again at once when a candidate lost its task's re-check). */
+export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { claimed, candidates } = await reportAndClaimOnPg(pg, [], { ...input, count: 1 });
+    if (claimed.length || candidates === 0) return claimed[0] ?? null;
+  }
+  return null;
 }
 
 /**
@@ -258,25 +311,8 @@ function announceCompletion(row: Row, outcome: string, effectOutcome: string) {
  * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
  */
 export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields): Promise<WorkItem | null> {
-  const { params, effectOutcome } = completeParams(input, fields);
-  const [row] = await pg.query(COMPLETE, params, "stopline_complete");
-  if (!row) return null;
-  announceCompletion(row, input.outcome, effectOutcome);
-  return own<WorkItem>(row);
-}
-
-/**
- * A worker slot's report and its next claim in one statement (one commit instead of two). Either part may come
- * back empty: a refused report (the caller explains it through completeWorkItem), or nothing to claim.
- */
-export async function completeAndClaimOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields, claim: ClaimParams): Promise<{ done: WorkItem | null; claimed: WorkItem | null }> {
-  const { params, effectOutcome } = completeParams(input, fields);
-  const rows = await pg.query(COMPLETE_AND_CLAIM, [...params, ...claimParams(claim)], "stopline_complete_and_claim");
-  const done = rows.find((r) => r._kind === "done");
-  const claimed = rows.find((r) => r._kind === "claimed");
-  if (done) announceCompletion(done, input.outcome, effectOutcome);
-  if (claimed) announceClaim(claimed);
-  return { done: done ? own<WorkItem>(done) : null, claimed: claimed ? own<WorkItem>(claimed) : null };
+  const { done } = await reportAndClaimOnPg(pg, [{ input, fields }], null);
+  return done.get(input.workItemId) ?? null;
 }
 
 // ---- the boundary -----------------------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { onCommitted } from "../events/bus";
-import { claimWorkItem } from "../ledger/claim-work-item";
 import { DEFAULT_LEASE_MS } from "../ledger/lease";
 import type { ToolRegistry } from "../tools/registry";
-import { completeAndClaimNext } from "../ledger/complete-work-item";
+import { ReportAndClaimQueue } from "../ledger/report-and-claim";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../ledger/events";
 import { runWorkItem, type RunOptions, type RunReport } from "./run-work-item";
@@ -36,6 +35,8 @@ export class WorkerPool {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
   readonly #running = new Map<string, Promise<void>>();
+  /** The slots' reports and claims, coalesced into shared statements (report-and-claim.ts). */
+  readonly #ledger: ReportAndClaimQueue;
   readonly #slots: Promise<void>[] = [];
   /** Idle slots waiting for a wake-up. */
   readonly #idle: (() => void)[] = [];
@@ -56,6 +57,7 @@ export class WorkerPool {
       leaseMs,
       workerId: this.workerId,
     } as ResolvedOptions;
+    this.#ledger = new ReportAndClaimQueue(this.#o.database, () => this.#claimInput());
   }
 
   get running(): number {
@@ -99,10 +101,9 @@ export class WorkerPool {
       const signals = this.#signals;
       let item: WorkItem | null = next;
       next = null;
-      // No tools, nothing to claim (an empty filter would mean "any tool").
-      if (!item && !this.#stopped && this.#o.registry.names().length > 0) {
+      if (!item && !this.#stopped) {
         try {
-          item = await claimWorkItem(this.#o.database, { workerId: this.workerId, toolNames: this.#o.registry.names(), leaseMs: this.#o.leaseMs });
+          item = await this.#ledger.claim();
         } catch (error) {
           if (!this.#stopped) console.error("worker pool: claiming failed; retrying on the next poll", error);
         }
@@ -115,7 +116,7 @@ export class WorkerPool {
       this.#wake(1); // there may be more: let an idle sibling look too
       // The report of this item also claims the slot's next one (one commit for both, on PostgreSQL).
       await this.#run(item, (input) =>
-        completeAndClaimNext(this.#o.database, input, this.#claimInput(), (claimed) => {
+        this.#ledger.report(input, (claimed) => {
           next = claimed;
         }),
       );
