@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import type { Task } from "../db/generated/sqlite/client.ts";
 import { TaskStage } from "../ledger/states";
 
 /**
@@ -11,23 +12,24 @@ export const ENGINE_LEASE_MS = () => Number(process.env.STOPLINE_ENGINE_LEASE_MS
 
 const PG_NOW = `timezone('UTC', clock_timestamp())`;
 
-export async function claimEngineRun(database: Database, taskId: string, owner: string): Promise<boolean> {
+/** The task as the claim left it (the pass starts from it), or null when another live process holds the run. */
+export async function claimEngineRun(database: Database, taskId: string, owner: string): Promise<Task | null> {
   if (database.pg) {
-    const rows = await database.pg.query(
+    const rows = await database.pg.query<Task>(
       `UPDATE "Task" SET "engineOwner" = $2, "engineLeaseExpiresAt" = ${PG_NOW} + make_interval(secs => $3::double precision / 1000)
        WHERE "id" = $1 AND "stage" = '${TaskStage.cancelRequested}'
          AND ("engineLeaseExpiresAt" IS NULL OR "engineLeaseExpiresAt" < ${PG_NOW} OR "engineOwner" = $2)
-       RETURNING "id"`,
-      [taskId, owner, ENGINE_LEASE_MS()], "stopline_engine_claim",
+       RETURNING *`,
+      [taskId, owner, ENGINE_LEASE_MS()], "stopline_engine_claim_task",
     );
-    return rows.length === 1;
+    return rows[0] ?? null;
   }
   const now = new Date();
   const { count } = await database.prisma.task.updateMany({
     where: { id: taskId, stage: TaskStage.cancelRequested, OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now } }, { engineOwner: owner }] },
     data: { engineOwner: owner, engineLeaseExpiresAt: new Date(now.getTime() + ENGINE_LEASE_MS()) },
   });
-  return count === 1;
+  return count === 1 ? database.prisma.task.findUnique({ where: { id: taskId } }) : null;
 }
 
 /** Extends the holder's lease; false when it was lost (taken over after it expired). */

@@ -622,6 +622,28 @@ describe("the stop matrix, end to end", () => {
     });
   });
 
+  it("an engine run leaves no lease behind: a quiet Stop's settling statement ends it, a full pass releases it; a second engine then finds nothing to claim", async () => {
+    const job = remoteJobTool(svc, { name: "lease.job", steps: 1_000, stepMs: 20 });
+    const { engine, registry } = boot([job]);
+    const quiet = await newTask("nothing in flight");
+    const busy = await newTask("one job in flight");
+    const running = await schedule(busy.id, job);
+    await statusIs(running.id, "submitted");
+    await Promise.all([stop(quiet.id), stop(busy.id)]);
+    await notificationsDelivered();
+    await Promise.all([engine.run(quiet.id), engine.run(busy.id)]);
+    await waitFor(async () => (await taskRow(quiet.id)).settledAt !== null && (await taskRow(busy.id)).settledAt !== null, "both tasks to settle");
+    for (const id of [quiet.id, busy.id]) {
+      const row = await taskRow(id);
+      expect(row).toMatchObject({ stage: "cancelled", engineOwner: null, engineLeaseExpiresAt: null });
+    }
+    expect(await events(quiet.id, "cancellation.settled")).toHaveLength(1);
+    const second = new CancellationEngine(t.database, { registry, ...ENGINE });
+    const before = (await events(busy.id)).length;
+    await second.run(busy.id);
+    expect((await events(busy.id)).length).toBe(before);
+  });
+
   describe("an old worker waking after a newer intent replaced the task", () => {
     it("its checkpoint fails even though the task is active again, and its action never reaches the service", async () => {
       const crm = crmCreateTool(svc, { name: "s8.crm_create" });

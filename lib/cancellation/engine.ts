@@ -12,6 +12,7 @@ import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } fro
 import { executeChildCancellation } from "./execute-child-cancellation";
 import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./steps";
+import { cancelQueuedAndClaimRunOnPg } from "../ledger/pg-hot-path";
 import { LedgerEvent } from "../ledger/events";
 
 /** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */
@@ -109,16 +110,20 @@ export class CancellationEngine {
   }
 
   async #runLeased(taskId: string): Promise<void> {
-    // Queued children leave dispatch at once, before anything else (one statement; whoever runs it first wins,
-    // a repeat changes nothing).
-    await cancelQueued(this.#database, taskId);
-    if (!(await claimEngineRun(this.#database, taskId, this.id))) return;
+    // Queued children leave dispatch at once, before anything else (whoever runs it first wins, a repeat changes
+    // nothing); then the run is claimed. On PostgreSQL both are one statement.
+    const task = this.#database.pg
+      ? await cancelQueuedAndClaimRunOnPg(this.#database.pg, taskId, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() })
+      : (await cancelQueued(this.#database, taskId), await claimEngineRun(this.#database, taskId, this.id));
+    if (!task) return;
     const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
+    let released = false;
     try {
-      await executeCancellation(this.#database, taskId, this.#options, { queuedCancelled: true });
+      released = (await executeCancellation(this.#database, taskId, this.#options, { queuedCancelled: true, task })) === "settled_quietly";
     } finally {
       clearInterval(renew);
-      await releaseEngineRun(this.#database, taskId, this.id).catch(() => {});
+      // A quiet settlement ended the lease in its own statement.
+      if (!released) await releaseEngineRun(this.#database, taskId, this.id).catch(() => {});
     }
   }
 

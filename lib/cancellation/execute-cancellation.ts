@@ -1,5 +1,5 @@
 import { pgOf, type Database } from "../db/client";
-import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
@@ -55,15 +55,21 @@ export async function refFor(database: Database, item: WorkItem): Promise<CallRe
  * classified by their runners) → reconcile accepted actions → cleanup and the verification gate → review
  * items → settle the task. Every step is safe to repeat (compare-and-set), so a restart simply runs it again.
  */
-export async function executeCancellation(database: Database, taskId: string, options: EngineOptions, at: { queuedCancelled?: boolean } = {}): Promise<void> {
+/**
+ * How a pass ended: "settled_quietly" — nothing was in flight and one statement settled the task (on PostgreSQL
+ * that statement also ended the engine lease); "pass" — the full pass ran; "no_boundary" — nothing to do.
+ */
+export type PassEnd = "settled_quietly" | "pass" | "no_boundary";
+
+export async function executeCancellation(database: Database, taskId: string, options: EngineOptions, at: { queuedCancelled?: boolean; task?: Task } = {}): Promise<PassEnd> {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
   // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
   //    child's only allowed action is abort), it needs nothing read before it (one statement, which acts only
   //    once the boundary exists), and every millisecond a queued child waits it could be claimed by a worker
   //    that has not seen the boundary (the claim's guard refuses it anyway).
   if (!at.queuedCancelled) await cancelQueued(database, taskId);
-  const facts = await readBoundaryFacts(database, taskId);
-  if (!facts?.task.cancelRequestedAt) return;
+  const facts = await readBoundaryFacts(database, taskId, at.task);
+  if (!facts?.task.cancelRequestedAt) return "no_boundary";
   const { task } = facts;
   // The children alive at the boundary: those still active, and those that ended after it — removed from dispatch
   // (by this run just now, or another run at the same moment: they were queued) or stopped by themselves on the
@@ -71,7 +77,8 @@ export async function executeCancellation(database: Database, taskId: string, op
   // once, whichever run records it; the stopping below acts on those still active.
   const { found, items } = facts;
   const active = found.filter((i) => !isTerminalItem(i.status));
-  if (await settleIfNothingInFlight(database, facts, items, active, o)) return;
+  const quiet = await settleIfNothingInFlight(database, facts, items, active, o);
+  if (quiet) return quiet === "in_one_statement" ? "settled_quietly" : "pass";
 
   // 2. plan (recorded once: a second engine run reuses the first plan)
   const { plan, recorded: firstRun } = await recordPlanOnce(database, task, items, o);
@@ -93,6 +100,7 @@ export async function executeCancellation(database: Database, taskId: string, op
 
   // …and the pass ends with its settlement (from here the summary is the engine's considered answer).
   await finishCancellation(database, taskId, o, { endOfPass: true });
+  return "pass";
 }
 
 /**
@@ -171,9 +179,10 @@ async function recordPlanIn(w: Writer, taskId: string, plan: CancellationPlan): 
  * A Stop with nothing in flight: no child is still active (the queued ones are removed from dispatch, any other
  * has ended), no resource is held, no effect committed or of unknown outcome. Steps 3–7 have nothing to act on, so the plan, the
  * task's move to cancelled and its settlement are one transaction — a Stop storm on an idle agent stays cheap.
- * Returns false (nothing written) when there is anything to do; the full pass runs then.
+ * Returns false (nothing written) when there is anything to do; the full pass runs then. "in_one_statement": the
+ * PostgreSQL statement settled it, and ended the engine lease with it.
  */
-async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<boolean> {
+async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<false | "in_one_statement" | "in_a_transaction"> {
   const { task } = facts;
   if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
   if (facts.heldResources || facts.effectsToAccountFor) return false;
@@ -183,9 +192,9 @@ async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts,
     const settled = await settleQuietlyOnPg(database.pg, {
       taskId: task.id, plan, planReason: plan.fallbackReason ?? null, busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR,
     });
-    if (settled) return true;
+    if (settled) return "in_one_statement";
   }
-  return writeLedger(database, async (w) => {
+  const settled = await writeLedger(database, async (w) => {
     // A child that started meanwhile would have to have been claimed before the boundary: the count in
     // settleTaskIn sees it, and then nothing but the plan is recorded here.
     if (!task.cancelPlan) await recordPlanIn(w, task.id, plan);
@@ -193,6 +202,7 @@ async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts,
     if (settled) await recordSettlementIn(w, task.id);
     return settled;
   });
+  return settled ? "in_a_transaction" : false;
 }
 
 /** Removes every queued child of the task from dispatch: one statement on the driver, each child with its event. */

@@ -15,14 +15,13 @@ import { phaseOf, rulePlan, validatePlan, type ActiveToolCall, type Cancellation
  * dispatch, or stopped by themselves on its signal) — seen as they were at the boundary. Without one (a preview):
  * those active now, which are exactly those a boundary recorded now would find.
  */
+/** The children a plan covers, as SQL (PostgreSQL): $1 task id, $2 the active statuses, $3 the boundary (ISO, or null). */
+export const CHILDREN_TO_PLAN_SQL = `SELECT * FROM "WorkItem" WHERE "taskId" = $1 AND ("status" = ANY($2::text[]) OR "finishedAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))`;
+
 export async function childrenToPlan(database: Database, taskId: string, boundaryAt: Date | null): Promise<{ found: WorkItem[]; items: WorkItem[] }> {
   // On PostgreSQL one statement on `pg` (the engine reads this on every Stop; Prisma's executor costs more CPU).
   const found = database.pg
-    ? await database.pg.query<WorkItem>(
-        `SELECT * FROM "WorkItem" WHERE "taskId" = $1 AND ("status" = ANY($2::text[]) OR "finishedAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))
-         ORDER BY "createdAt", "id"`,
-        [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null], "stopline_children_to_plan",
-      )
+    ? await database.pg.query<WorkItem>(`${CHILDREN_TO_PLAN_SQL} ORDER BY "createdAt", "id"`, [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null], "stopline_children_to_plan")
     : await database.prisma.workItem.findMany({
         where: boundaryAt
           ? { taskId, OR: [{ status: { in: ACTIVE_ITEM_STATUSES } }, { finishedAt: { gte: boundaryAt } }] }

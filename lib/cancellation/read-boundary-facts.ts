@@ -1,7 +1,8 @@
 import type { Database } from "../db/client";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { ResourceState, SideEffectOutcome } from "../ledger/states";
-import { childrenToPlan } from "./plan-children";
+import { atBoundary, CHILDREN_TO_PLAN_SQL, childrenToPlan } from "./plan-children";
+import { ACTIVE_ITEM_STATUSES } from "../ledger/states";
 
 const HELD = [ResourceState.held, ResourceState.releaseRequested];
 const EFFECTS_TO_ACCOUNT_FOR = [SideEffectOutcome.committed, SideEffectOutcome.unknown];
@@ -17,29 +18,37 @@ export interface BoundaryFacts {
 }
 
 /**
- * What the engine's pass reads before it plans (null: no such task, or no boundary on it). On PostgreSQL each
- * read is one statement on `pg` (through Prisma's executor these reads cost more CPU than the rest of a quiet
- * Stop). The counts are read after the children, so that a child ending in between is seen with its effect;
- * the settling statement re-checks that nothing is busy.
+ * What the engine's pass reads before it plans (null: no such task, or no boundary on it); `known`: the task as the
+ * engine's claim returned it. On PostgreSQL the children and the counts are one statement on `pg` (through Prisma's
+ * executor these reads cost more CPU than the rest of a quiet Stop). On SQLite the counts are read after the
+ * children, so that a child ending in between is seen with its effect; the settling statement re-checks that
+ * nothing is busy.
  */
-export async function readBoundaryFacts(database: Database, taskId: string): Promise<BoundaryFacts | null> {
-  const task = database.pg
-    ? ((await database.pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null)
-    : await database.prisma.task.findUnique({ where: { id: taskId } });
+export async function readBoundaryFacts(database: Database, taskId: string, known?: Task): Promise<BoundaryFacts | null> {
+  const task = known
+    ?? (database.pg
+      ? ((await database.pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null)
+      : await database.prisma.task.findUnique({ where: { id: taskId } }));
   const boundaryAt = task?.cancelRequestedAt;
   if (!task || !boundaryAt) return null;
+  if (database.pg) {
+    // The children and the counts in one statement: one snapshot, so a child that ended meanwhile is seen with its effect.
+    const rows = await database.pg.query<WorkItem & { _resources: number; _effects: number }>(
+      `WITH children AS (${CHILDREN_TO_PLAN_SQL})
+       SELECT c.*, n."_resources", n."_effects"
+       FROM (SELECT (SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($4::text[]))::int AS "_resources",
+                    (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($5::text[]))::int AS "_effects") AS n
+       LEFT JOIN children c ON true
+       ORDER BY c."createdAt", c."id"`,
+      [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR], "stopline_boundary_facts",
+    );
+    const found = rows.filter((r) => r.id !== null).map(({ _resources, _effects, ...item }) => item as WorkItem);
+    return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items: found.map(atBoundary), heldResources: rows[0]._resources, effectsToAccountFor: rows[0]._effects };
+  }
   const { found, items } = await childrenToPlan(database, taskId, boundaryAt);
-  const [heldResources, effectsToAccountFor] = database.pg
-    ? await database.pg
-        .query<{ resources: number; effects: number }>(
-          `SELECT (SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($2::text[]))::int AS "resources",
-                  (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($3::text[]))::int AS "effects"`,
-          [taskId, HELD, EFFECTS_TO_ACCOUNT_FOR], "stopline_boundary_counts",
-        )
-        .then(([r]) => [r.resources, r.effects])
-    : await Promise.all([
-        database.prisma.resource.count({ where: { taskId, state: { in: HELD } } }),
-        database.prisma.sideEffect.count({ where: { taskId, outcome: { in: EFFECTS_TO_ACCOUNT_FOR } } }),
-      ]);
+  const [heldResources, effectsToAccountFor] = await Promise.all([
+    database.prisma.resource.count({ where: { taskId, state: { in: HELD } } }),
+    database.prisma.sideEffect.count({ where: { taskId, outcome: { in: EFFECTS_TO_ACCOUNT_FOR } } }),
+  ]);
   return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items, heldResources, effectsToAccountFor };
 }

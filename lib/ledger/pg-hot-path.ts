@@ -355,7 +355,7 @@ export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; 
 
 // ---- removal of queued children ---------------------------------------------------------------------------
 
-const CANCEL_QUEUED = `
+const CANCEL_QUEUED = (claimRun: boolean) => `
 WITH ${NOW},
 boundary AS (SELECT "cancelRequestedAt" AS at FROM "Task" WHERE "id" = $1 AND "cancelRequestedAt" IS NOT NULL),
 removed AS (
@@ -369,8 +369,19 @@ events AS (
     'never started: cancelled at ' || ${iso(`b.at`)}, NULL, now.t
   FROM removed r, boundary b, now
   RETURNING "seq", "workItemId"
+)${claimRun ? `,
+-- The engine run's lease on the task (engine-lease.ts), in the same statement: independent of the removal above,
+-- which applies whoever wins the run.
+run AS (
+  UPDATE "Task" t SET "engineOwner" = $3, "engineLeaseExpiresAt" = now.t + make_interval(secs => $4::double precision / 1000)
+  FROM now WHERE t."id" = $1 AND t."stage" = '${TaskStage.cancelRequested}'
+    AND (t."engineLeaseExpiresAt" IS NULL OR t."engineLeaseExpiresAt" < now.t OR t."engineOwner" = $3)
+  RETURNING t.*
 )
-SELECT "seq", "workItemId" FROM events`;
+-- One row: the claimed task's columns (nulls when another process holds the run) and what was removed.
+SELECT r.*, e."_seqs", e."_workItemIds"
+FROM (SELECT array_agg("seq") AS "_seqs", array_agg("workItemId") AS "_workItemIds" FROM events) e LEFT JOIN run r ON true` : `
+SELECT "seq", "workItemId" FROM events`}`;
 
 /**
  * Every queued child of a task leaves dispatch in one statement, each with its event — only once the task's
@@ -379,9 +390,22 @@ SELECT "seq", "workItemId" FROM events`;
  */
 export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: string): Promise<number> {
   if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
-  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED, [taskId, actor], "stopline_cancel_queued");
+  const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED(false), [taskId, actor], "stopline_cancel_queued");
   announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
   return rows.length;
+}
+
+/**
+ * The start of an engine run on PostgreSQL, in one statement: the queued children leave dispatch (as
+ * cancelQueuedOnPg) and the run's lease on the task is claimed (as claimEngineRun). Returns the task as the claim
+ * left it, or null when another live process holds the run (the removal applied all the same).
+ */
+export async function cancelQueuedAndClaimRunOnPg(pg: PgDirect, taskId: string, actor: string, run: { owner: string; leaseMs: number }): Promise<Task | null> {
+  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
+  const [row] = await pg.query<Row & { _seqs: number[] | null; _workItemIds: string[] | null }>(CANCEL_QUEUED(true), [taskId, actor, run.owner, run.leaseMs], "stopline_cancel_queued_claim_run");
+  const seqs = row._seqs ?? [];
+  announce(seqs.map((seq, i) => ({ seq, taskId, workItemId: row._workItemIds![i], type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
+  return row.id == null ? null : own<Task>(row);
 }
 
 // ---- task creation ----------------------------------------------------------------------------------------
@@ -438,7 +462,8 @@ WITH ${NOW},
 current AS (SELECT "id", "cancelPlannedAt" FROM "Task" WHERE "id" = $1 FOR UPDATE),
 settled AS (
   UPDATE "Task" k SET "cancelPlan" = COALESCE(k."cancelPlan", $2::jsonb), "cancelPlannedAt" = COALESCE(k."cancelPlannedAt", now.t),
-    "stage" = 'cancelled', "settledAt" = now.t, "rowVersion" = k."rowVersion" + 1, "updatedAt" = now.t
+    "stage" = 'cancelled', "settledAt" = now.t, "rowVersion" = k."rowVersion" + 1, "updatedAt" = now.t,
+    "engineOwner" = NULL, "engineLeaseExpiresAt" = NULL -- the run is over: its lease ends with it
   FROM current c, now
   WHERE k."id" = c."id" AND k."stage" = 'cancel_requested' AND k."settledAt" IS NULL
     AND NOT EXISTS (SELECT 1 FROM "WorkItem" w WHERE w."taskId" = $1 AND w."status" = ANY($3::text[]))
