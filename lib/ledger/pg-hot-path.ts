@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PgDirect } from "../db/pg";
-import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
+import { Prisma, type Task, type WorkItem } from "../db/generated/sqlite/client.ts";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./complete-work-item";
 import { isStoppedItem, LEASED_ITEM_STATUSES, ResourceState, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
@@ -136,7 +136,10 @@ if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) t
  * waits for it and re-checks the task on its newest version — after the boundary's commit nothing is claimed
  * (invariant 2). Each claimed item gets its own fencing token (a random UUID).
  */
-const reportsAndClaims = (count: number, fromHead: boolean) => `
+/** Every column of a work item, from the one model source (prisma/models.prisma). */
+const WORK_ITEM_COLUMNS = Object.values(Prisma.WorkItemScalarFieldEnum);
+
+const reportsAndClaims = (count: number, fromHead: boolean, whole: boolean) => `
 WITH ${NOW},
 report AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
@@ -214,14 +217,18 @@ claim_event AS (
   FROM claimed c, now
   RETURNING "seq", "workItemId"
 )
-SELECT 'done' AS "_kind", f."seq" AS "_seq", (SELECT min(s."seq") FROM settled s WHERE s."workItemId" = d."id") AS "_effectSeq", d.*
-FROM done d JOIN finished f ON f."workItemId" = d."id"
+SELECT 'claimed' AS "_kind", e."seq" AS "_seq", NULL::int AS "_effectSeq", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
+FROM claimed c JOIN claim_event e ON e."workItemId" = c."id"
 UNION ALL
-SELECT 'claimed', e."seq", NULL, c.* FROM claimed c JOIN claim_event e ON e."workItemId" = c."id"
+-- A report's row is the whole item only when the caller wants it back (a worker's own report over HTTP); a pool's
+-- slots need only its id and outcome (the rest is the largest part of the answer).
+SELECT 'done', f."seq", (SELECT min(s."seq") FROM settled s WHERE s."workItemId" = d."id"),
+  ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
+FROM done d JOIN finished f ON f."workItemId" = d."id"
 UNION ALL
 -- Always one row with how many candidates there were: fewer claimed than that means a candidate lost its task's
 -- re-check (a boundary committed meanwhile), which is worth another look at once.
-SELECT 'candidates', (SELECT count(*) FROM candidate)::int, NULL, d.* FROM (SELECT 1) AS one LEFT JOIN done d ON false`;
+SELECT 'candidates', (SELECT count(*) FROM candidate)::int, NULL, ${WORK_ITEM_COLUMNS.map(() => "NULL").join(", ")}`;
 
 type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number };
 /** Where the queue's live head was last seen: a claim may start its scan there (see QueueHead in report-and-claim.ts). */
@@ -252,9 +259,13 @@ function reportParams(reports: PgReport[]): unknown[] {
   return columns;
 }
 
+/** What a pool's slot learns of its applied report. */
+export type ReportedItem = Pick<WorkItem, "id" | "taskId" | "status">;
+
 export interface ReportsAndClaims {
-  /** The reports that applied, by work item id (a report missing here was refused: the caller explains why). */
-  done: Map<string, WorkItem>;
+  /** The reports that applied, by work item id (a report missing here was refused: the caller explains why): the
+   * whole rows with `wholeRows`, else only their id, task and status. */
+  done: Map<string, ReportedItem>;
   /** The items claimed, oldest first. */
   claimed: WorkItem[];
   /** How many queued candidates the claim found (more than it claimed: one lost its task's re-check). */
@@ -262,7 +273,10 @@ export interface ReportsAndClaims {
 }
 
 /** Reports and claims in one statement (see REPORTS_AND_CLAIMS); the events are announced after the commit. */
-export async function reportAndClaimOnPg(pg: PgDirect, reports: PgReport[], claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null): Promise<ReportsAndClaims> {
+export async function reportAndClaimOnPg(
+  pg: PgDirect, reports: PgReport[], claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null,
+  options: { /** The reported items' whole rows (else only id, task and status). */ wholeRows?: boolean } = {},
+): Promise<ReportsAndClaims> {
   const count = claim?.count ?? 0;
   const from = count > 0 ? claim?.from ?? null : null;
   const params = [
@@ -270,7 +284,8 @@ export async function reportAndClaimOnPg(pg: PgDirect, reports: PgReport[], clai
     claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null,
   ];
   if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
-  const rows = await pg.query(reportsAndClaims(count, !!from), params, `stopline_reports_and_claims_${count}${from ? "_from" : ""}`);
+  const whole = options.wholeRows ?? false;
+  const rows = await pg.query(reportsAndClaims(count, !!from, whole), params, `stopline_reports_and_claims_${count}${from ? "_from" : ""}${whole ? "_whole" : ""}`);
   const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
   const events: Parameters<typeof announce>[0] = [];
   const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
@@ -311,8 +326,8 @@ export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkI
  * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
  */
 export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields): Promise<WorkItem | null> {
-  const { done } = await reportAndClaimOnPg(pg, [{ input, fields }], null);
-  return done.get(input.workItemId) ?? null;
+  const { done } = await reportAndClaimOnPg(pg, [{ input, fields }], null, { wholeRows: true });
+  return (done.get(input.workItemId) as WorkItem | undefined) ?? null;
 }
 
 // ---- the boundary -----------------------------------------------------------------------------------------

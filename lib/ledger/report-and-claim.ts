@@ -3,7 +3,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { claimWorkItem, type ClaimInput } from "./claim-work-item";
 import { completeWorkItem, completionFields, reportRefusal, type CompleteInput } from "./complete-work-item";
 import { DEFAULT_LEASE_MS } from "./lease";
-import { reportAndClaimOnPg, type PgReport, type QueuePosition } from "./pg-hot-path";
+import { reportAndClaimOnPg, type PgReport, type QueuePosition, type ReportedItem } from "./pg-hot-path";
 
 /**
  * Statements in flight at once per queue: writes that arrive while one is in flight (slots whose items take
@@ -45,7 +45,7 @@ class QueueHead {
 }
 
 type Pending =
-  | { kind: "report"; input: CompleteInput; report: PgReport; wantsNext: boolean; onClaimed: (item: WorkItem) => void; resolve: (item: WorkItem) => void; reject: (error: unknown) => void }
+  | { kind: "report"; input: CompleteInput; report: PgReport; wantsNext: boolean; onClaimed: (item: WorkItem) => void; resolve: (item: ReportedItem) => void; reject: (error: unknown) => void }
   | { kind: "claim"; resolve: (item: WorkItem | null) => void; reject: (error: unknown) => void };
 
 /**
@@ -76,7 +76,7 @@ export class ReportAndClaimQueue {
    * A lease holder's report; with `next`, the slot's next item is claimed in the same statement and handed to
    * `onClaimed` before a refused report is explained (and thrown), so that a claimed item is never dropped.
    */
-  report(input: CompleteInput, next?: (item: WorkItem) => void): Promise<WorkItem> {
+  report(input: CompleteInput, next?: (item: WorkItem) => void): Promise<ReportedItem> {
     if (!this.#database.pg) return completeWorkItem(this.#database, input);
     const early = reportRefusal(input);
     if (early) return Promise.reject(early);

@@ -25,7 +25,7 @@ export interface RunOptions {
   leaseMs: number;
   heartbeatMs: number;
   /** How the report is written (the pool's slot also claims its next item with it); completeWorkItem by default. */
-  complete?: (input: CompleteInput) => Promise<WorkItem>;
+  complete?: (input: CompleteInput) => Promise<unknown>;
 }
 
 export interface RunReport {
