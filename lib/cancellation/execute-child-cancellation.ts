@@ -3,8 +3,9 @@ import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, type EngineOptions } from "./execute-cancellation";
-import { PlanAction, rulePlan } from "./plan";
-import { activeCallsOf, atBoundary } from "./plan-children";
+import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import { PlanAction, type CancellationPlan } from "./plan";
+import { activeCallsOf, atBoundary, planFor } from "./plan-children";
 import { reconcileWorkItem } from "./reconcile";
 import { ENGINE_ACTOR, sleep } from "./steps";
 
@@ -17,7 +18,7 @@ import { ENGINE_ACTOR, sleep } from "./steps";
  * and the task are left alone. Safe to repeat (every step is a compare-and-set or a fence): the maintenance pass
  * runs it again for a scoped Stop without its settlement.
  *
- * What it does NOT do: stop the task. A model planner is not consulted for a scoped Stop (one child: the rules).
+ * What it does NOT do: stop the task.
  */
 export async function executeChildCancellation(database: Database, workItemId: string, options: EngineOptions): Promise<string[]> {
   const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
@@ -27,7 +28,7 @@ export async function executeChildCancellation(database: Database, workItemId: s
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   const ids = scope.map((i) => i.id);
   const alive = scope.filter((i) => !isTerminalItem(i.status) || (i.finishedAt && i.finishedAt >= boundary));
-  const plan = rulePlan(activeCallsOf(alive.map(atBoundary), o.registry));
+  const plan = await recordChildPlanOnce(database, root, alive, o);
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
   const firstRun = !(await database.prisma.ledgerEvent.count({ where: { workItemId: { in: ids }, type: LedgerEvent.cancellationStep } }));
 
@@ -38,6 +39,25 @@ export async function executeChildCancellation(database: Database, workItemId: s
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) await sleep(25);
   return finishChildCancellation(database, root.id, o);
+}
+
+/**
+ * The scoped Stop's plan over the child and its descendants alive at its boundary (as a task's Stop plans: the rules,
+ * or a configured model's plan once it passed validation), recorded once on the stopped child with its
+ * `cancellation.planned` event (scope work_item). A pass that lost the race, or runs again, follows the recorded plan.
+ */
+async function recordChildPlanOnce(database: Database, root: WorkItem, alive: WorkItem[], o: EngineOptions): Promise<CancellationPlan> {
+  if (root.stopPlan) return root.stopPlan as unknown as CancellationPlan;
+  const plan = await planFor(activeCallsOf(alive.map(atBoundary), o.registry), o.planner);
+  return writeLedger(database, async (w) => {
+    const { count } = await w.tx.workItem.updateMany({ where: { id: root.id, stopPlannedAt: null }, data: { stopPlan: plan as never, stopPlannedAt: await w.now() } });
+    if (!count) return (await w.tx.workItem.findUniqueOrThrow({ where: { id: root.id }, select: { stopPlan: true } })).stopPlan as unknown as CancellationPlan;
+    await w.event({
+      taskId: root.taskId, workItemId: root.id, entityType: "workItem", entityId: root.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned,
+      reason: plan.fallbackReason ?? null, data: { ...plan, scope: "work_item" },
+    });
+    return plan;
+  });
 }
 
 /**

@@ -118,6 +118,19 @@ describe(`scoped Stop (${testEngine()})`, () => {
     expect(summary.status).toBe("CANCELLED");
     expect(summary.tool_calls.map((c) => [c.tool_name, c.outcome.kind])).toEqual([["scoped.stopped", "stopped"], ["scoped.unserved", "never_started"]]);
     expect((await item(target.id)).status).toBe("cancelled");
+    // One plan for the scoped Stop, recorded on the stopped child with its event: the child and its descendant, nothing else.
+    const planned = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: LedgerEvent.cancellationPlanned } });
+    expect(planned).toHaveLength(1);
+    expect(planned[0]).toMatchObject({ workItemId: target.id, actor: "system:cancellation-engine" });
+    const plan = planned[0].data as { scope: string; steps: { tool_call_id: string; action: string }[] };
+    expect(plan.scope).toBe("work_item");
+    expect(plan.steps.map((s) => s.tool_call_id).sort()).toEqual([target.id, descendant.id].sort());
+    const row = await item(target.id);
+    expect(row.stopPlannedAt).not.toBeNull();
+    expect(row.stopPlan).toMatchObject({ steps: plan.steps });
+    // A second pass follows the recorded plan: no second plan.
+    await engine.runChild(target.id);
+    expect(await t.database.prisma.ledgerEvent.count({ where: { taskId: task.id, type: LedgerEvent.cancellationPlanned } })).toBe(1);
 
     // The siblings were never told to stop: they run on and complete; the task is still active and ends normally.
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedAt).toBeNull();

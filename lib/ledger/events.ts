@@ -26,6 +26,8 @@ interface PlanRecord {
   source: "rules" | "model";
   steps: { tool_call_id: string; action: string; cleanup_steps: string[]; user_message: string }[];
   fallbackReason?: string;
+  /** "work_item": the plan of a Stop of one step (the event names that step); absent: the task's plan. */
+  scope?: "work_item";
 }
 
 /** Payload of each task event type. `null`: the event carries no data (its states and reason say it all). */

@@ -35,16 +35,21 @@ function prepared(db: Sqlite, sql: string): Statement {
 /** Prisma's SQLite DateTime text format (adapter-better-sqlite3, iso8601). */
 const sqliteTime = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
-const DATE_FIELDS = ["leaseExpiresAt", "heartbeatAt", "reconcileDeadline", "createdAt", "startedAt", "submittedAt", "finishedAt", "updatedAt"] as const;
-const JSON_FIELDS = ["input", "partialResult", "result", "progress"] as const;
-const BOOL_FIELDS = ["commitsEffect", "partialComplete"] as const;
+// A work item's columns that SQLite stores as text or integers, by the type Prisma gives them (sqlite-rows.test.ts
+// checks these lists against prisma/models.prisma).
+export const WORK_ITEM_DATE_FIELDS = [
+  "leaseExpiresAt", "heartbeatAt", "reconcileDeadline", "checkpointPassedAt", "cancelDispatchedAt", "cancelAnsweredAt", "cancelWithdrawnAt",
+  "stopRequestedAt", "stopSettledAt", "stopPlannedAt", "createdAt", "startedAt", "submittedAt", "finishedAt", "updatedAt",
+] as const;
+export const WORK_ITEM_JSON_FIELDS = ["input", "partialResult", "result", "progress", "stopPlan"] as const;
+export const WORK_ITEM_BOOL_FIELDS = ["commitsEffect", "partialComplete"] as const;
 
 /** A WorkItem row as Prisma would return it. */
 export function toWorkItem(row: Record<string, unknown>): WorkItem {
   const out: Record<string, unknown> = { ...row };
-  for (const f of DATE_FIELDS) out[f] = row[f] == null ? null : new Date(row[f] as string);
-  for (const f of JSON_FIELDS) out[f] = row[f] == null ? null : JSON.parse(row[f] as string);
-  for (const f of BOOL_FIELDS) out[f] = row[f] == null ? null : row[f] === 1;
+  for (const f of WORK_ITEM_DATE_FIELDS) out[f] = row[f] == null ? null : new Date(row[f] as string);
+  for (const f of WORK_ITEM_JSON_FIELDS) out[f] = row[f] == null ? null : JSON.parse(row[f] as string);
+  for (const f of WORK_ITEM_BOOL_FIELDS) out[f] = row[f] == null ? null : row[f] === 1;
   return out as unknown as WorkItem;
 }
 

@@ -72,7 +72,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const outcomes = useMemo(() => (task ? outcomesOfTask(task, now) : new Map<string, ChildOutcome>()), [task, now]);
   const announcement = useAnnouncement(task);
 
-  const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned), [events]);
+  // The task's own plan (a Stop of one step records its plan on that step: workItemId set).
+  const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned && !e.workItemId), [events]);
   const steps = useMemo(() => events.filter((e) => e.type === TaskEvent.cancellationStep), [events]);
 
   if (sessionEnded) return <SessionEnded />;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WorkItem" ADD COLUMN     "stopPlan" JSONB,
+ADD COLUMN     "stopPlannedAt" TIMESTAMP(3);

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WorkItem" ADD COLUMN "stopPlan" JSONB;
+ALTER TABLE "WorkItem" ADD COLUMN "stopPlannedAt" DATETIME;
