@@ -7,7 +7,7 @@ import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { FakeService } from "../testing/fake-service";
 import { crmCreateTool, remoteJobTool, reportTool, unstoppableExportTool } from "../testing/fake-tools";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
 import type { ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
@@ -76,6 +76,12 @@ const notificationsDelivered = () => new Promise((resolve) => setImmediate(resol
  * Stop, as the user presses it, then wait for the cancellation the engine started on the boundary's commit
  * notification (joining it; started here only if the notification never came).
  */
+/** The settling transaction's count of children still being stopped (step 8; not step 4's wait, which names a mechanism). */
+const isSettlingBusyCount = (args: unknown) => {
+  const where = (args as { where?: { status?: { in?: unknown }; mechanism?: unknown } }).where;
+  return !!where && Array.isArray(where.status?.in) && where.mechanism === undefined;
+};
+
 async function stopAndWait(engine: CancellationEngine, taskId: string, reason?: string) {
   const result = await stop(taskId, reason);
   await notificationsDelivered();
@@ -261,6 +267,57 @@ describe("the stop matrix, end to end", () => {
       const [cancelled] = await events(task.id, "task.cancelled");
       const slowReleased = (await events(task.id, "resource.released")).find((e) => e.entityId === resources.find((r) => r.handle.endsWith(slowChild.correlationId))!.id)!;
       expect(slowReleased.seq).toBeLessThan(cancelled.seq);
+    });
+
+    it.skipIf(testEngine() !== "postgres")("a child that ends between the settling transaction's two reads: the task is not called cancelled over its lock (PostgreSQL: each read is its own snapshot)", async () => {
+      // SQLite needs no such test: the settling transaction holds the one write lock, so no child ends inside it.
+      let mayStop!: () => void;
+      const stopAllowed = new Promise<void>((resolve) => (mayStop = resolve));
+      const tool: ToolDefinition<unknown, unknown> = {
+        name: "s2.ends-while-settling", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+        async run(_input, ctx) {
+          const handle = `lock:${ctx.toolCallId}`;
+          svc.acquireLock(handle, "s2.ends-while-settling");
+          await ctx.holdResource("lock", handle); // left for Stopline's cleanup
+          await new Promise<void>((_, reject) => ctx.signal.addEventListener("abort", () => void stopAllowed.then(() => reject(ctx.signal.reason))));
+        },
+        async cleanup(resource) { svc.releaseLock(resource.handle, "stopline:cleanup"); },
+        async verifyReleased(resource) { return !svc.isLockHeld(resource.handle, "stopline:verify"); },
+      };
+      const registry = new ToolRegistry().register(tool);
+      const pool = new WorkerPool({ database: t.database, registry, concurrency: 2, pollMs: 20 }).start();
+      stops.push(() => pool.stop());
+      let childId = "";
+      let interleaved = false;
+      // The engine's own database client, instrumented: at the settling transaction's FIRST read (whichever of the two
+      // it is), the child ends — its report commits on another connection — before the second read runs.
+      const between = async () => {
+        if (interleaved || !childId) return;
+        interleaved = true;
+        mayStop();
+        await statusIs(childId, "cancelled", "cancelled_incomplete");
+      };
+      const prisma = t.database.prisma.$extends({
+        query: {
+          workItem: { async count({ args, query }) { const n = await query(args); if (isSettlingBusyCount(args)) await between(); return n; } },
+          resource: { async count({ args, query }) { const n = await query(args); if ((args as { where?: { workItem?: unknown } }).where?.workItem) await between(); return n; } },
+        },
+      }) as unknown as typeof t.database.prisma;
+      const engine = new CancellationEngine({ ...t.database, prisma }, { registry, ...ENGINE, settleTimeoutMs: 200 });
+      const task = await newTask("an export that stops late");
+      const child = await schedule(task.id, tool);
+      await waitFor(async () => (await t.database.prisma.resource.count({ where: { taskId: task.id } })) === 1, "the lock held");
+      childId = child.id;
+      await stopAndWait(engine, task.id);
+
+      expect(interleaved).toBe(true);
+      const [resource] = await t.database.prisma.resource.findMany({ where: { taskId: task.id } });
+      await waitFor(async () => (await taskRow(task.id)).stage === "cancelled" || null, "the task to be cancelled");
+      expect((await t.database.prisma.resource.findUniqueOrThrow({ where: { id: resource.id } })).state).toBe("released");
+      expect(svc.heldLocks()).toEqual([]);
+      const [cancelled] = await events(task.id, "task.cancelled");
+      const [released] = await events(task.id, "resource.released");
+      expect(released.seq).toBeLessThan(cancelled.seq);
     });
 
     it("a resource verified released on the first re-query records one verification attempt", async () => {

@@ -132,8 +132,13 @@ export async function finishCancellation(database: Database, taskId: string, opt
     //    cleanup; at the end of a pass, its settlement is recorded in the same transaction — nobody ever reads
     //    "cancelled" while the summary says IN_PROGRESS.
     const stillToClean = await writeLedger(database, async (w) => {
+      // Busy children first, then resources: each read is its own snapshot (READ COMMITTED), and a child only ever
+      // moves from busy to ended, so one that ends between the two reads is seen by the second with its resources.
+      // In the other order it slips between them — no longer busy, its resources not yet counted — and the task was
+      // called cancelled with its lock still held (fault-matrix "mid-export" on PostgreSQL under load).
+      const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });
       if (await w.tx.resource.count({ where: awaitingCleanup({ taskId }) })) return true;
-      await settleTaskIn(w, taskId);
+      if (!busy) await settleTaskIn(w, taskId);
       if (at.endOfPass) await recordSettlementIn(w, taskId);
       return false;
     });
