@@ -28,9 +28,9 @@ export async function executeChildCancellation(database: Database, workItemId: s
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   const ids = scope.map((i) => i.id);
   const alive = scope.filter((i) => !isTerminalItem(i.status) || (i.finishedAt && i.finishedAt >= boundary));
-  const plan = await recordChildPlanOnce(database, root, alive, o);
+  // The pass that records the plan is the first (as for a task's Stop): it alone logs the steps that change nothing.
+  const { plan, recorded: firstRun } = await recordChildPlanOnce(database, root, alive, o);
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
-  const firstRun = !(await database.prisma.ledgerEvent.count({ where: { workItemId: { in: ids }, type: LedgerEvent.cancellationStep } }));
 
   for (const item of scope) {
     if (isTerminalItem(item.status) || item.status === WorkItemStatus.queued) continue;
@@ -46,17 +46,17 @@ export async function executeChildCancellation(database: Database, workItemId: s
  * or a configured model's plan once it passed validation), recorded once on the stopped child with its
  * `cancellation.planned` event (scope work_item). A pass that lost the race, or runs again, follows the recorded plan.
  */
-async function recordChildPlanOnce(database: Database, root: WorkItem, alive: WorkItem[], o: EngineOptions): Promise<CancellationPlan> {
-  if (root.stopPlan) return root.stopPlan as unknown as CancellationPlan;
+async function recordChildPlanOnce(database: Database, root: WorkItem, alive: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
+  if (root.stopPlan) return { plan: root.stopPlan as unknown as CancellationPlan, recorded: false };
   const plan = await planFor(activeCallsOf(alive.map(atBoundary), o.registry), o.planner);
   return writeLedger(database, async (w) => {
     const { count } = await w.tx.workItem.updateMany({ where: { id: root.id, stopPlannedAt: null }, data: { stopPlan: plan as never, stopPlannedAt: await w.now() } });
-    if (!count) return (await w.tx.workItem.findUniqueOrThrow({ where: { id: root.id }, select: { stopPlan: true } })).stopPlan as unknown as CancellationPlan;
+    if (!count) return { plan: (await w.tx.workItem.findUniqueOrThrow({ where: { id: root.id }, select: { stopPlan: true } })).stopPlan as unknown as CancellationPlan, recorded: false };
     await w.event({
       taskId: root.taskId, workItemId: root.id, entityType: "workItem", entityId: root.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned,
       reason: plan.fallbackReason ?? null, data: { ...plan, scope: "work_item" },
     });
-    return plan;
+    return { plan, recorded: true };
   });
 }
 

@@ -312,7 +312,10 @@ export class McpGateway {
   }
 
   async #stoppedAsCall(workItemId: string) {
-    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId, type: LedgerEvent.workItemCancelling }, select: { data: true } });
+    // By task first: the ledger's (taskId, seq) index finds the task's events; there is no index by work item.
+    const item = await this.#o.database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { taskId: true } });
+    if (!item) return false;
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { taskId: item.taskId, workItemId, type: LedgerEvent.workItemCancelling }, select: { data: true } });
     return events.some((e) => (e.data as { scope?: string } | null)?.scope === "call");
   }
 
@@ -343,7 +346,7 @@ export class McpGateway {
     const meta = { "dev.stopline/workItem": { id: item.id, taskId: item.taskId, status: item.status } };
     if (item.status === WorkItemStatus.completed) return { ...(item.result as CallAnswer), _meta: { ...((item.result as CallAnswer | null)?._meta ?? {}), ...meta } };
     if (seen?.answer?.kind === "result" && seen.answer.isError && item.status === WorkItemStatus.failed) return { ...(seen.answer.result as CallAnswer), isError: true, _meta: meta };
-    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { workItemId }, orderBy: { seq: "desc" }, take: 5, select: { reason: true } });
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { taskId: item.taskId, workItemId }, orderBy: { seq: "desc" }, take: 5, select: { reason: true } });
     const why = events.find((e) => e.reason)?.reason;
     const words: Record<string, string> = {
       failed: `the call failed: ${item.error ?? why ?? "no reason recorded"}`,
