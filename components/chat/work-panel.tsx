@@ -5,9 +5,9 @@ import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
-import { OutcomeKind, outcomesOfTask, type ChildOutcome } from "@/lib/outcomes";
+import { OutcomeKind, outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, type ChildOutcome } from "@/lib/outcomes";
 import type { Resource, SideEffect, TaskDetail, WorkItem } from "./api";
-import { clock, duration, effectLook, itemLook, plural, resourceLook, toolLabel } from "./labels";
+import { clock, duration, effectLook, itemLook, plural, toolLabel } from "./labels";
 import { PHASE_LOOK, type TurnPhase } from "./turn-state";
 import { useNow } from "./use-now";
 
@@ -44,6 +44,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
               resources={detail.resources.filter((r) => r.workItemId === item.id)}
               effects={detail.sideEffects.filter((e) => e.workItemId === item.id)}
               stoppable={stepStoppable(item, detail)}
+              stopped={!!detail.cancelRequestedAt || !!item.stopRequestedAt}
             />
           ))}
         </ul>
@@ -52,7 +53,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   );
 }
 
-function StepRow({ item, outcome, now, resources, effects, stoppable }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean }) {
+function StepRow({ item, outcome, now, resources, effects, stoppable, stopped }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean; stopped: boolean }) {
   const look = outcomeBadge(outcome);
   return (
     <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
@@ -74,10 +75,11 @@ function StepRow({ item, outcome, now, resources, effects, stoppable }: { item: 
               );
             })}
             {resources.map((r) => {
-              const l = resourceLook(r.state);
+              // In the one vocabulary (lib/outcomes): "being released" once the step ended, "released" only when verified.
+              const words = RESOURCE_WORDS[resourceOutcomeOf(r, item, stopped)];
               return (
-                <li key={r.id} className="flex flex-wrap items-center gap-1.5">
-                  <Badge tone={l.tone}>{l.label}</Badge>
+                <li key={r.id} className="flex flex-wrap items-center gap-1.5" data-testid="step-resource">
+                  <Badge tone={words.tone}>{words.short}</Badge>
                   <span>
                     {r.type.replaceAll("_", " ")}
                     {r.verifiedAt && <> · verified {clock(r.verifiedAt)}</>}

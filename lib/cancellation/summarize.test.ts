@@ -45,6 +45,18 @@ describe("summarize", () => {
     expect(s.status).toBe("PARTIALLY_CANCELLED");
   });
 
+  it("a step that stopped after the engine's pass: its lock and temp file are 'being released' — never called released before their verification", () => {
+    const s = summarize(facts({
+      workItems: [item({ id: "exp", status: "partial", partialResult: { rows: ["row 1"] }, partialComplete: true, finishedAt: at(3), cancelDispatchedAt: at(0), cancelAnsweredAt: at(0) })],
+      resources: [
+        { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "held" },
+        { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "held" },
+      ],
+    }));
+    expect(s.user_message).toBe("Stopped new work. One partial result kept. Two resources are being released; Stopline confirms their release next.");
+    expect(s.orphaned_resources).toEqual([]);
+  });
+
   it("agreement: two actions that took effect and have not been reversed (defect 3)", () => {
     const order = (id: string) => item({ id, kind: "external_action", commitsEffect: true, toolName: "shop.create_order", finishedAt: at(-5) });
     const s = summarize(facts({

@@ -5,7 +5,7 @@ import {
   describeOutcome,
   OutcomeKind,
   OUTCOME_WORDS,
-  resourceOutcome,
+  resourceOutcomeOf,
   ResourceOutcome,
   stopFacts,
   summaryStatus,
@@ -93,13 +93,10 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   };
 
   // Resources: released only when verified (invariant 4); a child still at work keeps what it holds.
-  const stepRunning = (workItemId: string) => {
-    const item = itemOf.get(workItemId);
-    return !!item && (!isTerminalItem(item.status) && !(item.status === WorkItemStatus.uncertain && !item.leaseExpiresAt));
-  };
-  const resourceOutcomes = facts.resources.map((r) => ({ r, outcome: resourceOutcome(r, stepRunning(r.workItemId), true) }));
+  const resourceOutcomes = facts.resources.map((r) => ({ r, outcome: resourceOutcomeOf(r, itemOf.get(r.workItemId), true) }));
   const orphaned = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.notReleased).map((x) => x.r);
   const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
+  const beingReleased = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).length;
   const orphanedHandles = (id: string) => facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
 
   const cancelled: CancellationSummary["cancelled_tool_calls"] = [];
@@ -182,7 +179,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
-    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length }, findings: personFindings(facts) }, utcFormat),
+    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts) }, utcFormat),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ResourceState } from "../ledger/states";
+import { isTerminalItem, ResourceState, WorkItemStatus } from "../ledger/states";
 import type { Tone } from "./words";
 
 /**
@@ -41,3 +41,17 @@ export function resourceOutcome(resource: { state: string }, stepStillRunning: b
       return stopped ? ResourceOutcome.heldByRunningStep : ResourceOutcome.inUse;
   }
 }
+
+/**
+ * Is the step that holds a resource still at work? Not once it ended, nor when it is uncertain with no live worker
+ * (its worker is gone: what it held is Stopline's to clean up).
+ */
+export const holderStillAtWork = (holder: { status: string; leaseExpiresAt?: Date | string | null } | undefined): boolean =>
+  !!holder && !isTerminalItem(holder.status) && !(holder.status === WorkItemStatus.uncertain && !holder.leaseExpiresAt);
+
+/** What became of a resource, from the resource and the step that holds it (the summary, the console and the chat). */
+export const resourceOutcomeOf = (
+  resource: { state: string },
+  holder: { status: string; leaseExpiresAt?: Date | string | null } | undefined,
+  stopped: boolean,
+): ResourceOutcome => resourceOutcome(resource, holderStillAtWork(holder), stopped);

@@ -6,7 +6,7 @@ import { utcFormat } from "./words";
 /** The summary's user message: what the person who pressed Stop reads, composed from the children's outcomes. */
 
 const AT = Date.parse("2026-12-01T14:05:00Z");
-const say = (children: ChildOutcome[], resources = { notReleased: 0, heldByRunningStep: 0 }, settled = true) =>
+const say = (children: ChildOutcome[], resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number } = { notReleased: 0, heldByRunningStep: 0 }, settled = true) =>
   userMessage({ settled, children, resources }, utcFormat);
 const effect = (review: EffectReview, reversible = true): ChildOutcome => ({ kind: OutcomeKind.tookEffect, reversible, review, deadline: review === EffectReview.awaiting ? AT : null });
 
@@ -33,6 +33,12 @@ describe("userMessage", () => {
   it("resources: not released, and still held by a step that runs on", () => {
     expect(say([{ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused }], { notReleased: 2, heldByRunningStep: 1 })).toBe(
       "Stopped new work. One step could not be stopped — the service refused the cancel; it is still running. Two resources could not be released; an operator has been asked to handle them. One resource is still held by a step that is still running.",
+    );
+  });
+
+  it("resources of a step that ended after the engine's pass: being released, never yet called released", () => {
+    expect(say([{ kind: OutcomeKind.stoppedPartialKept }], { notReleased: 0, heldByRunningStep: 0, beingReleased: 2 })).toBe(
+      "Stopped new work. One partial result kept. Two resources are being released; Stopline confirms their release next.",
     );
   });
 

@@ -12,7 +12,8 @@ export interface MessageFacts {
   settled: boolean;
   /** Every child of the task (children that completed before the Stop are not news and are left out). */
   children: ChildOutcome[];
-  resources: { notReleased: number; heldByRunningStep: number };
+  /** Resources not released (orphaned), held by a step that runs on, and of a step that ended, still being checked. */
+  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number };
   /** What a person established about outcomes Stopline could not (person-findings.ts). */
   findings?: { finding: PersonFinding; what: string }[];
 }
@@ -116,9 +117,11 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   for (const finding of facts.findings ?? []) s.push(findingSentence(finding));
 
   // resources
-  const { notReleased, heldByRunningStep } = facts.resources;
+  const { notReleased, heldByRunningStep, beingReleased = 0 } = facts.resources;
   if (notReleased) s.push(`${count(notReleased, "resource")} could not be released; an operator has been asked to handle ${they(notReleased, "it", "them")}.`);
   if (heldByRunningStep) s.push(`${count(heldByRunningStep, "resource is", "resources are")} still held by a step that is still running.`);
+  // A step that ended after the engine's pass: its resources are released and verified next — not yet claimed released.
+  if (beingReleased) s.push(`${count(beingReleased, "resource is", "resources are")} being released; Stopline confirms ${they(beingReleased, "its", "their")} release next.`);
 
   if (!facts.settled) {
     const moving = n(OutcomeKind.stopping);

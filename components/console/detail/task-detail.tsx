@@ -9,7 +9,7 @@ import { toolLabel } from "@/components/chat/labels";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Detail, Details } from "@/components/ui/details";
-import { outcomesOfTask, RESOURCE_WORDS, resourceOutcome, type ChildOutcome } from "@/lib/outcomes";
+import { outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, type ChildOutcome } from "@/lib/outcomes";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
 import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib/ledger/states";
@@ -240,7 +240,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
               <ul className="mt-3 divide-y divide-line">
                 {task.resources.map((r) => {
                   const holder = task.workItems.find((w) => w.id === r.workItemId);
-                  const words = RESOURCE_WORDS[resourceOutcome(r, !!holder && !isTerminalItem(holder.status) && !(holder.status === "uncertain" && !holder.leaseExpiresAt), !!task.cancelRequestedAt)];
+                  const words = RESOURCE_WORDS[resourceOutcomeOf(r, holder, !!task.cancelRequestedAt)];
                   return (
                     <li key={r.id} className="py-2 text-sm" data-testid="resource">
                       <div className="flex items-center justify-between gap-2">
