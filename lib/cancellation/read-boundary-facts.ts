@@ -1,8 +1,7 @@
 import type { Database } from "../db/client";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
-import { ResourceState, SideEffectOutcome } from "../ledger/states";
+import { ACTIVE_ITEM_STATUSES, ResourceState, SideEffectOutcome } from "../ledger/states";
 import { atBoundary, CHILDREN_TO_PLAN_SQL, childrenToPlan } from "./plan-children";
-import { ACTIVE_ITEM_STATUSES } from "../ledger/states";
 
 const HELD = [ResourceState.held, ResourceState.releaseRequested];
 const EFFECTS_TO_ACCOUNT_FOR = [SideEffectOutcome.committed, SideEffectOutcome.unknown];

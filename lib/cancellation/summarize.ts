@@ -1,4 +1,4 @@
-import { isOpenReview, isTerminalItem, ResourceState, SideEffectOutcome, StopScope, WorkItemStatus } from "../ledger/states";
+import { isOpenReview, ResourceState, SideEffectOutcome, StopScope, WorkItemStatus } from "../ledger/states";
 import {
   childFacts,
   childOutcome,
