@@ -8,7 +8,7 @@ import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { FakeService } from "../testing/fake-service";
 import { crmCreateTool, remoteJobTool, reportTool, unstoppableExportTool } from "../testing/fake-tools";
 import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
-import type { ToolDefinition } from "../tools/contract";
+import { StoppedError, type ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { CancellationEngine, escalateOverdue } from "./engine";
@@ -505,6 +505,32 @@ describe("the stop matrix, end to end", () => {
     expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it finished (less than a second|\d+ s) after the Stop\./);
     expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
     expect(s.completed_tool_calls.map((c) => c.tool_call_id)).toEqual([child.correlationId]);
+  });
+
+  it("a provider-side step whose service acknowledged the cancel, and that reports its stop a moment later: the pass waits for it, so the settled summary never calls it 'not stopped yet'", async () => {
+    const tool: ToolDefinition<unknown, unknown> = {
+      name: "s4.acknowledged", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
+      // The runner learns of the stop from its service a moment after the Stop (here 300 ms), then reports it.
+      async run(_input, ctx) {
+        await new Promise<never>((_, reject) => ctx.signal.addEventListener("abort", () => setTimeout(() => reject(new StoppedError("the service stopped the job")), 300)));
+      },
+      async cancel() {}, // acknowledged
+      async inspect() { return { status: "not_committed" as const }; },
+    };
+    const { engine } = boot([tool]);
+    const task = await newTask("a remote job that stops when told");
+    const child = await schedule(task.id, tool);
+    await statusIs(child.id, "running");
+    await stopAndWait(engine, task.id);
+
+    // The pass is over: the summary is settled, and says what the step really did.
+    const s = await summary(task.id);
+    expect(s.status).toBe("CANCELLED");
+    expect(s.settled_at).not.toBeNull();
+    expect(s.tool_calls.map((c) => c.outcome.kind)).toEqual(["stopped"]);
+    const [settled] = await events(task.id, "cancellation.settled");
+    const finished = (await events(task.id, "work_item.finished")).find((e) => e.workItemId === child.id)!;
+    expect(finished.seq).toBeLessThan(settled.seq);
   });
 
   describe("an unavailable cancellation endpoint", () => {

@@ -92,9 +92,9 @@ export async function executeCancellation(database: Database, taskId: string, op
     await stopChild(database, item, tool, action, { ...o, firstRun });
   }
 
-  // 4. cooperative children get time to stop and report (partial results are classified by their runners)
+  // 4. children stopping by themselves get time to report (partial results are classified by their runners)
   const deadline = Date.now() + o.settleTimeoutMs;
-  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) {
+  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } })) > 0) {
     await sleep(25);
   }
 
@@ -102,6 +102,18 @@ export async function executeCancellation(database: Database, taskId: string, op
   await finishCancellation(database, taskId, o, { endOfPass: true });
   return "pass";
 }
+
+/**
+ * Children the pass waits for (step 4, up to settleTimeoutMs) before it settles: being stopped, and expected to report
+ * how they ended shortly — a cooperative one whose AbortSignal fired, or a provider-side one whose service
+ * acknowledged the cancel while its worker still holds the lease (its runner reports the stop). Waiting for them keeps
+ * the settled summary from calling a step "not stopped yet" a moment before it reports. A cancel that was refused or
+ * never answered is not waited for: such a step may run on for long, and the summary says so.
+ */
+export const STOPPING_BY_ITSELF = {
+  status: WorkItemStatus.cancelling,
+  OR: [{ mechanism: Mechanism.abortSignal }, { cancelWithdrawnAt: { not: null }, leaseToken: { not: null } }],
+};
 
 /**
  * Steps 5–8, also run again by the maintenance pass for a task whose children settled late (a

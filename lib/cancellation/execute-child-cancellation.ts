@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
-import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, type EngineOptions } from "./execute-cancellation";
+import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, STOPPING_BY_ITSELF, type EngineOptions } from "./execute-cancellation";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { PlanAction, type CancellationPlan } from "./plan";
 import { activeCallsOf, atBoundary, planFor } from "./plan-children";
@@ -37,7 +37,7 @@ export async function executeChildCancellation(database: Database, workItemId: s
     await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun });
   }
   const deadline = Date.now() + o.settleTimeoutMs;
-  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, status: WorkItemStatus.cancelling, mechanism: Mechanism.abortSignal } })) > 0) await sleep(25);
+  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } })) > 0) await sleep(25);
   return finishChildCancellation(database, root.id, o);
 }
 
