@@ -10,7 +10,7 @@ import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { PlanAction, rulePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
-import { activeCallsOf, childrenToPlan, planFor } from "./plan-children";
+import { activeCallsOf, planFor } from "./plan-children";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
