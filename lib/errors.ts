@@ -27,7 +27,20 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * Marks an AppError whichever copy of this module made it: the server runs the route handlers from Next.js's
+ * bundle and its own lanes from the source (scripts/start/serve.ts), so one process holds two AppError classes.
+ * Without the mark, a 429 thrown by the bundle's copy reached the lane's error mapping as an unknown error: a 500.
+ */
+const APP_ERROR: unique symbol = Symbol.for("stopline.AppError");
+
 export class AppError extends Error {
+  /** `instanceof AppError` holds for an AppError of any copy of this module (subclasses check as usual). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && (value as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
+  }
+  readonly [APP_ERROR] = true;
   override readonly name = "AppError";
   constructor(
     readonly code: ErrorCode,

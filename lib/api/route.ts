@@ -7,8 +7,10 @@ import { authenticateSession } from "../auth/person";
 import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
 import { errorResponse } from "./http-errors";
+import { forbiddenMessage } from "./forbidden";
 import { assertTokenNotQuarantined } from "../incidents/quarantine";
 import { assertAcceptableBody, assertAcceptableInput, MAX_BODY_BYTES } from "./input-guard";
+import { formatBytes } from "../http/read-body";
 
 export const SESSION_COOKIE = "stopline_session";
 
@@ -78,9 +80,9 @@ function serialize(route: RouteContract, result: unknown): unknown {
 async function readJson(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > MAX_BODY_BYTES) throw tooLarge(declared);
   const raw = await request.text();
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw tooLarge();
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw tooLarge(Buffer.byteLength(raw));
   if (!raw.trim()) return {};
   // Only JSON is accepted: a form post from another site cannot be mistaken for an API call.
   if (!/^application\/json\b/i.test(type)) {
@@ -96,7 +98,17 @@ async function readJson(request: Request): Promise<unknown> {
   return body;
 }
 
-const tooLarge = () => new AppError(ErrorCode.payloadTooLarge, `the body is larger than ${MAX_BODY_BYTES} bytes`, { field: "(body)", limit: MAX_BODY_BYTES });
+const tooLarge = (received?: number) => bodyTooLarge(received);
+
+/** The 413 of every route and of the server's API lane: names the limit (and the size received, when known). */
+export function bodyTooLarge(received?: number): AppError {
+  const size = received === undefined ? "larger than that" : `${formatBytes(received)}${received >= 1024 ? ` (${received} bytes)` : ""}`;
+  return new AppError(
+    ErrorCode.payloadTooLarge,
+    `the request body is too large: the API accepts at most ${formatBytes(MAX_BODY_BYTES)} (${MAX_BODY_BYTES} bytes) per request; this one was ${size}`,
+    { field: "(body)", limit: MAX_BODY_BYTES, ...(received === undefined ? {} : { received }) },
+  );
+}
 
 async function authenticate(database: Database, request: Request, route: RouteContract): Promise<Principal | null> {
   const header = request.headers.get("authorization");
@@ -119,8 +131,7 @@ async function authenticate(database: Database, request: Request, route: RouteCo
   if (route.auth === "public") return principal;
   if (!principal) throw new AppError(ErrorCode.unauthorized, "sign in, or send Authorization: Bearer <token>");
   if (!allows(route.auth, principal.role)) {
-    const who = principal.kind === "person" ? `the ${principal.role} role` : `a ${principal.role} token`;
-    throw new AppError(ErrorCode.forbidden, `${who} may not ${route.summary.toLowerCase()}`, { role: principal.role, allowed: route.auth });
+    throw new AppError(ErrorCode.forbidden, forbiddenMessage(route, principal), { role: principal.role, allowed: route.auth });
   }
   return principal;
 }

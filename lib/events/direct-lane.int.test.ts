@@ -92,4 +92,24 @@ describe("the server's event-stream lane", () => {
       open.abort();
     }
   });
+
+  it("GET /api/events - one token opening 150 streams at once: exactly the cap (32) get 200, the other 118 get 429 with Retry-After and a JSON body; none a 500", async () => {
+    const reader = (await createApiToken(t.database, { name: "many-streams", role: "agent" })).token;
+    const open = new AbortController();
+    try {
+      const answers = await Promise.all(Array.from({ length: 150 }, () =>
+        fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${reader}` }, signal: open.signal })));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(32);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(118);
+      for (const refused of answers.filter((r) => r.status === 429)) {
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+        const body = await refused.json();
+        expect(body.error).toMatchObject({ code: "too_many_requests", details: { limit: 32 } });
+        expect(body.error.message).toMatch(/32 open event streams/);
+      }
+    } finally {
+      open.abort();
+    }
+  });
 });

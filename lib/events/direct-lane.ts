@@ -44,8 +44,9 @@ export async function serveEventStreamDirectly(req: IncomingMessage, res: Server
       lastEventIdQuery: (query as { lastEventId?: number } | undefined)?.lastEventId,
     });
     const live = liveLedger(database);
-    await live.admit(options);
+    await live.ready;
     if (abort.signal.aborted) return;
+    live.admit(options); // 429 past the caps; nothing awaits from here to attach, so the count cannot go stale
     res.writeHead(200, { ...SSE_HEADERS, ...security });
     res.flushHeaders();
     live.attach({ ...options, signal: abort.signal }, {

@@ -254,7 +254,8 @@ export class LiveLedger {
    * exactly once and in ledger order, filtered for the principal. Refused with 429 past the caps.
    */
   async subscribe(options: SubscribeOptions): Promise<ReadableStream<Uint8Array>> {
-    await this.admit(options);
+    await this.ready;
+    this.admit(options);
     let handle: { close(): void } | undefined;
     return new ReadableStream<Uint8Array>(
       {
@@ -277,9 +278,11 @@ export class LiveLedger {
     );
   }
 
-  /** Refuses a new stream past the caps (429 with Retry-After); waits until the live view has started. */
-  async admit(options: Pick<SubscribeOptions, "principalKey">): Promise<void> {
-    await this.ready;
+  /**
+   * Refuses a new stream past the caps (429 with Retry-After). Synchronous, after `ready`: a caller that attaches
+   * right after it (no await between) holds its place, so streams opened at once cannot all pass the same count.
+   */
+  admit(options: Pick<SubscribeOptions, "principalKey">): void {
     const limits = liveLimits();
     if (this.#subscribers.size >= limits.total) {
       throw new AppError(ErrorCode.tooManyRequests, `this server has ${this.#subscribers.size} open event streams, its limit; try again shortly`, { limit: limits.total, retryAfterSeconds: 5 });

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchApiRoute, type Method } from "../../app/api/routes";
 import { MAX_BODY_BYTES } from "../../lib/api/input-guard";
+import { errorResponse } from "../../lib/api/http-errors";
+import { bodyTooLarge } from "../../lib/api/route";
+import { readBodyWithin } from "../../lib/http/read-body";
 import { pipeResponseBody } from "../../lib/http/pipe-response";
 import { API_CONTENT_SECURITY_POLICY, commonSecurityHeaders, malformedPathSegment } from "../../lib/http/security-headers";
 
@@ -38,13 +41,18 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    // Bodies are read up to just past the limit (the route answers 413 for more; reading the rest would only cost).
-    const body = method === "GET" || method === "HEAD" ? undefined : await readLimited(req, MAX_BODY_BYTES + 1);
-    if (body && body.length > MAX_BODY_BYTES) {
-      // The answer is a 413; what the client is still sending is discarded (so that it can read the answer),
-      // and the connection is not kept.
-      res.shouldKeepAlive = false;
-      req.resume();
+    // A body past the limit is a 413 naming it, answered once the client has finished sending (or was cut off):
+    // answering while it still sends would reset its connection before it reads the answer (lib/http/read-body.ts).
+    let body: Buffer | undefined;
+    if (method !== "GET" && method !== "HEAD") {
+      const read = await readBodyWithin(req, MAX_BODY_BYTES);
+      if (read.tooLarge) {
+        if (!read.drained) res.shouldKeepAlive = false;
+        const response = errorResponse(bodyTooLarge(read.drained ? read.received : undefined));
+        send(res, response.status, security, await response.json());
+        return true;
+      }
+      body = read.body;
     }
     const response = await handler(new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal: abort.signal }), { params: Promise.resolve(found.params) });
     const responseHeaders: Record<string, string | string[]> = { ...security };
@@ -77,18 +85,22 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
   return true;
 }
 
+/**
+ * `Expect: 100-continue` (curl sends it for bodies over 1 MiB): a declared length past the limit is answered 413 at
+ * once, before the client sends the body; anything else is told to go on.
+ */
+export function answerExpectContinue(req: IncomingMessage, res: ServerResponse): boolean {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (!(req.url ?? "").startsWith("/api/") || !(declared > MAX_BODY_BYTES)) return false;
+  const https = req.headers["x-forwarded-proto"] === "https";
+  const response = errorResponse(bodyTooLarge(declared));
+  res.shouldKeepAlive = false;
+  void response.json().then((json) => send(res, response.status, { ...commonSecurityHeaders(https), "Content-Security-Policy": API_CONTENT_SECURITY_POLICY }, json));
+  return true;
+}
+
 function send(res: ServerResponse, status: number, headers: Record<string, string>, json: unknown) {
   res.writeHead(status, { ...headers, "Content-Type": "application/json" });
   res.end(JSON.stringify(json));
 }
 
-async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
-  }
-  return Buffer.concat(chunks);
-}

@@ -24,7 +24,7 @@ import path from "node:path";
 import next from "next";
 import { PROJECT_ROOT } from "../../lib/db/config";
 import { isEventStreamRequest, serveEventStreamDirectly } from "../../lib/events/direct-lane";
-import { serveApiDirectly } from "./api-lane";
+import { answerExpectContinue, serveApiDirectly } from "./api-lane";
 import { applyForwarding, parseTrustedProxies } from "../../lib/http/client-address";
 import { serverFile } from "./stale-server";
 
@@ -47,7 +47,7 @@ await app.prepare();
 
 // STOPLINE_LANES=0: everything through Next.js (to compare, or to rule the lanes out).
 const lanes = process.env.STOPLINE_LANES !== "0";
-const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+const onRequest = (req: IncomingMessage, res: ServerResponse) => {
   applyForwarding(req.socket.remoteAddress, req.headers, proxies);
   // Event streams on their own lane: one write per frame on the socket (lib/events/direct-lane.ts); the rest of
   // the API straight to its route handlers (api-lane.ts); pages (and anything the lane leaves) to Next.js.
@@ -57,6 +57,13 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void serveApiDirectly(req, res).then((served) => {
       if (!served) return handle(req, res);
     });
+};
+const server = createServer(onRequest);
+// A body announced past the API's limit is refused before it is sent (413); any other is told to go on.
+server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+  if (lanes && answerExpectContinue(req, res)) return;
+  res.writeContinue();
+  onRequest(req, res);
 });
 if (dev) {
   const upgrade = app.getUpgradeHandler();
