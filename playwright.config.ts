@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { E2E_BASE_URL, E2E_BOOTSTRAP_TOKEN, E2E_DATABASE_FILE, E2E_PORT } from "./e2e/env";
+import { CHROMIUM_ARGS, chromiumPath } from "./scripts/test/browser-path";
 
 // Tests read the admin token from here (or import E2E_BOOTSTRAP_TOKEN from ./e2e/env). Worker processes
 // load this file too, so they see the same value.
@@ -7,8 +8,9 @@ process.env.STOPLINE_BOOTSTRAP_TOKEN = E2E_BOOTSTRAP_TOKEN;
 
 /**
  * End-to-end tests against the real `npm start` path (migrate → build if needed → next start) on a fresh
- * SQLite database under output/ and Debian's Chromium (Playwright's own browser download does not work
- * on these machines). Artefacts — screenshots, traces, the HTML report — go to output/ (gitignored).
+ * SQLite database under output/ and the Chromium `npm test` set up (Debian's, or the one shipped in an npm
+ * package; Playwright's own browser download does not work on these machines). Artefacts — screenshots,
+ * traces, the HTML report — go to output/ (gitignored).
  */
 export default defineConfig({
   testDir: "e2e",
@@ -24,18 +26,8 @@ export default defineConfig({
     headless: true,
     screenshot: "on",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    // The Chromium `npm test` found or installed (scripts/test/browser-path.ts): STOPLINE_CHROMIUM, Debian's, or the npm package's.
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },
   webServer: {
     // A fresh database on every run: delete it (and its WAL files) before the server migrates it anew.

@@ -19,12 +19,14 @@ import { createTask } from "../lib/ledger/create-task";
 import { scheduleWorkItem } from "../lib/ledger/schedule-work-item";
 import { ToolRegistry } from "../lib/tools/registry";
 import { WorkerPool } from "../lib/workers/worker-pool";
+import { size } from "./smoke";
 import { percentile, round } from "./stats";
 
 const DIR = path.resolve(import.meta.dirname, "..", "output", "bench");
-const QUEUED = 1000;
-const RUNNING = 100;
-const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+const QUEUED = size(1000, 100);
+const RUNNING = size(100, 10);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? size(5, 1));
+const TASKS = size(50, 5); // part B: this many tasks stopped at once
 
 /** When each running child's AbortSignal fired (performance.now()), by work item id. */
 const signalledAt = new Map<string, number>();
@@ -142,9 +144,9 @@ for (let r = 0; r < REPEAT; r++) {
 console.log(`A. 1 task, ${QUEUED} queued + ${RUNNING} running, ${REPEAT} runs: boundary p50 ${round(percentile(single.boundary, 50))} ms, p99 ${round(percentile(single.boundary, 99))} ms; all queued cancelled (median of runs) ${round(percentile(single.queued, 50))} ms; running children signalled p50 ${round(percentile(single.signal, 50))} ms, p99 ${round(percentile(single.signal, 99))} ms`);
 
 const database = await freshDatabase("cancel-50.db");
-const many = await scenario(database, 50, RUNNING / 50, QUEUED / 50);
+const many = await scenario(database, TASKS, RUNNING / TASKS, QUEUED / TASKS);
 await database.close();
-console.log(`B. 50 tasks stopped at once (${QUEUED / 50} queued + ${RUNNING / 50} running each): boundary p50 ${round(percentile(many.boundary, 50))} ms, p99 ${round(percentile(many.boundary, 99))} ms; all queued cancelled ${round(many.allQueuedCancelledMs)} ms after the last boundary; signals p99 ${round(percentile(many.signal, 99))} ms; all 50 settled ${round(many.allSettledMs)} ms`);
+console.log(`B. ${TASKS} tasks stopped at once (${QUEUED / TASKS} queued + ${RUNNING / TASKS} running each): boundary p50 ${round(percentile(many.boundary, 50))} ms, p99 ${round(percentile(many.boundary, 99))} ms; all queued cancelled ${round(many.allQueuedCancelledMs)} ms after the last boundary; signals p99 ${round(percentile(many.signal, 99))} ms; all ${TASKS} settled ${round(many.allSettledMs)} ms`);
 
 console.log(JSON.stringify({
   boundary_p99_ms: round(percentile(single.boundary, 99)),

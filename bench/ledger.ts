@@ -19,12 +19,13 @@ import { claimWorkItem } from "../lib/ledger/claim-work-item";
 import { completeWorkItem } from "../lib/ledger/complete-work-item";
 import { createTask } from "../lib/ledger/create-task";
 import { scheduleWorkItem } from "../lib/ledger/schedule-work-item";
+import { size } from "./smoke";
 import { percentile, round } from "./stats";
 
 const DIR = path.resolve(import.meta.dirname, "..", "output", "bench");
-const ITEMS = Number(process.env.BENCH_ITEMS ?? 1500);
-const CANCELS = Number(process.env.BENCH_CANCELS ?? 200);
-const WORKERS = 8;
+const ITEMS = Number(process.env.BENCH_ITEMS ?? size(1500, 100));
+const CANCELS = Number(process.env.BENCH_CANCELS ?? size(200, 10));
+const WORKERS = size(8, 2);
 
 async function freshDatabase(name: string): Promise<{ url: string; database: Database }> {
   mkdirSync(DIR, { recursive: true });
@@ -118,7 +119,12 @@ async function cancelLatencyUnderLoad(mode: WorkerMode): Promise<{ p50: number; 
       await new Promise((r) => setTimeout(r, 2));
     }
   })();
-  await new Promise((r) => setTimeout(r, 2_000)); // let the workers start and reach a steady state
+  await new Promise((r) => setTimeout(r, size(2_000, 300))); // let the workers start and reach a steady state
+  // …and be sure they work (worker processes take a moment to start): a figure measured beside idle workers is no figure.
+  for (const end = Date.now() + 60_000; (await database.prisma.workItem.count({ where: { status: "completed" } })) < WORKERS; ) {
+    if (Date.now() > end) throw new Error(`the ${mode} workers completed no items within 60 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 
   const latencies: number[] = [];
   for (let i = 0; i < CANCELS; i++) {

@@ -38,12 +38,13 @@ import { createTask } from "../lib/ledger/create-task";
 import { ToolRegistry } from "../lib/tools/registry";
 import { WorkerPool } from "../lib/workers/worker-pool";
 import { buildNeeded, writeStamp } from "../scripts/start/build-stamp";
+import { size } from "./smoke";
 import { percentile, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const ITEMS = Number(process.env.BENCH_PG_ITEMS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? 3);
+const ITEMS = Number(process.env.BENCH_PG_ITEMS ?? size(10_000, 300));
+const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? size(3, 1));
 const WORKERS = 8;
 const TASKS = 100; // the items are spread over 100 tasks (an agent's turn has a handful to a few hundred children)
 const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
@@ -315,7 +316,7 @@ async function cancelFanOut() {
   const boundaryMs: number[] = [];
   const queuedMs: number[] = [];
   const signalMs: number[] = [];
-  for (let r = 0; r < 5; r++) {
+  for (let r = 0; r < size(5, 1); r++) {
     const task = await createTask(database, { title: `fan-out ${r}`, ownerId: "bench" }, "bench");
     const before = worker.running();
     const running = await scheduleRaw(database, task.id, "bench.cooperative", 100);
@@ -461,7 +462,7 @@ async function http(tokens: string[], path: (i: number) => string, body: (i: num
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: 16,
-    duration: 8,
+    duration: size(8, 1),
     requests: [{
       method: "POST",
       setupRequest: (req) => {
@@ -522,12 +523,12 @@ try {
   for (let i = 0; i < 100; i++) tokens.push((await createApiToken(database, { name: `bench-${i}`, role: "agent" })).token);
   app = await startApp(url, bootstrap);
   if (PARTS.includes("C")) {
-    Object.assign(c100, await sse(database, app, tokens, 100));
+    Object.assign(c100, await sse(database, app, tokens, size(100, 10)));
     log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
-    Object.assign(c1000, await sse(database, app, tokens, 1_000));
+    Object.assign(c1000, await sse(database, app, tokens, size(1_000, 20)));
     log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
   }
-  for (let r = 0; r < (PARTS.includes("D") ? 3 : 0); r++) {
+  for (let r = 0; r < (PARTS.includes("D") ? size(3, 1) : 0); r++) {
     creates.push(await http(tokens, () => "/api/tasks", (n) => JSON.stringify({ title: `http ${r}.${n}` })));
     // Each Stop on a task of its own (a repeated Stop is an idempotent no-op, cheaper than the real thing).
     const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map((row) => row.id);

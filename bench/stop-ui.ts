@@ -18,6 +18,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { readEventStream } from "../lib/events/read-sse";
+import { CHROMIUM_ARGS, chromiumPath } from "../scripts/test/browser-path";
+import { size } from "./smoke";
 import { percentile, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -28,8 +30,8 @@ const DB_FILE = path.join(DIR, `stop-ui-${PORT}.db`);
 const DEMO_DB_FILE = path.join(DIR, `stop-ui-${PORT}-demo.db`);
 const TOKEN = "stl_bench_stop_ui_token_for_a_throwaway_db";
 const AUTH = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
-const CHILDREN = 20;
-const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const CHILDREN = size(20, 5);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? size(3, 1));
 const FINAL = ["completed", "failed", "cancelled", "partial", "cancelled_incomplete"];
 
 const log = (line: string) => console.log(line);
@@ -50,7 +52,7 @@ function startServer(): ChildProcess {
       DATABASE_URL: `file:${DB_FILE}`,
       STOPLINE_DEMO_DB: DEMO_DB_FILE,
       STOPLINE_BOOTSTRAP_TOKEN: TOKEN,
-      STOPLINE_WORKERS: String(CHILDREN), // all 20 children run at once
+      STOPLINE_WORKERS: String(CHILDREN), // all children run at once
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -107,7 +109,7 @@ type Detail = { id: string; workItems: { id: string; status: string }[] };
 
 async function createRunningTask(run: number) {
   const conversationId = `bench-stop-ui-${Date.now()}-${run}`;
-  const task = await api<{ id: string }>("POST", "/api/tasks", { title: `Bench: write 20 replies (run ${run})`, conversationId });
+  const task = await api<{ id: string }>("POST", "/api/tasks", { title: `Bench: write ${CHILDREN} replies (run ${run})`, conversationId });
   for (let i = 0; i < CHILDREN; i++) {
     await api("POST", `/api/tasks/${task.id}/work-items`, {
       kind: "model_request",
@@ -281,11 +283,7 @@ let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
 try {
   log(`starting the server on ${BASE} (scripts/start.ts, fresh SQLite ${path.relative(ROOT, DB_FILE)}, STOPLINE_WORKERS=${CHILDREN}) …`);
   await waitUntilAnswering();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 900 } });
   // tsx (esbuild keepNames) wraps named functions in __name(…); functions passed to page.evaluate need it too.
   await context.addInitScript({ content: "globalThis.__name = (f) => f;" });
@@ -308,10 +306,12 @@ try {
     })();`,
   });
   const page = await context.newPage();
-  // Sign in as a person would (the chat's sign-in form → POST /api/session sets the session cookie).
+  // Signed in with the admin token through the API the sign-in form calls (POST /api/session sets the session cookie
+  // in this browser context): the sign-in page is not what this measures, and its layout changes (issue 24: the token
+  // field moved behind "Sign in with an API token instead" and this benchmark stopped working unnoticed).
+  const session = await context.request.post(`${BASE}/api/session`, { data: { token: TOKEN }, headers: { origin: BASE } });
+  if (!session.ok()) throw new Error(`signing in with the admin token: ${session.status()} ${await session.text()}`);
   await page.goto("/chat");
-  await page.getByLabel("Admin token").fill(TOKEN);
-  await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { level: 1, name: "Chat" }).waitFor();
 
   const results: RunResult[] = [];
@@ -322,7 +322,7 @@ try {
     log(
       `run ${run}: stopping on screen ${round(r.stoppingMs, 1)} ms after the click (label changed at ${round(r.stoppingMutationMs, 1)} ms); ` +
         `final state on screen − ledger: ${f(r.perChild)} (DOM mutation: ${f(r.perChildMutation)}; SSE arrival in the page: ${f(r.toPage)}); ` +
-        `the ledger recorded the 20 final states within ${round(r.ledgerSpreadMs)} ms; ` +
+        `the ledger recorded the ${CHILDREN} final states within ${round(r.ledgerSpreadMs)} ms; ` +
         `last child recorded ${round(r.lastLedgerMs)} ms and all on screen ${round(r.allOnScreenMs)} ms after the click; states ${JSON.stringify(r.states)}`,
     );
   }
