@@ -10,6 +10,7 @@ import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
 import { liveLedger } from "../events/live";
+import { startObservability, stopObservability } from "../observability";
 import { WorkerPool } from "../workers/worker-pool";
 import { appRegistry } from "./app-registry";
 
@@ -48,6 +49,7 @@ export function startBackground(options: { workers?: number; workerId?: string }
   // The live view reads what other processes commit and announces it here (a Stop recorded by another instance
   // reaches this process's running children at once); SSE streams share it.
   liveLedger(database);
+  void startObservability(database); // metrics, traces and JSON logs, as the environment asks (lib/observability)
   const registry = appRegistry();
   registerDemoTools(registry);
   // Optional model planner (STOPLINE_PLANNER_MODEL): it only advises; its plan is validated, rules otherwise.
@@ -72,4 +74,5 @@ export async function stopBackground() {
   await running.engine.stop();
   await running.escalations.stop();
   await running.stopTurnSettler();
+  await stopObservability();
 }

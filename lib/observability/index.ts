@@ -1,0 +1,43 @@
+import type { Database } from "../db/client";
+import { observeLedger } from "./ledger-observer";
+import { startJsonLogs } from "./log";
+import { startMetricsServer } from "./metrics-server";
+import { startTracing, stopTracing } from "./tracing";
+
+/**
+ * What an on-call team reads, started once per process by its background (lib/runtime/background.ts): JSON logs
+ * (STOPLINE_LOG_FORMAT=json), traces (OTEL_EXPORTER_OTLP_ENDPOINT), the ledger observer that feeds the metrics and
+ * the spans emitted from ledger facts, and the unauthenticated metrics listener (STOPLINE_METRICS_PORT). The app's
+ * GET /metrics (token) is app/metrics/route.ts. Each says in one line what it started.
+ */
+const globalForObservability = globalThis as unknown as { stoplineObservability?: Promise<() => Promise<void>> };
+
+export function startObservability(database: Database, options: { serviceName?: string } = {}): Promise<() => Promise<void>> {
+  return (globalForObservability.stoplineObservability ??= (async () => {
+    const log = (line: string) => console.log(`[stopline] ${line}`);
+    if (startJsonLogs()) log("logs: JSON lines (STOPLINE_LOG_FORMAT=json)");
+    const traces = await startTracing(options).catch((error) => {
+      console.error(`[stopline] traces: could not start the OTLP exporter: ${(error as Error).message}`);
+      return null;
+    });
+    if (traces) log(traces);
+    const stopObserving = observeLedger(database);
+    const listener = await startMetricsServer(database).catch((error) => {
+      console.error(`[stopline] metrics: could not listen on STOPLINE_METRICS_PORT=${process.env.STOPLINE_METRICS_PORT}: ${(error as Error).message}`);
+      return null;
+    });
+    if (listener) log(`metrics: ${listener.url} (no token: bound to ${process.env.STOPLINE_METRICS_HOST ?? "127.0.0.1"})`);
+    return async () => {
+      globalForObservability.stoplineObservability = undefined;
+      stopObserving();
+      listener?.server.close();
+      await stopTracing();
+    };
+  })());
+}
+
+/** Ends what startObservability started (spans still buffered are sent first). */
+export async function stopObservability(): Promise<void> {
+  const running = globalForObservability.stoplineObservability;
+  if (running) await (await running)();
+}
