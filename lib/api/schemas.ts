@@ -76,7 +76,11 @@ export const WorkItemSchema = z.object({
 });
 
 /** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
-export const ClaimedWorkItemSchema = WorkItemSchema.extend({ leaseToken: z.string() });
+export const ClaimedWorkItemSchema = WorkItemSchema.extend({
+  leaseToken: z.string(),
+  /** W3C trace context of this tool call's span (lib/observability): send it on as `traceparent` to join the task's trace. */
+  traceparent: z.string().optional(),
+});
 
 export const ResourceSchema = z.object({
   id, taskId: id, workItemId: id, type: z.string(), handle: z.string(), state: z.enum(values(ResourceState)),

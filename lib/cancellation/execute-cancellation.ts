@@ -1,4 +1,5 @@
 import { pgOf, type Database } from "../db/client";
+import { stopStep } from "../observability/tracing";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
@@ -81,7 +82,7 @@ export async function executeCancellation(database: Database, taskId: string, op
   if (quiet) return quiet === "in_one_statement" ? "settled_quietly" : "pass";
 
   // 2. plan (recorded once: a second engine run reuses the first plan)
-  const { plan, recorded: firstRun } = await recordPlanOnce(database, task, items, o);
+  const { plan, recorded: firstRun } = await stopStep({ taskId }, "plan", () => recordPlanOnce(database, task, items, o));
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
   // 3. stop in-flight children through their mechanisms
@@ -89,7 +90,7 @@ export async function executeCancellation(database: Database, taskId: string, op
     if (item.status === WorkItemStatus.queued) continue;
     const tool = o.registry.get(item.toolName);
     const action = actionOf.get(item.id) ?? PlanAction.abort;
-    await stopChild(database, item, tool, action, { ...o, firstRun });
+    await stopStep({ taskId }, "child", () => stopChild(database, item, tool, action, { ...o, firstRun }), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName, "stopline.action": action });
   }
 
   // 4. children stopping by themselves get time to report (partial results are classified by their runners)
@@ -128,14 +129,14 @@ export async function finishCancellation(database: Database, taskId: string, opt
   const unknown = await database.prisma.workItem.findMany({
     where: { taskId, OR: [{ status: WorkItemStatus.uncertain }, { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } }] },
   });
-  for (const item of unknown) await reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry);
+  for (const item of unknown) await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
   await reconcileOrphanReports(database, o.registry, { taskId });
 
   // A child that stopped between step 6's read and step 8 left resources no cleanup has seen: step 8 refuses
   // to settle over them, so steps 6–8 run again (bounded; the maintenance pass covers a child slower still).
   for (let round = 0; round < 3; round++) {
     // 6. cleanup and the verification gate
-    await cleanupAndVerify(database, taskId, o);
+    await stopStep({ taskId }, "verification", () => cleanupAndVerify(database, taskId, o));
 
     // 7. what only a person can decide
     await openReviewsForEffects(database, taskId, task.riskLevel, o.registry);

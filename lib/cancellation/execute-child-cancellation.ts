@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { stopStep } from "../observability/tracing";
 import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
@@ -29,12 +30,12 @@ export async function executeChildCancellation(database: Database, workItemId: s
   const ids = scope.map((i) => i.id);
   const alive = scope.filter((i) => !isTerminalItem(i.status) || (i.finishedAt && i.finishedAt >= boundary));
   // The pass that records the plan is the first (as for a task's Stop): it alone logs the steps that change nothing.
-  const { plan, recorded: firstRun } = await recordChildPlanOnce(database, root, alive, o);
+  const { plan, recorded: firstRun } = await stopStep({ workItemId: root.id, taskId: root.taskId }, "plan", () => recordChildPlanOnce(database, root, alive, o));
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
   for (const item of scope) {
     if (isTerminalItem(item.status) || item.status === WorkItemStatus.queued) continue;
-    await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun });
+    await stopStep({ workItemId: root.id, taskId: root.taskId }, "child", () => stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun }), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
   }
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } })) > 0) await sleep(25);
@@ -72,7 +73,7 @@ export async function finishChildCancellation(database: Database, workItemId: st
   const ids = scope.map((i) => i.id);
   const unknown = scope.filter((i) => i.status === WorkItemStatus.uncertain || ((i.status === WorkItemStatus.submitted || i.status === WorkItemStatus.cancelling) && i.mechanism !== Mechanism.abortSignal));
   for (const item of unknown) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
-  await cleanupAndVerify(database, root.taskId, options, { workItemIds: ids });
+  await stopStep({ workItemId: root.id, taskId: root.taskId }, "verification", () => cleanupAndVerify(database, root.taskId, options, { workItemIds: ids }));
   await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
   if (await recordChildSettlement(database, root.id, ids)) return [];
   const busy = await database.prisma.workItem.findMany({ where: { id: { in: ids }, status: { in: BUSY_STATUSES } }, select: { id: true } });

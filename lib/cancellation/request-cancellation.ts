@@ -1,4 +1,5 @@
 import { pgOf, type Database } from "../db/client";
+import { stopStep } from "../observability/tracing";
 import { AppError, ErrorCode } from "../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../ledger/states";
 import { recordBoundaryOnPg } from "../ledger/pg-hot-path";
@@ -27,7 +28,8 @@ export type CancellationRequestResult =
  * new work items and checkpoints of this task are refused. A repeated request returns the first boundary
  * and changes nothing. A task that already finished has nothing to cancel.
  */
-export async function requestCancellation(
+export const requestCancellation = (database: Database, input: Parameters<typeof recordCancellation>[1]) => stopStep({ taskId: input.taskId }, "boundary", () => recordCancellation(database, input));
+async function recordCancellation(
   database: Database,
   input: {
     taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null;

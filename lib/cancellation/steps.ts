@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { stepEvent } from "../observability/tracing";
 import { writeLedger, type EventInput } from "../ledger/write";
 import { LedgerEvent } from "../ledger/events";
 
@@ -9,6 +10,7 @@ export async function logStep(
   database: Database,
   step: { taskId: string; workItemId?: string | null; action: string; success: boolean; detail?: string; data?: Record<string, unknown> },
 ) {
+  stepEvent(step); // the step (a child's stop action, the service's answer) on the span of the Stop's step running now
   const event: EventInput = {
     taskId: step.taskId, workItemId: step.workItemId ?? null, entityType: "task", entityId: step.taskId, actor: ENGINE_ACTOR,
     type: LedgerEvent.cancellationStep, reason: step.detail ?? null, data: { action: step.action, success: step.success, ...step.data },

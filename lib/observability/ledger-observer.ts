@@ -50,7 +50,7 @@ async function react(database: Database, e: CommittedEvent): Promise<void> {
   if (e.taskId && TASK_ENDS.has(e.type)) await taskEnded(database, e.taskId);
 }
 
-async function settled(_database: Database, stop: StopKey, summary: CancellationSummary): Promise<void> {
+async function settled(database: Database, stop: StopKey, summary: CancellationSummary): Promise<void> {
   const m = metrics();
   const level = stop.workItemId ? "work_item" : "task";
   const start = new Date(summary.cancel_requested_at);
@@ -60,6 +60,12 @@ async function settled(_database: Database, stop: StopKey, summary: Cancellation
   for (const call of summary.tool_calls) m.stopChildren.inc({ outcome: call.outcome.kind });
   if (!tracingEnabled()) return;
   const root = stopTrace(stop);
+  // The summary names children by their tool call id (the correlation id); spans name work items too.
+  const children = await database.prisma.workItem.findMany({
+    where: stop.workItemId ? { stopRootId: stop.workItemId } : { taskId: summary.task_id },
+    select: { id: true, taskId: true, correlationId: true, attempt: true, toolName: true, startedAt: true },
+  });
+  const byCall = new Map(children.map((c) => [c.correlationId, c]));
   const attributes = {
     "stopline.task_id": summary.task_id,
     "stopline.stop.scope": summary.scope.kind,
@@ -70,11 +76,21 @@ async function settled(_database: Database, stop: StopKey, summary: Cancellation
     ...(stop.workItemId ? { "stopline.work_item_id": stop.workItemId } : {}),
   };
   emitSpan("stopline.stop.settlement", { traceId: root.traceId, spanId: settlementSpanId(root.spanId) }, root, { start: end, end }, attributes, {
-    events: summary.tool_calls.map((c) => ({ name: "stopline.child.outcome", at: end, attributes: { "stopline.work_item_id": c.tool_call_id, "stopline.tool": c.tool_name, "stopline.outcome": c.outcome.kind, "stopline.outcome.label": c.outcome.label } })),
+    events: summary.tool_calls.map((c) => ({
+      name: "stopline.child.outcome", at: end,
+      attributes: { "stopline.work_item_id": byCall.get(c.tool_call_id)?.id ?? "", "stopline.tool_call_id": c.tool_call_id, "stopline.tool": c.tool_name, "stopline.outcome": c.outcome.kind, "stopline.outcome.label": c.outcome.label },
+    })),
   });
   const error = summary.status === "CANCELLATION_FAILED" ? summary.user_message : undefined;
+  // Linked: the task's trace, and the span of every child that ran — a child stopped by its AbortSignal at the
+  // boundary's commit (before the engine's pass looked) shows its stop there, in the call's own span.
   const task = taskTrace(summary.task_id);
-  emitSpan("stopline.stop", root, null, { start, end }, attributes, { error, kind: SpanKind.SERVER, links: [{ context: { traceId: task.traceId, spanId: task.spanId, traceFlags: 1 } }] });
+  const ran = children.filter((c) => c.attempt > 0 && c.startedAt);
+  const links = [
+    { context: { traceId: task.traceId, spanId: task.spanId, traceFlags: 1 }, attributes: { "stopline.link": "task" } },
+    ...ran.map((c) => ({ context: { ...toolCallSpan(c), traceFlags: 1 }, attributes: { "stopline.link": "tool_call", "stopline.work_item_id": c.id, "stopline.tool": c.toolName } })),
+  ];
+  emitSpan("stopline.stop", root, null, { start, end }, attributes, { error, kind: SpanKind.SERVER, links });
 }
 
 /** A sibling id for the settlement span (the root's own id is taken). */
@@ -83,10 +99,18 @@ const settlementSpanId = (rootSpanId: string) => rootSpanId.slice(0, 15) + ((par
 async function toolCallEnded(database: Database, workItemId: string): Promise<void> {
   const item = await database.prisma.workItem.findUnique({
     where: { id: workItemId },
-    select: { id: true, taskId: true, toolName: true, kind: true, mechanism: true, status: true, attempt: true, startedAt: true, finishedAt: true, error: true, operationId: true, leaseOwner: true },
+    select: {
+      id: true, taskId: true, toolName: true, kind: true, mechanism: true, status: true, attempt: true, startedAt: true, finishedAt: true, error: true, operationId: true,
+      stopRequestedAt: true, task: { select: { cancelRequestedAt: true } },
+    },
   });
   if (!item?.startedAt || item.attempt < 1) return; // never ran: no tool call
   const ids = toolCallSpan(item);
+  // A Stop that reached this call while it ran: when (its AbortSignal, or the engine's stop, follows from there).
+  const stopAt = item.stopRequestedAt ?? item.task.cancelRequestedAt;
+  const stopped = stopAt && stopAt >= item.startedAt && (!item.finishedAt || stopAt <= item.finishedAt)
+    ? [{ name: "stopline.stop_requested", at: stopAt, attributes: { "stopline.mechanism": item.mechanism, "stopline.stop.trace_id": stopTrace(item.stopRequestedAt ? { workItemId: item.id } : { taskId: item.taskId }).traceId } }]
+    : [];
   emitSpan("stopline.tool_call", ids, taskTrace(item.taskId), { start: item.startedAt, end: item.finishedAt ?? new Date() }, {
     "stopline.task_id": item.taskId,
     "stopline.work_item_id": item.id,
@@ -96,7 +120,7 @@ async function toolCallEnded(database: Database, workItemId: string): Promise<vo
     "stopline.work_item.status": item.status,
     "stopline.attempt": item.attempt,
     ...(item.operationId ? { "stopline.operation_id": item.operationId } : {}),
-  }, { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKind.CONSUMER });
+  }, { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKind.CONSUMER, events: stopped });
 }
 
 async function taskEnded(database: Database, taskId: string): Promise<void> {

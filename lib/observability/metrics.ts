@@ -30,7 +30,7 @@ export function metrics(): StoplineMetrics {
 
 function create(): StoplineMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "stopline_process_" });
+  collectDefaultMetrics({ register: registry, prefix: "stopline_" }); // stopline_process_cpu_seconds_total, stopline_nodejs_eventloop_lag_seconds, …
   const r = { registers: [registry] };
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, ...r });
   return {

@@ -103,16 +103,16 @@ function parentContext(ids: TraceIds, base: Context = ROOT_CONTEXT): Context {
 export type StopStep = "boundary" | "plan" | "child" | "reconciliation" | "verification" | "pass";
 
 /**
- * Runs one step of a Stop as a span of the Stop's trace (a child of the step already running in that trace, else of
- * the Stop's root); an error marks the span and goes on. Logs written meanwhile carry the task and the trace.
+ * Runs one step of a Stop as a span of the Stop's trace, under its root; an error marks the span and goes on. Logs written meanwhile carry the task and the trace.
  */
 export function stopStep<T>(stop: StopKey, step: StopStep, fn: () => Promise<T>, attributes: Attributes = {}): Promise<T> {
   const root = stopTrace(stop);
   const scope = { taskId: stop.taskId ?? currentScope()?.taskId, ...(stop.workItemId ? { workItemId: stop.workItemId } : {}), traceId: root.traceId, spanId: root.spanId, sampled: sampledFor(root.traceId) };
   const t = globalForTracing.stoplineTracing;
   if (!t) return inScope(scope, fn);
-  const active = trace.getActiveSpan()?.spanContext();
-  const parent = active?.traceId === root.traceId ? context.active() : parentContext(root);
+  // Always under the Stop's root: the engine's pass may start inside another span's context (it reacts to the
+  // boundary's commit announcement, which carries the boundary's context along), and a step is not part of that.
+  const parent = parentContext(root);
   const attrs = { ...stopAttributes(stop), "stopline.step": step, ...attributes };
   return t.tracer.startActiveSpan(`stopline.stop.${step}`, { attributes: attrs }, parent, (span) =>
     inScope({ ...scope, spanId: span.spanContext().spanId }, () => settleSpan(span, fn)));

@@ -253,6 +253,7 @@ async function runClaimed(
     workItemId: item.id,
     taskId: item.taskId,
     toolCallId: item.correlationId,
+    traceparent: item.traceparent, // the tool call's span (from the claim): the tool sends it on to join the trace
     async checkpoint() {
       if (controller.signal.aborted) throw controller.signal.reason;
       await client.checkpoint(item.id, lease);

@@ -79,6 +79,9 @@ export interface ToolContext {
   readonly workItemId: string;
   readonly taskId: string;
   readonly toolCallId: string;
+  /** W3C trace context of this tool call's span (a worker of the SDK gets it with its claim): send it on as the
+   *  `traceparent` header (MCP: `_meta.traceparent`) so that what the service does joins the task's trace. */
+  readonly traceparent?: string;
   /**
    * The versioned check right before a commitment. Throws (a CancelledError, or the ledger's
    * cancel_requested / stale_intent AppError) if the task was cancelled or the intent or confirmed proposal

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { toolCall } from "../observability/tool-call";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isAppError } from "../errors";
 import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
@@ -41,7 +42,8 @@ export interface RunReport {
  * external action did not happen: after ctx.submitted() any failure or stop leaves the item `uncertain`
  * for reconciliation.
  */
-export async function runWorkItem(options: RunOptions): Promise<RunReport> {
+export const runWorkItem = (options: RunOptions): Promise<RunReport> => toolCall(options.item, () => runClaimedItem(options));
+async function runClaimedItem(options: RunOptions): Promise<RunReport> {
   const { database, tool, item, workerId } = options;
   const actor = `worker:${workerId}`;
   const leaseToken = item.leaseToken!;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { traceHeaders } from "../../observability/tracing";
 import { Mechanism, type RiskLevel, type WorkItemKind } from "../../ledger/states";
 import type { CallRef, EffectRef, InspectOutcome, ToolContext, ToolDefinition } from "../contract";
 
@@ -110,7 +111,7 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
   // id reached us but not the ledger (ctx.submitted() refused after a Stop raced with the start).
   const known = new Map<string, string>();
 
-  const headers = (extra: Record<string, string> = {}) => ({
+  const headers = (extra: Record<string, string> = {}) => traceHeaders({ // the call's (or the Stop step's) traceparent
     accept: "application/json",
     ...(typeof o.headers === "function" ? o.headers() : o.headers ?? {}),
     ...extra,

@@ -1,4 +1,5 @@
 import type { Stream } from "node:stream";
+import { traceMeta } from "../../observability/tracing";
 import {
   Client,
   isJSONRPCErrorResponse,
@@ -312,7 +313,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
           let result: CallToolResult;
           try {
             result = (await client.callTool(
-              { name: info.name, arguments: input ?? {}, _meta: { [CALL_META_KEY]: call.callId } },
+              { name: info.name, arguments: input ?? {}, _meta: traceMeta({ [CALL_META_KEY]: call.callId }) }, // + the call's traceparent
               {
                 signal: controller.signal,
                 timeout: o.callTimeoutMs,
