@@ -105,7 +105,7 @@ export function bodyTooLarge(received?: number): AppError {
   const size = received === undefined ? "larger than that" : `${formatBytes(received)}${received >= 1024 ? ` (${received} bytes)` : ""}`;
   return new AppError(
     ErrorCode.payloadTooLarge,
-    `the request body is too large: the API accepts at most ${formatBytes(MAX_BODY_BYTES)} (${MAX_BODY_BYTES} bytes) per request; this one was ${size}`,
+    `the request body is larger than the API accepts: at most ${formatBytes(MAX_BODY_BYTES)} (${MAX_BODY_BYTES} bytes) per request; this one was ${size}`,
     { field: "(body)", limit: MAX_BODY_BYTES, ...(received === undefined ? {} : { received }) },
   );
 }

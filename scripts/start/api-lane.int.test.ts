@@ -95,7 +95,7 @@ describe("npm start's API lane", () => {
       expect(a.status).toBe(413);
       expect(a.type).toMatch(/application\/json/);
       expect(a.body!.error).toMatchObject({ code: "payload_too_large", details: { field: "(body)", limit: 1024 * 1024, received: 20 * 1024 * 1024 } });
-      expect(a.body!.error.message).toBe("the request body is too large: the API accepts at most 1 MiB (1048576 bytes) per request; this one was 20 MiB (20971520 bytes)");
+      expect(a.body!.error.message).toBe("the request body is larger than the API accepts: at most 1 MiB (1048576 bytes) per request; this one was 20 MiB (20971520 bytes)");
     }
     expect(await t.database.prisma.ledgerEvent.count()).toBe(events);
   });
