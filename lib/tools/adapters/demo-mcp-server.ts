@@ -46,7 +46,7 @@ export function createDemoMcpServer(send: (message: unknown) => Promise<void>) {
     async ({ steps, delayMs, onCancel }, extra) => {
       const progressToken = extra._meta?.progressToken;
       const requestId = extra.requestId;
-      witness("started", { requestId, steps, delayMs, onCancel });
+      witness("started", { requestId, steps, delayMs, onCancel, traceparent: extra._meta?.traceparent ?? null }); // the caller's trace context
       let cancelledAt: number | null = null;
       extra.signal.addEventListener("abort", () => {
         cancelledAt = Date.now();
