@@ -6,7 +6,7 @@ import { onCommitted, type CommittedEvent } from "../events/bus";
 import { LedgerEvent } from "../ledger/events";
 import { TERMINAL_ITEM_STATUSES } from "../ledger/states";
 import { stopTrace, taskTrace, toolCallSpan, type StopKey } from "./ids";
-import { metrics } from "./metrics";
+import { metrics, metricsWanted } from "./metrics";
 import { emitSpan, tracingEnabled } from "./tracing";
 
 /**
@@ -43,11 +43,24 @@ async function react(database: Database, e: CommittedEvent): Promise<void> {
   const m = metrics();
   if (e.type === LedgerEvent.taskCancelRequested) m.stopsRequested.inc({ level: "task" });
   else if (e.type === LedgerEvent.workItemStopRequested) m.stopsRequested.inc({ level: "work_item" });
-  else if (e.type === LedgerEvent.cancellationSettled && e.taskId) await settled(database, { taskId: e.taskId }, await getCancellationSummary(database, e.taskId));
-  else if (e.type === LedgerEvent.workItemStopSettled && e.workItemId) await settled(database, { workItemId: e.workItemId, taskId: e.taskId ?? undefined }, await getChildCancellationSummary(database, e.workItemId));
-  if (!tracingEnabled()) return;
+  const tracing = tracingEnabled();
+  if (!tracing && !metricsWanted()) return;
+  if (e.type === LedgerEvent.cancellationSettled && e.taskId) await oneAtATime(async () => settled(database, { taskId: e.taskId! }, await getCancellationSummary(database, e.taskId!)));
+  else if (e.type === LedgerEvent.workItemStopSettled && e.workItemId) await oneAtATime(async () => settled(database, { workItemId: e.workItemId!, taskId: e.taskId ?? undefined }, await getChildCancellationSummary(database, e.workItemId!)));
+  if (!tracing) return;
   if (e.workItemId && e.toState && TERMINAL.has(e.toState) && e.type !== LedgerEvent.workItemRemovedFromDispatch) await toolCallEnded(database, e.workItemId);
   if (e.taskId && TASK_ENDS.has(e.type)) await taskEnded(database, e.taskId);
+}
+
+/**
+ * Settlements are read one at a time after their commit: a burst of Stops (a conversation's, an incident's) queues
+ * its summary reads instead of taking the connection pool from the writers.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime(work: () => Promise<void>): Promise<void> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => {});
+  return next;
 }
 
 async function settled(database: Database, stop: StopKey, summary: CancellationSummary): Promise<void> {

@@ -14,6 +14,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
  */
 export interface StoplineMetrics {
   registry: Registry;
+  /** Someone scraped this process (see metricsWanted). */
+  scraped: boolean;
   stopsRequested: Counter<"level">;
   stopsSettled: Counter<"level" | "status">;
   settleSeconds: Histogram<"level">;
@@ -35,6 +37,7 @@ function create(): StoplineMetrics {
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, ...r });
   return {
     registry,
+    scraped: false,
     stopsRequested: new Counter({ name: "stopline_stops_requested_total", help: "Stops whose boundary this process recorded (level: task, or work_item for a Stop of one step)", labelNames: ["level"], ...r }),
     stopsSettled: new Counter({ name: "stopline_stops_settled_total", help: "Stops whose settlement this process recorded, by the summary's status (CANCELLED, PARTIALLY_CANCELLED, CANCELLATION_FAILED)", labelNames: ["level", "status"], ...r }),
     settleSeconds: new Histogram({
@@ -51,7 +54,7 @@ function create(): StoplineMetrics {
       reviewOpen: gauge("stopline_review_items_open", "Review items waiting for a person (open or escalated), by kind — orphaned_resource and orphaned_side_effect are the orphans (ledger)", ["kind"]),
       reviewOverdue: gauge("stopline_review_items_overdue", "Review items past their deadline and not decided, by kind (ledger)", ["kind"]),
       reviewOldest: gauge("stopline_review_oldest_open_age_seconds", "Age of the oldest review item still waiting for a person (ledger; 0 when none)"),
-      stopsUnsettled: gauge("stopline_stops_unsettled", "Stops whose boundary is recorded and whose settlement is not (ledger)"),
+      stopsUnsettled: gauge("stopline_stops_unsettled", "Stops still being carried out: boundary recorded, children still being stopped (task stage cancel_requested) (ledger)"),
       stopsUnsettledOldest: gauge("stopline_stops_unsettled_oldest_age_seconds", "Age of the oldest Stop not yet settled (ledger; 0 when none)"),
       escalationsFailing: gauge("stopline_escalation_deliveries_failing", "Escalation deliveries that failed at least once and are waiting for their next attempt (ledger)"),
       escalationsFailed: gauge("stopline_escalation_deliveries_failed", "Escalation deliveries that gave up (every attempt failed, or the channel went away) — only ever grows (ledger)"),
@@ -66,3 +69,10 @@ function create(): StoplineMetrics {
 
 /** A tool call started (claimed by a worker of this process, or handed to a remote worker by this process). */
 export const countToolCall = (toolName: string) => metrics().toolCalls.inc({ tool: toolName });
+
+/**
+ * Whether anyone reads this process's metrics: a metrics token or port is configured, or it was scraped. Until then
+ * the work a metric costs beyond a counter's increment (reading a settled Stop's summary for its status and its
+ * children's outcomes) is not done — a default `npm start` pays nothing for metrics nobody reads.
+ */
+export const metricsWanted = () => !!(process.env.STOPLINE_METRICS_TOKEN || process.env.STOPLINE_METRICS_PORT) || metrics().scraped;

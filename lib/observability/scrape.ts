@@ -12,8 +12,10 @@ import { metrics } from "./metrics";
  * STOPLINE_METRICS_HOST (127.0.0.1 unless the operator says otherwise) — metrics-server.ts.
  */
 export async function renderMetrics(database: Database | null): Promise<{ body: string; contentType: string }> {
+  const m = metrics();
+  m.scraped = true;
   if (database) await readLedgerGauges(database);
-  const registry = metrics().registry;
+  const registry = m.registry;
   return { body: await registry.metrics(), contentType: registry.contentType };
 }
 
