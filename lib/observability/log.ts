@@ -1,7 +1,7 @@
 import { format } from "node:util";
 import { trace } from "@opentelemetry/api";
 import pino, { type Logger } from "pino";
-import { currentScope } from "./scope";
+import { currentScope, wantScopes } from "./scope";
 
 /**
  * STOPLINE_LOG_FORMAT=json: every line this process writes to its console becomes one JSON object (pino) with the
@@ -45,6 +45,7 @@ export function startJsonLogs(options: { destination?: NodeJS.WritableStream; na
     options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
   globalForLog.stoplineLog = logger;
+  wantScopes();
   const route = (level: Level) => (...args: unknown[]) => {
     const error = args.find((a): a is Error => a instanceof Error);
     const text = format(...args.map((a) => (a instanceof Error ? a.message : a)));

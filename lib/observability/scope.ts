@@ -15,8 +15,16 @@ export interface Scope {
   sampled?: boolean;
 }
 
-const globalForScope = globalThis as unknown as { stoplineScope?: AsyncLocalStorage<Scope> };
+const globalForScope = globalThis as unknown as { stoplineScope?: AsyncLocalStorage<Scope>; stoplineScopesOn?: boolean };
 const store = (globalForScope.stoplineScope ??= new AsyncLocalStorage<Scope>());
+
+/**
+ * Whether anything reads scopes (JSON logs, exported traces). On Node 20 an AsyncLocalStorage in use costs every
+ * promise of the process something (measured: ~15% of a worker pool's claims per second on PostgreSQL), so the hot
+ * path — a tool call — enters a scope only when something reads it; a Stop's steps always do (they are few).
+ */
+export const scopesWanted = (): boolean => globalForScope.stoplineScopesOn === true;
+export const wantScopes = (on = true) => void (globalForScope.stoplineScopesOn = on);
 
 export const currentScope = (): Scope | undefined => store.getStore();
 

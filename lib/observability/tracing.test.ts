@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTraceparent, stopTrace, taskTrace, toolCallSpan, traceparentOf } from "./ids";
-import { currentScope } from "./scope";
+import { currentScope, wantScopes } from "./scope";
 import { inToolCall, startTracing, stopStep, traceHeaders, traceMeta, tracingEnabled } from "./tracing";
 
 describe("trace ids derived from the ledger", () => {
@@ -34,16 +34,30 @@ describe("propagation with traces not exported (no OTEL_EXPORTER_OTLP_ENDPOINT)"
     expect(tracingEnabled()).toBe(false);
   });
 
-  it("a tool call's HTTP requests and MCP _meta still carry its traceparent (not sampled), and its logs its ids", async () => {
+  it("a tool call enters no scope while nothing reads one (the hot path stays free of AsyncLocalStorage); its ctx.traceparent is what adapters send", async () => {
     const item = { id: "w1", taskId: "t1", attempt: 1 };
-    const expected = traceparentOf(toolCallSpan(item), false);
+    const ctxTraceparent = traceparentOf(toolCallSpan(item), false);
+    wantScopes(false);
     await inToolCall(item, async () => {
-      await Promise.resolve();
-      expect(traceHeaders({ accept: "application/json" })).toEqual({ accept: "application/json", traceparent: expected });
-      expect(traceMeta({ "dev.stopline/call": "c1" })).toEqual({ "dev.stopline/call": "c1", traceparent: expected });
-      expect(currentScope()).toMatchObject({ taskId: "t1", workItemId: "w1", traceId: toolCallSpan(item).traceId });
+      expect(currentScope()).toBeUndefined();
+      expect(traceHeaders({ accept: "application/json" }, ctxTraceparent)).toEqual({ accept: "application/json", traceparent: ctxTraceparent });
+      expect(traceMeta({ "dev.stopline/call": "c1" }, ctxTraceparent)).toEqual({ "dev.stopline/call": "c1", traceparent: ctxTraceparent });
     });
-    expect(traceHeaders()).toEqual({}); // outside: nothing
+    expect(traceHeaders()).toEqual({});
+  });
+
+  it("with scopes read (JSON logs on), a tool call's scope names it and its requests carry its traceparent without help", async () => {
+    const item = { id: "w2", taskId: "t2", attempt: 3 };
+    wantScopes(true);
+    try {
+      await inToolCall(item, async () => {
+        await Promise.resolve();
+        expect(traceHeaders()).toEqual({ traceparent: traceparentOf(toolCallSpan(item), false) });
+        expect(currentScope()).toMatchObject({ taskId: "t2", workItemId: "w2", traceId: toolCallSpan(item).traceId });
+      });
+    } finally {
+      wantScopes(false);
+    }
   });
 
   it("a Stop's step runs in the Stop's trace (its logs carry it); an error passes through", async () => {

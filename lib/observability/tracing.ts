@@ -3,7 +3,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NodeTracerProvider, RandomIdGenerator, SamplingDecision, TraceIdRatioBasedSampler, type IdGenerator, type SpanExporter } from "@opentelemetry/sdk-trace-node";
 import { stopTrace, taskTrace, toolCallSpan, traceparentOf, type StopKey, type TraceIds } from "./ids";
-import { currentScope, inScope } from "./scope";
+import { currentScope, inScope, scopesWanted, wantScopes } from "./scope";
 
 /**
  * Stopline's traces (OpenTelemetry), off unless OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) is set; then
@@ -61,6 +61,7 @@ export async function startTracing(options: { serviceName?: string } = {}): Prom
   const resource = resourceFromAttributes({ "service.name": options.serviceName ?? "stopline" }).merge(await detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({ resource, idGenerator: ids, spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: Number(env("OTEL_BSP_SCHEDULE_DELAY") ?? 1_000) })] });
   provider.register({ propagator: new W3CTraceContextPropagator() });
+  wantScopes();
   globalForTracing.stoplineTracing = { provider, tracer: provider.getTracer("stopline"), ids, sampled: samplerFromEnvironment(), endpoint };
   return `traces: OTLP ${protocol} to ${endpoint}`;
 }
@@ -132,6 +133,7 @@ export function stepEvent(step: { action: string; success: boolean; detail?: str
  * ends (ledger-observer.ts) — so that what the call sends carries its traceparent and what it logs its ids.
  */
 export function inToolCall<T>(item: { id: string; taskId: string; attempt: number }, fn: () => T): T {
+  if (!scopesWanted()) return fn(); // nothing reads it: the runner's ctx.traceparent still carries the context
   const ids = toolCallSpan(item);
   const scope = { taskId: item.taskId, workItemId: item.id, traceId: ids.traceId, spanId: ids.spanId, sampled: sampledFor(ids.traceId) };
   if (!globalForTracing.stoplineTracing) return inScope(scope, fn);
@@ -144,17 +146,21 @@ export const toolCallTraceparent = (item: { id: string; taskId: string; attempt:
   return traceparentOf(ids, sampledFor(ids.traceId));
 };
 
-/** The W3C `traceparent` header of what runs now (a tool call, a Stop's step), for an outgoing HTTP request. */
-export function traceHeaders(headers: Record<string, string> = {}): Record<string, string> {
+/**
+ * The W3C `traceparent` header of what runs now (a tool call, a Stop's step), for an outgoing HTTP request; else
+ * `fallback` (a tool's `ctx.traceparent`), else none.
+ */
+export function traceHeaders(headers: Record<string, string> = {}, fallback?: string): Record<string, string> {
   const active = trace.getActiveSpan()?.spanContext();
   if (active && trace.isSpanContextValid(active)) return { ...headers, traceparent: traceparentOf(active, (active.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED) };
   const scope = currentScope();
-  return scope?.traceId && scope.spanId ? { ...headers, traceparent: traceparentOf({ traceId: scope.traceId, spanId: scope.spanId }, scope.sampled ?? false) } : headers;
+  if (scope?.traceId && scope.spanId) return { ...headers, traceparent: traceparentOf({ traceId: scope.traceId, spanId: scope.spanId }, scope.sampled ?? false) };
+  return fallback ? { ...headers, traceparent: fallback } : headers;
 }
 
 /** The same for MCP: `_meta.traceparent` (how MCP carries trace context), merged into a request's `_meta`. */
-export const traceMeta = (meta: Record<string, unknown> = {}): Record<string, unknown> => {
-  const { traceparent } = traceHeaders();
+export const traceMeta = (meta: Record<string, unknown> = {}, fallback?: string): Record<string, unknown> => {
+  const { traceparent } = traceHeaders({}, fallback);
   return traceparent ? { ...meta, traceparent } : meta;
 };
 

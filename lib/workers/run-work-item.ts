@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { toolCall } from "../observability/tool-call";
+import { toolCallTraceparent } from "../observability/tracing";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isAppError } from "../errors";
 import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
@@ -94,6 +95,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
   };
 
   const ctx: ToolContext = {
+    traceparent: toolCallTraceparent(item), // the tool call's span: adapters send it on (lib/observability)
     signal: controller.signal,
     idempotencyKey: item.idempotencyKey,
     workItemId: item.id,

@@ -180,7 +180,7 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
       await ctx.checkpoint();
       // The start request is deliberately NOT tied to ctx.signal: once it left, its answer (the job id) is what
       // lets Stopline cancel and inspect the job. A Stop during it is handled right after, from the recorded id.
-      const started = await request("POST", o.startUrl, { body: o.body ? o.body(input) : (input ?? {}), headers: { "Idempotency-Key": ctx.idempotencyKey } });
+      const started = await request("POST", o.startUrl, { body: o.body ? o.body(input) : (input ?? {}), headers: traceHeaders({ "Idempotency-Key": ctx.idempotencyKey }, ctx.traceparent) });
       if (!started.ok) throw new Error(`${o.name}: the start endpoint answered ${started.status}: ${started.text.slice(0, 500)}`);
       let job = parseJob(started.json, `${o.name}: start`);
       known.set(ctx.idempotencyKey, job.id);

@@ -313,7 +313,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
           let result: CallToolResult;
           try {
             result = (await client.callTool(
-              { name: info.name, arguments: input ?? {}, _meta: traceMeta({ [CALL_META_KEY]: call.callId }) }, // + the call's traceparent
+              { name: info.name, arguments: input ?? {}, _meta: traceMeta({ [CALL_META_KEY]: call.callId }, ctx.traceparent) }, // + the call's traceparent
               {
                 signal: controller.signal,
                 timeout: o.callTimeoutMs,
