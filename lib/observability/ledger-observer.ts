@@ -137,9 +137,10 @@ async function toolCallEnded(database: Database, workItemId: string): Promise<vo
 }
 
 async function taskEnded(database: Database, taskId: string): Promise<void> {
-  const task = await database.prisma.task.findUnique({ where: { id: taskId }, select: { id: true, title: true, stage: true, createdAt: true, endedAt: true, settledAt: true, updatedAt: true } });
+  // No title: it is the person's own words, which traces (another system, other readers) do not need.
+  const task = await database.prisma.task.findUnique({ where: { id: taskId }, select: { id: true, stage: true, createdAt: true, endedAt: true, settledAt: true, updatedAt: true } });
   if (!task) return;
   emitSpan("stopline.task", taskTrace(task.id), null, { start: task.createdAt, end: task.endedAt ?? task.settledAt ?? task.updatedAt }, {
-    "stopline.task_id": task.id, "stopline.task.stage": task.stage, "stopline.task.title": task.title,
+    "stopline.task_id": task.id, "stopline.task.stage": task.stage,
   });
 }
