@@ -24,7 +24,7 @@ import { findOwnServer, portIsFree, portTakenMessage } from "./start/stale-serve
 import { demoAccountsStillPublished } from "../lib/auth/seed-demo-accounts";
 import { startJsonLogs } from "../lib/observability/log";
 
-startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
+await startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number; got "${process.env.PORT}"`);

@@ -10,7 +10,7 @@ import { appRegistry } from "../lib/runtime/app-registry";
 import { startBackground, stopBackground } from "../lib/runtime/background";
 import { startJsonLogs } from "../lib/observability/log";
 
-startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
+await startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
 await migrate();
 const { pool } = startBackground({ workerId: process.env.STOPLINE_WORKER_ID });
 console.log(`stopline worker ${pool?.workerId ?? "(no pool: STOPLINE_WORKERS=0)"} on ${resolveDatabase().provider}; tools: ${appRegistry().names().join(", ") || "none registered"}`);

@@ -1,7 +1,5 @@
 import type { Database } from "../db/client";
-import { observeLedger } from "./ledger-observer";
 import { startJsonLogs } from "./log";
-import { startMetricsServer } from "./metrics-server";
 import { startTracing, stopTracing } from "./tracing";
 
 /**
@@ -15,12 +13,14 @@ const globalForObservability = globalThis as unknown as { stoplineObservability?
 export function startObservability(database: Database, options: { serviceName?: string } = {}): Promise<() => Promise<void>> {
   return (globalForObservability.stoplineObservability ??= (async () => {
     const log = (line: string) => console.log(`[stopline] ${line}`);
-    if (startJsonLogs()) log("logs: JSON lines (STOPLINE_LOG_FORMAT=json)");
+    if (await startJsonLogs()) log("logs: JSON lines (STOPLINE_LOG_FORMAT=json)");
     const traces = await startTracing(options).catch((error) => {
       console.error(`[stopline] traces: could not start the OTLP exporter: ${(error as Error).message}`);
       return null;
     });
     if (traces) log(traces);
+    // Loaded here, not at the process's start: prom-client and the summary code cost start-up time in every process.
+    const [{ observeLedger }, { startMetricsServer }] = await Promise.all([import("./ledger-observer"), import("./metrics-server")]);
     const stopObserving = observeLedger(database);
     const listener = await startMetricsServer(database).catch((error) => {
       console.error(`[stopline] metrics: could not listen on STOPLINE_METRICS_PORT=${process.env.STOPLINE_METRICS_PORT}: ${(error as Error).message}`);

@@ -1,4 +1,3 @@
-import { SpanKind } from "@opentelemetry/api";
 import { getCancellationSummary, getChildCancellationSummary } from "../cancellation/get-cancellation-summary";
 import type { CancellationSummary } from "../cancellation/summarize";
 import type { Database } from "../db/client";
@@ -7,7 +6,7 @@ import { LedgerEvent } from "../ledger/events";
 import { TERMINAL_ITEM_STATUSES } from "../ledger/states";
 import { stopTrace, taskTrace, toolCallSpan, type StopKey } from "./ids";
 import { metrics, metricsWanted } from "./metrics";
-import { emitSpan, tracingEnabled } from "./tracing";
+import { emitSpan, SpanKinds, tracingEnabled } from "./tracing";
 
 /**
  * Watches what this process commits (the in-process bus, `local` events only — another process counts its own)
@@ -103,7 +102,7 @@ async function settled(database: Database, stop: StopKey, summary: CancellationS
     { context: { traceId: task.traceId, spanId: task.spanId, traceFlags: 1 }, attributes: { "stopline.link": "task" } },
     ...ran.map((c) => ({ context: { ...toolCallSpan(c), traceFlags: 1 }, attributes: { "stopline.link": "tool_call", "stopline.work_item_id": c.id, "stopline.tool": c.toolName } })),
   ];
-  emitSpan("stopline.stop", root, null, { start, end }, attributes, { error, kind: SpanKind.SERVER, links });
+  emitSpan("stopline.stop", root, null, { start, end }, attributes, { error, kind: SpanKinds.server, links });
 }
 
 /** A sibling id for the settlement span (the root's own id is taken). */
@@ -133,7 +132,7 @@ async function toolCallEnded(database: Database, workItemId: string): Promise<vo
     "stopline.work_item.status": item.status,
     "stopline.attempt": item.attempt,
     ...(item.operationId ? { "stopline.operation_id": item.operationId } : {}),
-  }, { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKind.CONSUMER, events: stopped });
+  }, { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKinds.consumer, events: stopped });
 }
 
 async function taskEnded(database: Database, taskId: string): Promise<void> {

@@ -24,7 +24,7 @@ describe("STOPLINE_LOG_FORMAT=json", () => {
   it("every console line is one JSON object; inside a tool call it names the task, the work item and the trace", async () => {
     process.env.STOPLINE_LOG_FORMAT = "json";
     const { out, lines } = capture();
-    expect(startJsonLogs({ destination: out, name: "test" })).toBe(true);
+    expect(await startJsonLogs({ destination: out, name: "test" })).toBe(true);
     console.log("[stopline] serving on %s", "http://127.0.0.1:3000");
     const item = { id: "w7", taskId: "t7", attempt: 1 };
     await inToolCall(item, async () => {
@@ -43,8 +43,8 @@ describe("STOPLINE_LOG_FORMAT=json", () => {
     });
   });
 
-  it("unset (or text): the console is left as it is", () => {
-    expect(startJsonLogs()).toBe(false);
+  it("unset (or text): the console is left as it is", async () => {
+    expect(await startJsonLogs()).toBe(false);
     expect(console.log).toBe(original.log);
   });
 });

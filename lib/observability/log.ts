@@ -1,7 +1,7 @@
 import { format } from "node:util";
-import { trace } from "@opentelemetry/api";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { currentScope, wantScopes } from "./scope";
+import { activeSpanContext } from "./tracing";
 
 /**
  * STOPLINE_LOG_FORMAT=json: every line this process writes to its console becomes one JSON object (pino) with the
@@ -16,9 +16,9 @@ const globalForLog = globalThis as unknown as { stoplineLog?: Logger };
 
 export function logFields(): Record<string, string> {
   const scope = currentScope();
-  const span = trace.getActiveSpan()?.spanContext();
-  const traceId = span && trace.isSpanContextValid(span) ? span.traceId : scope?.traceId;
-  const spanId = span && trace.isSpanContextValid(span) ? span.spanId : scope?.spanId;
+  const span = activeSpanContext();
+  const traceId = span?.traceId ?? scope?.traceId;
+  const spanId = span?.spanId ?? scope?.spanId;
   return {
     ...(scope?.taskId ? { task_id: scope.taskId } : {}),
     ...(scope?.workItemId ? { work_item_id: scope.workItemId } : {}),
@@ -28,9 +28,11 @@ export function logFields(): Record<string, string> {
 }
 
 /** Installs JSON logging when STOPLINE_LOG_FORMAT=json (once per process); returns whether it is on. */
-export function startJsonLogs(options: { destination?: NodeJS.WritableStream; name?: string } = {}): boolean {
+export async function startJsonLogs(options: { destination?: NodeJS.WritableStream; name?: string } = {}): Promise<boolean> {
   const wanted = (process.env.STOPLINE_LOG_FORMAT ?? "text").toLowerCase();
   if (wanted !== "json") return false;
+  if (globalForLog.stoplineLog) return true;
+  const { default: pino } = await import("pino"); // loaded only when asked for
   if (globalForLog.stoplineLog) return true;
   const logger = pino(
     {

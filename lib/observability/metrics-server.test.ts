@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startMetricsServer } from "./metrics-server";
-import { countToolCall } from "./metrics";
+import { countToolCall } from "./counters";
 
 const freePort = () => new Promise<number>((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => {

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { counters } from "./counters";
 
 /**
  * The Prometheus metrics of this process (prom-client), one registry per process whichever copy of this module
@@ -45,7 +46,14 @@ function create(): StoplineMetrics {
       labelNames: ["level"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600], ...r,
     }),
     stopChildren: new Counter({ name: "stopline_stop_children_total", help: "Children of the Stops this process settled, by outcome (the outcome vocabulary: stopped, never_started, took_effect, outcome_unknown, could_not_stop_running, …)", labelNames: ["outcome"], ...r }),
-    toolCalls: new Counter({ name: "stopline_tool_calls_started_total", help: "Tool calls (work items) this process started or handed to a worker — claims — by tool; rate() is the claim rate", labelNames: ["tool"], ...r }),
+    toolCalls: new Counter({
+      name: "stopline_tool_calls_started_total", help: "Tool calls (work items) this process started or handed to a worker — claims — by tool; rate() is the claim rate", labelNames: ["tool"], ...r,
+      // Counted by the runners in counters.ts (no prom-client on the hot path); read here at each scrape.
+      collect() {
+        this.reset();
+        for (const [tool, n] of counters.toolCalls) this.inc({ tool }, n);
+      },
+    }),
     gauges: {
       queueDepth: gauge("stopline_queue_depth", "Work items queued, by tool (ledger)", ["tool"]),
       running: gauge("stopline_work_items_leased", "Work items leased to a worker (running, submitted, being stopped), by tool (ledger)", ["tool"]),
@@ -66,9 +74,6 @@ function create(): StoplineMetrics {
     },
   };
 }
-
-/** A tool call started (claimed by a worker of this process, or handed to a remote worker by this process). */
-export const countToolCall = (toolName: string) => metrics().toolCalls.inc({ tool: toolName });
 
 /**
  * Whether anyone reads this process's metrics: a metrics token or port is configured, or it was scraped. Until then

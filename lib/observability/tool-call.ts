@@ -1,4 +1,4 @@
-import { countToolCall } from "./metrics";
+import { countToolCall } from "./counters";
 import { inToolCall, toolCallTraceparent } from "./tracing";
 
 /**

@@ -1,7 +1,5 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type Tracer } from "@opentelemetry/api";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider, RandomIdGenerator, SamplingDecision, TraceIdRatioBasedSampler, type IdGenerator, type SpanExporter } from "@opentelemetry/sdk-trace-node";
+import type { Attributes, Context, Link, Span, SpanContext, Tracer } from "@opentelemetry/api";
+import type { IdGenerator, NodeTracerProvider, SpanExporter } from "@opentelemetry/sdk-trace-node";
 import { stopTrace, taskTrace, toolCallSpan, traceparentOf, type StopKey, type TraceIds } from "./ids";
 import { currentScope, inScope, scopesWanted, wantScopes } from "./scope";
 
@@ -18,17 +16,16 @@ import { currentScope, inScope, scopesWanted, wantScopes } from "./scope";
  *   ledger recorded (start = claim, end = finish); while it runs, its context is active (inToolCall) and travels on:
  *   `traceHeaders()` for HTTP jobs, `traceMeta()` for MCP's `_meta`, the claim's `traceparent` for SDK workers.
  * The engine and the runners call this module in one line each (stopStep, inToolCall, stepEvent, traceHeaders).
+ * OpenTelemetry itself is loaded only when tracing starts: every process imports this module, few export traces.
  */
 
-type Tracing = { provider: NodeTracerProvider; tracer: Tracer; ids: LedgerIds; sampled: (traceId: string) => boolean; endpoint: string };
+type Api = typeof import("@opentelemetry/api");
+type Tracing = { api: Api; provider: NodeTracerProvider; tracer: Tracer; ids: LedgerIds; sampled: (traceId: string) => boolean; endpoint: string };
 const globalForTracing = globalThis as unknown as { stoplineTracing?: Tracing | null };
 
 /** Span and trace ids as the tracer asks for them: random, unless a span with derived ids is being started. */
-class LedgerIds implements IdGenerator {
-  fixed: TraceIds | null = null;
-  readonly #random = new RandomIdGenerator();
-  generateTraceId = () => this.fixed?.traceId ?? this.#random.generateTraceId();
-  generateSpanId = () => this.fixed?.spanId ?? this.#random.generateSpanId();
+interface LedgerIds extends IdGenerator {
+  fixed: TraceIds | null;
 }
 
 const env = (name: string) => process.env[name]?.trim() || undefined;
@@ -50,6 +47,9 @@ export async function startTracing(options: { serviceName?: string } = {}): Prom
     globalForTracing.stoplineTracing = null;
     return null;
   }
+  const [api, { W3CTraceContextPropagator }, { detectResources, envDetector, resourceFromAttributes }, sdk] = await Promise.all([
+    import("@opentelemetry/api"), import("@opentelemetry/core"), import("@opentelemetry/resources"), import("@opentelemetry/sdk-trace-node"),
+  ]);
   const protocol = env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ?? env("OTEL_EXPORTER_OTLP_PROTOCOL") ?? "http/protobuf";
   let exporter: SpanExporter;
   if (protocol === "http/json") exporter = new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
@@ -57,12 +57,17 @@ export async function startTracing(options: { serviceName?: string } = {}): Prom
     if (protocol !== "http/protobuf") console.error(`[stopline] OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported (http/protobuf or http/json); sending http/protobuf`);
     exporter = new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
   }
-  const ids = new LedgerIds();
+  const random = new sdk.RandomIdGenerator();
+  const ids: LedgerIds = {
+    fixed: null,
+    generateTraceId: () => ids.fixed?.traceId ?? random.generateTraceId(),
+    generateSpanId: () => ids.fixed?.spanId ?? random.generateSpanId(),
+  };
   const resource = resourceFromAttributes({ "service.name": options.serviceName ?? "stopline" }).merge(await detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({ resource, idGenerator: ids, spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: Number(env("OTEL_BSP_SCHEDULE_DELAY") ?? 1_000) })] });
+  const provider = new sdk.NodeTracerProvider({ resource, idGenerator: ids, spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: Number(env("OTEL_BSP_SCHEDULE_DELAY") ?? 1_000) })] });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   wantScopes();
-  globalForTracing.stoplineTracing = { provider, tracer: provider.getTracer("stopline"), ids, sampled: samplerFromEnvironment(), endpoint };
+  globalForTracing.stoplineTracing = { api, provider, tracer: provider.getTracer("stopline"), ids, sampled: samplerFromEnvironment(api, sdk), endpoint };
   return `traces: OTLP ${protocol} to ${endpoint}`;
 }
 
@@ -76,28 +81,36 @@ export async function stopTracing(): Promise<void> {
   globalForTracing.stoplineTracing = undefined;
   if (!t) return;
   await t.provider.shutdown().catch(() => {});
-  trace.disable();
-  context.disable();
+  t.api.trace.disable();
+  t.api.context.disable();
 }
 
 export const tracingEnabled = () => !!globalForTracing.stoplineTracing;
 
 /** Whether a trace with this id is exported: the configured sampler's decision for a root with that id. */
-function samplerFromEnvironment(): (traceId: string) => boolean {
+function samplerFromEnvironment(api: Api, sdk: typeof import("@opentelemetry/sdk-trace-node")): (traceId: string) => boolean {
   const sampler = env("OTEL_TRACES_SAMPLER") ?? "parentbased_always_on";
   if (sampler.endsWith("always_off")) return () => false;
   if (sampler.endsWith("traceidratio")) {
-    const ratio = new TraceIdRatioBasedSampler(Number(env("OTEL_TRACES_SAMPLER_ARG") ?? 1));
-    return (traceId) => ratio.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const ratio = new sdk.TraceIdRatioBasedSampler(Number(env("OTEL_TRACES_SAMPLER_ARG") ?? 1));
+    return (traceId) => ratio.shouldSample(api.ROOT_CONTEXT, traceId).decision === sdk.SamplingDecision.RECORD_AND_SAMPLED;
   }
   return () => true;
 }
 
 const sampledFor = (traceId: string) => globalForTracing.stoplineTracing?.sampled(traceId) ?? false;
+const SAMPLED = 1; // W3C trace-flags bit (TraceFlags.SAMPLED)
 
 /** A context whose parent is the span with these derived ids (started elsewhere, or emitted later). */
-function parentContext(ids: TraceIds, base: Context = ROOT_CONTEXT): Context {
-  return trace.setSpanContext(base, { traceId: ids.traceId, spanId: ids.spanId, isRemote: true, traceFlags: sampledFor(ids.traceId) ? TraceFlags.SAMPLED : TraceFlags.NONE });
+function parentContext(t: Tracing, ids: TraceIds): Context {
+  return t.api.trace.setSpanContext(t.api.ROOT_CONTEXT, { traceId: ids.traceId, spanId: ids.spanId, isRemote: true, traceFlags: sampledFor(ids.traceId) ? SAMPLED : 0 });
+}
+
+/** The span context active now (traces on only). */
+export function activeSpanContext(): SpanContext | undefined {
+  const t = globalForTracing.stoplineTracing;
+  const active = t?.api.trace.getActiveSpan()?.spanContext();
+  return active && t!.api.trace.isSpanContextValid(active) ? active : undefined;
 }
 
 /** A step of a Stop. */
@@ -113,15 +126,15 @@ export function stopStep<T>(stop: StopKey, step: StopStep, fn: () => Promise<T>,
   if (!t) return inScope(scope, fn);
   // Always under the Stop's root: the engine's pass may start inside another span's context (it reacts to the
   // boundary's commit announcement, which carries the boundary's context along), and a step is not part of that.
-  const parent = parentContext(root);
+  const parent = parentContext(t, root);
   const attrs = { ...stopAttributes(stop), "stopline.step": step, ...attributes };
   return t.tracer.startActiveSpan(`stopline.stop.${step}`, { attributes: attrs }, parent, (span) =>
-    inScope({ ...scope, spanId: span.spanContext().spanId }, () => settleSpan(span, fn)));
+    inScope({ ...scope, spanId: span.spanContext().spanId }, () => settleSpan(t, span, fn)));
 }
 
 /** One step the engine logged (lib/cancellation/steps.ts): an event on the span running now — the child's answer. */
 export function stepEvent(step: { action: string; success: boolean; detail?: string; workItemId?: string | null }): void {
-  trace.getActiveSpan()?.addEvent(`stopline.step.${step.action}`, {
+  globalForTracing.stoplineTracing?.api.trace.getActiveSpan()?.addEvent(`stopline.step.${step.action}`, {
     "stopline.step.success": step.success,
     ...(step.detail ? { "stopline.step.detail": step.detail } : {}),
     ...(step.workItemId ? { "stopline.work_item_id": step.workItemId } : {}),
@@ -136,8 +149,9 @@ export function inToolCall<T>(item: { id: string; taskId: string; attempt: numbe
   if (!scopesWanted()) return fn(); // nothing reads it: the runner's ctx.traceparent still carries the context
   const ids = toolCallSpan(item);
   const scope = { taskId: item.taskId, workItemId: item.id, traceId: ids.traceId, spanId: ids.spanId, sampled: sampledFor(ids.traceId) };
-  if (!globalForTracing.stoplineTracing) return inScope(scope, fn);
-  return context.with(parentContext(ids), () => inScope(scope, fn));
+  const t = globalForTracing.stoplineTracing;
+  if (!t) return inScope(scope, fn);
+  return t.api.context.with(parentContext(t, ids), () => inScope(scope, fn));
 }
 
 /** The `traceparent` of a tool call, as handed to a worker with its claim (lib/api: the claim's answer). */
@@ -151,8 +165,8 @@ export const toolCallTraceparent = (item: { id: string; taskId: string; attempt:
  * `fallback` (a tool's `ctx.traceparent`), else none.
  */
 export function traceHeaders(headers: Record<string, string> = {}, fallback?: string): Record<string, string> {
-  const active = trace.getActiveSpan()?.spanContext();
-  if (active && trace.isSpanContextValid(active)) return { ...headers, traceparent: traceparentOf(active, (active.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED) };
+  const active = activeSpanContext();
+  if (active) return { ...headers, traceparent: traceparentOf(active, (active.traceFlags & SAMPLED) === SAMPLED) };
   const scope = currentScope();
   if (scope?.traceId && scope.spanId) return { ...headers, traceparent: traceparentOf({ traceId: scope.traceId, spanId: scope.spanId }, scope.sampled ?? false) };
   return fallback ? { ...headers, traceparent: fallback } : headers;
@@ -169,12 +183,12 @@ const stopAttributes = (stop: StopKey): Attributes => ({
   ...(stop.workItemId ? { "stopline.work_item_id": stop.workItemId, "stopline.stop.scope": "work_item" } : { "stopline.stop.scope": "task" }),
 });
 
-async function settleSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+async function settleSpan<T>(t: Tracing, span: Span, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
     span.recordException(error as Error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+    span.setStatus({ code: t.api.SpanStatusCode.ERROR, message: (error as Error)?.message });
     throw error;
   } finally {
     span.end();
@@ -191,20 +205,23 @@ export function emitSpan(
   parent: TraceIds | null,
   at: { start: Date; end: Date },
   attributes: Attributes,
-  options: { error?: string; links?: Link[]; kind?: SpanKind; events?: { name: string; at: Date; attributes?: Attributes }[] } = {},
+  options: { error?: string; links?: Link[]; kind?: (typeof SpanKinds)[keyof typeof SpanKinds]; events?: { name: string; at: Date; attributes?: Attributes }[] } = {},
 ): void {
   const t = globalForTracing.stoplineTracing;
   if (!t) return;
   t.ids.fixed = ids;
   let span: Span;
   try {
-    span = t.tracer.startSpan(name, { startTime: at.start, attributes, links: options.links, kind: options.kind ?? SpanKind.INTERNAL, root: !parent }, parent ? parentContext(parent) : ROOT_CONTEXT);
+    span = t.tracer.startSpan(name, { startTime: at.start, attributes, links: options.links, kind: options.kind ?? SpanKinds.internal, root: !parent }, parent ? parentContext(t, parent) : t.api.ROOT_CONTEXT);
   } finally {
     t.ids.fixed = null;
   }
   for (const e of options.events ?? []) span.addEvent(e.name, e.attributes ?? {}, e.at);
-  if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
+  if (options.error !== undefined) span.setStatus({ code: t.api.SpanStatusCode.ERROR, message: options.error });
   span.end(at.end < at.start ? at.start : at.end);
 }
+
+/** OpenTelemetry's SpanKind values (the API's enum, without loading the API where tracing is off). */
+export const SpanKinds = { internal: 0, server: 1, consumer: 4 } as const;
 
 export { stopTrace, taskTrace, toolCallSpan };

@@ -29,7 +29,7 @@ import { applyForwarding, parseTrustedProxies } from "../../lib/http/client-addr
 import { serverFile } from "./stale-server";
 import { startJsonLogs } from "../../lib/observability/log";
 
-startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
+await startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "127.0.0.1";
