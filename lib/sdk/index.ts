@@ -75,6 +75,7 @@ export {
   type ValidationIssue,
 } from "./errors";
 export { ErrorCode } from "../errors";
+export { defineTool } from "./define-tool";
 export { runWorker, StoppedError, type RunWorkerOptions, type RunOutcome, type WorkerEvent } from "./worker";
 export type { RetryOptions } from "./retry";
 export type { ToolContext, ToolDefinition, InspectOutcome, CallRef } from "../tools/contract";

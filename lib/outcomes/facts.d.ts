@@ -1,0 +1,100 @@
+import { type Mechanism, type ReviewItemKind, type ReviewItemStatus, type SideEffectOutcome, type WorkItemKind, type WorkItemStatus } from "../ledger/states";
+/**
+ * The ledger facts a child's outcome is derived from — nothing else (no model, no worker's say-so). Times are
+ * epoch milliseconds so that the same pure functions run on the server (Prisma rows: Date) and in the browser
+ * (API JSON: ISO strings); `childFacts` below reads either.
+ */
+export interface ChildFacts {
+    status: WorkItemStatus;
+    kind: WorkItemKind;
+    mechanism: Mechanism;
+    commitsEffect: boolean;
+    startedAt: number | null;
+    finishedAt: number | null;
+    /** Until when reconciliation asks the service (null: nothing will ask; a person decides). */
+    reconcileDeadline: number | null;
+    /** A worker still holds a live lease on it: the call is still being watched by whoever runs it. */
+    leaseLive: boolean;
+    /** The one provider cancel / rollback of this child (issue 9's fence columns). */
+    cancel: {
+        dispatchedAt: number | null;
+        answeredAt: number | null;
+        withdrawnAt: number | null;
+    };
+    /** The running code reported a partial result (kept or discarded: the status says which). */
+    hasPartial: boolean;
+    /** The external effects this child submitted, with what the service says about each. */
+    effects: {
+        outcome: SideEffectOutcome;
+        reversible: boolean;
+    }[];
+    /** Review items about this child or its effects (open, escalated or decided). */
+    reviews: {
+        kind: ReviewItemKind;
+        status: ReviewItemStatus;
+        deadline: number;
+    }[];
+    /** A Stop of this child alone or of an ancestor (issue 13, a scoped Stop): its own boundary and settlement. */
+    ownStop?: StopFacts | null;
+}
+/** The task's Stop, if any: when its boundary was recorded, and when the engine's pass settled it. */
+export interface StopFacts {
+    requestedAt: number | null;
+    settledAt: number | null;
+}
+type Time = Date | string | null | undefined;
+/** A work item as both the database (Date) and the API (ISO string) spell it. */
+export interface WorkItemLike {
+    id: string;
+    status: string;
+    kind: string;
+    mechanism: string;
+    commitsEffect: boolean;
+    startedAt: Time;
+    finishedAt: Time;
+    reconcileDeadline: Time;
+    leaseExpiresAt: Time;
+    partialResult: unknown;
+    cancelDispatchedAt?: Time;
+    cancelAnsweredAt?: Time;
+    cancelWithdrawnAt?: Time;
+    /** A scoped Stop of this child (or an ancestor): when it was recorded and when its pass settled. */
+    stopRequestedAt?: Time;
+    stopSettledAt?: Time;
+}
+export interface SideEffectLike {
+    id: string;
+    workItemId: string;
+    outcome: string;
+    reversible: boolean;
+}
+export interface ReviewItemLike {
+    workItemId: string | null;
+    sideEffectId: string | null;
+    kind: string;
+    status: string;
+    deadline: Time;
+}
+/**
+ * The facts of one child from its rows: its side effects, and the review items about it or its effects.
+ * `now` judges whether a lease is still live.
+ */
+export declare function childFacts(item: WorkItemLike, related: {
+    sideEffects: SideEffectLike[];
+    reviewItems: ReviewItemLike[];
+}, now: number): ChildFacts;
+export declare function stopFacts(task: {
+    cancelRequestedAt: Time;
+    settledAt?: Time;
+}): StopFacts;
+/** The earliest deadline of the open review items of one kind (null: none open). */
+export declare function openReviewDeadline(reviews: ChildFacts["reviews"], kinds: readonly ReviewItemKind[]): number | null;
+/** A task as both the database and the API spell it: its children and what a person was asked about them. */
+export interface TaskLike {
+    cancelRequestedAt: Time;
+    settledAt?: Time;
+    workItems: WorkItemLike[];
+    sideEffects: SideEffectLike[];
+    reviewItems: ReviewItemLike[];
+}
+export {};
