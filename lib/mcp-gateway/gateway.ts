@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/server";
+import { INVALID_PARAMS, McpServer, ProtocolError } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode, isAppError } from "../errors";
 import { statusOf } from "../api/http-errors";
@@ -11,7 +11,7 @@ import { IncidentTarget, isTerminalItem, Mechanism, QUARANTINE_STATES, StopScope
 import { casUpdate, writeLedger } from "../ledger/write";
 import { onCommitted } from "../events/bus";
 import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
-import type { ToolDefinition } from "../tools/contract";
+import { StoppedError, type ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import type { DownstreamServerConfig, GatewayConfig } from "./config";
@@ -123,6 +123,10 @@ export class McpGateway {
       clientInfo: { name: "stopline-mcp-gateway", version: "0.1.0" },
       commitsEffect: (tool) => contracts[tool.name]?.commitsEffect ?? (tool.annotations?.readOnlyHint === true ? false : true),
       risk: (tool) => contracts[tool.name]?.risk ?? (tool.annotations?.readOnlyHint === true || tool.annotations?.destructiveHint === false ? "low" : "high"),
+      inspectVia: (tool) => {
+        const c = contracts[tool.name];
+        return c?.inspect || c?.idempotencyKeyArgument ? { ...c.inspect, idempotencyKeyArgument: c.idempotencyKeyArgument } : undefined;
+      },
     });
     this.#sets.push(set);
     const listed = await this.#listInfos(set);
@@ -154,6 +158,8 @@ export class McpGateway {
       })),
     }));
     low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx) => {
+      // The spec's answer to a tool nobody offers: a JSON-RPC error (-32602), not a tool result; nothing is recorded.
+      if (!this.tools.has(request.params.name)) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
       const progressToken = ctx.mcpReq?._meta?.progressToken;
       return this.callTool(session(ctx), request.params.name, request.params.arguments, {
         signal: ctx.mcpReq.signal,
@@ -167,7 +173,7 @@ export class McpGateway {
   /** One tools/call: a work item of the session's task, run inline; answered from what the ledger recorded. */
   async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
     const tool = this.tools.get(name);
-    if (!tool) return errorAnswer(`Stopline gateway: there is no tool "${name}"`);
+    if (!tool) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     // A kill switch on the client's token or on the tool: refused before anything is recorded (no session task is
     // made for it). The same checks run again inside the start's transaction, which settles a race with the switch.
     const switches: [IncidentTarget, string][] = [...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []), [IncidentTarget.tool, tool.def.name]];
@@ -191,10 +197,20 @@ export class McpGateway {
         if (isAppError(error) && error.code === ErrorCode.quarantined) return refusedAnswer(error);
         if (isAppError(error) && error.code === ErrorCode.cancelRequested) {
           // The session's task was stopped by a kill switch that has been lifted since: the session goes on in a new
-          // task (the stopped one stays as it was recorded). Any other Stop ends the session's work for good.
+          // task (the stopped one stays as it was recorded).
           if (attempt === 0 && (await this.#stoppedByLiftedSwitch(session.taskId!))) {
             session = await this.#renewSession(session);
             continue;
+          }
+          // 2026-07-28 has no sessions: a "session" is the client's name (and its optional _meta session), so a new
+          // process of the same client would be refused for ever. Once the Stop has settled — what was running is
+          // accounted for — its next call starts a new task; while the Stop is still being carried out, calls are refused.
+          if (attempt === 0 && session.key.startsWith("modern:")) {
+            if (await this.#stopSettled(session.taskId!)) {
+              session = await this.#renewSession(session);
+              continue;
+            }
+            return errorAnswer(`Stopline: this client's work is being stopped (${error.message}). Nothing new starts until the Stop is settled; call again in a moment.`);
           }
           return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
         }
@@ -221,7 +237,8 @@ export class McpGateway {
         try {
           return await def.run(input, ctx);
         } catch (error) {
-          if (running.clientStop || (await this.#stoppedAsCall(item.id))) await settleStoppedCall(this.#o.database, def, item.id);
+          // A StoppedError is a confirmed stop (a call without effects): the runner records it as such.
+          if (!(error instanceof StoppedError) && (running.clientStop || (await this.#stoppedAsCall(item.id)))) await settleStoppedCall(this.#o.database, def, item.id);
           throw error;
         }
       },
@@ -257,6 +274,12 @@ export class McpGateway {
     if (task?.cancelScope !== StopScope.incident || !task.cancelScopeRef) return false;
     const incident = await this.#o.database.prisma.incident.findUnique({ where: { id: task.cancelScopeRef }, select: { state: true } });
     return !!incident && !QUARANTINE_STATES.includes(incident.state as IncidentState);
+  }
+
+  /** The task's Stop has settled (the engine finished its pass). */
+  async #stopSettled(taskId: string): Promise<boolean> {
+    const task = await this.#o.database.prisma.task.findUnique({ where: { id: taskId }, select: { settledAt: true } });
+    return !!task?.settledAt;
   }
 
   /** A new task for a session whose task a lifted kill switch stopped (calls already running stay with the old one). */

@@ -96,7 +96,9 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     for (const file of files.filter((f) => /\.(mjs|cjs)$/.test(f))) {
       const code = readFileSync(path.join(OUT, file), "utf8");
       expect(code, file).not.toMatch(/prisma|better-sqlite3|from "pg"|require\("pg"\)|from "node:|require\("node:|from "ai"|require\("ai"\)/);
-      const bare = [...code.matchAll(/(?:from\s*|require\()\s*"([^".][^"]*)"/g)].map((m) => m[1]);
+      const specifiers = [...code.matchAll(/^(?:import|export)\b[^;\n]*?from\s*"([^"]+)"|^import\s*"([^"]+)"|\brequire\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+      expect(specifiers.length, `${file} imports something`).toBeGreaterThan(0);
+      const bare = specifiers.filter((s) => !s.startsWith("."));
       expect([...new Set(bare)].filter((b) => !/^(zod|eventsource-parser)(\/|$)/.test(b)), file).toEqual([]);
     }
     // declarations are bundled: no relative import without an extension (TS2834 under nodenext)
