@@ -1,6 +1,4 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,7 +22,6 @@ import { serveFetch } from "./testing/serve";
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const run = promisify(execFile);
 let t: TestDatabase;
 let fixture: FixtureServer;
 let gateway: McpGateway;
@@ -54,7 +51,8 @@ beforeAll(async () => {
   };
   gateway = await McpGateway.start({ database: t.database, registry, config, heartbeatMs: 500 });
   engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 50, settleTimeoutMs: 1_000 }).start(200);
-  // The conformance suite's client sends no credentials: this endpoint admits every loopback request as one principal.
+  // The endpoint admits every request as one principal (the conformance suite, which sends no credentials, runs against
+  // the app's own route with a real token: conformance.int.test.ts).
   endpoint = await serveFetch(createGatewayHttpHandler(gateway, { authenticate: async () => ({ id: "tok_test", name: "ide" }) }));
 }, 60_000);
 
@@ -315,23 +313,4 @@ describe("MCP gateway over stdio (npm run mcp:stdio): for clients that launch a 
     const stopEvent = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { workItemId: item.id, type: "work_item.cancelling" } });
     expect(stopEvent.reason).toMatch(/the MCP client cancelled this call/);
   }, 30_000);
-});
-
-describe("MCP gateway: the official conformance suite (server side)", () => {
-  const SCENARIOS = ["server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "tools-call-with-progress", "dns-rebinding-protection"];
-  it(`passes ${SCENARIOS.join(", ")}`, async () => {
-    const bin = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    const register = path.join(ROOT, "lib/mcp-gateway/testing/conformance-register.mjs");
-    const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-    const results = await Promise.all(
-      SCENARIOS.map(async (scenario) => {
-        const out = await run(process.execPath, ["--import", register, bin, "server", "--url", endpoint.url, "--scenario", scenario], { env, cwd: ROOT, timeout: 60_000 }).then(
-          (r) => ({ code: 0, text: r.stdout + r.stderr }),
-          (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
-        );
-        return { scenario, ...out };
-      }),
-    );
-    for (const r of results) expect({ scenario: r.scenario, code: r.code, failed: /FAILURE|failed: [1-9]/.test(r.text) ? r.text.slice(0, 2_000) : null }).toEqual({ scenario: r.scenario, code: 0, failed: null });
-  }, 90_000);
 });

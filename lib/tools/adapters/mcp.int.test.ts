@@ -169,7 +169,8 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     // ledger
     const row = await item(child.id);
     expect(row.status).toBe("cancelled");
-    expect(await reconcileSteps(task.id, child.id)).toEqual(["the service says: not_committed"]);
+    // the call commits nothing: its runner knew it stopped (nothing was left to ask the server)
+    expect(await reconcileSteps(task.id, child.id)).toEqual([]);
     expect(await reviews(task.id)).toEqual([]);
     // summary
     const s = await getCancellationSummary(t.database, task.id);
@@ -297,7 +298,8 @@ describe("MCP adapter: Streamable HTTP", () => {
       });
       proc!.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${out}`)));
     });
-    remote = await connectMcpTools({ prefix: "remote", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, transport: { url: `http://127.0.0.1:${port}/mcp` } });
+    // as above: a server one does not trust (effects assumed), so the unconfirmed cancel is an effect nobody confirmed
+    remote = await connectMcpTools({ prefix: "remote", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, commitsEffect: true, transport: { url: `http://127.0.0.1:${port}/mcp` } });
     const tool = remote.tools[0];
     expect(tool.name).toBe("remote.trigger-long-running-operation");
     const { engine } = boot([tool]);

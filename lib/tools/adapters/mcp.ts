@@ -371,6 +371,8 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const controller = observer.controllerOf(call);
         const stopOnRunSignal = () => controller.abort(ctx.signal.reason);
         ctx.signal.addEventListener("abort", stopOnRunSignal, { once: true });
+        // The server's progress is the call's progress in the chat and the console (coalesced by the runner).
+        const unsubscribeProgress = observer.onProgress(ctx.workItemId, (p) => void ctx.reportProgress({ done: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }).catch(() => {}));
         try {
           let result: CallToolResult;
           try {
@@ -393,18 +395,22 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
           return result;
         } catch (error) {
           if (call.sentAt === null && call.notSent === null) call.notSent = `the request could not be sent: ${(error as Error).message}`;
-          if (ctx.signal.aborted && !commitsEffect && call.answer === null) {
+          if (ctx.signal.aborted && !commitsEffect) {
             // A call that changes nothing, told to stop the way its protocol revision says (notifications/cancelled,
-            // the closed stream, tasks/cancel): whatever the server still does has no effect to confirm — stopped.
+            // the closed stream, tasks/cancel). An answer that still comes within the grace period is what happened
+            // (a result: it completed); without one, whatever the server still does has no effect to confirm — stopped.
             await observer.cancelDelivered(call, 2_000);
             if (call.task) await cancelTask(call);
-            const how = call.cancelKind === "stream_closed" ? "its response stream was closed" : call.cancelKind === "tasks_cancel" ? "tasks/cancel was sent" : call.sentAt === null ? "it was never sent" : "notifications/cancelled was sent";
+            if (call.sentAt !== null && call.cancelKind !== "stream_closed") await observer.waitForAnswer(call, (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs);
+            if (call.answer?.kind === "result" && !call.answer.isError) return call.answer.result;
+            const how = call.answer ? "the server answered the cancelled request with an error" : call.cancelKind === "stream_closed" ? "its response stream was closed" : call.cancelKind === "tasks_cancel" ? "tasks/cancel was sent" : call.sentAt === null ? "it was never sent" : "notifications/cancelled was sent";
             throw new StoppedError(`${where} was stopped (${how}); it has no effect, so nothing is left to confirm`);
           }
           if (ctx.signal.aborted) throw ctx.signal.reason;
           throw error;
         } finally {
           ctx.signal.removeEventListener("abort", stopOnRunSignal);
+          unsubscribeProgress();
         }
       },
 
