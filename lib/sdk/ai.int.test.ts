@@ -2,9 +2,10 @@ import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChatHandler } from "../../examples/ai-sdk/agent";
 import { startDemoServer, type DemoServer } from "../demo/server";
+import { setFaults } from "../demo/faults";
 import { witnessLog } from "../demo/store";
 import { StoplineClient } from "./index";
-import { eventually, startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "./testing/server";
 
 /**
  * The AI SDK integration (lib/sdk/ai.ts) through the example Next.js route (examples/ai-sdk): a real
@@ -102,6 +103,46 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     ]);
     expect(summary.uncertain_tool_calls).toEqual([]);
     expect(summary.orphaned_side_effects).toEqual([]);
+  }, 60_000);
+
+  it("'settled' means final: while the tool's own stop contract runs in the agent's process (seconds, against a slow service), the summary stays IN_PROGRESS; its first other answer is the last one", async () => {
+    const steps = [
+      step({ toolCallId: "call-export-slow", toolName: "exportReport", input: { rows: 2_000, rowMs: 5 } }),
+      step({ text: "Here is your report." }),
+    ];
+    const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent", doStream: async () => steps.shift()! });
+    const POST = createChatHandler({ client: admin, model, demoUrl: demo.url });
+    const response = await POST(new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "export a report of 2000 rows" }) }));
+    const taskId = response.headers.get("x-stopline-task")!;
+    const reading = (async () => {
+      for await (const _ of response.body!.pipeThrough(new TextDecoderStream())) void _;
+    })();
+    await eventually(async () => (await admin.getTask(taskId)).workItems.find((w) => w.toolName === "exportReport" && w.operationId) ?? undefined, "the export to be submitted", 15_000, 20);
+
+    // Every call to the reports service now takes 700 ms: the wrapper's cancel and inspect take seconds.
+    setFaults(demo.db, "reports", { latencyMs: 700 });
+    try {
+      await admin.cancel(taskId, { reason: "the user pressed Stop" });
+      const seen: string[] = [];
+      let first: Awaited<ReturnType<typeof admin.getCancellation>> | undefined;
+      while (!first) {
+        const current = await admin.getCancellation(taskId);
+        seen.push(current.status);
+        if (current.status !== "IN_PROGRESS") first = current;
+        else await sleep(20);
+      }
+      await reading;
+      const final = await eventually(async () => ((await admin.getTask(taskId)).workItems.every((w) => terminal(w.status)) ? admin.getCancellation(taskId) : undefined), "every step to end", 30_000);
+      const outcomes = (summary: typeof final) => summary.tool_calls.map((c) => [c.tool_call_id, c.status, c.outcome.kind]);
+      expect(final.status).toBe("CANCELLED");
+      expect(first.status).toBe(final.status);
+      expect(outcomes(first)).toEqual(outcomes(final));
+      expect(first.uncertain_tool_calls).toEqual([]);
+      expect(seen.filter((x) => x === "IN_PROGRESS").length).toBeGreaterThan(10); // it did wait for the agent's own stop path
+      expect(await s.t.database.prisma.reviewItem.count({ where: { taskId } })).toBe(0);
+    } finally {
+      setFaults(demo.db, "reports", {});
+    }
   }, 60_000);
 
   it("bad input to the example route: 400 naming the field, no task created", async () => {
