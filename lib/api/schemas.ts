@@ -155,10 +155,18 @@ export const CancellationSummarySchema = z.object({
     cancellation_status: z.enum(["CANCELLED", "CANCELLED_INCOMPLETE", "UNRECOVERABLE"]),
     partial_result: z.object({ marker: z.literal("PARTIAL_RESULT"), value: json }).nullable(),
     orphaned_resources: z.array(z.string()),
-  })),
-  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })),
-  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })),
-  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })),
+  })).describe(
+    "Children alive at the Stop that it stopped, or that could not be stopped. CANCELLED: never started (removed from dispatch), or stopped — with partial_result when a complete, valid subset was kept; CANCELLED_INCOMPLETE: stopped, its partial result discarded; UNRECOVERABLE: could not be stopped (no way to stop it, or the service refused or ignored the cancel), still running or finished anyway (then also in completed_tool_calls). Not listed: a read we only stopped waiting for (the service may have answered it; a read changes nothing — outcome `abandoned` in tool_calls), and work that ended before the Stop.",
+  ),
+  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })).describe(
+    "Every effect the service confirmed took effect (an order placed, an email sent), with what becomes of it: a person decides by a deadline whether to reverse it, it was kept, or it cannot be undone.",
+  ),
+  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })).describe(
+    "Children that ended at or after the Stop without being stopped: finished anyway, failed, or took effect (status `committed (reported late)` when a stop was reported before the service said it took effect). Work that finished before the Stop is not listed here; it is in tool_calls (outcome `completed_before_stop`).",
+  ),
+  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })).describe(
+    "Children whose outcome is not known yet: their service is being asked (until reconcile_deadline), or a person decides (an open review item; reconcile_deadline null when nothing can ask the service). After settlement they stay here until the answer is in.",
+  ),
   /** When the engine finished its pass; null while the status is IN_PROGRESS. */
   settled_at: isoDate.nullable(),
   /** Every child with its outcome in the one vocabulary (lib/outcomes): kind, a badge's words, the full phrase. */
