@@ -28,7 +28,7 @@ export function isOwnerHosted(item: { status: string; mechanism: string; toolNam
   return (
     ([WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling] as string[]).includes(item.status) &&
     (item.mechanism === Mechanism.providerCancel || item.mechanism === Mechanism.rollback) &&
-    !registry.get(item.toolName) && item.leaseToken !== null && item.leaseExpiresAt !== null && item.leaseExpiresAt > now
+    !registry.local(item.toolName) && item.leaseToken !== null && item.leaseExpiresAt !== null && item.leaseExpiresAt > now
   );
 }
 

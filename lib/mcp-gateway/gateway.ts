@@ -138,7 +138,7 @@ export class McpGateway {
       const name = `${config.prefix ?? ""}${info.name}`;
       if (this.tools.has(name)) throw new Error(`two downstream servers offer a tool named "${name}": give one of them a prefix in the gateway config`);
       this.tools.set(name, { name, server, info, def: tool, set });
-      if (!this.#o.registry.get(tool.name)) this.#o.registry.register(tool);
+      if (!this.#o.registry.local(tool.name)) this.#o.registry.register(tool);
     }
   }
 

@@ -1,10 +1,14 @@
+import { stepCountIs, streamText, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import { z } from "zod";
+import { createApiToken } from "../auth/tokens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChatHandler } from "../../examples/ai-sdk/agent";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { setFaults } from "../demo/faults";
 import { witnessLog } from "../demo/store";
 import { StoplineClient } from "./index";
+import { createStopline, stoplineContext, type StopContract } from "./ai";
 import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "./testing/server";
 
 /**
@@ -142,6 +146,79 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
       expect(await s.t.database.prisma.reviewItem.count({ where: { taskId } })).toBe(0);
     } finally {
       setFaults(demo.db, "reports", {});
+    }
+  }, 60_000);
+
+  it("an order the service creates after the Stop, by a call that never said submitted(): its own inspect (in the agent's process) finds it, it is recorded as a side effect with the reversal offered; a person approves and the agent's compensate cancels it at the shop", async () => {
+    type Order = { orderId: string; status: string; version: number; createdVersion: number; items: { sku: string; quantity: number }[] };
+    const shop = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; json: T }> => {
+      const res = await fetch(`${demo.url}${path}`, { method, headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined, signal });
+      return { status: res.status, json: (await res.json()) as T };
+    };
+    // The agent's tool: places an order and never says submitted(); the shop takes 1.5 s, and refuses the withdrawal.
+    const placeOrder = tool({
+      description: "Place an order", inputSchema: z.object({ sku: z.string(), quantity: z.number().int() }),
+      execute: async ({ sku, quantity }, options) => {
+        const ctx = stoplineContext(options)!;
+        return (await shop<Order>("POST", "/shop/orders", { idempotencyKey: ctx.idempotencyKey, items: [{ sku, quantity }] }, { "x-demo-faults": JSON.stringify({ latencyMs: 1_500 }) }, options.abortSignal)).json;
+      },
+    });
+    const contract: StopContract = {
+      mechanism: "provider_cancel", commitsEffect: true, risk: "high",
+      async cancel(ref) {
+        const r = await shop("POST", "/shop/fence", { idempotencyKey: ref.idempotencyKey }, { "x-demo-faults": JSON.stringify({ cancelUnavailable: true }) });
+        if (r.status !== 200) throw new Error(`the shop refused the cancel (${r.status})`);
+      },
+      async inspect(ref) {
+        const r = await shop<Order>("GET", `/shop/orders?idempotencyKey=${encodeURIComponent(ref.idempotencyKey)}`);
+        if (r.status === 404 || r.json.status === "cancelled") return { status: "not_committed" };
+        return { status: "committed", externalRecordId: r.json.orderId, externalVersion: String(r.json.createdVersion), currentVersion: String(r.json.version), description: `order ${r.json.orderId}`, result: r.json };
+      },
+      async compensate(effect, expectedVersion) {
+        const current = (await shop<Order>("GET", `/shop/orders/${effect.externalRecordId}`)).json;
+        if (String(current.version) !== expectedVersion) return { status: "conflict", currentVersion: String(current.version), detail: "changed since" };
+        await shop("POST", `/shop/orders/${current.orderId}/cancel`);
+        const after = (await shop<Order>("GET", `/shop/orders/${current.orderId}`)).json;
+        return after.status === "cancelled" ? { status: "compensated", detail: `order ${current.orderId} cancelled` } : { status: "failed", detail: `the order is ${after.status}` };
+      },
+    };
+    const stopline = createStopline({ client: admin, workerId: "agent-hosting-orders" });
+    try {
+      const task = await stopline.startTask({ title: "order a chair" });
+      const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent", doStream: async () => step({ toolCallId: "call-order", toolName: "placeOrder", input: { sku: "chair", quantity: 1 } }) });
+      const loop = streamText({ prompt: "order a chair", model: stopline.wrapModel(task, model), tools: stopline.wrapTools(task, { placeOrder: { tool: placeOrder, stop: contract } }), abortSignal: task.signal, stopWhen: stepCountIs(2) });
+      const consumed = Promise.resolve(loop.consumeStream()).catch(() => {});
+      await eventually(async () => (await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder" && w.status === "running"), "the order call to be in flight", 15_000, 20);
+      await sleep(300);
+      await admin.cancel(task.id, { reason: "the user pressed Stop" });
+      const stoppedAt = Date.now();
+      await consumed;
+
+      const summary = await admin.waitForCancellation(task.id, { timeoutMs: 30_000 });
+      const order = (await shop<Order>("GET", `/shop/orders?idempotencyKey=${encodeURIComponent((await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder")!.idempotencyKey)}`)).json;
+      const created = witnessLog(demo.db, "shop").find((w) => w.subject === order.orderId && w.action === "order_created")!;
+      expect(new Date(created.at).getTime()).toBeGreaterThan(stoppedAt); // the shop created it after the Stop
+      const detail = await admin.getTask(task.id);
+      const call = detail.workItems.find((w) => w.toolName === "placeOrder")!;
+      expect(call.status).toBe("completed");
+      expect(detail.sideEffects).toEqual([expect.objectContaining({ workItemId: call.id, outcome: "committed", externalRecordId: order.orderId, reversible: true })]);
+      const reviews = detail.reviewItems.filter((r) => r.workItemId === call.id);
+      expect(reviews.map((r) => [r.kind, r.status])).toEqual([["approve_compensation", "open"]]);
+      expect(summary.orphaned_side_effects.map((e) => e.tool_call_id)).toEqual(["call-order"]);
+      expect(summary.uncertain_tool_calls).toEqual([]);
+
+      // Another person approves the reversal; the compensation runs in the agent's process (its host), not the server's.
+      const approver = new StoplineClient({ baseUrl: s.http.url, token: (await createApiToken(s.t.database, { name: "approver", role: "admin" })).token, retry: false });
+      const review = await s.t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: reviews[0].id } });
+      const proposal = review.proposal as { target: string; expectedVersion: string };
+      const decided = await approver.call("decideReviewItem", { params: { id: review.id }, body: { decision: "approve", target: proposal.target, expectedVersion: proposal.expectedVersion, reason: "the user did not want it" } });
+      expect(JSON.stringify(decided)).toMatch(/compensated/);
+      expect((await shop<Order>("GET", `/shop/orders/${order.orderId}`)).json.status).toBe("cancelled");
+      const hostAnswers = await s.t.database.prisma.toolRequest.findMany({ where: { toolName: "placeOrder" }, orderBy: { createdAt: "asc" } });
+      expect(hostAnswers.map((r) => [r.action, r.claimedBy])).toContainEqual(["compensate", "agent-hosting-orders"]);
+      task.close();
+    } finally {
+      await stopline.close();
     }
   }, 60_000);
 

@@ -130,6 +130,9 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   reportPartial: "idempotent", // overwrites the same field with the same value
   reportProgress: "idempotent", // the latest report wins; a repeat records the same value again
   markUncertain: "idempotent", // uncertain → uncertain is a no-op
+  registerToolHost: "idempotent", // a renewal
+  claimToolRequests: "idempotent", // a claim whose answer was lost expires unanswered; the engine asks again
+  answerToolRequest: "idempotent", // a repeated answer is accepted once
   holdResource: "idempotent", // the ledger returns the resource already recorded
   releaseResource: "idempotent",
   sendMessage: "once",

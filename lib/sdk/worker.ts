@@ -1,4 +1,5 @@
 import type { ToolContext, ToolDefinition } from "../tools/contract";
+import { hostTools } from "./host";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
 import {
   CancelledError,
@@ -71,6 +72,11 @@ export interface RunWorkerOptions {
   /** Stops claiming; running items are let finish. */
   signal?: AbortSignal;
   onEvent?: (event: WorkerEvent) => void;
+  /**
+   * Host the tools' contracts (default true): while the worker runs, Stopline's engine asks it to inspect, cancel,
+   * roll back or compensate calls of its tools (lib/sdk/host.ts), so the server needs no copy of them.
+   */
+  host?: boolean;
 }
 
 const STOP_OUTCOMES = new Set<string>(["cancelled", "partial", "cancelled_incomplete"]);
@@ -105,6 +111,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       /* a listener's error must not stop the worker */
     }
   };
+  // The engine's questions about these tools' calls (reconciliation, cancel, compensation) are answered here.
+  const host = o.host === false ? null : hostTools({ client: o.client, hostId: o.workerId, tools: o.tools, signal: o.signal, onError: (error) => emit({ type: "error", error }) });
   const running = new Map<string, Promise<void>>();
   let slotFreed: () => void = () => {};
   let fatal: unknown = null;
@@ -152,6 +160,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   }
 
   await Promise.allSettled([...running.values()]);
+  await host?.stop();
   if (fatal) throw fatal;
 }
 
