@@ -149,11 +149,11 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
 
     const quickstart = readmeQuickstart();
     const cjs = project("cjs", {}, { module: "nodenext", moduleResolution: "nodenext" }, {
-      "usage.ts": USAGE, "quickstart.ts": quickstart,
+      "usage.ts": USAGE, "quickstart.ts": quickstart, "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n',
       "require.cjs": 'const sdk = require("@stopline/sdk"); const ai = require("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
     });
     const esm = project("esm", { type: "module" }, { module: "nodenext", moduleResolution: "nodenext" }, {
-      "usage.ts": USAGE, "quickstart.ts": quickstart,
+      "usage.ts": USAGE, "quickstart.ts": quickstart, "main.ts": 'import { probe } from "./usage.js";\nconsole.log(probe);\n',
       "import.mjs": 'const sdk = await import("@stopline/sdk"); const ai = await import("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
     });
     const bundler = project("bundler", { type: "module" }, { module: "esnext", moduleResolution: "bundler" }, { "usage.ts": USAGE, "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n' });
@@ -171,7 +171,7 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     const imported = await sh(process.execPath, ["import.mjs"], esm);
     expect(imported.stdout.trim(), imported.out).toBe("function function function");
     for (const dir of [cjs, esm]) {
-      const usage = await sh(path.join(BIN, "tsx"), ["-e", 'import("./usage.ts").then((m) => console.log(m.probe))'], dir);
+      const usage = await sh(path.join(BIN, "tsx"), ["main.ts"], dir);
       expect(usage.stdout.trim(), `${path.basename(dir)}: ${usage.out}`).toBe(EXPECTED_PROBE);
     }
     const bundled = await sh(path.join(BIN, "esbuild"), ["main.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=out.mjs", "--log-level=warning"], bundler);
