@@ -273,13 +273,18 @@ export async function stopChild(
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
+  // Its contract lives in the process that holds its lease (owner-hosted.ts): that process runs cancel and inspect
+  // and reports; the engine does not run the same contract a second time through the host.
+  if (o.registry && isOwnerHosted(current, o.registry, new Date())) {
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: true, detail: `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports` });
+    return;
+  }
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
   // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
   // the run that records the dispatch makes the call; the others leave it to reconciliation.
   if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
   if (!tool || !call) {
-    const owner = !tool && !!o.registry && isOwnerHosted(current, o.registry, new Date());
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: owner, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : owner ? `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports` : `tool ${item.toolName} is not registered in this process` });
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process, and no process that runs it answers` });
     return;
   }
   const ref = await refFor(database, current);

@@ -76,8 +76,11 @@ export function hostTools(options: HostToolsOptions): ToolHostHandle {
           await abortableSleep(1_000, signal).catch(() => {});
           continue;
         }
+        const asked = Date.now();
         const { requests } = await client.call("claimToolRequests", { body: { hostId, waitMs: Math.min(10_000, Math.floor(leaseMs / 3)), leaseMs }, signal });
         for (const request of requests) void answer(request);
+        // A server that answers at once with nothing (it does not hold the poll): do not ask in a tight loop.
+        if (!requests.length && Date.now() - asked < 500) await abortableSleep(1_000, signal).catch(() => {});
       } catch (error) {
         if (signal.aborted) return;
         report(error);
