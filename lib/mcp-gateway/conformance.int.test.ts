@@ -92,7 +92,8 @@ describe.skipIf(onPostgres)("the official MCP conformance suite against the gate
       );
       const results = readResults(out);
       const report = Object.entries(results).map(([scenario, r]) => `${r.passed ? "pass" : "FAIL"}  ${scenario}${r.passed ? "" : `  — ${r.failures.join("; ").slice(0, 300)}`}`).join("\n");
-      writeFileSync(path.join(ROOT, "output", `conformance-${revision}.txt`), `${report}\n\n${suite.text}`);
+      mkdirSync(path.join(ROOT, "output"), { recursive: true });
+      writeFileSync(path.join(ROOT, "output", `conformance-${revision}.txt`), `${report}\n\n${suite.text}`); // the full report, for a person
       expect(Object.keys(results).length, `the suite ran (exit ${suite.code}):\n${suite.text.slice(-3_000)}`).toBeGreaterThan(0);
       const expected = EXPECTED_CONFORMANCE[revision];
       const verdicts = Object.fromEntries(Object.entries(results).map(([s, r]) => [s, r.passed]));
