@@ -207,6 +207,22 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(await t.database.prisma.reviewItem.count({ where: { workItemId: cancelled.id } })).toBe(0);
   });
 
+  it("resources, prompts and completions of the upstream servers are relayed as they are (reads change nothing: no work item)", async () => {
+    const client = await connect("legacy", "ide-resources");
+    const before = await t.database.prisma.workItem.count();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["test://static-text", "test://static-binary"]));
+    expect((await client.readResource({ uri: "test://static-text" })).contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+    const templated = (await client.readResource({ uri: "test://template/7/data" })).contents[0] as { text: string };
+    expect(JSON.parse(templated.text)).toMatchObject({ id: "7" });
+    const missing = await client.readResource({ uri: "test://no-such-resource" }).catch((e: Error & { code?: number }) => e);
+    expect(missing).toBeInstanceOf(Error);
+    const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+    expect(prompt.messages[0].content).toMatchObject({ type: "text", text: "Prompt with arguments: arg1='a', arg2='b'" });
+    expect((await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "pa" } })).completion.values).toEqual(["paris", "park", "party"]);
+    expect(await t.database.prisma.workItem.count()).toBe(before);
+  });
+
   it("an unknown tool is the JSON-RPC error the spec shows (-32602), and nothing is recorded", async () => {
     const client = await connect("legacy", "ide-unknown");
     const before = await t.database.prisma.workItem.count();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { INVALID_PARAMS, McpServer, ProtocolError } from "@modelcontextprotocol/server";
+import { INVALID_PARAMS, McpServer, ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode, isAppError } from "../errors";
 import { statusOf } from "../api/http-errors";
@@ -89,6 +89,10 @@ export class McpGateway {
   readonly workerId: string;
   readonly #o: Required<Omit<GatewayOptions, "config" | "downstreamStderr">> & { config: GatewayConfig; downstreamStderr?: GatewayOptions["downstreamStderr"] };
   readonly #sets: McpToolSet[] = [];
+  /** The downstream servers, for what is relayed as it is (resources, prompts, completions, logging): no work items. */
+  readonly #relays: { server: string; prefix: string; set: McpToolSet }[] = [];
+  readonly #resourceOwner = new Map<string, McpToolSet>();
+  readonly #promptOwner = new Map<string, { set: McpToolSet; name: string }>();
   readonly #running = new Map<string, { tool: GatewayTool; session: Session; clientStop: boolean }>();
   #idleTimer: NodeJS.Timeout | undefined;
 
@@ -129,6 +133,7 @@ export class McpGateway {
       },
     });
     this.#sets.push(set);
+    this.#relays.push({ server, prefix: config.prefix ?? "", set });
     const listed = await this.#listInfos(set);
     for (const def of set.tools) {
       const original = def.name.slice(`mcp:${server}.`.length);
@@ -149,8 +154,12 @@ export class McpGateway {
 
   /** An MCP server instance for one client session (legacy) or one request (modern): tools/list and tools/call. */
   buildServer(session: (ctx: any) => SessionRef): McpServer {
-    const server = new McpServer({ name: "stopline-mcp-gateway", version: "0.1.0" }, { capabilities: { tools: {} } });
+    const offers = (capability: string) => this.#relays.filter((r) => r.set.capabilities[capability]);
+    const capabilities: Record<string, unknown> = { tools: {} };
+    for (const capability of ["resources", "prompts", "completions", "logging"]) if (offers(capability).length) capabilities[capability] = {};
+    const server = new McpServer({ name: "stopline-mcp-gateway", version: "0.1.0" }, { capabilities });
     const low = server.server as unknown as { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void };
+    this.#relay(low, offers);
     low.setRequestHandler("tools/list", async () => ({
       tools: [...this.tools.values()].map((t) => ({
         name: t.name, ...(t.info.title ? { title: t.info.title } : {}), description: t.info.description ?? `${t.info.name} on ${t.server}`,
@@ -168,6 +177,98 @@ export class McpGateway {
       });
     });
     return server;
+  }
+
+  /**
+   * What the gateway relays as it is, without a work item (issue 23): reads and prompts change nothing in the world,
+   * so they need no Stop. Resources are routed by URI (as listed, else by asking each server), prompts by name (with
+   * the server's prefix, like its tools); an upstream's error comes back as that error.
+   */
+  #relay(low: { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void }, offers: (capability: string) => { prefix: string; set: McpToolSet }[]) {
+    const forward = async (set: McpToolSet, method: string, params: Record<string, unknown> | undefined) => {
+      try {
+        return await set.request(method, params);
+      } catch (error) {
+        const e = error as { code?: unknown; message?: string; data?: unknown };
+        throw typeof e.code === "number" ? new ProtocolError(e.code, String(e.message ?? "the upstream server refused").replace(/^MCP error -?\d+: /, ""), e.data) : error;
+      }
+    };
+    const all = async (capability: string, method: string, key: string) => {
+      const out: Record<string, unknown>[] = [];
+      for (const relay of offers(capability)) {
+        let cursor: string | undefined;
+        for (let page = 0; page < 50; page++) {
+          const answer = await forward(relay.set, method, cursor ? { cursor } : undefined);
+          for (const entry of (answer[key] as Record<string, unknown>[] | undefined) ?? []) out.push({ ...entry, __relay: relay });
+          cursor = answer.nextCursor as string | undefined;
+          if (!cursor) break;
+        }
+      }
+      return out;
+    };
+    const strip = ({ __relay: _r, ...entry }: Record<string, unknown>) => entry;
+    if (offers("resources").length) {
+      low.setRequestHandler("resources/list", async () => {
+        const resources = await all("resources", "resources/list", "resources");
+        for (const r of resources) this.#resourceOwner.set(String(r.uri), (r.__relay as { set: McpToolSet }).set);
+        return { resources: resources.map(strip) };
+      });
+      low.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: (await all("resources", "resources/templates/list", "resourceTemplates")).map(strip) }));
+      low.setRequestHandler("resources/read", async (request: { params: { uri: string } }) => {
+        const known = this.#resourceOwner.get(request.params.uri);
+        if (known) return forward(known, "resources/read", request.params);
+        let last: unknown;
+        for (const { set } of offers("resources")) {
+          try {
+            const answer = await forward(set, "resources/read", request.params);
+            this.#resourceOwner.set(request.params.uri, set);
+            return answer;
+          } catch (error) {
+            last = error; // not this server's: ask the next one
+          }
+        }
+        throw last ?? new ResourceNotFoundError(request.params.uri);
+      });
+    }
+    const promptsList = async () => {
+        const prompts = await all("prompts", "prompts/list", "prompts");
+        return prompts.map((p) => {
+          const relay = p.__relay as { prefix: string; set: McpToolSet };
+          const name = `${relay.prefix}${String(p.name)}`;
+          this.#promptOwner.set(name, { set: relay.set, name: String(p.name) });
+          return { ...strip(p), name };
+        });
+    };
+    if (offers("prompts").length) {
+      low.setRequestHandler("prompts/list", async () => ({ prompts: await promptsList() }));
+      low.setRequestHandler("prompts/get", async (request: { params: { name: string; arguments?: Record<string, string> } }) => {
+        if (!this.#promptOwner.has(request.params.name)) await promptsList();
+        const owner = this.#promptOwner.get(request.params.name);
+        if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${request.params.name}`);
+        return forward(owner.set, "prompts/get", { ...request.params, name: owner.name });
+      });
+    }
+    if (offers("completions").length) {
+      low.setRequestHandler("completion/complete", async (request: { params: { ref: { type: string; name?: string; uri?: string } } & Record<string, unknown> }) => {
+        const { ref } = request.params;
+        if (ref.type === "ref/prompt") {
+          if (!this.#promptOwner.has(String(ref.name)) && offers("prompts").length) await promptsList();
+          const owner = this.#promptOwner.get(String(ref.name));
+          if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
+          return forward(owner.set, "completion/complete", { ...request.params, ref: { ...ref, name: owner.name } });
+        }
+        const set = offers("completions")[0].set;
+        return forward(this.#resourceOwner.get(String(ref.uri)) ?? set, "completion/complete", request.params);
+      });
+    }
+    if (offers("logging").length) {
+      // The gateway itself sends no log messages, so any level holds for it; the level goes on to the 2025-era upstreams
+      // that take it (2026-07-28 has no logging/setLevel: the level travels per request there, and is not relayed).
+      low.setRequestHandler("logging/setLevel", async (request: { params: Record<string, unknown> }) => {
+        for (const { set } of offers("logging")) if (set.era !== "modern") await forward(set, "logging/setLevel", request.params);
+        return {};
+      });
+    }
   }
 
   /** One tools/call: a work item of the session's task, run inline; answered from what the ledger recorded. */

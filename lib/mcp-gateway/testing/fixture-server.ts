@@ -18,7 +18,7 @@
  */
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -89,7 +89,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const now = () => new Date().toISOString();
 
   const handler = createMcpHandler(({ era }) => {
-    const server = new McpServer({ name: "stopline-fixture", version: "1.0.0" }, { capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } } as never });
+    const server = new McpServer({ name: "stopline-fixture", version: "1.0.0" }, { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {}, completions: {}, extensions: { [TASKS_EXTENSION]: {} } } as never });
     const low = server.server as unknown as {
       setRequestHandler(method: string, a: unknown, b?: unknown): void;
     };
@@ -190,6 +190,53 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return { isError: true, content: [{ type: "text", text: `unknown tool ${name}` }] };
       }
     });
+    // What the conformance suite reads through the gateway: resources, prompts, completions, logging (relayed as they are).
+    low.setRequestHandler("resources/list", async () => ({
+      resources: [
+        { uri: "test://static-text", name: "static-text", title: "Static text", mimeType: "text/plain" },
+        { uri: "test://static-binary", name: "static-binary", title: "Static binary", mimeType: "image/png" },
+      ],
+    }));
+    low.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "template", mimeType: "application/json" }] }));
+    low.setRequestHandler("resources/read", async (request: { params: { uri: string } }) => {
+      const { uri } = request.params;
+      if (uri === "test://static-text") return { contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }] };
+      if (uri === "test://static-binary") return { contents: [{ uri, mimeType: "image/png", blob: PNG }] };
+      const id = /^test:\/\/template\/([^/]+)\/data$/.exec(uri)?.[1];
+      if (id) return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+      throw new ResourceNotFoundError(uri);
+    });
+    low.setRequestHandler("prompts/list", async () => ({
+      prompts: [
+        { name: "test_simple_prompt", description: "A simple prompt without arguments" },
+        { name: "test_prompt_with_arguments", description: "A prompt with two arguments", arguments: [{ name: "arg1", description: "First test argument", required: true }, { name: "arg2", description: "Second test argument", required: true }] },
+        { name: "test_prompt_with_embedded_resource", description: "A prompt embedding a resource", arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }] },
+        { name: "test_prompt_with_image", description: "A prompt with an image" },
+      ],
+    }));
+    low.setRequestHandler("prompts/get", async (request: { params: { name: string; arguments?: Record<string, string> } }) => {
+      const a = request.params.arguments ?? {};
+      switch (request.params.name) {
+        case "test_simple_prompt":
+          return { messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }] };
+        case "test_prompt_with_arguments":
+          return { messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'` } }] };
+        case "test_prompt_with_embedded_resource":
+          return { messages: [
+            { role: "user", content: { type: "resource", resource: { uri: a.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+            { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+          ] };
+        case "test_prompt_with_image":
+          return { messages: [{ role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } }, { role: "user", content: { type: "text", text: "Please analyze the image above." } }] };
+        default:
+          throw new ProtocolError(-32602, `Unknown prompt: ${request.params.name}`);
+      }
+    });
+    low.setRequestHandler("completion/complete", async (request: { params: { argument: { value: string } } }) => {
+      const values = ["paris", "park", "party"].filter((v) => v.startsWith(request.params.argument.value));
+      return { completion: { values, total: values.length, hasMore: false } };
+    });
+    low.setRequestHandler("logging/setLevel", async () => ({}));
     low.setRequestHandler("tasks/get", { params: z.object({ taskId: z.string() }).loose() }, async ({ taskId }: { taskId: string }) => {
       const job = jobs.get(taskId);
       if (!job) throw new Error(`no task ${taskId}`);

@@ -191,6 +191,10 @@ export interface McpToolSet {
   onProgress(workItemId: string, listener: (progress: McpProgress) => void): () => void;
   /** The server's stderr when `stdio.stderr` is "pipe". */
   stderr: Stream | null;
+  /** What the server offers besides tools (resources, prompts, completions, logging): the gateway relays those. */
+  capabilities: Record<string, unknown>;
+  /** A request to the server as it is (the gateway's relay of resources/*, prompts/*, completion/complete, logging/setLevel). */
+  request(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -480,6 +484,8 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     },
     onProgress: (workItemId, listener) => observer.onProgress(workItemId, listener),
     stderr,
+    capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    request: (method, params) => client.request({ method, ...(params ? { params } : {}) } as never, z.object({}).loose() as never, { timeout: 30_000 } as never) as Promise<Record<string, unknown>>,
     close: () => client.close(),
   };
 }
