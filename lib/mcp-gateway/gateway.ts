@@ -35,6 +35,9 @@ import { LedgerEvent } from "../ledger/events";
  *   downstream, and the engine settles the call; a new call is refused before it starts (`refusedAnswer`);
  * - `stopCalls(filter)` stops running calls of this process by tool, session or work item (an operator's tool).
  *
+ * Resources, prompts and completions of the downstream servers are relayed as they are (#relay): reads change
+ * nothing, so they are no work items.
+ *
  * The client's answer is the ledger's: the downstream result when the item completed; otherwise an error
  * result that says what is known ("stopped", "cancellation sent but not confirmed", …) — never a success that
  * did not happen.
