@@ -1,15 +1,23 @@
 /**
- * npm run build:sdk [outDir] — packages lib/sdk as the npm package @stopline/sdk in output/sdk/ (`npm pack` ready):
- * ESM bundles for its two entry points (`.` → index.mjs, `./ai` → ai.mjs; shared code in chunk-*.mjs; the shared
- * contract, schemas and state constants inlined; zod and eventsource-parser as dependencies), their type
- * declarations, and the package's own files from lib/sdk: package/package.json (name, version, exports),
- * README.md, CHANGELOG.md. lib/sdk/package.test.ts builds it, packs it, installs the tarball into an empty
- * project and runs the README's quick start against `npm start`.
+ * npm run build:sdk [outDir] — packages lib/sdk as the npm package @stopline/sdk in output/sdk/ (`npm pack` ready),
+ * with tsdown (rolldown + rolldown-plugin-dts):
+ *
+ * - `.` and `./ai`, each as ESM (`.mjs`) and CommonJS (`.cjs`), with bundled declarations for each (`.d.mts`,
+ *   `.d.cts`): the shared contract, schemas and state constants are inlined, so the types need no relative import
+ *   that a `nodenext` consumer could not resolve. zod and eventsource-parser stay dependencies.
+ * - `bin/stopline-mcp-stdio.mjs` — the stdio relay to the MCP gateway (`npx stopline-mcp-stdio`), with the MCP
+ *   SDK's two transports bundled in, so that the package's dependencies stay zod and eventsource-parser.
+ * - the package's own files from lib/sdk: package/package.json (name, version, exports, bin), README.md,
+ *   CHANGELOG.md.
+ *
+ * lib/sdk/package.test.ts builds it, checks it with publint and @arethetypeswrong/cli, installs the tarball into
+ * CommonJS, ESM (nodenext) and bundler projects, typechecks and runs each, and runs the README's quick start.
  */
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { build } from "esbuild";
+import { pathToFileURL } from "node:url";
+import { build } from "tsdown";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SDK = path.join(ROOT, "lib", "sdk");
@@ -22,29 +30,32 @@ for (const dep of Object.keys(pkg.dependencies)) {
   if (!app.dependencies[dep]) throw new Error(`@stopline/sdk depends on ${dep}, which the app does not`);
 }
 
+// Declarations come from the project's own TypeScript (7, the native compiler): rolldown-plugin-dts runs it as tsgo.
+const require = createRequire(import.meta.url);
+const { default: getExePath } = (await import(pathToFileURL(path.join(path.dirname(require.resolve("typescript/package.json")), "lib", "getExePath.js")).href)) as { default: () => string };
+const tsgo = { path: getExePath() };
+
 rmSync(OUT, { recursive: true, force: true });
-mkdirSync(OUT, { recursive: true });
+const common = { cwd: ROOT, outDir: OUT, config: false, logLevel: "warn", target: "es2022", fixedExtension: true, hash: true, report: false, clean: false } as const;
 await build({
-  entryPoints: { index: path.join(SDK, "index.ts"), ai: path.join(SDK, "ai.ts") },
-  outdir: OUT,
-  outExtension: { ".js": ".mjs" },
-  chunkNames: "chunk-[hash]",
-  bundle: true,
-  splitting: true,
-  format: "esm",
+  ...common,
+  entry: { index: path.join(SDK, "index.ts"), ai: path.join(SDK, "ai.ts") },
+  format: ["esm", "cjs"],
   platform: "neutral",
-  target: "es2022",
-  external: ["zod", "eventsource-parser", "eventsource-parser/*"],
-  logLevel: "warning",
+  tsconfig: path.join(ROOT, "tsconfig.sdk.json"),
+  dts: { tsgo },
+  deps: { neverBundle: ["zod", "eventsource-parser", /^eventsource-parser\//], onlyBundle: false },
 });
-// Declarations for the whole import graph of the SDK, then one .d.ts per entry point that points at them.
-execFileSync(path.join(ROOT, "node_modules", ".bin", "tsc"), [
-  "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--noEmit", "false", "--skipLibCheck", "--allowImportingTsExtensions",
-  "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--strict", "--lib", "es2024,dom,dom.iterable",
-  "--rootDir", ROOT, "--outDir", path.join(OUT, "types"), path.join(SDK, "index.ts"), path.join(SDK, "ai.ts"),
-], { stdio: "inherit" });
-writeFileSync(path.join(OUT, "index.d.ts"), `export * from "./types/lib/sdk/index";\n`);
-writeFileSync(path.join(OUT, "ai.d.ts"), `export * from "./types/lib/sdk/ai";\n`);
+await build({
+  ...common,
+  entry: { "bin/stopline-mcp-stdio": path.join(SDK, "bin", "mcp-stdio.ts") },
+  format: ["esm"],
+  platform: "node",
+  dts: false,
+  banner: { js: "#!/usr/bin/env node" },
+  minify: true,
+  deps: { neverBundle: ["zod", "eventsource-parser", /^eventsource-parser\//], alwaysBundle: (id) => !/^(zod|eventsource-parser)(\/|$)/.test(id), onlyBundle: false },
+});
 copyFileSync(path.join(SDK, "README.md"), path.join(OUT, "README.md"));
 copyFileSync(path.join(SDK, "CHANGELOG.md"), path.join(OUT, "CHANGELOG.md"));
 writeFileSync(path.join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");

@@ -48,6 +48,11 @@ const GROUPS: { title: string; intro: string; match: (e: Entry) => boolean }[] =
     match: (e) => e.path.startsWith("/api/review-items"),
   },
   {
+    title: "MCP gateway",
+    intro: "MCP clients reach the tools of the configured MCP servers through Stopline: each tools/call is a work item, stopped and reported like every child; resources, prompts and completions are relayed as they are. The bodies are MCP JSON-RPC messages (the MCP specification defines them).",
+    match: (e) => e.path === "/api/mcp",
+  },
+  {
     title: "Metrics",
     intro: "",
     match: (e) => e.path.startsWith("/api/metrics"),

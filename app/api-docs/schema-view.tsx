@@ -109,6 +109,8 @@ function variantName(variant: JsonSchema, index: number): string {
 function FieldTable({ fields, mode }: { fields: Field[]; mode: Mode }) {
   const limits = fields.map((f) => constraintsOf(f.schema).join(", "));
   const anyLimits = limits.some(Boolean);
+  // What a field means, where the schema says (e.g. which children each of the summary's lists holds).
+  const anyMeaning = fields.some((f) => f.schema.description);
   return (
     <div className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
       <table className="w-full text-left text-xs">
@@ -117,6 +119,7 @@ function FieldTable({ fields, mode }: { fields: Field[]; mode: Mode }) {
             <th scope="col" className="px-3 py-2 font-medium">Field</th>
             <th scope="col" className="px-3 py-2 font-medium">Type</th>
             {anyLimits && <th scope="col" className="px-3 py-2 font-medium">Limits</th>}
+            {anyMeaning && <th scope="col" className="px-3 py-2 font-medium">Meaning</th>}
           </tr>
         </thead>
         <tbody className="divide-y divide-line">
@@ -129,6 +132,7 @@ function FieldTable({ fields, mode }: { fields: Field[]; mode: Mode }) {
               </th>
               <td className="px-3 py-1.5 font-mono break-words text-accent-strong">{typeOf(field.schema)}</td>
               {anyLimits && <td className="px-3 py-1.5 whitespace-nowrap text-muted">{limits[i] || <span aria-hidden="true">—</span>}</td>}
+              {anyMeaning && <td className="min-w-64 px-3 py-1.5 text-muted">{field.schema.description ?? <span aria-hidden="true">—</span>}</td>}
             </tr>
           ))}
         </tbody>

@@ -154,6 +154,18 @@ export const contract = {
     method: "POST", path: "/api/work-items/{id}/uncertain", auth: WORKERS, params: s.WorkItemParams, body: s.UncertainBody, response: s.WorkItemSchema,
     summary: "The lease holder does not know how an accepted action ended: hand it to reconciliation (never re-run)",
   },
+  registerToolHost: {
+    method: "POST", path: "/api/workers/hosts", auth: WORKERS, body: s.RegisterToolHostBody, response: s.ToolHostSchema,
+    summary: "Announce (and renew) the tools this process runs itself and what it can do for their calls (inspect, cancel, rollback, compensate): the engine asks it",
+  },
+  claimToolRequests: {
+    method: "POST", path: "/api/workers/requests", auth: WORKERS, body: s.ClaimToolRequestsBody, response: s.ToolRequestsSchema,
+    summary: "Take the engine's open questions about this host's tools (waits up to waitMs for one); renews the registration",
+  },
+  answerToolRequest: {
+    method: "POST", path: "/api/tool-requests/{id}/answer", auth: WORKERS, params: s.ToolRequestParams, body: s.AnswerToolRequestBody, response: s.ToolRequestAnswerSchema,
+    summary: "The tool's own answer to a question this host took (an inspect outcome, a compensation result), or its error",
+  },
   holdResource: {
     method: "POST", path: "/api/work-items/{id}/resources", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceBody, response: s.ResourceSchema, status: 201,
     summary: "Record a resource the running code holds (lock, temp file, session); its release is verified after a Stop",

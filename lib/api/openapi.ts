@@ -77,6 +77,7 @@ function buildOpenApiDocument(): Record<string, unknown> {
       responses,
     };
   }
+  paths["/api/mcp"] = mcpGatewayPath();
   return {
     openapi: "3.1.0",
     info: {
@@ -87,5 +88,40 @@ function buildOpenApiDocument(): Record<string, unknown> {
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     security: [{ bearer: [] }],
     paths,
+  };
+}
+
+/**
+ * The MCP gateway's endpoint (app/api/mcp/route.ts): MCP's Streamable HTTP transport, not a route of the JSON contract —
+ * its bodies are JSON-RPC messages whose shapes the MCP specification defines. Listed so that the API docs name it.
+ */
+function mcpGatewayPath(): Record<string, unknown> {
+  const description = [
+    "Roles: admin, agent (Authorization: Bearer <API token>; 401 without one).",
+    "Stopline as an MCP server in front of the MCP servers in stopline.mcp.json: tools/list shows their tools, and every tools/call becomes a work item of the client session's task, so the console and the API see and stop it like any other child.",
+    "Both protocol eras on one URL: 2025-11-25 and earlier — sessionful (initialize, then the Mcp-Session-Id header; DELETE ends the session, and a client's notifications/cancelled stops that call); 2026-07-28 — per request (server/discover, the _meta envelope; closing a call's response stream stops that call; `_meta[\"dev.stopline/session\"]` groups calls into one task).",
+    "An unknown tool is the JSON-RPC error -32602. Clients that cannot send headers (MCP Inspector over stdio, IDEs) use the SDK's stdio relay: `STOPLINE_TOKEN=<agent token> npx stopline-mcp-stdio`.",
+    "The upstreams' resources, prompts and completions are relayed as they are (no work items); upstream log messages, subscriptions and sampling/elicitation requests are not. The official conformance results per spec revision are in the README.",
+  ].join(" ");
+  const jsonRpc = { type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" }, id: { type: ["string", "integer"] }, method: { type: "string" }, params: { type: "object" } } };
+  const common = { "401": { description: "Missing or invalid bearer token (a JSON-RPC error body)" }, "403": { description: "A Host or Origin header that is not allowed (DNS rebinding protection; STOPLINE_MCP_ALLOWED_HOSTS adds names)" }, "503": { description: "No gateway configured: create stopline.mcp.json or set STOPLINE_MCP_CONFIG" } };
+  return {
+    post: {
+      operationId: "mcpMessage", summary: "Send an MCP JSON-RPC message (initialize, tools/list, tools/call, notifications/cancelled, …)", description,
+      parameters: [
+        { name: "Mcp-Session-Id", in: "header", required: false, description: "2025-11-25: the session the server gave at initialize", schema: { type: "string" } },
+        { name: "MCP-Protocol-Version", in: "header", required: false, description: "The negotiated protocol version", schema: { type: "string" } },
+      ],
+      requestBody: { required: true, content: { "application/json": { schema: jsonRpc } } },
+      responses: {
+        "200": { description: "The JSON-RPC answer, as JSON or as a text/event-stream (progress notifications, then the result)", content: { "application/json": { schema: jsonRpc }, "text/event-stream": { schema: { type: "string" } } } },
+        "202": { description: "Accepted: a notification or response (no body)" },
+        "400": { description: "Not JSON, or a request other than initialize without a session (2025-11-25)" },
+        "404": { description: "Unknown or ended session (2025-11-25): initialize again" },
+        ...common,
+      },
+    },
+    get: { operationId: "mcpStream", summary: "Open the session's stream of server messages (2025-11-25)", description: "Roles: admin, agent. See POST /api/mcp.", responses: { "200": { description: "text/event-stream of server messages", content: { "text/event-stream": { schema: { type: "string" } } } }, ...common } },
+    delete: { operationId: "mcpEndSession", summary: "End the MCP session (2025-11-25): its task is completed when nothing runs in it", description: "Roles: admin, agent. See POST /api/mcp.", responses: { "200": { description: "Ended" }, "404": { description: "Unknown session" }, ...common } },
   };
 }

@@ -23,6 +23,7 @@ import { ProgressReport, StoredProgress } from "../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../outcomes/child-outcome";
 import { PREVIEW_KINDS, type PreviewKind } from "../outcomes/stop-preview";
 import { TaskStanding } from "../outcomes/task-standing";
+import { HOSTED_ACTIONS, HostedAnswerSchema, HostedPayloadSchema } from "../tools/hosted/actions";
 
 /**
  * The shared zod schemas of the HTTP API: route handlers parse requests with them, the OpenAPI document is
@@ -159,10 +160,18 @@ export const CancellationSummarySchema = z.object({
     cancellation_status: z.enum(["CANCELLED", "CANCELLED_INCOMPLETE", "UNRECOVERABLE"]),
     partial_result: z.object({ marker: z.literal("PARTIAL_RESULT"), value: json }).nullable(),
     orphaned_resources: z.array(z.string()),
-  })),
-  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })),
-  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })),
-  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })),
+  })).describe(
+    "Children alive at the Stop that it stopped, or that could not be stopped. CANCELLED: never started (removed from dispatch), or stopped — with partial_result when a complete, valid subset was kept; CANCELLED_INCOMPLETE: stopped, its partial result discarded; UNRECOVERABLE: could not be stopped (no way to stop it, or the service refused or ignored the cancel), still running or finished anyway (then also in completed_tool_calls). Not listed: a read we only stopped waiting for (the service may have answered it; a read changes nothing — outcome `abandoned` in tool_calls), and work that ended before the Stop.",
+  ),
+  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })).describe(
+    "Every effect the service confirmed took effect (an order placed, an email sent), with what becomes of it: a person decides by a deadline whether to reverse it, it was kept, or it cannot be undone.",
+  ),
+  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })).describe(
+    "Children that ended at or after the Stop without being stopped: finished anyway, failed, or took effect (status `committed (reported late)` when a stop was reported before the service said it took effect). Work that finished before the Stop is not listed here; it is in tool_calls (outcome `completed_before_stop`).",
+  ),
+  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })).describe(
+    "Children whose outcome is not known yet: their service is being asked (until reconcile_deadline), or a person decides (an open review item; reconcile_deadline null when nothing can ask the service). After settlement they stay here until the answer is in.",
+  ),
   /** When the engine finished its pass; null while the status is IN_PROGRESS. */
   settled_at: isoDate.nullable(),
   /** Every child with its outcome in the one vocabulary (lib/outcomes): kind, a badge's words, the full phrase. */
@@ -496,6 +505,33 @@ export const PartialBody = z.strictObject({ leaseToken: text(200), result: json,
 export const ProgressBody = z.strictObject({ leaseToken: text(200), ...ProgressReport.shape });
 export const ProgressSchema = StoredProgress;
 export const UncertainBody = z.strictObject({ leaseToken: text(200), reason: text(2000) });
+
+// Tools hosted by their owners (issue 23): a process that runs tools itself answers the engine's questions about them.
+export const RegisterToolHostBody = z.strictObject({
+  hostId: text(200),
+  tools: z.array(z.strictObject({
+    name: text(200),
+    capabilities: z.array(z.enum(HOSTED_ACTIONS)).max(4),
+    risk: z.enum(values(RiskLevel)),
+    mechanism: z.enum(values(Mechanism)),
+    commitsEffect: z.boolean(),
+  })).min(1).max(200),
+  leaseMs: z.number().int().min(5_000).max(600_000).optional(),
+});
+export const ToolHostSchema = z.object({ hostId: z.string(), tools: z.array(z.string()), expiresAt: isoDate });
+export const ClaimToolRequestsBody = z.strictObject({
+  hostId: text(200),
+  /** How long to wait for a question when there is none yet (a long poll; default 10 s). */
+  waitMs: z.number().int().min(0).max(25_000).optional(),
+  max: z.number().int().min(1).max(50).optional(),
+  leaseMs: z.number().int().min(5_000).max(600_000).optional(),
+});
+export const ToolRequestsSchema = z.object({
+  requests: z.array(z.object({ id, toolName: z.string(), action: z.enum(HOSTED_ACTIONS), payload: HostedPayloadSchema, expiresAt: isoDate })),
+});
+export const ToolRequestParams = z.object({ id });
+export const AnswerToolRequestBody = z.strictObject({ hostId: text(200), answer: HostedAnswerSchema });
+export const ToolRequestAnswerSchema = z.object({ id, accepted: z.boolean() });
 export const ResourceBody = z.strictObject({ leaseToken: text(200), type: text(100), handle: text(500) });
 export const OkSchema = z.object({ ok: z.literal(true) });
 

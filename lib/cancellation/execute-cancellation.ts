@@ -15,6 +15,7 @@ import { activeCallsOf, planFor } from "./plan-children";
 import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
+import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
 import { openReviewItem } from "./review-items";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
@@ -32,6 +33,8 @@ export interface EngineOptions {
   reconcileIntervalMs?: number;
   /** An optional model planner; its plan is validated and falls back to the rules (see plan.ts). */
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
+  /** How long one pass waits for children whose stop contract runs in their owner's process (owner-hosted.ts; default 30 s). */
+  ownerSettleTimeoutMs?: number;
 }
 
 
@@ -98,6 +101,8 @@ export async function executeCancellation(database: Database, taskId: string, op
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } })) > 0) {
     await sleep(25);
   }
+  // …and children whose stop contract runs in their owner's process report what their service said (owner-hosted.ts).
+  await waitForOwners(database, { taskId }, o.registry, o.ownerSettleTimeoutMs ?? OWNER_SETTLE_TIMEOUT_MS);
 
   // …and the pass ends with its settlement (from here the summary is the engine's considered answer).
   await finishCancellation(database, taskId, o, { endOfPass: true });
@@ -129,7 +134,9 @@ export async function finishCancellation(database: Database, taskId: string, opt
   const unknown = await database.prisma.workItem.findMany({
     where: { taskId, OR: [{ status: WorkItemStatus.uncertain }, { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } }] },
   });
-  for (const item of unknown) await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
+  // (a child whose owner still runs its stop contract is the owner's to report, not this engine's to guess)
+  const now = new Date();
+  for (const item of unknown) if (!isOwnerHosted(item, o.registry, now)) await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
   await reconcileOrphanReports(database, o.registry, { taskId });
 
   // A child that stopped between step 6's read and step 8 left resources no cleanup has seen: step 8 refuses
@@ -241,7 +248,7 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: Da
  */
 export async function stopChild(
   database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction,
-  o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean },
+  o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean; registry?: ToolRegistry },
 ) {
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
@@ -267,12 +274,18 @@ export async function stopChild(
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
+  // Its contract lives in the process that holds its lease (owner-hosted.ts): that process runs cancel and inspect
+  // and reports; the engine does not run the same contract a second time through the host.
+  if (o.registry && isOwnerHosted(current, o.registry, new Date())) {
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: true, detail: `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports` });
+    return;
+  }
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
   // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
   // the run that records the dispatch makes the call; the others leave it to reconciliation.
   if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
   if (!tool || !call) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process` });
+    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process, and no process that runs it answers` });
     return;
   }
   const ref = await refFor(database, current);

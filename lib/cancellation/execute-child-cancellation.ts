@@ -3,6 +3,7 @@ import { stopStep } from "../observability/tracing";
 import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
+import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
 import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, STOPPING_BY_ITSELF, type EngineOptions } from "./execute-cancellation";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { PlanAction, type CancellationPlan } from "./plan";
@@ -39,6 +40,7 @@ export async function executeChildCancellation(database: Database, workItemId: s
   }
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } })) > 0) await sleep(25);
+  await waitForOwners(database, { ids }, o.registry, o.ownerSettleTimeoutMs ?? OWNER_SETTLE_TIMEOUT_MS);
   return finishChildCancellation(database, root.id, o);
 }
 
@@ -72,7 +74,8 @@ export async function finishChildCancellation(database: Database, workItemId: st
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id } });
   const ids = scope.map((i) => i.id);
   const unknown = scope.filter((i) => i.status === WorkItemStatus.uncertain || ((i.status === WorkItemStatus.submitted || i.status === WorkItemStatus.cancelling) && i.mechanism !== Mechanism.abortSignal));
-  for (const item of unknown) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
+  const now = new Date();
+  for (const item of unknown) if (!isOwnerHosted(item, options.registry, now)) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
   await stopStep({ workItemId: root.id, taskId: root.taskId }, "verification", () => cleanupAndVerify(database, root.taskId, options, { workItemIds: ids }));
   await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
   if (await recordChildSettlement(database, root.id, ids)) return [];

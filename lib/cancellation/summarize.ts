@@ -59,7 +59,7 @@ export interface CancellationSummary {
     orphaned_resources: string[];
   }[];
   orphaned_side_effects: { tool_name: string; tool_call_id: string; description: string }[];
-  /** Children that finished their work (before or despite the Stop). */
+  /** Children that ended at or after the Stop without being stopped (finished anyway, failed, took effect); work done before the Stop is only in tool_calls. */
   completed_tool_calls: { tool_call_id: string; tool_name: string; status: string }[];
   /** Children whose outcome is not yet known, each with the deadline for finding out. */
   uncertain_tool_calls: { tool_call_id: string; tool_name: string; status: string; reconcile_deadline: string | null }[];

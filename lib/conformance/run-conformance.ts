@@ -7,6 +7,7 @@ import { claimWorkItem } from "../ledger/claim-work-item";
 import { createTask } from "../ledger/create-task";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
+import { isStoppedItem } from "../ledger/states";
 import type { CallRef, ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
@@ -129,7 +130,12 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   // A fault that never fired tested nothing: the reply is "lost" only if the tool reported submitting; the cancel
   // endpoint is "down" only if Stopline called it.
   if (which === ConformanceCase.replyLostAfterCommit && !how.fired.replyLost) [missed, why] = [true, "the tool never reported submitting: no reply to lose"];
-  if (which === ConformanceCase.cancelEndpointDown && !how.fired.cancelRefused && !missed) [missed, why] = [true, "Stopline never called the cancel endpoint"];
+  if (which === ConformanceCase.cancelEndpointDown && !how.fired.cancelRefused && !missed) {
+    // A call without effects that stopped on its own signal (an MCP read: the run's cancel went out with the signal)
+    // needed no cancel endpoint: the case does not apply to it, it did not miss.
+    if (!tool.commitsEffect && current.cancelDispatchedAt === null && isStoppedItem(current.status)) return skip(`does not apply: the call stopped on its own signal (${call?.outcome.label ?? current.status}); Stopline needed no cancel endpoint`);
+    [missed, why] = [true, "Stopline never called the cancel endpoint"];
+  }
   return {
     case: which, title, stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary", reported, service,
     verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),

@@ -161,10 +161,10 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     expect(await settled(item.id)).toMatchObject({ status: "cancelled", stopIncidentId: incident.incident.id, stopRootId: item.id });
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id }, orderBy: { seq: "asc" } });
     expect(events.find((e) => e.type === LedgerEvent.workItemStopRequested)).toMatchObject({ actor: "admin:olivia", reason: "incident: count_slowly writes to the wrong tenant" });
-    // submitted when sent; uncertain when the Stop cut the call off (it had been accepted); then reconciled by the
-    // server's answer to the cancellation (inspect()): it did not take effect → cancelled.
-    expect(events.filter((e) => e.toState).map((e) => [e.fromState, e.toState])).toEqual([[null, "queued"], ["queued", "running"], ["running", "submitted"], ["submitted", "uncertain"], ["uncertain", "cancelled"]]);
-    expect(events.find((e) => e.type === LedgerEvent.workItemReconciled)).toMatchObject({ toState: "cancelled", reason: "the service confirmed the action did not take effect" });
+    // count_slowly commits nothing (readOnlyHint): told to stop, it is stopped — nothing was submitted, nothing to reconcile.
+    // (The engine may move it to cancelling first, or its runner may report first.)
+    const states = events.filter((e) => e.toState).map((e) => e.toState);
+    expect(states.filter((state) => state !== "cancelling")).toEqual(["queued", "running", "cancelled"]);
     const detail = await until(async () => {
       const d = await getIncident(t.database, incident.incident.id);
       return d.counts.stillStopping === 0 ? d : null;

@@ -9,11 +9,30 @@ import { z } from "zod";
  * the only way MCP allows (provider_cancel: the cancellation its protocol revision defines), with an outcome
  * reported only as far as the server confirms it — "unknown" otherwise.
  */
+const Inspect = z
+  .strictObject({
+    /** A tool of the same server that says what became of a call (its answer: an InspectOutcome as JSON). */
+    tool: z.string().min(1).optional(),
+    /** Or a resource URI of the same server to read (its text: an InspectOutcome as JSON; "not found" = not committed). */
+    resource: z.string().min(1).optional(),
+    /** The inspect tool's arguments; `{idempotencyKey}`, `{toolCallId}`, `{workItemId}`, `{arguments.<name>}` are filled in. */
+    arguments: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((i) => !!i.tool !== !!i.resource, { message: "inspect needs exactly one of tool or resource" });
+
 const ToolContract = z.strictObject({
   /** `provider_cancel` (default: MCP's cancellation) or `none` (the call cannot be stopped: reported UNRECOVERABLE). */
   mechanism: z.enum(["provider_cancel", "none"]).optional(),
   commitsEffect: z.boolean().optional(),
   risk: z.enum(["low", "high"]).optional(),
+  /**
+   * How to confirm what a call did when the server does not answer a cancelled request (as the spec tells it not to):
+   * a later tools/call of an inspect tool, or resources/read. Without it, an unconfirmed cancel of a tool with
+   * effects goes to a person (uncertain + review item). The tasks extension needs nothing here (tasks/get).
+   */
+  inspect: Inspect.optional(),
+  /** Every call of the tool sends its idempotency key in this argument, so that the inspect can find it. */
+  idempotencyKeyArgument: z.string().min(1).optional(),
 });
 
 const Server = z

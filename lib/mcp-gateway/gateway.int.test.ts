@@ -1,6 +1,4 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,7 +22,6 @@ import { serveFetch } from "./testing/serve";
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const run = promisify(execFile);
 let t: TestDatabase;
 let fixture: FixtureServer;
 let gateway: McpGateway;
@@ -42,12 +39,20 @@ beforeAll(async () => {
     servers: {
       demo: { stdio: { command: process.execPath, args: ["--import", "tsx", "lib/tools/adapters/demo-mcp-server.ts"], cwd: ROOT } },
       everything: { stdio: { command: path.join(ROOT, "node_modules/.bin/mcp-server-everything"), args: ["stdio"], cwd: ROOT }, only: ["trigger-long-running-operation"] },
-      fixture: { url: fixture.url, confirmGraceMs: 1_500, tools: { slow_job: { commitsEffect: true, risk: "high" } } },
+      fixture: {
+        url: fixture.url, confirmGraceMs: 1_500,
+        tools: {
+          slow_job: { commitsEffect: true, risk: "high" },
+          // an effect confirmed through what MCP offers: a later tools/call of the server's own inspect tool, by key
+          place_order: { commitsEffect: true, risk: "high", inspect: { tool: "order_status", arguments: { key: "{idempotencyKey}" } }, idempotencyKeyArgument: "key" },
+        },
+      },
     },
   };
   gateway = await McpGateway.start({ database: t.database, registry, config, heartbeatMs: 500 });
   engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 50, settleTimeoutMs: 1_000 }).start(200);
-  // The conformance suite's client sends no credentials: this endpoint admits every loopback request as one principal.
+  // The endpoint admits every request as one principal (the conformance suite, which sends no credentials, runs against
+  // the app's own route with a real token: conformance.int.test.ts).
   endpoint = await serveFetch(createGatewayHttpHandler(gateway, { authenticate: async () => ({ id: "tok_test", name: "ide" }) }));
 }, 60_000);
 
@@ -149,7 +154,7 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(next.structuredContent).toEqual({ counted: 2 });
   });
 
-  it("2026-07-28 over HTTP: the client closes the call's response stream; the gateway stops the call and closes its own downstream stream — reported 'cancellation sent but not confirmed', never cancelled", async () => {
+  it("2026-07-28 over HTTP: the client closes the call's response stream; the gateway closes its own downstream stream — an effect-free call (readOnlyHint) ends stopped, no person asked", async () => {
     const client = await connect("auto", "agent-modern");
     expect(client.getProtocolEra()).toBe("modern");
     expect(gateway.tools.get("wait")!.set.era).toBe("modern");
@@ -163,13 +168,88 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     await until(() => fixture.witness.some((w) => w.fact === "wait_aborted"), "the fixture to see its stream closed");
     expect(fixture.witness.filter((w) => w.fact === "wait_completed")).toEqual([]);
     const [item] = await items("mcp:fixture.wait");
-    const review = await until(() => t.database.prisma.reviewItem.findFirst({ where: { workItemId: item.id } }), "a review item for the unconfirmed call");
-    const reasons = (await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id }, orderBy: { seq: "asc" } })).map((e) => e.reason ?? "");
-    expect(reasons.some((r) => /cancellation sent but not confirmed: the call's response stream was closed/.test(r))).toBe(true);
-    expect(reasons.some((r) => /cancelled$|confirmed the call did not complete/.test(r))).toBe(false);
-    expect(review).toMatchObject({ kind: "resolve_uncertain", status: "open" });
-    expect(review.subject).toMatch(/response stream was closed/);
-    expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe("uncertain");
+    const settled = await settledItem(item.id);
+    expect(settled).toMatchObject({ status: "cancelled", commitsEffect: false });
+    expect(gateway.tools.get("wait")!.set.observation(item.id)).toMatchObject({ cancelKind: "stream_closed", answer: null });
+    expect(await t.database.prisma.reviewItem.count({ where: { workItemId: item.id } })).toBe(0);
+    expect(await t.database.prisma.sideEffect.count({ where: { workItemId: item.id } })).toBe(0);
+  });
+
+  it("an effect the server does not confirm after a cancel is confirmed through the tool's configured inspect (a later tools/call): placed anyway → completed with the order as its side effect; honoured → cancelled; no person asked about either", async () => {
+    const client = await connect("legacy", "ide-orders");
+    // 1. the server ignores the cancellation and places the order; as the spec says, it sends no answer to the request
+    const first = new AbortController();
+    const placing = client.callTool({ name: "place_order", arguments: { item: "chair", ms: 400, onCancel: "finish" } }, { signal: first.signal }).catch((e: Error) => e);
+    const started = await until(() => fixture.witness.find((w) => w.fact === "order_started" && w.detail?.onCancel === "finish"), "the order to start");
+    first.abort("the user cancelled in the IDE");
+    expect(await placing).toBeInstanceOf(Error);
+    const [placed] = await items("mcp:fixture.place_order");
+    expect(started.detail!.key).toBe(placed.idempotencyKey); // the call carried its idempotency key (idempotencyKeyArgument)
+    const done = await settledItem(placed.id);
+    const order = fixture.witness.find((w) => w.fact === "order_placed" && w.detail?.key === placed.idempotencyKey)!;
+    expect(order.detail!.afterCancel).toBe(true);
+    expect(done.status).toBe("completed");
+    expect(fixture.witness.some((w) => w.fact === "order_status_asked" && w.detail?.key === placed.idempotencyKey)).toBe(true);
+    const effects = await t.database.prisma.sideEffect.findMany({ where: { workItemId: placed.id } });
+    expect(effects.map((e) => [e.outcome, e.externalRecordId])).toEqual([["committed", order.detail!.id]]);
+    expect(await t.database.prisma.reviewItem.count({ where: { workItemId: placed.id, kind: "resolve_uncertain" } })).toBe(0);
+
+    // 2. the server honours the cancellation: the inspect tool says it was never placed
+    const second = new AbortController();
+    const stopping = client.callTool({ name: "place_order", arguments: { item: "desk", ms: 5_000, onCancel: "stop" } }, { signal: second.signal }).catch((e: Error) => e);
+    await until(() => fixture.witness.find((w) => w.fact === "order_started" && w.detail?.onCancel === "stop"), "the second order to start");
+    second.abort("the user cancelled in the IDE");
+    await stopping;
+    const cancelled = (await items("mcp:fixture.place_order"))[1];
+    expect((await settledItem(cancelled.id)).status).toBe("cancelled");
+    expect(fixture.witness.some((w) => w.fact === "order_cancelled" && w.detail?.key === cancelled.idempotencyKey)).toBe(true);
+    expect(fixture.witness.some((w) => w.fact === "order_placed" && w.detail?.key === cancelled.idempotencyKey)).toBe(false);
+    expect(await t.database.prisma.reviewItem.count({ where: { workItemId: cancelled.id } })).toBe(0);
+  });
+
+  it("resources, prompts and completions of the upstream servers are relayed as they are (reads change nothing: no work item)", async () => {
+    const client = await connect("legacy", "ide-resources");
+    const before = await t.database.prisma.workItem.count();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["test://static-text", "test://static-binary"]));
+    expect((await client.readResource({ uri: "test://static-text" })).contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+    const templated = (await client.readResource({ uri: "test://template/7/data" })).contents[0] as { text: string };
+    expect(JSON.parse(templated.text)).toMatchObject({ id: "7" });
+    const missing = await client.readResource({ uri: "test://no-such-resource" }).catch((e: Error & { code?: number }) => e);
+    expect(missing).toBeInstanceOf(Error);
+    const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+    expect(prompt.messages[0].content).toMatchObject({ type: "text", text: "Prompt with arguments: arg1='a', arg2='b'" });
+    expect((await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "pa" } })).completion.values).toEqual(["paris", "park", "party"]);
+    expect(await t.database.prisma.workItem.count()).toBe(before);
+  });
+
+  it("an unknown tool is the JSON-RPC error the spec shows (-32602), and nothing is recorded", async () => {
+    const client = await connect("legacy", "ide-unknown");
+    const before = await t.database.prisma.workItem.count();
+    const error = await client.callTool({ name: "no_such_tool", arguments: {} }).catch((e: Error & { code?: number }) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { code?: number }).code).toBe(-32602);
+    expect((error as Error).message).toMatch(/Unknown tool: no_such_tool/);
+    expect(await t.database.prisma.workItem.count()).toBe(before);
+  });
+
+  it("2026-07-28: after a Stop of a client's work has settled, a new process of the same client (same name, no sessions in that revision) is not refused: its calls start a new task", async () => {
+    const first = await connect("auto", "agent-same-name");
+    const pending = first.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { timeout: 20_000 });
+    const item = await runningItem("mcp:demo.count_slowly");
+    const stop = await call("POST", `/api/tasks/${item.taskId}/cancel`, { headers: { authorization: `Bearer ${adminToken}` }, body: { reason: "operator pressed Stop" } });
+    expect(stop.status).toBe(202);
+    expect((await pending).isError).toBe(true);
+    await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } })).settledAt, "the Stop to settle");
+
+    const second = await connect("auto", "agent-same-name"); // a new process, the same client name
+    const answer = await second.callTool({ name: "test_simple_text", arguments: {} });
+    expect(answer.isError).toBeFalsy();
+    const [made] = (await items("mcp:fixture.test_simple_text")).filter((i) => i.taskId !== item.taskId).slice(-1);
+    expect(made.status).toBe("completed");
+    const [oldTask, newTask] = await Promise.all([item.taskId, made.taskId].map((id) => t.database.prisma.task.findUniqueOrThrow({ where: { id } })));
+    expect(oldTask.stage).toBe("cancelled");
+    expect(newTask).toMatchObject({ stage: "active", title: "MCP session: agent-same-name" });
   });
 
   it("tasks extension: tasks/cancel is only acknowledged, the server completes the task anyway → reported completed (and a task that honours it → cancelled)", async () => {
@@ -199,7 +279,7 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     expect(stoppedItem.taskId).toBe(finished.taskId); // same session (_meta dev.stopline/session), same task
   });
 
-  it("server-everything (stdio) ignores the cancellation and never answers: the client's cancel is reported 'cancellation sent but not confirmed' (uncertain + review), never cancelled", async () => {
+  it("server-everything (stdio) ignores the cancellation and never answers; its tool is read-only (readOnlyHint), so the client's cancel ends the call stopped — no effect to confirm, no person asked", async () => {
     const client = await connect("legacy", "ide-everything");
     const controller = new AbortController();
     const pending = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 2, steps: 10 } }, { signal: controller.signal }).catch((e: Error) => e);
@@ -207,13 +287,12 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     await until(() => (gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)?.progressCount ?? 0) >= 1, "progress from server-everything");
     controller.abort("cancelled in the IDE");
     expect(await pending).toBeInstanceOf(Error);
-    const review = await until(() => t.database.prisma.reviewItem.findFirst({ where: { workItemId: item.id } }), "a review item for the unconfirmed call", 15_000);
-    expect(review).toMatchObject({ kind: "resolve_uncertain", status: "open" });
-    expect(review.subject).toMatch(/cancellation sent but not confirmed/);
-    const row = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
-    expect(row.status).toBe("uncertain");
+    const row = await settledItem(item.id);
+    expect(row).toMatchObject({ status: "cancelled", commitsEffect: false });
     const seen = gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)!;
     expect(seen).toMatchObject({ cancelKind: "notification", answer: null });
+    expect(await t.database.prisma.reviewItem.count({ where: { workItemId: item.id } })).toBe(0);
+    expect(await t.database.prisma.sideEffect.count({ where: { workItemId: item.id } })).toBe(0);
   }, 20_000);
 
   it("stopCalls({ toolName }) stops every running call of one tool in this process", async () => {
@@ -250,23 +329,4 @@ describe("MCP gateway over stdio (npm run mcp:stdio): for clients that launch a 
     const stopEvent = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { workItemId: item.id, type: "work_item.cancelling" } });
     expect(stopEvent.reason).toMatch(/the MCP client cancelled this call/);
   }, 30_000);
-});
-
-describe("MCP gateway: the official conformance suite (server side)", () => {
-  const SCENARIOS = ["server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "tools-call-with-progress", "dns-rebinding-protection"];
-  it(`passes ${SCENARIOS.join(", ")}`, async () => {
-    const bin = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    const register = path.join(ROOT, "lib/mcp-gateway/testing/conformance-register.mjs");
-    const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-    const results = await Promise.all(
-      SCENARIOS.map(async (scenario) => {
-        const out = await run(process.execPath, ["--import", register, bin, "server", "--url", endpoint.url, "--scenario", scenario], { env, cwd: ROOT, timeout: 60_000 }).then(
-          (r) => ({ code: 0, text: r.stdout + r.stderr }),
-          (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
-        );
-        return { scenario, ...out };
-      }),
-    );
-    for (const r of results) expect({ scenario: r.scenario, code: r.code, failed: /FAILURE|failed: [1-9]/.test(r.text) ? r.text.slice(0, 2_000) : null }).toEqual({ scenario: r.scenario, code: 0, failed: null });
-  }, 90_000);
 });

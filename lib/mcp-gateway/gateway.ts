@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/server";
+import { INVALID_PARAMS, McpServer, ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode, isAppError } from "../errors";
 import { statusOf } from "../api/http-errors";
@@ -11,7 +11,7 @@ import { IncidentTarget, isTerminalItem, Mechanism, QUARANTINE_STATES, StopScope
 import { casUpdate, writeLedger } from "../ledger/write";
 import { onCommitted } from "../events/bus";
 import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
-import type { ToolDefinition } from "../tools/contract";
+import { StoppedError, type ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import type { DownstreamServerConfig, GatewayConfig } from "./config";
@@ -34,6 +34,9 @@ import { LedgerEvent } from "../ledger/events";
  *   that commit (or on its next heartbeat when the switch was turned on in another process), the adapter cancels
  *   downstream, and the engine settles the call; a new call is refused before it starts (`refusedAnswer`);
  * - `stopCalls(filter)` stops running calls of this process by tool, session or work item (an operator's tool).
+ *
+ * Resources, prompts and completions of the downstream servers are relayed as they are (#relay): reads change
+ * nothing, so they are no work items.
  *
  * The client's answer is the ledger's: the downstream result when the item completed; otherwise an error
  * result that says what is known ("stopped", "cancellation sent but not confirmed", …) — never a success that
@@ -89,6 +92,10 @@ export class McpGateway {
   readonly workerId: string;
   readonly #o: Required<Omit<GatewayOptions, "config" | "downstreamStderr">> & { config: GatewayConfig; downstreamStderr?: GatewayOptions["downstreamStderr"] };
   readonly #sets: McpToolSet[] = [];
+  /** The downstream servers, for what is relayed as it is (resources, prompts, completions, logging): no work items. */
+  readonly #relays: { server: string; prefix: string; set: McpToolSet }[] = [];
+  readonly #resourceOwner = new Map<string, McpToolSet>();
+  readonly #promptOwner = new Map<string, { set: McpToolSet; name: string }>();
   readonly #running = new Map<string, { tool: GatewayTool; session: Session; clientStop: boolean }>();
   #idleTimer: NodeJS.Timeout | undefined;
 
@@ -123,8 +130,13 @@ export class McpGateway {
       clientInfo: { name: "stopline-mcp-gateway", version: "0.1.0" },
       commitsEffect: (tool) => contracts[tool.name]?.commitsEffect ?? (tool.annotations?.readOnlyHint === true ? false : true),
       risk: (tool) => contracts[tool.name]?.risk ?? (tool.annotations?.readOnlyHint === true || tool.annotations?.destructiveHint === false ? "low" : "high"),
+      inspectVia: (tool) => {
+        const c = contracts[tool.name];
+        return c?.inspect || c?.idempotencyKeyArgument ? { ...c.inspect, idempotencyKeyArgument: c.idempotencyKeyArgument } : undefined;
+      },
     });
     this.#sets.push(set);
+    this.#relays.push({ server, prefix: config.prefix ?? "", set });
     const listed = await this.#listInfos(set);
     for (const def of set.tools) {
       const original = def.name.slice(`mcp:${server}.`.length);
@@ -134,7 +146,7 @@ export class McpGateway {
       const name = `${config.prefix ?? ""}${info.name}`;
       if (this.tools.has(name)) throw new Error(`two downstream servers offer a tool named "${name}": give one of them a prefix in the gateway config`);
       this.tools.set(name, { name, server, info, def: tool, set });
-      if (!this.#o.registry.get(tool.name)) this.#o.registry.register(tool);
+      if (!this.#o.registry.local(tool.name)) this.#o.registry.register(tool);
     }
   }
 
@@ -145,8 +157,12 @@ export class McpGateway {
 
   /** An MCP server instance for one client session (legacy) or one request (modern): tools/list and tools/call. */
   buildServer(session: (ctx: any) => SessionRef): McpServer {
-    const server = new McpServer({ name: "stopline-mcp-gateway", version: "0.1.0" }, { capabilities: { tools: {} } });
+    const offers = (capability: string) => this.#relays.filter((r) => r.set.capabilities[capability]);
+    const capabilities: Record<string, unknown> = { tools: {} };
+    for (const capability of ["resources", "prompts", "completions", "logging"]) if (offers(capability).length) capabilities[capability] = {};
+    const server = new McpServer({ name: "stopline-mcp-gateway", version: "0.1.0" }, { capabilities });
     const low = server.server as unknown as { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void };
+    this.#relay(low, offers);
     low.setRequestHandler("tools/list", async () => ({
       tools: [...this.tools.values()].map((t) => ({
         name: t.name, ...(t.info.title ? { title: t.info.title } : {}), description: t.info.description ?? `${t.info.name} on ${t.server}`,
@@ -154,6 +170,8 @@ export class McpGateway {
       })),
     }));
     low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx) => {
+      // The spec's answer to a tool nobody offers: a JSON-RPC error (-32602), not a tool result; nothing is recorded.
+      if (!this.tools.has(request.params.name)) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
       const progressToken = ctx.mcpReq?._meta?.progressToken;
       return this.callTool(session(ctx), request.params.name, request.params.arguments, {
         signal: ctx.mcpReq.signal,
@@ -164,10 +182,102 @@ export class McpGateway {
     return server;
   }
 
+  /**
+   * What the gateway relays as it is, without a work item (issue 23): reads and prompts change nothing in the world,
+   * so they need no Stop. Resources are routed by URI (as listed, else by asking each server), prompts by name (with
+   * the server's prefix, like its tools); an upstream's error comes back as that error.
+   */
+  #relay(low: { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void }, offers: (capability: string) => { prefix: string; set: McpToolSet }[]) {
+    const forward = async (set: McpToolSet, method: string, params: Record<string, unknown> | undefined) => {
+      try {
+        return await set.request(method, params);
+      } catch (error) {
+        const e = error as { code?: unknown; message?: string; data?: unknown };
+        throw typeof e.code === "number" ? new ProtocolError(e.code, String(e.message ?? "the upstream server refused").replace(/^MCP error -?\d+: /, ""), e.data) : error;
+      }
+    };
+    const all = async (capability: string, method: string, key: string) => {
+      const out: Record<string, unknown>[] = [];
+      for (const relay of offers(capability)) {
+        let cursor: string | undefined;
+        for (let page = 0; page < 50; page++) {
+          const answer = await forward(relay.set, method, cursor ? { cursor } : undefined);
+          for (const entry of (answer[key] as Record<string, unknown>[] | undefined) ?? []) out.push({ ...entry, __relay: relay });
+          cursor = answer.nextCursor as string | undefined;
+          if (!cursor) break;
+        }
+      }
+      return out;
+    };
+    const strip = ({ __relay: _r, ...entry }: Record<string, unknown>) => entry;
+    if (offers("resources").length) {
+      low.setRequestHandler("resources/list", async () => {
+        const resources = await all("resources", "resources/list", "resources");
+        for (const r of resources) this.#resourceOwner.set(String(r.uri), (r.__relay as { set: McpToolSet }).set);
+        return { resources: resources.map(strip) };
+      });
+      low.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: (await all("resources", "resources/templates/list", "resourceTemplates")).map(strip) }));
+      low.setRequestHandler("resources/read", async (request: { params: { uri: string } }) => {
+        const known = this.#resourceOwner.get(request.params.uri);
+        if (known) return forward(known, "resources/read", request.params);
+        let last: unknown;
+        for (const { set } of offers("resources")) {
+          try {
+            const answer = await forward(set, "resources/read", request.params);
+            this.#resourceOwner.set(request.params.uri, set);
+            return answer;
+          } catch (error) {
+            last = error; // not this server's: ask the next one
+          }
+        }
+        throw last ?? new ResourceNotFoundError(request.params.uri);
+      });
+    }
+    const promptsList = async () => {
+        const prompts = await all("prompts", "prompts/list", "prompts");
+        return prompts.map((p) => {
+          const relay = p.__relay as { prefix: string; set: McpToolSet };
+          const name = `${relay.prefix}${String(p.name)}`;
+          this.#promptOwner.set(name, { set: relay.set, name: String(p.name) });
+          return { ...strip(p), name };
+        });
+    };
+    if (offers("prompts").length) {
+      low.setRequestHandler("prompts/list", async () => ({ prompts: await promptsList() }));
+      low.setRequestHandler("prompts/get", async (request: { params: { name: string; arguments?: Record<string, string> } }) => {
+        if (!this.#promptOwner.has(request.params.name)) await promptsList();
+        const owner = this.#promptOwner.get(request.params.name);
+        if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${request.params.name}`);
+        return forward(owner.set, "prompts/get", { ...request.params, name: owner.name });
+      });
+    }
+    if (offers("completions").length) {
+      low.setRequestHandler("completion/complete", async (request: { params: { ref: { type: string; name?: string; uri?: string } } & Record<string, unknown> }) => {
+        const { ref } = request.params;
+        if (ref.type === "ref/prompt") {
+          if (!this.#promptOwner.has(String(ref.name)) && offers("prompts").length) await promptsList();
+          const owner = this.#promptOwner.get(String(ref.name));
+          if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
+          return forward(owner.set, "completion/complete", { ...request.params, ref: { ...ref, name: owner.name } });
+        }
+        const set = offers("completions")[0].set;
+        return forward(this.#resourceOwner.get(String(ref.uri)) ?? set, "completion/complete", request.params);
+      });
+    }
+    if (offers("logging").length) {
+      // The gateway itself sends no log messages, so any level holds for it; the level goes on to the 2025-era upstreams
+      // that take it (2026-07-28 has no logging/setLevel: the level travels per request there, and is not relayed).
+      low.setRequestHandler("logging/setLevel", async (request: { params: Record<string, unknown> }) => {
+        for (const { set } of offers("logging")) if (set.era !== "modern") await forward(set, "logging/setLevel", request.params);
+        return {};
+      });
+    }
+  }
+
   /** One tools/call: a work item of the session's task, run inline; answered from what the ledger recorded. */
   async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
     const tool = this.tools.get(name);
-    if (!tool) return errorAnswer(`Stopline gateway: there is no tool "${name}"`);
+    if (!tool) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     // A kill switch on the client's token or on the tool: refused before anything is recorded (no session task is
     // made for it). The same checks run again inside the start's transaction, which settles a race with the switch.
     const switches: [IncidentTarget, string][] = [...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []), [IncidentTarget.tool, tool.def.name]];
@@ -191,10 +301,20 @@ export class McpGateway {
         if (isAppError(error) && error.code === ErrorCode.quarantined) return refusedAnswer(error);
         if (isAppError(error) && error.code === ErrorCode.cancelRequested) {
           // The session's task was stopped by a kill switch that has been lifted since: the session goes on in a new
-          // task (the stopped one stays as it was recorded). Any other Stop ends the session's work for good.
+          // task (the stopped one stays as it was recorded).
           if (attempt === 0 && (await this.#stoppedByLiftedSwitch(session.taskId!))) {
             session = await this.#renewSession(session);
             continue;
+          }
+          // 2026-07-28 has no sessions: a "session" is the client's name (and its optional _meta session), so a new
+          // process of the same client would be refused for ever. Once the Stop has settled — what was running is
+          // accounted for — its next call starts a new task; while the Stop is still being carried out, calls are refused.
+          if (attempt === 0 && session.key.startsWith("modern:")) {
+            if (await this.#stopSettled(session.taskId!)) {
+              session = await this.#renewSession(session);
+              continue;
+            }
+            return errorAnswer(`Stopline: this client's work is being stopped (${error.message}). Nothing new starts until the Stop is settled; call again in a moment.`);
           }
           return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
         }
@@ -221,7 +341,8 @@ export class McpGateway {
         try {
           return await def.run(input, ctx);
         } catch (error) {
-          if (running.clientStop || (await this.#stoppedAsCall(item.id))) await settleStoppedCall(this.#o.database, def, item.id);
+          // A StoppedError is a confirmed stop (a call without effects): the runner records it as such.
+          if (!(error instanceof StoppedError) && (running.clientStop || (await this.#stoppedAsCall(item.id)))) await settleStoppedCall(this.#o.database, def, item.id);
           throw error;
         }
       },
@@ -257,6 +378,12 @@ export class McpGateway {
     if (task?.cancelScope !== StopScope.incident || !task.cancelScopeRef) return false;
     const incident = await this.#o.database.prisma.incident.findUnique({ where: { id: task.cancelScopeRef }, select: { state: true } });
     return !!incident && !QUARANTINE_STATES.includes(incident.state as IncidentState);
+  }
+
+  /** The task's Stop has settled (the engine finished its pass). */
+  async #stopSettled(taskId: string): Promise<boolean> {
+    const task = await this.#o.database.prisma.task.findUnique({ where: { id: taskId }, select: { settledAt: true } });
+    return !!task?.settledAt;
   }
 
   /** A new task for a session whose task a lifted kill switch stopped (calls already running stay with the old one). */

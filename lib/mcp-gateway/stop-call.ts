@@ -63,11 +63,14 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
       await casUpdate(w, {
         entity: "workItem", id: item.id, from: item.status, to,
         data: { finishedAt: now, leaseToken: null, leaseOwner: null, leaseExpiresAt: null, ...(committed ? { result: ((outcome as { result?: unknown }).result ?? null) as never } : {}) },
-        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the server answered with a result after the cancellation: it completed" : "the server confirmed the call did not complete" },
+        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the server says the call took effect after the cancellation: it completed" : "the server says the call did not take effect" },
       });
+      // What the server said the call produced (its inspect's record id and version) is the effect's, as the engine records it.
+      const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; description?: string };
       for (const e of await w.tx.sideEffect.findMany({ where: { workItemId: item.id, outcome: SideEffectOutcome.unknown } })) {
         await casUpdate(w, {
           entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+          data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
           event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${outcome.status}` },
         });
       }

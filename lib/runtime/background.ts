@@ -6,6 +6,7 @@ import { startEscalationDeliveries } from "../escalation/deliverer";
 import { demoTools } from "../demo/tools";
 import { agentModelFromEnvironment, MODEL_REPLY_TOOL, modelReplyTool } from "../agent/model-reply";
 import { startTurnSettler } from "../agent/settle-turn";
+import { attachHostedTools, type HostedTools } from "../tools/hosted/hosted-tools";
 import { CancellationEngine } from "../cancellation/engine";
 import { modelFromEnvironment, planWithModel } from "../cancellation/model-planner";
 import type { ActiveToolCall } from "../cancellation/plan";
@@ -23,9 +24,9 @@ export const demoServicesUrl = () => process.env.STOPLINE_DEMO_URL ?? `http://12
 function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
   // The demo agent's optional real model (STOPLINE_AGENT_MODEL): its replies run as model.generate.
   const model = agentModelFromEnvironment();
-  if (model && !registry.get(MODEL_REPLY_TOOL)) registry.register(modelReplyTool(model));
+  if (model && !registry.local(MODEL_REPLY_TOOL)) registry.register(modelReplyTool(model));
   if (process.env.STOPLINE_DEMO === "0") return;
-  for (const tool of demoTools({ baseUrl: demoServicesUrl() })) if (!registry.get(tool.name)) registry.register(tool);
+  for (const tool of demoTools({ baseUrl: demoServicesUrl() })) if (!registry.local(tool.name)) registry.register(tool);
 }
 
 export async function startDemoServices(): Promise<DemoServer | null> {
@@ -35,7 +36,7 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void> };
+type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools };
 const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
@@ -52,6 +53,8 @@ export function startBackground(options: { workers?: number; workerId?: string }
   void startObservability(database); // metrics, traces and JSON logs, as the environment asks (lib/observability)
   const registry = appRegistry();
   registerDemoTools(registry);
+  // Tools that outside processes run and answer for (SDK workers, AI SDK agents): the engine asks them (issue 23).
+  const hosted = attachHostedTools(registry, database);
   // Optional model planner (STOPLINE_PLANNER_MODEL): it only advises; its plan is validated, rules otherwise.
   const model = modelFromEnvironment();
   const planner = model ? (calls: ActiveToolCall[]) => planWithModel({ calls, reason: "user_interrupt", model, signal: AbortSignal.timeout(5_000) }) : undefined;
@@ -62,7 +65,7 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const escalations = startEscalationDeliveries(database, { registry });
   // The demo agent ends its chat turns when their work has settled (lib/agent/settle-turn.ts).
   const stopTurnSettler = startTurnSettler(database);
-  globalForBackground.stoplineBackground = { pool, engine, escalations, stopTurnSettler };
+  globalForBackground.stoplineBackground = { pool, engine, escalations, stopTurnSettler, hosted };
   return globalForBackground.stoplineBackground;
 }
 
@@ -74,5 +77,6 @@ export async function stopBackground() {
   await running.engine.stop();
   await running.escalations.stop();
   await running.stopTurnSettler();
+  running.hosted.stop();
   await stopObservability();
 }

@@ -34,9 +34,11 @@
  */
 import type { ClaimedWorkItem, CreateTaskInput, StoplineClient, Task } from "./client";
 import { CancelledError, isStoplineError, StaleLeaseError } from "./errors";
-import type { CallRef, InspectOutcome, ToolContext } from "../tools/contract";
+import type { CallRef, CompensationResult, EffectRef, InspectOutcome, ToolContext } from "../tools/contract";
+import { hostTools, type ToolHostHandle } from "./host";
 import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
 import { abortableSleep } from "./retry";
+import { jsonSafe, recordEffectOfSuccess, settleByContract } from "./stop-contract";
 
 /** How a tool call is stopped, inspected and undone — the tool contract, declared next to the AI SDK tool. */
 export interface StopContract {
@@ -53,8 +55,12 @@ export interface StopContract {
   rollback?(ref: CallRef): Promise<void>;
   /** Ask the authoritative service what really happened. Never re-submits. */
   inspect?(ref: CallRef): Promise<InspectOutcome>;
-  /** Documented with the contract; runs where Stopline's engine runs (after a person approved), not here. */
-  compensate?: unknown;
+  /**
+   * Undoes a committed effect (an order → its cancellation), checking that the record still has `expectedVersion`.
+   * Runs in this process when Stopline's engine asks — after a person approved the reversal — while this process
+   * hosts its tools (createStopline's `host`, on by default).
+   */
+  compensate?(effect: EffectRef, expectedVersion: string | null): Promise<CompensationResult>;
   /** How long the stop path asks inspect() before it leaves the call uncertain (default 5 s). */
   settleMs?: number;
 }
@@ -77,6 +83,12 @@ export interface CreateStoplineOptions {
   leaseMs?: number;
   /** How often a running call heartbeats — the latency of a Stop reaching it when the event stream is down (default 1 s). */
   heartbeatMs?: number;
+  /**
+   * Host the wrapped tools' stop contracts (default true): Stopline's engine asks this process to inspect, cancel or
+   * compensate their calls (reconciliation after this process left a call uncertain, an approved reversal) —
+   * lib/sdk/host.ts. Call `stopline.close()` when the agent is done, so the process can exit.
+   */
+  host?: boolean;
 }
 
 /** A task as the agent's loop holds it. */
@@ -110,6 +122,17 @@ export function createStopline(options: CreateStoplineOptions) {
   const workerId = options.workerId ?? `ai-agent-${Math.random().toString(36).slice(2, 10)}`;
   const leaseMs = options.leaseMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? 1_000;
+  let host: ToolHostHandle | null = null;
+  const hostContracts = (defs: Record<string, { stop: StopContract }>) => {
+    if (options.host === false) return;
+    const contracts = Object.entries(defs).map(([name, { stop }]) => ({
+      name, risk: stop.risk ?? (stop.commitsEffect ? "high" : "low"), mechanism: stop.mechanism, commitsEffect: !!stop.commitsEffect,
+      ...(stop.inspect ? { inspect: stop.inspect } : {}), ...(stop.cancel ? { cancel: stop.cancel } : {}),
+      ...(stop.rollback ? { rollback: stop.rollback } : {}), ...(stop.compensate ? { compensate: stop.compensate } : {}),
+    }));
+    if (!host) host = hostTools({ client: worker, hostId: workerId, tools: contracts });
+    else void host.add(contracts);
+  };
 
   function attach(task: Pick<Task, "id" | "intentVersion">): StoplineTask {
     const controller = new AbortController();
@@ -242,7 +265,9 @@ export function createStopline(options: CreateStoplineOptions) {
 
     try {
       const result = await body(ctx);
-      await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted) });
+      // A commitment that never said submitted(): its service says what it did, and that is recorded as the effect.
+      const effect = submitted === null && call.commitsEffect ? await recordEffectOfSuccess(call.contract, ref(), { recordEffect: (e) => worker.submitted(item.id, { ...lease, ...e }) }) : {};
+      await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted), ...effect });
       return result;
     } catch (error) {
       const stopped = controller.signal.aborted;
@@ -259,7 +284,11 @@ export function createStopline(options: CreateStoplineOptions) {
         throw stopped ? controller.signal.reason : error;
       }
       // The action may have reached its service: the contract decides, never this process's guess.
-      await settleBy(call.contract, ref(), stopped, message, complete, (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }));
+      await settleByContract(call.contract, ref(), { stopped, message, submitted: submitted !== null }, {
+        complete,
+        uncertain: (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }),
+        recordEffect: (effect) => worker.submitted(item.id, { ...lease, ...effect }),
+      });
       throw stopped ? controller.signal.reason : error;
     } finally {
       beats.abort();
@@ -299,6 +328,7 @@ export function createStopline(options: CreateStoplineOptions) {
           ),
       };
     }
+    hostContracts(defs);
     return out as WrappedTools<T>;
   }
 
@@ -358,65 +388,16 @@ export function createStopline(options: CreateStoplineOptions) {
     return wrapped;
   }
 
-  return { startTask, attach, wrapTools, wrapModel, context: stoplineContext, workerId };
+  /** Stops hosting the tools' contracts (the process may exit); tasks already followed stop being followed by their close(). */
+  async function close() {
+    await host?.stop();
+    host = null;
+  }
+
+  return { startTask, attach, wrapTools, wrapModel, context: stoplineContext, workerId, close };
 }
 
 export type Stopline = ReturnType<typeof createStopline>;
-
-/** The stop path of a call that may have reached its service: cancel/rollback, then inspect until known. */
-async function settleBy(
-  contract: StopContract | undefined,
-  ref: CallRef,
-  stopped: boolean,
-  message: string,
-  complete: (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra?: Record<string, unknown>) => Promise<unknown>,
-  uncertain: (reason: string) => Promise<unknown>,
-) {
-  const notes: string[] = [];
-  if (stopped && contract?.mechanism === "provider_cancel" && contract.cancel) {
-    try {
-      await contract.cancel(ref);
-      notes.push("cancel sent");
-    } catch (error) {
-      notes.push(`cancel failed: ${(error as Error).message}`);
-    }
-  } else if (stopped && contract?.mechanism === "rollback" && contract.rollback) {
-    try {
-      await contract.rollback(ref);
-      notes.push("rollback sent");
-    } catch (error) {
-      notes.push(`rollback failed: ${(error as Error).message}`);
-    }
-  }
-  if (!contract?.inspect) {
-    await uncertain(`${stopped ? "stopped" : message} after the action may have reached its service, and the tool has no inspect(): ${notes.join("; ") || "nothing could be asked"}`).catch(() => {});
-    return;
-  }
-  const deadline = Date.now() + (contract.settleMs ?? 5_000);
-  let last: InspectOutcome = { status: "unknown", reason: "not asked yet" };
-  for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
-    try {
-      last = await contract.inspect(ref);
-    } catch (error) {
-      last = { status: "unknown", reason: `inspect failed: ${(error as Error).message}` };
-    }
-    if (last.status === "committed") {
-      await complete("completed", { result: jsonSafe(last.result) ?? null, externalRecordId: last.externalRecordId ?? undefined, externalVersion: last.externalVersion ?? undefined });
-      return;
-    }
-    if (last.status === "not_committed") {
-      if (!stopped) await complete("failed", { error: `${message} (the service confirms it did not take effect)` });
-      else if (last.partialResult !== undefined && last.partialResult !== null) {
-        await complete(last.partialComplete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(last.partialResult), partialComplete: !!last.partialComplete });
-      } else await complete("cancelled");
-      return;
-    }
-    if (Date.now() + wait > deadline) break;
-    await new Promise((r) => setTimeout(r, wait));
-  }
-  const said = last.status === "running" ? "the service still reports it running" : last.reason;
-  await uncertain(`${notes.includes("cancel sent") ? "cancel sent, not confirmed" : stopped ? "stopped" : message}: ${said}`).catch(() => {});
-}
 
 function effectIds(submitted: { externalRecordId?: string; externalVersion?: string } | null) {
   return submitted ? { externalRecordId: submitted.externalRecordId, externalVersion: submitted.externalVersion } : {};
@@ -425,14 +406,4 @@ function effectIds(submitted: { externalRecordId?: string; externalVersion?: str
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : "")).join("");
-}
-
-/** What the ledger can store: JSON (undefined, functions and cycles dropped). */
-function jsonSafe(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
-  } catch {
-    return String(value);
-  }
 }

@@ -11,7 +11,7 @@ import {
   SdkErrorCode,
   StoplineError,
 } from "./errors";
-import { backoffDelay, isRetryableStatus, parseRetryAfter, resolveRetry, type ResolvedRetry, type RetryOptions } from "./retry";
+import { abortableSleep, backoffDelay, isRetryableStatus, parseRetryAfter, resolveRetry, type ResolvedRetry, type RetryOptions } from "./retry";
 
 // ---- the API's types, inferred from the shared schemas (never re-declared) ---------------------------
 
@@ -130,6 +130,9 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   reportPartial: "idempotent", // overwrites the same field with the same value
   reportProgress: "idempotent", // the latest report wins; a repeat records the same value again
   markUncertain: "idempotent", // uncertain → uncertain is a no-op
+  registerToolHost: "idempotent", // a renewal
+  claimToolRequests: "idempotent", // a claim whose answer was lost expires unanswered; the engine asks again
+  answerToolRequest: "idempotent", // a repeated answer is accepted once
   holdResource: "idempotent", // the ledger returns the resource already recorded
   releaseResource: "idempotent",
   sendMessage: "once",
@@ -144,10 +147,13 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
 };
 
 export interface StoplineClientOptions {
-  /** Where the app is served, e.g. http://localhost:3000 (a path prefix is kept). */
-  baseUrl: string;
-  /** An API token (npm run token:create): an agent token for tasks and Stop, a worker token for the worker protocol. */
-  token: string;
+  /** Where the app is served, e.g. http://localhost:3000 (a path prefix is kept). Default: `STOPLINE_URL`, else http://localhost:3000. */
+  baseUrl?: string;
+  /**
+   * An API token (npm run token:create): an agent token for tasks and Stop, a worker token for the worker protocol.
+   * Default: `STOPLINE_TOKEN` from the environment (Node, Deno, Bun); without either the constructor throws.
+   */
+  token?: string;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
   /** Backoff for retried calls; `false` disables retrying. */
@@ -198,6 +204,12 @@ function describeNetworkError(error: unknown): string {
  * jitter, honouring Retry-After; non-idempotent ones (createTask; scheduleWorkItem without a correlationId or
  * idempotencyKey) are never re-sent once they may have reached the server.
  */
+/** An environment variable where there is one (Node, Deno, Bun); undefined in a browser. */
+function envVar(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.[name] || undefined;
+}
+
 export class StoplineClient {
   readonly baseUrl: string;
   readonly #token: string;
@@ -205,11 +217,13 @@ export class StoplineClient {
   readonly #retry: ResolvedRetry;
   readonly #timeoutMs: number;
 
-  constructor(options: StoplineClientOptions) {
-    if (!options.baseUrl) throw new TypeError("StoplineClient: baseUrl is required");
-    if (!options.token) throw new TypeError("StoplineClient: token is required");
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.#token = options.token;
+  constructor(options: StoplineClientOptions = {}) {
+    const baseUrl = options.baseUrl ?? envVar("STOPLINE_URL") ?? "http://localhost:3000";
+    const token = options.token ?? envVar("STOPLINE_TOKEN");
+    if (!baseUrl) throw new TypeError("StoplineClient: baseUrl is empty");
+    if (!token) throw new TypeError("StoplineClient: no token — pass { token } or set STOPLINE_TOKEN (create one with `npm run token:create -- --role agent --name my-agent` in Stopline)");
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.#token = token;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#retry = resolveRetry(options.retry);
     this.#timeoutMs = options.timeoutMs ?? 30_000;
@@ -297,6 +311,23 @@ export class StoplineClient {
    */
   getCancellation(taskId: string, options?: CallOptions): Promise<CancellationSummary> {
     return this.call("getCancellation", { params: { taskId }, ...options });
+  }
+
+  /**
+   * The cancellation summary once it is final: polls `getCancellation` until the Stop is settled (`settled_at` set,
+   * status no longer IN_PROGRESS) — the engine's considered answer, which later facts are appended to but never
+   * overturn. Throws a `StoplineError` with code `timeout` after `timeoutMs` (default 60 s).
+   */
+  async waitForCancellation(taskId: string, options: { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal } = {}): Promise<CancellationSummary> {
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    for (;;) {
+      const summary = await this.getCancellation(taskId, { signal: options.signal });
+      if (summary.status !== "IN_PROGRESS" && summary.settled_at) return summary;
+      if (Date.now() >= deadline) {
+        throw new NetworkError(`the Stop of task ${taskId} did not settle within ${options.timeoutMs ?? 60_000} ms (still ${summary.status})`, { status: null, code: "timeout", details: { taskId } });
+      }
+      await abortableSleep(options.intervalMs ?? 200, options.signal);
+    }
   }
 
   /**

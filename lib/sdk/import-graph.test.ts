@@ -129,18 +129,21 @@ export function walk(entries: string[]): Graph {
   return { files: [...seen].map((f) => path.relative(ROOT, f).split(path.sep).join("/")).sort(), packages, violations };
 }
 
-/** The SDK's own source files: everything in lib/sdk except tests and test fixtures (lib/sdk/testing/). */
-export function sdkEntries(): string[] {
+/**
+ * The SDK's own source files: everything in lib/sdk except tests, test fixtures (lib/sdk/testing/) and the bin
+ * (lib/sdk/bin/: a Node program that bundles the MCP SDK's transports; checked on its own below).
+ */
+export function sdkEntries(dir = SDK): string[] {
   const out: string[] = [];
   const visit = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const full = path.join(dir, name);
       if (statSync(full).isDirectory()) {
-        if (name !== "testing") visit(full);
+        if (name !== "testing" && name !== "bin") visit(full);
       } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(full);
     }
   };
-  visit(SDK);
+  visit(dir);
   return out.sort();
 }
 
@@ -157,6 +160,13 @@ describe("the SDK's import graph", () => {
   it("depends on zod and eventsource-parser only (it can be published as its own package)", () => {
     const { packages } = walk(sdkEntries());
     expect([...packages].filter((p) => !ALLOWED_PACKAGES.has(p))).toEqual([]);
+  });
+
+  it("the bin stopline-mcp-stdio reaches nothing server-only: only the MCP SDK's transports (bundled into it by build:sdk)", () => {
+    const graph = walk(sdkEntries(path.join(SDK, "bin")));
+    expect(graph.files).toContain("lib/sdk/bin/relay.ts");
+    expect(graph.violations).toEqual([]);
+    expect([...graph.packages].sort()).toEqual(["@modelcontextprotocol/client", "@modelcontextprotocol/server"]);
   });
 
   it("the check itself catches violations: the route wrapper reaches Prisma, the database and next-free server code", () => {

@@ -75,6 +75,8 @@ export {
   type ValidationIssue,
 } from "./errors";
 export { ErrorCode } from "../errors";
+export { defineTool } from "./define-tool";
+export { hostTools, type HostedContract, type HostToolsOptions, type ToolHostHandle } from "./host";
 export { runWorker, StoppedError, type RunWorkerOptions, type RunOutcome, type WorkerEvent } from "./worker";
 export type { RetryOptions } from "./retry";
 export type { ToolContext, ToolDefinition, InspectOutcome, CallRef } from "../tools/contract";

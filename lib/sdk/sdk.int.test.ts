@@ -28,8 +28,10 @@ afterEach(async () => {
 });
 afterAll(async () => s?.close());
 
-function spawnWorker(workerId: string, mode: "count" | { order: string }): TestProcess {
-  const args = mode === "count" ? [s.http.url, s.tokens.worker, workerId, "count"] : [s.http.url, s.tokens.worker, workerId, "order", mode.order, s.service.url];
+function spawnWorker(workerId: string, mode: "count" | { order: string } | { hostedOrder: string }): TestProcess {
+  const args = mode === "count" ? [s.http.url, s.tokens.worker, workerId, "count"]
+    : "order" in mode ? [s.http.url, s.tokens.worker, workerId, "order", mode.order, s.service.url]
+    : [s.http.url, s.tokens.worker, workerId, "hosted-order", mode.hostedOrder, s.service.url];
   const p = spawnTsx(workerId, SDK_WORKER, args, { SDK_WORKER_LEASE_MS: String(LEASE_MS) });
   processes.add(p);
   return p;
@@ -231,6 +233,34 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     expect(ofType(events, "work_item.finished")).toEqual([]); // no worker reported a result for it
     const detail = await s.agent.getTask(task.id);
     expect(detail.sideEffects).toEqual([expect.objectContaining({ operationId: order.orderId, outcome: "committed", externalRecordId: order.orderId })]);
+  }, 60_000);
+
+  it("a tool only its worker processes run (the server has no copy): killed after the service created the order, before submitted(); the restarted worker hosts the tool and the engine reconciles through ITS inspect — completed, the order recorded as the effect, no person asked", async () => {
+    const task = await s.agent.createTask({ title: "sdk: hosted order" });
+    const item = await s.agent.scheduleWorkItem(task.id, {
+      kind: "external_action", toolName: "hosted.create_order", mechanism: "none", commitsEffect: true, intentVersion: 1, correlationId: "hosted-order", input: { items: [{ sku: "lamp", qty: 1 }] },
+    });
+    const crashed = spawnWorker("sdk-host-crashed", { hostedOrder: "after-post" });
+    await crashed.next("after-post");
+    await crashed.kill("SIGKILL");
+    const order = s.service.created.find((o) => o.idempotencyKey === item.idempotencyKey)!;
+    expect(order).toBeDefined(); // the service has it; the ledger has no submission
+
+    const restarted = spawnWorker("sdk-host-restarted", { hostedOrder: "never" });
+    await restarted.next("ready");
+    const settled = await eventually(async () => {
+      const w = itemOf(await s.agent.getTask(task.id), item.id);
+      return terminal(w.status) ? w : undefined;
+    }, "the crashed item to be reconciled through its host", 30_000);
+    expect(settled).toMatchObject({ status: "completed", attempt: 1 });
+    expect(s.service.postsFor(item.idempotencyKey)).toBe(1); // asked, never re-sent
+    const detail = await s.agent.getTask(task.id);
+    expect(detail.sideEffects).toEqual([expect.objectContaining({ workItemId: item.id, outcome: "committed", externalRecordId: order.orderId })]);
+    expect(detail.reviewItems.filter((r) => r.workItemId === item.id && r.kind === "resolve_uncertain")).toEqual([]);
+    const asked = await s.t.database.prisma.toolRequest.findMany({ where: { toolName: "hosted.create_order", action: "inspect" } });
+    expect(asked.some((r) => r.claimedBy === "sdk-host-restarted" && r.answeredAt)).toBe(true);
+    const steps = (await eventsOf(item.id)).filter((e) => e.type === "cancellation.step").map((e) => e.reason ?? "");
+    expect(steps.some((r) => /not registered in this process/.test(r))).toBe(false);
   }, 60_000);
 
   it("the service's answer is lost after the checkpoint: the worker never reports `failed`, it hands the item over as uncertain, reconciliation finds the order — exactly one", async () => {

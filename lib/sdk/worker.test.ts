@@ -54,6 +54,10 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
         return json(200, { ok: true });
       case "uncertain":
         return json(200, aWorkItem({ status: "uncertain" }));
+      case "/api/workers/hosts":
+        return json(200, { hostId: body.hostId, tools: body.tools.map((t: { name: string }) => t.name), expiresAt: "2026-12-01T10:00:30.000Z" });
+      case "/api/workers/requests":
+        return json(200, { requests: [] });
       case "resources":
       case "resources/release":
         return json(route === "resources" ? 201 : 200, {
@@ -226,6 +230,36 @@ describe("runWorker", () => {
       expect(result.outcome).toBe(outcome);
       const completes = server.calls.filter((c) => c.route === "complete");
       expect(completes.map((c) => c.body.outcome)).toEqual(outcome === "uncertain" ? [] : ["cancelled"]);
+    }
+  });
+
+  it("a provider_cancel tool with its contract, stopped: this worker cancels and asks the service itself (it hosts the contract) — not committed → cancelled; committed without submitted() → the effect is recorded, then completed", async () => {
+    for (const [answer, outcome] of [["not_committed", "cancelled"], ["committed", "completed"]] as const) {
+      const { server, client } = fakeServer("t.job", true);
+      const asked: string[] = [];
+      const job = tool("t.job", async (_input, ctx) => {
+        await ctx.checkpoint();
+        setTimeout(() => server.stop(), 20);
+        await untilAborted(ctx.signal);
+      }, {
+        mechanism: "provider_cancel", commitsEffect: true, risk: "high",
+        cancel: async () => void asked.push("cancel"),
+        inspect: async () => {
+          asked.push("inspect");
+          return answer === "committed" ? { status: "committed", externalRecordId: "rec_9", externalVersion: "1", description: "record rec_9" } : { status: "not_committed" };
+        },
+      });
+      const { result } = await runOnce(client, [job]);
+      expect(result.outcome).toBe(outcome);
+      expect(asked.slice(0, 2)).toEqual(["cancel", "inspect"]);
+      expect(server.calls.find((c) => c.route === "/api/workers/hosts")?.body).toMatchObject({ hostId: "w1", tools: [{ name: "t.job", capabilities: ["inspect", "cancel"], mechanism: "provider_cancel", commitsEffect: true }] });
+      const complete = server.calls.find((c) => c.route === "complete")?.body;
+      expect(complete).toMatchObject({ outcome });
+      if (outcome === "completed") {
+        expect(server.calls.find((c) => c.route === "submitted")?.body).toMatchObject({ operationId: "rec_9", externalRecordId: "rec_9", reversible: false });
+        expect(complete).toMatchObject({ externalRecordId: "rec_9" });
+      } else expect(server.calls.map((c) => c.route)).not.toContain("submitted");
+      expect(server.calls.map((c) => c.route)).not.toContain("uncertain");
     }
   });
 

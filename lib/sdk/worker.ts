@@ -1,4 +1,6 @@
 import type { ToolContext, ToolDefinition } from "../tools/contract";
+import { hostTools } from "./host";
+import { settleByContract } from "./stop-contract";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
 import {
   CancelledError,
@@ -71,6 +73,11 @@ export interface RunWorkerOptions {
   /** Stops claiming; running items are let finish. */
   signal?: AbortSignal;
   onEvent?: (event: WorkerEvent) => void;
+  /**
+   * Host the tools' contracts (default true): while the worker runs, Stopline's engine asks it to inspect, cancel,
+   * roll back or compensate calls of its tools (lib/sdk/host.ts), so the server needs no copy of them.
+   */
+  host?: boolean;
 }
 
 const STOP_OUTCOMES = new Set<string>(["cancelled", "partial", "cancelled_incomplete"]);
@@ -105,6 +112,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       /* a listener's error must not stop the worker */
     }
   };
+  // The engine's questions about these tools' calls (reconciliation, cancel, compensation) are answered here.
+  const host = o.host === false ? null : hostTools({ client: o.client, hostId: o.workerId, tools: o.tools, signal: o.signal, onError: (error) => emit({ type: "error", error }) });
   const running = new Map<string, Promise<void>>();
   let slotFreed: () => void = () => {};
   let fatal: unknown = null;
@@ -152,6 +161,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   }
 
   await Promise.allSettled([...running.values()]);
+  await host?.stop();
   if (fatal) throw fatal;
 }
 
@@ -300,6 +310,22 @@ async function runClaimed(
     await stopHeartbeats();
     if (lostLease) return { outcome: "lost_lease", detail: (controller.signal.reason as Error)?.message };
     const message = error instanceof Error ? error.message : String(error);
+    const remoteTool = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
+    if (controller.signal.aborted && remoteTool && !isStoppedError(error) && (tool.cancel || tool.rollback || tool.inspect)) {
+      // Stopped, and this process holds the tool's contract: it cancels (or rolls back) and asks the service what
+      // happened, as the AI SDK wrapper does; the server's engine waits for this report (it does not run the
+      // contract a second time). Whether or not the call said submitted(): a request in flight is withdrawn first.
+      let ended: { outcome: RunOutcome; detail?: string } = { outcome: "uncertain" };
+      await settleByContract(tool, refOf(item), { stopped: true, message, submitted }, {
+        complete: async (outcome, extra = {}) => (ended = await finish(outcome, extra as Omit<CompleteInput, "leaseToken" | "outcome">)),
+        uncertain: async (reason) => {
+          await leaveUncertain(client, item.id, lease.leaseToken, reason);
+          ended = { outcome: "uncertain", detail: reason };
+        },
+        recordEffect: (effect) => client.submitted(item.id, { ...lease, ...effect }),
+      });
+      return ended;
+    }
     if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
       const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
       await leaveUncertain(client, item.id, lease.leaseToken);
@@ -355,4 +381,9 @@ const isStoppedError = (error: unknown) => error instanceof Error && error.name 
 
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The call as its tool's contract refers to it. */
+function refOf(item: ClaimedWorkItem) {
+  return { workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey, operationId: item.operationId ?? null, providerRef: item.providerRef ?? null, input: item.input };
 }

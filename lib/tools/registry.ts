@@ -17,8 +17,22 @@ export class ToolRegistry {
     return this;
   }
 
+  #fallback: ((name: string) => ToolDefinition | undefined) | null = null;
+
+  /** Tools registered in this process, then those a live host runs for us (lib/tools/hosted: their contract is asked there). */
   get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name) ?? this.#fallback?.(name);
+  }
+
+  /** Only a tool registered in this process (its code runs here). */
+  local(name: string): ToolDefinition | undefined {
     return this.#tools.get(name);
+  }
+
+  /** Where get() looks for a tool this process does not have (tools hosted by their owners, issue 23). */
+  fallBackTo(lookup: (name: string) => ToolDefinition | undefined): this {
+    this.#fallback = lookup;
+    return this;
   }
 
   require(name: string): ToolDefinition {

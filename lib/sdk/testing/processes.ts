@@ -23,8 +23,13 @@ export interface TestProcess {
 }
 
 export function spawnTsx(name: string, script: string, args: string[] = [], env: Record<string, string> = {}): TestProcess {
+  return spawnProcess(name, process.execPath, ["--import", "tsx", script, ...args], env);
+}
+
+/** Any command (e.g. the Node 22 binary of tools/node22), with the same JSON-lines protocol. */
+export function spawnProcess(name: string, command: string, args: string[], env: Record<string, string> = {}, cwd?: string): TestProcess {
   const { NODE_CHANNEL_FD: _ipc, ...inherited } = process.env;
-  const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...inherited, ...env } });
+  const proc = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...inherited, ...env } });
   const messages: Message[] = [];
   let out = "";
   let err = "";

@@ -6,13 +6,16 @@
  *
  * `count` serves examples' `example.slow_count` and `test.wait` (waits for its AbortSignal, reports nothing).
  * `order` serves `shop.create_order` against the order service (lib/testing/http-order-service.ts), stopping
- * forever at <halt> so that the test can SIGKILL it there (`never`: runs normally).
+ * forever at <halt> so that the test can SIGKILL it there (`never`: runs normally). `hosted-order` serves the same
+ * tool as `hosted.create_order`, which the server does not have: the worker hosts its contract (lib/sdk/host.ts).
  *
  * It talks to the test on stdout, one JSON object per line: {"event":"ready"}, {"event":"claimed"|"stop_requested"|
  * "settled"|<halt point>, "workItemId", …}. Lease 1500 ms (SDK_WORKER_LEASE_MS), heartbeat every 300 ms.
  */
 import { runWorker, StoplineClient, type ToolDefinition } from "../index";
 import { createOrderTool, isHaltPoint } from "../../testing/http-order-service";
+
+const HOSTED_ORDER_TOOL = "hosted.create_order";
 import { slowCountTool } from "../../../examples/slow-count-tool";
 
 const [apiUrl, token, workerId, mode, halt, serviceUrl] = process.argv.slice(2);
@@ -27,6 +30,9 @@ if (mode === "count") {
   tools = [slowCountTool(), wait];
 } else if (mode === "order" && halt && isHaltPoint(halt) && serviceUrl) {
   tools = [createOrderTool(serviceUrl, { halt, onHalt: (point, info) => say({ event: point, ...info }) })];
+} else if (mode === "hosted-order" && halt && isHaltPoint(halt) && serviceUrl) {
+  // The same tool under a name the server's registry does not have: only worker processes run it (and answer for it).
+  tools = [{ ...createOrderTool(serviceUrl, { halt, onHalt: (point, info) => say({ event: point, ...info }) }), name: HOSTED_ORDER_TOOL }];
 } else {
   console.error("usage: sdk-worker.ts <apiUrl> <token> <workerId> count | order <halt> <orderServiceUrl>");
   process.exit(2);
@@ -35,7 +41,7 @@ if (mode === "count") {
 const stop = new AbortController();
 process.once("SIGTERM", () => {
   // A run halted on purpose never ends: do not wait for it (its lease simply expires).
-  if (mode === "order" && halt !== "never") process.exit(0);
+  if ((mode === "order" || mode === "hosted-order") && halt !== "never") process.exit(0);
   stop.abort();
 });
 

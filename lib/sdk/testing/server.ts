@@ -4,6 +4,8 @@ import { isTerminalItem } from "../../ledger/states";
 import { startHttpApiServer, type HttpApiServer } from "../../testing/http-api-server";
 import { createOrderTool, startOrderService, type OrderService } from "../../testing/http-order-service";
 import { createTestDatabase, type TestDatabase } from "../../testing/test-database";
+import { appRegistry } from "../../runtime/app-registry";
+import { attachHostedTools } from "../../tools/hosted/hosted-tools";
 import { ToolRegistry } from "../../tools/registry";
 import { StoplineClient } from "../client";
 
@@ -29,6 +31,9 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   const [t, service] = await Promise.all([createTestDatabase(), startOrderService()]);
   t.install();
   const registry = new ToolRegistry().register(createOrderTool(service.url));
+  // Tools run by SDK processes (workers, AI SDK agents) and answered for by them (issue 23): lib/tools/hosted.
+  // The app's own registry too: the review-decision route (an approved compensation) looks tools up there.
+  const hosted = [attachHostedTools(registry, t.database), attachHostedTools(appRegistry(), t.database)];
   const engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 50 }).start(200);
   const http = await startHttpApiServer();
   const tokens = {
@@ -42,6 +47,7 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
     agent: new StoplineClient({ baseUrl: http.url, token: tokens.agent, retry }),
     worker: new StoplineClient({ baseUrl: http.url, token: tokens.worker, retry }),
     async close() {
+      for (const h of hosted) h.stop();
       await engine.stop();
       await http.close();
       await service.close();

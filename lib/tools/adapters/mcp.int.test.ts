@@ -21,8 +21,10 @@ import { connectMcpTools, contractFromAnnotations, outcomeOf, type McpCallObserv
  * - the Stopline demo server (lib/tools/adapters/demo-mcp-server.ts), whose `count_slowly` honours
  *   `notifications/cancelled` and answers the cancelled request — reported CANCELLED;
  * - `@modelcontextprotocol/server-everything`, whose `trigger-long-running-operation` ignores the
- *   cancellation (keeps running, keeps sending progress, never answers) — reported as "cancellation sent but
- *   not confirmed": uncertain, with a review item, never CANCELLED.
+ *   cancellation (keeps running, keeps sending progress, never answers). It is annotated read-only, and a
+ *   cancelled call without effects ends stopped (lib/mcp-gateway/gateway.int.test.ts shows that); here it is
+ *   connected as a server one does not trust (`commitsEffect: true`), so the case of an EFFECT nobody confirmed is
+ *   covered: "cancellation sent but not confirmed" — uncertain, with a review item, never CANCELLED.
  * Each scenario checks the LEDGER, the SUMMARY, and what the server itself did (the demo server's witness log
  * on stderr; the progress server-everything kept sending).
  */
@@ -46,7 +48,7 @@ beforeAll(async () => {
       transport: { stdio: { command: process.execPath, args: ["--import", "tsx", DEMO_SERVER], cwd: ROOT, stderr: "pipe" } },
     }),
     connectMcpTools({
-      prefix: "everything", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS,
+      prefix: "everything", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, commitsEffect: true,
       transport: { stdio: { command: EVERYTHING, args: ["stdio"], cwd: ROOT, stderr: "ignore" } },
     }),
   ]);
@@ -120,10 +122,9 @@ describe("MCP adapter: contract from the server's tools", () => {
     expect(contractFromAnnotations({ name: "a", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual({ commitsEffect: false, risk: "low" });
     expect(contractFromAnnotations({ name: "b", inputSchema: { type: "object" } })).toEqual({ commitsEffect: true, risk: "high" });
     expect(contractFromAnnotations({ name: "c", inputSchema: { type: "object" }, annotations: { readOnlyHint: false, destructiveHint: false } })).toEqual({ commitsEffect: true, risk: "low" });
-    for (const tool of [countSlowly(), longRunning()]) {
-      expect(tool).toMatchObject({ kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: false, risk: "low" });
-      expect(contractProblems(tool as ToolDefinition)).toEqual([]);
-    }
+    expect(countSlowly()).toMatchObject({ kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: false, risk: "low" });
+    expect(longRunning()).toMatchObject({ kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: true, risk: "low" }); // the override
+    for (const tool of [countSlowly(), longRunning()]) expect(contractProblems(tool as ToolDefinition)).toEqual([]);
     expect(demo.server?.name).toBe("stopline-demo");
   });
 
@@ -168,7 +169,8 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     // ledger
     const row = await item(child.id);
     expect(row.status).toBe("cancelled");
-    expect(await reconcileSteps(task.id, child.id)).toEqual(["the service says: not_committed"]);
+    // the call commits nothing: its runner knew it stopped (nothing was left to ask the server)
+    expect(await reconcileSteps(task.id, child.id)).toEqual([]);
     expect(await reviews(task.id)).toEqual([]);
     // summary
     const s = await getCancellationSummary(t.database, task.id);
@@ -296,7 +298,8 @@ describe("MCP adapter: Streamable HTTP", () => {
       });
       proc!.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${out}`)));
     });
-    remote = await connectMcpTools({ prefix: "remote", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, transport: { url: `http://127.0.0.1:${port}/mcp` } });
+    // as above: a server one does not trust (effects assumed), so the unconfirmed cancel is an effect nobody confirmed
+    remote = await connectMcpTools({ prefix: "remote", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, commitsEffect: true, transport: { url: `http://127.0.0.1:${port}/mcp` } });
     const tool = remote.tools[0];
     expect(tool.name).toBe("remote.trigger-long-running-operation");
     const { engine } = boot([tool]);

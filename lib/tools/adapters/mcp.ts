@@ -16,7 +16,7 @@ import {
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { z } from "zod";
 import { Mechanism, RiskLevel, WorkItemKind } from "../../ledger/states";
-import type { CallRef, InspectOutcome, ToolContext, ToolDefinition } from "../contract";
+import { StoppedError, type CallRef, type InspectOutcome, type ToolContext, type ToolDefinition } from "../contract";
 
 /**
  * The MCP adapter: every tool of an MCP server (stdio or Streamable HTTP) becomes a Stopline tool.
@@ -104,7 +104,37 @@ export interface ConnectMcpToolsOptions {
   clientInfo?: { name: string; version: string };
   /** Default: "auto" over HTTP, "2025-11-25" over stdio (an auto probe on stdio spawns a second server process). */
   protocol?: McpProtocol;
+  /**
+   * How to ask the server afterwards what became of a call of this tool (per tool), when what was observed on the
+   * connection does not say — a cancel the server did not confirm, or a call made before this process started:
+   * a later `tools/call` of an inspect tool, or a `resources/read`, on the same server (see McpInspectVia).
+   */
+  inspectVia?: (tool: McpToolInfo) => McpInspectVia | undefined;
 }
+
+/**
+ * A configured inspect (issue 23): what MCP offers to find out afterwards what a call did. `tool` — a tool of the
+ * same server called with `arguments`; `resource` — a resource URI of the same server, read. In `arguments` (string
+ * values) and in `resource`, `{idempotencyKey}`, `{toolCallId}`, `{workItemId}` and `{arguments.<name>}` are
+ * replaced by the call's values. The answer — the tool's `structuredContent` (or its text as JSON), or the resource's
+ * text as JSON — is an InspectOutcome: `{"status":"committed","externalRecordId":…}`, `{"status":"not_committed"}`,
+ * `{"status":"running"}` or `{"status":"unknown","reason":…}`. A resource the server does not have (resource not
+ * found) is `not_committed`. For the server to know the call by its idempotency key, name the argument that carries
+ * it (`idempotencyKeyArgument`): every call of the tool then sends the key in it.
+ */
+export interface McpInspectVia {
+  tool?: string;
+  resource?: string;
+  arguments?: Record<string, unknown>;
+  idempotencyKeyArgument?: string;
+}
+
+const InspectAnswerSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), description: z.string().optional(), result: z.unknown().optional() }),
+  z.object({ status: z.literal("not_committed") }),
+  z.object({ status: z.literal("running") }),
+  z.object({ status: z.literal("unknown"), reason: z.string() }),
+]);
 
 export interface McpProgress {
   progress: number;
@@ -162,6 +192,10 @@ export interface McpToolSet {
   onProgress(workItemId: string, listener: (progress: McpProgress) => void): () => void;
   /** The server's stderr when `stdio.stderr` is "pipe". */
   stderr: Stream | null;
+  /** What the server offers besides tools (resources, prompts, completions, logging): the gateway relays those. */
+  capabilities: Record<string, unknown>;
+  /** A request to the server as it is (the gateway's relay of resources/*, prompts/*, completion/complete, logging/setLevel). */
+  request(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -274,12 +308,40 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     }
   };
 
+  /** A configured inspect (McpInspectVia): a later tools/call of the inspect tool, or resources/read, on this server. */
+  const askServer = async (via: McpInspectVia, ref: CallRef, where: string, observed: string): Promise<InspectOutcome> => {
+    const fill = (text: string) => fillTemplate(text, ref);
+    const how = via.tool ? `tools/call ${via.tool}` : `resources/read ${fill(via.resource!)}`;
+    try {
+      let answer: unknown;
+      if (via.tool) {
+        const result = (await client.callTool({ name: via.tool, arguments: fillValues(via.arguments ?? {}, fill) as Record<string, unknown> }, { timeout: 10_000 })) as CallToolResult;
+        if (result.isError) return { status: "unknown", reason: `${observed}; ${how} answered with an error: ${textOf(result)}` };
+        answer = result.structuredContent ?? JSON.parse(textOf(result));
+      } else {
+        const read = await client.readResource({ uri: fill(via.resource!) }, { timeout: 10_000 });
+        const first = read.contents[0] as { text?: string } | undefined;
+        if (!first?.text) return { status: "unknown", reason: `${observed}; ${how} returned no text` };
+        answer = JSON.parse(first.text);
+      }
+      const parsed = InspectAnswerSchema.safeParse(answer);
+      if (!parsed.success) return { status: "unknown", reason: `${observed}; ${how} answered something that is not an outcome: ${JSON.stringify(answer).slice(0, 200)}` };
+      return parsed.data as InspectOutcome;
+    } catch (error) {
+      const code = (error as { code?: number }).code;
+      // The record does not exist on the server: the call never took effect there (resource not found).
+      if (via.resource && (code === -32002 || code === -32602)) return { status: "not_committed" };
+      return { status: "unknown", reason: `${observed}; asking ${where} (${how}) failed: ${(error as Error).message}` };
+    }
+  };
+
   const tools = wanted.map((info) => {
     const derived = contractFromAnnotations(info);
     const commitsEffect = typeof o.commitsEffect === "function" ? o.commitsEffect(info) : (o.commitsEffect ?? derived.commitsEffect);
     const risk = typeof o.risk === "function" ? o.risk(info) : (o.risk ?? derived.risk);
     const name = toolName(o.prefix, info.name);
     const where = `${info.name} on ${server?.name ?? label}`;
+    const via = o.inspectVia?.(info);
 
     const tool: ToolDefinition<McpCallInput, CallToolResult> = {
       name,
@@ -293,13 +355,18 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         else if (ctx.signal.aborted) throw ctx.signal.reason;
         const call = observer.open(ctx.workItemId, info.name);
         // Recorded BEFORE the request leaves: a crash in between leaves the item uncertain (asked about,
-        // never re-sent) instead of "never submitted" (which would run it again).
-        try {
-          await ctx.submitted(`mcp:${ctx.idempotencyKey}`, { providerRef: call.callId, description: `MCP ${where}` });
-        } catch (error) {
-          call.notSent = `the submission was not recorded: ${(error as Error).message}`;
-          throw error;
+        // never re-sent) instead of "never submitted" (which would run it again). A tool without effects has nothing
+        // to reconcile: it is not recorded as submitted, and a Stop of it is a stop (below).
+        if (commitsEffect) {
+          try {
+            await ctx.submitted(`mcp:${ctx.idempotencyKey}`, { providerRef: call.callId, description: `MCP ${where}` });
+          } catch (error) {
+            call.notSent = `the submission was not recorded: ${(error as Error).message}`;
+            throw error;
+          }
         }
+        const keyArgument = via?.idempotencyKeyArgument;
+        const args = keyArgument ? { ...(input ?? {}), [keyArgument]: ctx.idempotencyKey } : (input ?? {});
         if (ctx.signal.aborted) {
           call.notSent = "stopped before the request was sent";
           throw ctx.signal.reason;
@@ -309,11 +376,13 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const controller = observer.controllerOf(call);
         const stopOnRunSignal = () => controller.abort(ctx.signal.reason);
         ctx.signal.addEventListener("abort", stopOnRunSignal, { once: true });
+        // The server's progress is the call's progress in the chat and the console (coalesced by the runner).
+        const unsubscribeProgress = observer.onProgress(ctx.workItemId, (p) => void ctx.reportProgress({ done: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }).catch(() => {}));
         try {
           let result: CallToolResult;
           try {
             result = (await client.callTool(
-              { name: info.name, arguments: input ?? {}, _meta: traceMeta({ [CALL_META_KEY]: call.callId }, ctx.traceparent) }, // + the call's traceparent
+              { name: info.name, arguments: args, _meta: traceMeta({ [CALL_META_KEY]: call.callId }, ctx.traceparent) }, // + the call's traceparent
               {
                 signal: controller.signal,
                 timeout: o.callTimeoutMs,
@@ -331,10 +400,22 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
           return result;
         } catch (error) {
           if (call.sentAt === null && call.notSent === null) call.notSent = `the request could not be sent: ${(error as Error).message}`;
+          if (ctx.signal.aborted && !commitsEffect) {
+            // A call that changes nothing, told to stop the way its protocol revision says (notifications/cancelled,
+            // the closed stream, tasks/cancel). An answer that still comes within the grace period is what happened
+            // (a result: it completed); without one, whatever the server still does has no effect to confirm — stopped.
+            await observer.cancelDelivered(call, 2_000);
+            if (call.task) await cancelTask(call);
+            if (call.sentAt !== null && call.cancelKind !== "stream_closed") await observer.waitForAnswer(call, (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs);
+            if (call.answer?.kind === "result" && !call.answer.isError) return call.answer.result;
+            const how = call.answer ? "the server answered the cancelled request with an error" : call.cancelKind === "stream_closed" ? "its response stream was closed" : call.cancelKind === "tasks_cancel" ? "tasks/cancel was sent" : call.sentAt === null ? "it was never sent" : "notifications/cancelled was sent";
+            throw new StoppedError(`${where} was stopped (${how}); it has no effect, so nothing is left to confirm`);
+          }
           if (ctx.signal.aborted) throw ctx.signal.reason;
           throw error;
         } finally {
           ctx.signal.removeEventListener("abort", stopOnRunSignal);
+          unsubscribeProgress();
         }
       },
 
@@ -358,6 +439,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
       async inspect(ref) {
         const call = observer.find(ref);
         if (!call) {
+          if (via?.tool || via?.resource) return askServer(via, ref, where, "this process has no record of the call");
           return { status: "unknown", reason: `this process has no record of the call (MCP offers no way to ask ${where} about an earlier call; it can only be observed on the connection that carried it)` };
         }
         if (call.task && call.answer === null) {
@@ -378,7 +460,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         if (call.cancelSentAt !== null && call.answer === null && call.connectionClosedAt === null) {
           await observer.waitForAnswer(call, call.cancelSentAt + o.confirmGraceMs);
         }
-        return outcomeOf(call, o.confirmGraceMs);
+        const observed = outcomeOf(call, o.confirmGraceMs);
+        // What the connection showed does not say (a cancel not confirmed, a closed connection): ask the server.
+        if (observed.status === "unknown" && (via?.tool || via?.resource)) return askServer(via, ref, where, observed.reason);
+        return observed;
       },
 
       describeEffect: (effect) => effect.description ?? `MCP ${where} (${effect.operationId})`,
@@ -400,6 +485,8 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     },
     onProgress: (workItemId, listener) => observer.onProgress(workItemId, listener),
     stderr,
+    capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    request: (method, params) => client.request({ method, ...(params ? { params } : {}) } as never, z.object({}).loose() as never, { timeout: 30_000 } as never) as Promise<Record<string, unknown>>,
     close: () => client.close(),
   };
 }
@@ -680,4 +767,22 @@ class ObservingTransport implements Transport {
   close() {
     return this.inner.close();
   }
+}
+
+/** `{idempotencyKey}`, `{toolCallId}`, `{workItemId}`, `{arguments.<name>}` in a configured inspect, filled in. */
+export function fillTemplate(text: string, ref: CallRef): string {
+  return text.replace(/\{(idempotencyKey|toolCallId|workItemId|arguments\.([\w-]+))\}/g, (_m, key: string, arg?: string) => {
+    if (arg !== undefined) {
+      const value = (ref.input as Record<string, unknown> | null | undefined)?.[arg];
+      return value === undefined || value === null ? "" : String(value);
+    }
+    return String(ref[key as "idempotencyKey" | "toolCallId" | "workItemId"]);
+  });
+}
+
+function fillValues(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === "string") return fill(value);
+  if (Array.isArray(value)) return value.map((v) => fillValues(v, fill));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillValues(v, fill)]));
+  return value;
 }

@@ -1,2 +1,0 @@
-import { register } from "node:module";
-register(new URL("./conformance-hooks.mjs", import.meta.url));
