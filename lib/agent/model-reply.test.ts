@@ -41,11 +41,25 @@ describe("the demo agent's optional real model", () => {
   });
 
   it("Stop reaches the model call: its abortSignal fires, the half reply is reported discarded, nothing is returned", async () => {
-    const model = streamingModel(30);
+    // The model sends five words and then stalls, as a slow model does; Stop comes while it stalls. Driven by the
+    // stream, not by a clock: under load a 100 ms timer could fire before the first word arrived.
     const controller = new AbortController();
+    const chunks: unknown[] = [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, ...words.slice(0, 5).map((delta) => ({ type: "text-delta", id: "t", delta }))];
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          pull(stream) {
+            const next = chunks.shift();
+            if (next) return void stream.enqueue(next);
+            setTimeout(() => controller.abort(new Error("the task's cancellation was recorded")), 20);
+            // Stalls until the Stop; then the connection ends, as a real provider's fetch does on its abortSignal.
+            return new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(stream.error(controller.signal.reason))));
+          },
+        }) as never,
+      }),
+    });
     const { ctx, partials } = context(controller.signal);
     const running = modelReplyTool(model).run({ prompt: "order two chairs" }, ctx);
-    setTimeout(() => controller.abort(new Error("the task's cancellation was recorded")), 100);
     await expect(running).rejects.toThrow(/cancellation was recorded/);
     expect(model.doStreamCalls[0].abortSignal?.aborted).toBe(true);
     expect(partials).toHaveLength(1);
