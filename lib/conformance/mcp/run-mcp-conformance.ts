@@ -142,6 +142,7 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   if (race === McpRace.afterResult) {
     await pending;
     await conn.observer.until(() => call.answer !== null || call.task !== null, Date.now() + 5_000);
+    if (call.task) return na("the server answered with a task (see tasks/cancel)");
     if (!call.answer) return { told: "no answer", did: "-", verdict: McpVerdict.notReached, finding: "no result within 5 s" };
     const told = toldOf(call);
     if (told.kind !== "result") return { told: toldText(told), did: "-", verdict: McpVerdict.notReached, finding: "the call did not succeed" };
@@ -159,6 +160,10 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   if (ask && !call.answer && !call.progress.length && !call.task) {
     while (Date.now() < startedBy + 2_000 && !call.answer && (await ask()).kind !== "running") await sleep(50);
   }
+  if (call.task && race !== McpRace.tasksCancel) {
+    controller.abort(new Error("conformance: cleanup"));
+    return na("the server answered with a task (see tasks/cancel)");
+  }
   if (call.answer) {
     await pending;
     return { told: toldText(toldOf(call)), did: "-", verdict: McpVerdict.notReached, finding: `answered ${call.answer.at - (call.sentAt ?? call.answer.at)} ms after the request, before the cancel` };
@@ -166,6 +171,8 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   const progressAtCancel = call.progress.length;
 
   if (race === McpRace.tasksCancel) {
+    // Progress may come before the handle: the handle (or a plain answer) is what this race waits for.
+    await conn.observer.until(() => call.task !== null || call.answer !== null, Date.now() + 5_000);
     if (!call.task) {
       controller.abort(new Error("conformance: cleanup"));
       return na("the server answered without a task");
