@@ -5,6 +5,7 @@
  *   npm run conformance -- --tool shop.create_order
  *   npm run conformance -- --all            (every demo tool, the HTTP job adapter, and the dishonest example)
  *   npm run conformance -- --list
+ *   npm run conformance -- --mcp <url | stdio command> [--tools a,b]   (an MCP server's cancellation behaviour: lib/conformance/mcp)
  * It runs on a fresh embedded ledger of its own, with the real engine and worker code, against the tools' real
  * services (the demo world and a job service, started for the run).
  */
@@ -13,6 +14,8 @@ import { createTestDatabase } from "../lib/testing/test-database";
 import { conformanceSubjects } from "../lib/conformance/subjects";
 import { failedCases, formatTable, runConformance } from "../lib/conformance/run-conformance";
 
+// --mcp <url or stdio command> [--tools a,b]: the MCP cancellation conformance pack (lib/conformance/mcp), on its own.
+if (process.argv.includes("--mcp")) process.exit(await (await import("../lib/conformance/mcp/cli")).mcpConformanceCli(process.argv.slice(2)));
 const { values } = parseArgs({ options: { tool: { type: "string", multiple: true }, all: { type: "boolean" }, list: { type: "boolean" } } });
 process.env.STOPLINE_VERIFY_DELAY_MS ??= "50";
 const world = await conformanceSubjects();
