@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startFixtureServer } from "../../mcp-gateway/testing/fixture-server";
 import { McpRace, McpVerdict } from "./judge";
 import { formatMcpReport, mcpLies, runMcpConformance, type McpConformanceReport } from "./run-mcp-conformance";
 
@@ -11,10 +12,13 @@ import { formatMcpReport, mcpLies, runMcpConformance, type McpConformanceReport 
  *   (with nothing to check it against), it does not offer 2026-07-28, and it tells no lie;
  * - dishonest-server.ts — it must FAIL: "cancelled" answered while its own inspect tool shows the order placed, and a
  *   task "cancelled" whose export ran to the end; its honest tools get their honest verdicts.
- * Both run in about 20 s.
+ * - the MCP gateway's SDK 2.x fixture server over Streamable HTTP, for what neither speaks: 2026-07-28 (the SDK closes
+ *   the response stream), a dropped stream on both revisions, and tasks/cancel of the tasks extension — each checked
+ *   against the fixture's own witness log.
+ * All three run in about 30 s.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const row = (report: McpConformanceReport, tool: string, race: McpRace) => report.revisions[0].results.find((r) => r.tool === tool && r.race === race)!;
+const row = (report: McpConformanceReport, tool: string, race: McpRace, revision = 0) => report.revisions[revision].results.find((r) => r.tool === tool && r.race === race)!;
 
 // No database: run once, on the SQLite project.
 describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation conformance pack", () => {
@@ -54,5 +58,36 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation c
     expect(row(report, "send_report", McpRace.midCall).verdict, text).toBe(McpVerdict.ignores);
     expect(row(report, "draft_note", McpRace.midCall).verdict, text).toBe(McpVerdict.honours);
     expect(text).toMatch(/LIES about: place_order: cancel mid-call; export_rows: tasks\/cancel/);
+  }, 60_000);
+
+  it("an SDK 2.x server over HTTP: 2026-07-28 stops on the closed stream; 2025-11-25 takes a dropped stream for a cancel; tasks/cancel is followed to the task's end", async () => {
+    const fixture = await startFixtureServer();
+    try {
+      const report = await runMcpConformance({ url: fixture.url }, {
+        tools: ["place_order", "slow_job"],
+        races: [McpRace.midCall, McpRace.streamClosed, McpRace.tasksCancel],
+        args: { place_order: { item: "book", ms: 1_500 }, slow_job: { ms: 400, onCancel: "finish" } },
+        inspect: { place_order: { tool: "order_status", arguments: { key: "{idempotencyKey}" }, idempotencyKeyArgument: "key" } },
+      });
+      const text = formatMcpReport(report);
+      const facts = fixture.witness.map((w) => w.fact);
+      expect(report.revisions.map((r) => [r.revision, r.notOffered]), text).toEqual([["2025-11-25", null], ["2026-07-28", null]]);
+      // 2026-07-28: the SDK closes the stream, the fixture's handler aborts and places nothing — and the witness agrees.
+      const modern = row(report, "place_order", McpRace.midCall, 1);
+      expect(modern.verdict, text).toBe(McpVerdict.honours);
+      expect(modern.told, text).toMatch(/the SDK closed the response stream \(2026-07-28\)/);
+      expect(row(report, "place_order", McpRace.streamClosed, 1).verdict, text).toBe(McpVerdict.honours);
+      // 2025-11-25: a dropped stream stops it too — what 2025-11-25 says a server SHOULD NOT do; the report says so.
+      expect(row(report, "place_order", McpRace.streamClosed, 0).finding, text).toMatch(/SHOULD NOT be taken for a cancel/);
+      // tasks/cancel on a job that finishes anyway: acknowledged, then "completed" — ignored, and said so.
+      const task = row(report, "slow_job", McpRace.tasksCancel, 1);
+      expect(task.verdict, text).toBe(McpVerdict.ignores);
+      expect(task.told, text).toBe('task "completed"');
+      expect(facts).toContain("tasks_cancel_received");
+      expect(facts.filter((f) => f === "order_cancelled").length).toBeGreaterThanOrEqual(3); // the three stops the report calls honoured
+      expect(mcpLies(report), text).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
   }, 60_000);
 });

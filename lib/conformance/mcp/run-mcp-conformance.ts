@@ -148,9 +148,10 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
     if (told.kind !== "result") return { told: toldText(told), did: "-", verdict: McpVerdict.notReached, finding: "the call did not succeed" };
     await conn.client.notification({ method: "notifications/cancelled", params: { requestId: call.requestId!, reason: "conformance: cancel after the result" } } as never);
     await sleep(Math.min(graceMs, 300));
-    const alive = await conn.client.ping({ timeout: 5_000 } as never).then(() => true, () => false);
-    const did: Did = ask ? await settle(ask, graceMs * 2) : { kind: "unknown", how: `no witness (the server ${alive ? "still answers ping" : "no longer answers ping"})` };
-    if (!alive) return { told: toldText(told), did: did.how, verdict: McpVerdict.lies, finding: "the server stopped answering after a cancel for a finished request" };
+    // Still serving? (tools/list: every revision has it; 2026-07-28 has no ping.)
+    const alive = await conn.client.listTools(undefined, { timeout: 5_000 } as never).then(() => true, () => false);
+    const did: Did = ask ? await settle(ask, graceMs * 2) : { kind: "unknown", how: `no witness (the server ${alive ? "still answers" : "no longer answers"} tools/list)` };
+    if (!alive) return { told: toldText(told), did: did.how, verdict: McpVerdict.unverified, finding: "the server stopped answering (tools/list) after a cancel for a finished request" };
     return { told: toldText(told), did: did.how, ...judgeRace(race, told, did, conn.revision) };
   }
 
