@@ -80,6 +80,8 @@ export async function runMcpConformance(target: Target, options: McpConformanceO
       await conn.close().catch(() => {});
     }
   }
+  // No revision at all: the server is not there (or speaks no MCP), which is no finding about its cancellations.
+  if (report.revisions.every((r) => r.notOffered)) throw new Error(`could not connect to ${report.target}: ${report.revisions.map((r) => `${r.revision}: ${r.notOffered}`).join("; ")}`);
   return report;
 }
 
