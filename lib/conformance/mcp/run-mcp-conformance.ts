@@ -160,6 +160,8 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   // The call must be under way at the server: a task handle, progress, the witness saying running, or no answer yet.
   const startedBy = Date.now() + (o.startMs ?? 300);
   await conn.observer.until(() => call.answer !== null || call.task !== null || call.progress.length > 0, startedBy);
+  // A server may send progress just before its task handle (same write): a moment for the handle, if one follows.
+  if (call.progress.length && !call.answer && !call.task) await conn.observer.until(() => call.task !== null || call.answer !== null, Date.now() + 25);
   if (ask && !call.answer && !call.progress.length && !call.task) {
     while (Date.now() < startedBy + 2_000 && !call.answer && (await ask()).kind !== "running") await sleep(50);
   }
