@@ -4,7 +4,7 @@ import { formatMcpReport, mcpLies, parseInspectOption, runMcpConformance } from 
 
 /**
  * `npm run conformance -- --mcp <url | stdio command> [--tools a,b] [--args tool=<json>] [--inspect tool=inspectTool@keyArg]
- *  [--inspect tool=resource:<uri with {idempotencyKey}>] [--revision 2025-11-25]`
+ *  [--inspect tool=resource:<uri with {idempotencyKey}>@keyArg] [--revision 2025-11-25]`
  * Prints the report per spec revision; exits 1 when the server lies about a cancellation, 2 on a usage error.
  */
 export async function mcpConformanceCli(argv: string[]): Promise<number> {

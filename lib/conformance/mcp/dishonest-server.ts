@@ -11,7 +11,8 @@
  * - `draft_note {key}` — honours a cancellation: it stops, and nothing is written.
  * - `export_rows {key}` — a task (tasks extension): `tasks/cancel` sets the task "cancelled", yet the export runs
  *   to the end — LIES; `order_status` (the shared ledger by key) shows it committed.
- * - `order_status {key}` — the witness: `{status: committed | not_committed | running}` for any key above.
+ * - `order_status {key}` — the witness: `{status: committed | not_committed | running}` for any key above; the same
+ *   as a resource, `orders://<key>` (resource not found when the key never reached it).
  * It does not speak 2026-07-28 (server/discover is an unknown method).
  */
 import { createInterface } from "node:readline";
@@ -102,7 +103,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   switch (method) {
     case "initialize":
       clientWantsTasks = !!params.capabilities?.extensions?.[TASKS];
-      return send({ id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {}, extensions: { [TASKS]: {} } }, serverInfo: { name: "dishonest-fixture", version: "1.0.0" } } });
+      return send({ id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {}, resources: {}, extensions: { [TASKS]: {} } }, serverInfo: { name: "dishonest-fixture", version: "1.0.0" } } });
     case "ping":
       return send({ id, result: {} });
     case "tools/list":
@@ -123,6 +124,13 @@ createInterface({ input: process.stdin }).on("line", (line) => {
         setTimeout(() => finishTask(params.taskId), LIE_MS);
       }
       return send({ id, result: {} });
+    }
+    case "resources/read": {
+      // The same ledger as order_status, as a resource: orders://<key> (an unknown key: resource not found).
+      const key = /^orders:\/\/(.+)$/.exec(String(params.uri))?.[1];
+      const status = key ? effects.get(key) : undefined;
+      if (!status) return send({ id, error: { code: -32002, message: `resource not found: ${params.uri}` } });
+      return send({ id, result: { contents: [{ uri: params.uri, mimeType: "application/json", text: JSON.stringify({ status }) }] } });
     }
     case "notifications/cancelled":
       return cancelled(params.requestId);

@@ -32,3 +32,16 @@ describe("judgeRace (MCP cancellation pack)", () => {
     expect(judgeRace(McpRace.streamClosed, { kind: "silence" }, none, "2026-07-28").finding).not.toMatch(/SHOULD NOT/);
   });
 });
+
+describe("the pack's command-line pieces", async () => {
+  const { argumentsFor, parseInspectOption } = await import("./run-mcp-conformance");
+  it("--inspect tool=inspectTool@key and tool=resource:<uri>", () => {
+    expect(parseInspectOption("place_order=order_status@orderKey")).toEqual(["place_order", { tool: "order_status", arguments: { orderKey: "{idempotencyKey}" }, idempotencyKeyArgument: "orderKey" }]);
+    expect(parseInspectOption("draft=resource:orders://{idempotencyKey}@key")).toEqual(["draft", { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" }]);
+    expect(parseInspectOption("draft=resource:orders://{arguments.id}")).toEqual(["draft", { resource: "orders://{arguments.id}" }]);
+    expect(() => parseInspectOption("nothing")).toThrow(/expected tool=/);
+  });
+  it("arguments from the input schema: defaults, enums, plain values of each type; optional properties left out", () => {
+    expect(argumentsFor({ inputSchema: { type: "object", properties: { a: { type: "number", default: 3 }, b: { type: "string", enum: ["x", "y"] }, c: { type: "integer", minimum: 5 }, d: { type: "string" }, e: { type: "boolean" }, f: { type: "string" } }, required: ["a", "b", "c", "d", "e"] } })).toEqual({ a: 3, b: "x", c: 5, d: "conformance", e: false });
+  });
+});

@@ -48,7 +48,8 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation c
   it("the dishonest fixture fails: \"cancelled\" answered while the order was placed, a task \"cancelled\" that ran to the end", async () => {
     const report = await runMcpConformance(
       { command: process.execPath, args: ["--import", "tsx", path.join(import.meta.dirname, "dishonest-server.ts")] },
-      { races: [McpRace.midCall, McpRace.tasksCancel], revisions: ["2025-11-25"], tools: ["place_order", "send_report", "draft_note", "export_rows"] },
+      // draft_note's witness is the server's resource instead of its declared inspect tool (--inspect draft_note=resource:orders://{idempotencyKey}@key).
+      { races: [McpRace.midCall, McpRace.tasksCancel], revisions: ["2025-11-25"], tools: ["place_order", "send_report", "draft_note", "export_rows"], inspect: { draft_note: { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" } } },
     );
     const text = formatMcpReport(report);
     const lies = mcpLies(report);
@@ -57,6 +58,7 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation c
     expect(row(report, "export_rows", McpRace.tasksCancel).finding, text).toMatch(/"cancelled".*— but inspect tool order_status says it took effect/);
     expect(row(report, "send_report", McpRace.midCall).verdict, text).toBe(McpVerdict.ignores);
     expect(row(report, "draft_note", McpRace.midCall).verdict, text).toBe(McpVerdict.honours);
+    expect(row(report, "draft_note", McpRace.midCall).did, text).toMatch(/^resource orders:\/\/conf-.* says it did not take effect/);
     expect(text).toMatch(/LIES about: place_order: cancel mid-call; export_rows: tasks\/cancel/);
   }, 60_000);
 

@@ -292,11 +292,17 @@ function parseVia(value: unknown): McpInspectVia | undefined {
   return parsed.success && (parsed.data.tool || parsed.data.resource) ? parsed.data : undefined;
 }
 
-/** `tool=inspectTool@keyArgument` or `tool=resource:uri-template` (the CLI's --inspect). */
+/**
+ * `tool=inspectTool@keyArgument` or `tool=resource:<uri with {idempotencyKey}>@keyArgument` (the CLI's --inspect): the
+ * call carries its idempotency key in `keyArgument`, and the witness is asked by it.
+ */
 export function parseInspectOption(text: string): [string, McpInspectVia] {
   const [tool, spec] = text.split(/=(.*)/s, 2);
-  if (!tool || !spec) throw new Error(`--inspect ${text}: expected tool=inspectTool@keyArgument or tool=resource:<uri with {idempotencyKey}>`);
-  if (spec.startsWith("resource:")) return [tool, { resource: spec.slice("resource:".length) }];
+  if (!tool || !spec) throw new Error(`--inspect ${text}: expected tool=inspectTool@keyArgument or tool=resource:<uri with {idempotencyKey}>@keyArgument`);
+  if (spec.startsWith("resource:")) {
+    const [, uri, keyArgument] = /^resource:(.*?)(?:@(\w+))?$/s.exec(spec)!;
+    return [tool, { resource: uri, ...(keyArgument ? { idempotencyKeyArgument: keyArgument } : {}) }];
+  }
   const [inspectTool, keyArgument = "key"] = spec.split("@");
   return [tool, { tool: inspectTool, arguments: { [keyArgument]: "{idempotencyKey}" }, idempotencyKeyArgument: keyArgument }];
 }
