@@ -407,3 +407,6 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : "")).join("");
 }
+
+// Truthful tool results for the messages of a stopped turn (issue 25): the next turn's model reads what the ledger knows.
+export { repairToolResults, repairWithTask, NO_RECORD, type RepairOptions, type UiMessageLike, type ModelMessageLike } from "./ai-repair";
