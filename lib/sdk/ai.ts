@@ -23,6 +23,9 @@
  *   until it answers or `settleMs` passes: committed → `completed` (it happened, and the summary says so);
  *   not committed → `cancelled`; anything else → `uncertain` with the reason ("cancel sent, not confirmed").
  *
+ * After a Stop, `repairToolResults(messages, { client, taskId })` (ai-repair.ts) gives the stopped turn's UI or model
+ * messages a result for every call the Stop touched, from the ledger — so the next turn's model reads what happened.
+ *
  * What it does NOT do: run your `compensate` — compensation needs a person's approval and runs where Stopline's
  * engine runs (register the same contract in a worker process's registry for that). If this process dies
  * mid-call, the lease expires and the server marks the call uncertain (never re-run).
