@@ -146,7 +146,7 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await expect(summary).toHaveAttribute("data-status", new RegExp(`^(${SETTLED.join("|")})$`), { timeout: 30_000 });
   await expect(summary.getByTestId("user-message")).toContainText("Stopped new work.");
   await expect(summary.getByTestId("user-message")).toContainText("One partial result kept.");
-  await expect(summary.getByTestId("summary-stopped")).toContainText(/Exporting the report — stopped — [\d,]+ complete rows? kept/);
+  await expect(summary.getByTestId("summary-stopped")).toContainText(/Exporting the report — stopped; [\d,]+ rows? kept \(partial\)/);
 
   const detail = await taskDetail(request, exportTaskId);
   const generate = detail.workItems.find((i) => i.toolName === "inference.generate")!;
@@ -168,6 +168,14 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
   await expect(page.getByTestId("announcer")).toContainText(`Stop finished: ${api.user_message}`); // aria-live
   await shotOf(page, summary, "export-stopped");
+
+  // ---- the next turn reads what the Stop did (issue 25): the agent answers in the summary card's words ----
+  const kept = /stopped; [\d,]+ rows? kept \(partial\)/.exec((await summary.getByTestId("summary-stopped").textContent()) ?? "")![0];
+  const askTurn = await send(page, "did the export finish?");
+  await expect(askTurn.getByTestId("agent-reply")).toContainText(`reports.export_report — ${kept}.`);
+  await expect(step(askTurn, "reports.export_report")).toHaveCount(0); // it exports nothing again
+  await expect(askTurn.getByTestId("turn-phase")).toHaveText("done", { timeout: 15_000 });
+  await shotOf(page, askTurn, "export-asked-after-stop");
 
   // ---- order: the exact proposal, confirmed, completed, then Stop ----
   const orderTurn = await send(page, "order two chairs");

@@ -3,11 +3,10 @@ import { localWords } from "@/components/outcome-words";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
-import { describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, type ChildOutcome } from "@/lib/outcomes";
+import { childFacts, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, stopFacts, toolResultText, type ChildOutcome } from "@/lib/outcomes";
 import type { StopRequest } from "./turn-state";
 import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
 import { clock, SUMMARY_STATUS, toolLabel } from "./labels";
-import { describePartial } from "./work-panel";
 
 // scroll-mb: when scrolled into view, it clears the sticky message bar.
 const FRAME = "scroll-mt-6 scroll-mb-44 rounded-card border px-4 py-3.5 shadow-xs";
@@ -87,7 +86,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
                   .filter((r) => OUTCOME_WORDS[r.outcome.kind].group === g.group && r.outcome.kind !== OutcomeKind.completedBeforeStop)
                   .map((r) => (
                     <li key={r.item.id} data-outcome={r.outcome.kind}>
-                      {line(r.item.toolName, r.outcome, r.item.partialResult, detail!.sideEffects.filter((e) => e.workItemId === r.item.id))}
+                      {line(r.item, r.outcome, detail!)}
                     </li>
                   ))}
               </Group>
@@ -136,12 +135,17 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
   );
 }
 
-/** "Exporting the report — could not be stopped — the service refused the cancel; it finished 61 s after the Stop". */
-function line(toolName: string, outcome: ChildOutcome, partial: unknown, effects: SideEffect[]): string {
-  const said = describeOutcome(outcome, localWords);
-  if (outcome.kind === OutcomeKind.stoppedPartialKept) return `${toolLabel(toolName)} — stopped — ${describePartial(partial)} kept`;
-  if ((outcome.kind === OutcomeKind.tookEffect || outcome.kind === OutcomeKind.reversed) && effects[0]?.description) return `${effects[0].description}: ${said}`;
-  return `${toolLabel(toolName)} — ${said}`;
+/**
+ * "Exporting the report — stopped; 1,425 rows kept (partial)", "Placing the order — took effect: order ord_123 (…) went
+ * through; a person decides by 17:09 whether to reverse it": the words the agent's model reads as the call's result
+ * (lib/outcomes toolResultText, issue 25) — the person and the model are told the same thing.
+ */
+function line(item: TaskDetail["workItems"][number], outcome: ChildOutcome, detail: TaskDetail): string {
+  const facts = {
+    child: childFacts(item, { sideEffects: detail.sideEffects, reviewItems: detail.reviewItems }, Date.now()), stop: stopFacts(detail),
+    partialResult: item.partialResult, effects: detail.sideEffects.filter((e: SideEffect) => e.workItemId === item.id),
+  };
+  return `${toolLabel(item.toolName)} — ${toolResultText(facts, localWords, outcome)}`;
 }
 
 const resourceName = (type: string) => {

@@ -8,6 +8,9 @@ import { TaskStage } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { understand, type Intent } from "./understand";
 import { LedgerEvent } from "../ledger/events";
+import { loadTranscript } from "../transcript/load-transcript";
+import { toModelMessages } from "../transcript/transcript";
+import { answerFromHistory } from "./answer-from-history";
 
 /**
  * The demo agent: turns a chat message into a task whose children are scheduled on the demo tools. It
@@ -54,7 +57,7 @@ export async function startTurn(database: Database, options: AgentOptions, input
   if (task.ownerId !== input.ownerId) throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
   if (!created) return answerOf(database, task.id, intent);
   try {
-    return await prepare(database, options, { taskId: task.id, intent, actor: input.actor });
+    return await prepare(database, options, { taskId: task.id, intent, actor: input.actor, conversationId: input.conversationId, ownerId: input.ownerId, text: input.text });
   } catch (error) {
     // Stop landed while the agent was preparing: what was scheduled is removed from dispatch by the engine.
     if (error instanceof AppError && error.code === ErrorCode.cancelRequested) return answerOf(database, task.id, intent);
@@ -62,13 +65,14 @@ export async function startTurn(database: Database, options: AgentOptions, input
   }
 }
 
-async function prepare(database: Database, options: AgentOptions, input: { taskId: string; intent: Intent; actor: string }): Promise<TurnResult> {
+async function prepare(database: Database, options: AgentOptions, input: { taskId: string; intent: Intent; actor: string; conversationId: string; ownerId: string; text: string }): Promise<TurnResult> {
   const { taskId, intent } = input;
   const child = (toolName: string, kind: "model_request" | "remote_tool" | "external_action", mechanism: string, data: unknown, extra: { commitsEffect?: boolean; proposalVersion?: number } = {}) =>
     scheduleWorkItem(database, { taskId, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
 
   let text: string;
   let proposal: TurnResult["proposal"] = null;
+  let history: Awaited<ReturnType<typeof loadTranscript>> | null = null;
   switch (intent.type) {
     case "order": {
       await child("shop.check_stock", "remote_tool", "abort_signal", {});
@@ -89,12 +93,21 @@ async function prepare(database: Database, options: AgentOptions, input: { taskI
       await child("reports.export_report", "remote_tool", "provider_cancel", { rows: intent.rows, rowMs: 20 });
       text = `Exporting a report of ${intent.rows} rows.`;
       break;
+    case "question":
+      // answered from the history, as the ledger records it now (lib/transcript): never a guess about a Stop
+      history = await loadTranscript(database, { conversationId: input.conversationId, ownerId: input.ownerId, before: taskId });
+      text = answerFromHistory(history, intent.about);
+      break;
     default:
       text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
   }
   // The rest of the reply says what will actually happen next; it streams as a cancellable model request.
   // (`reply` keeps the headline with it, for a page that reopens the conversation.)
-  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), reply: text, wordMs: 40 });
+  // A model writing it reads the conversation so far with every stopped call's result as the ledger records it
+  // (lib/transcript): the same words the person is shown, so it does not order again what was already ordered.
+  history ??= await loadTranscript(database, { conversationId: input.conversationId, ownerId: input.ownerId, before: taskId });
+  const messages = [...toModelMessages(history), { role: "user" as const, content: input.text }];
+  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), reply: text, wordMs: 40, messages });
   return { taskId, intent: intent.type, reply: text, proposal };
 }
 
@@ -110,6 +123,8 @@ export function whatHappensNext(intent: Intent): string {
       return "Nothing is created or sent until you confirm. Once you confirm, I create the CRM record, then send the email — a sent email cannot be taken back.";
     case "export":
       return "The report is written row by row. If you press Stop, the rows already written are kept as a partial report and the rest is not exported.";
+    case "question":
+      return "I have not started anything for this question: the answer is what Stopline's ledger records about the earlier request.";
     case "unknown":
       return "I have not started anything for this message.";
   }

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { streamText, type LanguageModel } from "ai";
+import { streamText, type LanguageModel, type ModelMessage } from "ai";
 import { z } from "zod";
 import type { ToolDefinition } from "../tools/contract";
 
@@ -21,17 +21,24 @@ export function agentModelFromEnvironment(env: Readonly<Record<string, string | 
   }).chatModel(modelId);
 }
 
-export function modelReplyTool(model: ReplyModel): ToolDefinition<{ prompt: string }> {
+const SYSTEM = "You are the assistant of a small shop. You are given what the application will do next. Tell the person exactly that, in at most two sentences, and promise nothing else.";
+
+export function modelReplyTool(model: ReplyModel): ToolDefinition<{ prompt: string; messages?: unknown[] }> {
   return {
     name: MODEL_REPLY_TOOL, kind: "model_request", risk: "low", commitsEffect: false, mechanism: "abort_signal",
-    input: z.object({ prompt: z.string().min(1) }).loose(),
+    // `messages`: the conversation so far (lib/transcript), each stopped call's result as the ledger records it.
+    input: z.object({ prompt: z.string().min(1), messages: z.array(z.any()).optional() }).loose(),
     async run(input, ctx) {
       let text = "";
       let failure: unknown = null;
       const result = streamText({
         model,
-        system: "You are the assistant of a small shop. You are given what the application will do next. Tell the person exactly that, in at most two sentences, and promise nothing else.",
-        prompt: input.prompt,
+        ...(input.messages?.length
+          ? {
+              system: `${SYSTEM} The conversation so far is given; each tool result in it is what Stopline's ledger records about that call — the truth, also where a call was stopped: never assume a stopped call did nothing, nor that it went through, beyond what its result says.\n\nWhat the application will do next: ${input.prompt}`,
+              messages: input.messages as ModelMessage[],
+            }
+          : { system: SYSTEM, prompt: input.prompt }),
         abortSignal: ctx.signal,
         maxRetries: 0,
         onError: ({ error }) => {

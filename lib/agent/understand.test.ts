@@ -10,6 +10,10 @@ describe("the demo agent understands a handful of requests", () => {
     ["run the sales report", { type: "export", rows: 200 }],
     ["record customer Ada Lovelace ada@example.com and email them", { type: "record_and_email", name: "Ada Lovelace", email: "ada@example.com" }],
     ["what's the weather?", { type: "unknown" }],
+    ["did my order go through?", { type: "question", about: "order" }],
+    ["Did the export finish?", { type: "question", about: "export" }],
+    ["was the email sent?", { type: "question", about: "email" }],
+    ["what happened?", { type: "question", about: null }],
     ["order some furniture", { type: "unknown" }],
   ])("%s", (text, intent) => {
     expect(understand(text)).toEqual(intent);

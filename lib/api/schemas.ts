@@ -421,7 +421,7 @@ const ProposalItems = z.array(z.strictObject({ sku: text(50), quantity: z.number
 export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: version(1) });
 export const ConfirmProposalBody = z.strictObject({ proposalVersion: version(1) });
 export const TurnSchema = z.object({
-  taskId: id, intent: z.enum(["order", "export", "record_and_email", "unknown"]), reply: z.string(),
+  taskId: id, intent: z.enum(["order", "export", "record_and_email", "question", "unknown"]), reply: z.string(),
   proposal: z.record(z.string(), z.unknown()).nullable(),
 });
 export const ProposalSchemaOut = z.record(z.string(), z.unknown());

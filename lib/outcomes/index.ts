@@ -17,3 +17,4 @@ export * from "./words";
 export * from "./stop-preview";
 export * from "./task-standing";
 export * from "./person-findings";
+export * from "./tool-result-text";

@@ -23,6 +23,9 @@
  *   until it answers or `settleMs` passes: committed → `completed` (it happened, and the summary says so);
  *   not committed → `cancelled`; anything else → `uncertain` with the reason ("cancel sent, not confirmed").
  *
+ * After a Stop, `repairToolResults(messages, { client, taskId })` (ai-repair.ts) gives the stopped turn's UI or model
+ * messages a result for every call the Stop touched, from the ledger — so the next turn's model reads what happened.
+ *
  * What it does NOT do: run your `compensate` — compensation needs a person's approval and runs where Stopline's
  * engine runs (register the same contract in a worker process's registry for that). If this process dies
  * mid-call, the lease expires and the server marks the call uncertain (never re-run).
@@ -407,3 +410,6 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : "")).join("");
 }
+
+// Truthful tool results for the messages of a stopped turn (issue 25): the next turn's model reads what the ledger knows.
+export { repairToolResults, repairWithTask, NO_RECORD, type RepairOptions, type UiMessageLike, type ModelMessageLike } from "./ai-repair";
