@@ -71,4 +71,12 @@ describe(`a child held by a dead process (${testEngine()})`, () => {
     expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.cancelling);
     expect(await recordSettlement(t.database, task.id)).toBe(true);
   });
+
+  it("the process lease of a worker gone for an hour is forgotten once none of its leases is left; a recent one is kept", async () => {
+    const longAgo = new Date(Date.now() - 2 * 3_600_000);
+    await t.database.prisma.processLease.create({ data: { name: workerProcessLeaseName("w-old"), owner: "w-old", expiresAt: longAgo } });
+    await t.database.prisma.processLease.create({ data: { name: workerProcessLeaseName("w-recent"), owner: "w-recent", expiresAt: new Date(Date.now() - 60_000) } });
+    await recoverExpiredLeases(t.database);
+    expect((await t.database.prisma.processLease.findMany({ orderBy: { name: "asc" } })).map((r) => r.owner)).toEqual(["w-recent"]);
+  });
 });

@@ -93,6 +93,15 @@ export async function recoverExpiredLeases(
       if (!moved) continue;
       (to === WorkItemStatus.queued ? result.requeued : to === WorkItemStatus.uncertain ? result.uncertain : result.cancelled).push(item.id);
     }
+    // Process leases of workers gone for an hour, once none of their leases is left to recover, are forgotten (one row
+    // per worker process ever started would otherwise accumulate; infrastructure, like the leases themselves).
+    const forgotten = new Date(now.getTime() - 3_600_000);
+    const stale = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: forgotten } }, select: { name: true, owner: true }, take: 100 }));
+    if (stale.length) {
+      const holding = new Set((await w.tx.workItem.findMany({ where: { leaseToken: { not: null }, leaseOwner: { in: stale.map((r) => r.owner) } }, select: { leaseOwner: true } })).map((i) => i.leaseOwner));
+      const names = stale.filter((r) => !holding.has(r.owner)).map((r) => r.name);
+      if (names.length) await w.tx.processLease.deleteMany({ where: { name: { in: names }, expiresAt: { lt: forgotten } } });
+    }
     return result;
   });
 }
