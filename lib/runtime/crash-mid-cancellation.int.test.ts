@@ -59,7 +59,7 @@ function startApp(): Promise<NonNullable<typeof app>> {
     },
   });
   let stderr = "";
-  proc.stderr!.on("data", (d) => (stderr += d));
+  proc.stderr!.on("data", (d) => { stderr += d; if (process.env.CRASH_TEST_STDERR) process.stderr.write(d); });
   const exited = new Promise((resolve) => proc.once("exit", resolve));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app did not start; stderr:\n${stderr}`)), 90_000);
