@@ -39,7 +39,9 @@ export async function recoverChildrenOfGoneProcesses(database: Database, taskId:
     const unknown = (i: (typeof busy)[number]) => {
       if (!i.leaseOwner || isLocalWorker(i.leaseOwner) || gone(i)) return false;
       const at = expiries.get(i.leaseOwner);
-      return at !== undefined && at.getTime() <= first.get(i.leaseOwner)!.getTime(); // registered, not renewed since
+      const before = first.get(i.leaseOwner);
+      // registered before the check began and not renewed since (one that registered meanwhile is alive)
+      return at !== undefined && before !== undefined && at.getTime() <= before.getTime();
     };
     const waiting = busy.filter(unknown);
     if (!waiting.length || now.getTime() > deadline) {
