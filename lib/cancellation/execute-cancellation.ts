@@ -17,6 +17,7 @@ import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
 import { openReviewItem } from "./review-items";
+import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
 export interface EngineOptions {
@@ -100,6 +101,12 @@ export async function executeCancellation(database: Database, taskId: string, op
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } })) > 0) {
     await sleep(25);
+  }
+  // …and children whose worker's process is gone are not "still running": recovered, stopped through their service
+  // (an acknowledged cancel is not sent twice), then asked about and cleaned up below (process-liveness.ts).
+  for (const id of await recoverChildrenOfGoneProcesses(database, taskId)) {
+    const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
+    if (!isTerminalItem(item.status)) await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun: false });
   }
   // …and children whose stop contract runs in their owner's process report what their service said (owner-hosted.ts).
   await waitForOwners(database, { taskId }, o.registry, o.ownerSettleTimeoutMs ?? OWNER_SETTLE_TIMEOUT_MS);

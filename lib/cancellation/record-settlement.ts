@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger, type Writer } from "../ledger/write";
+import { WORKER_PROCESS_LEASE_PREFIX } from "../ledger/process-lease";
 import { ENGINE_ACTOR } from "./steps";
 
 /**
@@ -11,8 +12,14 @@ import { ENGINE_ACTOR } from "./steps";
  * summaryStatus): a client that waits for "not IN_PROGRESS" gets the engine's considered answer, not a
  * snapshot of its work in progress.
  *
- * One guarded write (settledAt is null, the boundary exists, no child queued or running) and its event, in one
- * transaction; repeating it changes nothing. Returns whether this call settled it.
+ * One guarded write (settledAt is null, the boundary exists, no child queued or running, no child still being stopped
+ * under the lease of a worker whose process is gone) and its event, in one transaction; repeating it changes nothing.
+ * Returns whether this call settled it.
+ *
+ * A child held by a dead process (its lease ran out, or its worker's process lease expired — process-lease.ts) is not
+ * "still running": settling over it would put "could not be stopped — still running" in a final-looking summary. Lease
+ * recovery takes it over and the engine asks its service (process-liveness.ts); the settlement waits until then (the
+ * maintenance pass runs the pass again).
  */
 export async function recordSettlement(database: Database, taskId: string): Promise<boolean> {
   return writeLedger(database, (w) => recordSettlementIn(w, taskId));
@@ -22,10 +29,21 @@ export async function recordSettlement(database: Database, taskId: string): Prom
 export async function recordSettlementIn(w: Writer, taskId: string): Promise<boolean> {
   {
     const now = await w.now();
+    const gone = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })).map((r) => r.owner);
     const { count } = await w.tx.task.updateMany({
       where: {
         id: taskId, settledAt: null, cancelRequestedAt: { not: null },
-        workItems: { none: { status: { in: [WorkItemStatus.queued, WorkItemStatus.running] } } },
+        workItems: {
+          none: {
+            OR: [
+              { status: { in: [WorkItemStatus.queued, WorkItemStatus.running] } },
+              {
+                status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] }, leaseToken: { not: null },
+                OR: [{ leaseExpiresAt: { lt: now } }, ...(gone.length ? [{ leaseOwner: { in: gone } }] : [])],
+              },
+            ],
+          },
+        },
       },
       data: { settledAt: now },
     });

@@ -61,7 +61,7 @@ export interface TaskEventData {
   /** The engine finished the scoped Stop's pass (WorkItem.stopSettledAt): its summary is final. */
   "work_item.stop_settled": { openReviewItems: number };
   // ---- leases and checkpoints ------------------------------------------------------------------------------
-  "lease.expired": { leaseOwner: string | null; attempt?: number; operationId?: string | null };
+  "lease.expired": { leaseOwner: string | null; attempt?: number; operationId?: string | null; processGone?: boolean };
   "lease.stale_token_rejected": { action: string; presentedToken: string } & Record<string, unknown>;
   "checkpoint.passed": CheckpointVersions;
   "checkpoint.rejected": CheckpointVersions & { code: string };

@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { LEASED_ITEM_STATUSES, Mechanism, WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
 import { LedgerEvent } from "./events";
+import { WORKER_PROCESS_LEASE_PREFIX } from "./process-lease";
 
 export const DEFAULT_RECONCILE_WINDOW_MS = 15 * 60_000;
 
@@ -25,6 +26,10 @@ export interface RecoveryResult {
  *   vouched for) — never an "uncertain action" that nobody will ever establish.
  * The old lease token stops working at once (the lease fields are cleared), so a zombie worker that wakes
  * up later is rejected and recorded.
+ *
+ * A lease also ends with its worker's process: when the worker's process lease (`worker:<id>`, process-lease.ts)
+ * has expired, the process is gone and its items are recovered at once, however long their own leases still run
+ * (issue 19 §2: a dead process's work is not "still running").
  */
 export async function recoverExpiredLeases(
   database: Database,
@@ -33,19 +38,24 @@ export async function recoverExpiredLeases(
   const actor = options.actor ?? "system:lease-recovery";
   return writeLedger(database, async (w) => {
     const now = await w.now();
+    // Workers whose process is gone (their process lease expired).
+    const gone = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })).map((r) => r.owner);
+    const goneSet = new Set(gone);
     const expired = await w.tx.workItem.findMany({
       // leaseToken not null: the partial index of leased items (a lease always has both).
-      where: { status: { in: LEASED_ITEM_STATUSES }, leaseToken: { not: null }, leaseExpiresAt: { lt: now } },
+      where: { status: { in: LEASED_ITEM_STATUSES }, leaseToken: { not: null }, OR: [{ leaseExpiresAt: { lt: now } }, ...(gone.length ? [{ leaseOwner: { in: gone } }] : [])] },
       include: { task: { select: { cancelRequestedAt: true } } },
       orderBy: { leaseExpiresAt: "asc" },
       take: options.limit ?? 200,
     });
     const result: RecoveryResult = { requeued: [], cancelled: [], uncertain: [] };
     for (const item of expired) {
+      const processGone = !!item.leaseOwner && goneSet.has(item.leaseOwner);
+      const whose = processGone ? "the process that ran it stopped (its process lease expired)" : "the worker's lease expired";
       if (item.status === WorkItemStatus.uncertain) {
         // Already under reconciliation: the worker that might still have reported is gone; only its lease ends.
         const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: item.leaseToken }, data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null } });
-        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: LedgerEvent.leaseExpired, fromState: item.status, toState: item.status, reason: "the worker's lease on an uncertain item expired; reconciliation continues", data: { leaseOwner: item.leaseOwner } });
+        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: LedgerEvent.leaseExpired, fromState: item.status, toState: item.status, reason: `${whose}; the item was already uncertain and reconciliation continues`, data: { leaseOwner: item.leaseOwner, processGone } });
         continue;
       }
       const diedWithWorker = !item.commitsEffect && item.operationId === null && item.mechanism === Mechanism.abortSignal && (item.status === WorkItemStatus.cancelling || (item.status === WorkItemStatus.running && !!item.task.cancelRequestedAt));
@@ -71,17 +81,26 @@ export async function recoverExpiredLeases(
         event: {
           taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.leaseExpired,
           reason: diedWithWorker
-            ? "the worker's lease expired after the Stop; the call commits nothing and ended with its worker: discarded"
+            ? `${whose} after the Stop; the call commits nothing and ended with its worker: discarded`
             : maySubmitted
-            ? "the worker's lease expired after it may have submitted an external action: reconcile, never re-run"
+            ? `${whose} after it may have submitted an external action: reconcile, never re-run`
             : item.task.cancelRequestedAt
-              ? "the worker's lease expired after the cancellation boundary; nothing was submitted"
-              : "the worker's lease expired before any external submission: released for a retry",
-          data: { leaseOwner: item.leaseOwner, attempt: item.attempt, operationId: item.operationId },
+              ? `${whose} after the cancellation boundary; nothing was submitted`
+              : `${whose} before any external submission: released for a retry`,
+          data: { leaseOwner: item.leaseOwner, attempt: item.attempt, operationId: item.operationId, processGone },
         },
       });
       if (!moved) continue;
       (to === WorkItemStatus.queued ? result.requeued : to === WorkItemStatus.uncertain ? result.uncertain : result.cancelled).push(item.id);
+    }
+    // Process leases of workers gone for an hour, once none of their leases is left to recover, are forgotten (one row
+    // per worker process ever started would otherwise accumulate; infrastructure, like the leases themselves).
+    const forgotten = new Date(now.getTime() - 3_600_000);
+    const stale = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: forgotten } }, select: { name: true, owner: true }, take: 100 }));
+    if (stale.length) {
+      const holding = new Set((await w.tx.workItem.findMany({ where: { leaseToken: { not: null }, leaseOwner: { in: stale.map((r) => r.owner) } }, select: { leaseOwner: true } })).map((i) => i.leaseOwner));
+      const names = stale.filter((r) => !holding.has(r.owner)).map((r) => r.name);
+      if (names.length) await w.tx.processLease.deleteMany({ where: { name: { in: names }, expiresAt: { lt: forgotten } } });
     }
     return result;
   });

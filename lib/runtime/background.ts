@@ -14,6 +14,7 @@ import { liveLedger } from "../events/live";
 import { startObservability, stopObservability } from "../observability";
 import { WorkerPool } from "../workers/worker-pool";
 import { appRegistry } from "./app-registry";
+import { keepWorkerProcessLease } from "../ledger/process-lease";
 
 /**
  * The demo world (lib/demo): its tools are registered in every process that runs work (app and worker
@@ -26,7 +27,9 @@ function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
   const model = agentModelFromEnvironment();
   if (model && !registry.local(MODEL_REPLY_TOOL)) registry.register(modelReplyTool(model));
   if (process.env.STOPLINE_DEMO === "0") return;
-  for (const tool of demoTools({ baseUrl: demoServicesUrl() })) if (!registry.local(tool.name)) registry.register(tool);
+  // STOPLINE_DEMO_POLL_MS: how often a running export is polled (tests slow it down to hold a Stop mid-way).
+  const pollMs = process.env.STOPLINE_DEMO_POLL_MS ? Number(process.env.STOPLINE_DEMO_POLL_MS) : undefined;
+  for (const tool of demoTools({ baseUrl: demoServicesUrl(), pollMs })) if (!registry.local(tool.name)) registry.register(tool);
 }
 
 export async function startDemoServices(): Promise<DemoServer | null> {
@@ -36,7 +39,7 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-type Background = { pool: WorkerPool | null; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools };
+type Background = { pool: WorkerPool | null; releaseProcessLease: () => Promise<void>; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools };
 const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
@@ -61,11 +64,15 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const engine = new CancellationEngine(database, { registry, planner }).start();
   const workers = options.workers ?? Number(process.env.STOPLINE_WORKERS ?? 8);
   const pool = workers > 0 ? new WorkerPool({ database, registry, concurrency: workers, workerId: options.workerId }).start() : null;
+  // The pool's process lease (`worker:<id>`): while this process lives it is renewed; once it is gone, its children's
+  // leases are recovered at once and the engine asks their services what happened (issue 19 §2) — they are never
+  // called "still running" on the word of a lease that a dead process can no longer give up.
+  const releaseProcessLease = pool ? keepWorkerProcessLease(database, pool.workerId) : async () => {};
   // Escalations (review items past their deadline, high-risk orphans) delivered to the configured channels.
   const escalations = startEscalationDeliveries(database, { registry });
   // The demo agent ends its chat turns when their work has settled (lib/agent/settle-turn.ts).
   const stopTurnSettler = startTurnSettler(database);
-  globalForBackground.stoplineBackground = { pool, engine, escalations, stopTurnSettler, hosted };
+  globalForBackground.stoplineBackground = { pool, releaseProcessLease, engine, escalations, stopTurnSettler, hosted };
   return globalForBackground.stoplineBackground;
 }
 
@@ -74,6 +81,7 @@ export async function stopBackground() {
   if (!running) return;
   globalForBackground.stoplineBackground = undefined;
   await running.pool?.stop();
+  await running.releaseProcessLease();
   await running.engine.stop();
   await running.escalations.stop();
   await running.stopTurnSettler();
