@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CancellationEngine } from "../cancellation/engine";
-import { checkAgainstWitness, itemRow, newTask, scheduleTool, setFaults, snapshot, stop, taskRow, until, type DemoWorld } from "../testing/demo-world";
+import { checkAgainstWitness, clearFaults, itemRow, newTask, scheduleTool, setFaults, snapshot, stop, taskRow, until, type DemoWorld } from "../testing/demo-world";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
@@ -27,13 +27,30 @@ interface Tap {
   url: string;
   /** Resolves when the next request matching `method` and `path` has been handed to the service in full. */
   delivered(method: string, path: RegExp): Promise<void>;
+  /** Holds the next matching request at the tap (on its way: not yet at the service) until `release()`. */
+  hold(method: string, path: RegExp): { arrived: Promise<void>; release(): void };
+  /** Resolves with the status of the service's answer to the next matching request (even if its caller went away). */
+  answered(method: string, path: RegExp): Promise<number>;
   close(): Promise<void>;
 }
 
 async function startTap(target: string): Promise<Tap> {
   const waiting: { method: string; path: RegExp; resolve: () => void }[] = [];
-  const server = http.createServer((req, res) => {
+  const answers: { method: string; path: RegExp; resolve: (status: number) => void }[] = [];
+  const holds: { method: string; path: RegExp; arrived: () => void; released: Promise<void> }[] = [];
+  const server = http.createServer(async (req, res) => {
+    // The whole request first (as the network would carry it), then — if held — wait, then hand it to the service.
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const h = holds.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
+    if (h >= 0) {
+      const [held] = holds.splice(h, 1);
+      held.arrived();
+      await held.released;
+    }
     const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      const a = answers.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
+      if (a >= 0) answers.splice(a, 1)[0].resolve(answer.statusCode ?? 0);
       if (res.destroyed) return void answer.resume();
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -43,12 +60,20 @@ async function startTap(target: string): Promise<Tap> {
       const i = waiting.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
       if (i >= 0) waiting.splice(i, 1)[0].resolve();
     });
-    req.pipe(upstream);
+    upstream.end(Buffer.concat(chunks));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     delivered: (method, path) => new Promise((resolve) => waiting.push({ method, path, resolve })),
+    answered: (method, path) => new Promise((resolve) => answers.push({ method, path, resolve })),
+    hold(method, path) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const a = new Promise<void>((r) => (arrived = r));
+      holds.push({ method, path, arrived, released: new Promise<void>((r) => (release = r)) });
+      return { arrived: a, release };
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -79,6 +104,9 @@ beforeAll(async () => {
       await demo.close();
     },
   };
+});
+afterEach(async () => {
+  await clearFaults(world);
 });
 afterAll(async () => {
   await world?.close();
@@ -116,5 +144,30 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     // Nothing the summary or the ledger says contradicts the service's witness log.
     checkAgainstWitness(s);
     expect((await itemRow(world, item.id)).status).not.toBe("running");
+  });
+
+  it("the start is still on its way when the engine asks: nothing found is withdrawn (fenced) before it counts — the late start is refused, the intents settle as not held", async () => {
+    const task = await newTask(world, "export, the start still on its way", "low");
+    const start = tap.hold("POST", /^\/reports\/exports$/);
+    const startAnswered = tap.answered("POST", /^\/reports\/exports$/);
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 400, rowMs: 10 });
+    try {
+      await start.arrived; // the start left the worker; the service has not seen it
+      await stop(world, task.id);
+      // The engine finds no export for the call and withdraws the start by its idempotency key (the reports fence) …
+      await until("the start withdrawn at the service", () => world.demo.db.prepare("SELECT 1 FROM fences WHERE service = 'reports' AND idempotency_key = ?").get(item.idempotencyKey), 10_000);
+    } finally {
+      start.release(); // … and only then does the start reach the service
+    }
+    expect(await startAnswered).toBe(409); // refused: withdrawn before it started, it takes nothing
+    await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
+
+    expect(world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey)).toBeUndefined();
+    const intents = await t.database.prisma.resourceIntent.findMany({ where: { workItemId: item.id }, orderBy: { type: "asc" } });
+    expect(intents.map((i) => [i.type, i.state])).toEqual([["lock", "not_held"], ["temp_file", "not_held"]]);
+    const s = await snapshot(world, task.id);
+    expect(s.resources.filter((r) => r.workItemId === item.id)).toEqual([]);
+    expect(s.summary.status).toBe("CANCELLED");
+    checkAgainstWitness(s);
   });
 });
