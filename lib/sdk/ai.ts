@@ -315,6 +315,7 @@ export function createStopline(options: CreateStoplineOptions) {
     for (const [name, { tool, stop }] of Object.entries(defs)) {
       if (stop.mechanism === "provider_cancel" && !stop.cancel) throw new TypeError(`wrapTools: ${name} declares mechanism "provider_cancel" but has no cancel(ref)`);
       if (stop.mechanism === "rollback" && !stop.rollback) throw new TypeError(`wrapTools: ${name} declares mechanism "rollback" but has no rollback(ref)`);
+      if (stop.resources?.length && !stop.inspect) throw new TypeError(`wrapTools: ${name} declares resources but has no inspect(ref) to report what a call whose answer was lost holds`);
       if (stop.commitsEffect && !stop.inspect && stop.mechanism !== "none") {
         throw new TypeError(`wrapTools: ${name} commits effects but has no inspect(ref) to ask its service what happened (or declare mechanism "none")`);
       }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "../testing/test-database";
 import type { ToolContext, ToolDefinition } from "../tools/contract";
+import { createStopline, stoplineContext } from "./ai";
 import { runWorker } from "./worker";
 import { eventually, startSdkTestServer, type SdkTestServer } from "./testing/server";
 
@@ -51,5 +52,35 @@ describe(`written ahead in runWorker (${provider})`, () => {
     const types = events.map((e) => e.type);
     expect(types.indexOf("resource.intended")).toBeGreaterThan(types.indexOf("work_item.claimed"));
     expect(types.indexOf("resource.intended")).toBeLessThan(types.indexOf("resource.held"));
+  });
+
+  it("the AI SDK wrapper: stop.resources are recorded before execute runs; the named one is bound, the other not held", async () => {
+    const stopline = createStopline({ client: s.agent, worker: s.worker, workerId: "ai-written-ahead", host: false });
+    const task = await stopline.startTask({ title: "ai: written ahead" });
+    const seenAtStart: { type: string; state: string }[][] = [];
+    const tools = stopline.wrapTools(task, {
+      exportReport: {
+        tool: {
+          execute: async (_input: unknown, options: { toolCallId: string }) => {
+            const ctx = stoplineContext(options)!;
+            seenAtStart.push((await intentsOf(ctx.workItemId)).map((i) => ({ type: i.type, state: i.state })));
+            await ctx.holdResource("temp_file", "/tmp/ai-export.csv");
+            return { rows: 3 };
+          },
+        },
+        stop: { mechanism: "abort_signal", resources: ["lock", "temp_file"], inspect: async () => ({ status: "not_committed", holds: [] }) },
+      },
+    });
+    expect(() => stopline.wrapTools(task, { bad: { tool: { execute: async () => null }, stop: { mechanism: "abort_signal", resources: ["lock"] } } })).toThrow(/declares resources but has no inspect/);
+    try {
+      await tools.exportReport.execute!({}, { toolCallId: "ai-call-1" });
+    } finally {
+      task.close();
+      await stopline.close();
+    }
+    const item = await s.t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: task.id, correlationId: "ai-call-1" } });
+    expect(item.status).toBe("completed");
+    expect(seenAtStart).toEqual([[{ type: "lock", state: "open" }, { type: "temp_file", state: "open" }]]);
+    expect((await intentsOf(item.id)).map((i) => [i.type, i.state])).toEqual([["lock", "not_held"], ["temp_file", "bound"]]);
   });
 });
