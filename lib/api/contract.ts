@@ -170,6 +170,14 @@ export const contract = {
     method: "POST", path: "/api/work-items/{id}/resources", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceBody, response: s.ResourceSchema, status: 201,
     summary: "Record a resource the running code holds (lock, temp file, session); its release is verified after a Stop",
   },
+  intendResources: {
+    method: "POST", path: "/api/work-items/{id}/resource-intents", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceIntentsBody, response: s.ResourceIntentsSchema,
+    summary: "Written ahead: the kinds of resource this call may hold (lock, temp file …), recorded before its request leaves",
+  },
+  settleResourceIntents: {
+    method: "POST", path: "/api/work-items/{id}/resource-intents/settle", auth: WORKERS, params: s.WorkItemParams, body: s.SettleResourceIntentsBody, response: s.ResourceIntentsSchema,
+    summary: "The call returned its answer: the resource kinds written ahead that it never named hold nothing",
+  },
   releaseResource: {
     method: "POST", path: "/api/work-items/{id}/resources/release", auth: WORKERS, params: s.WorkItemParams, body: s.ResourceBody, response: s.ResourceSchema,
     summary: "The running code released a resource (a claim: it is reported released only after verification)",

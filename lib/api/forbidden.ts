@@ -61,6 +61,8 @@ const ACTIONS: Partial<Record<keyof typeof contract, string>> = {
   reportProgress: "report progress",
   markUncertain: "report on a work item",
   holdResource: "record a resource",
+  intendResources: "record a resource",
+  settleResourceIntents: "record a resource",
   releaseResource: "release a resource",
   listReviewItems: "read review items",
   decideReviewItem: "decide review items",

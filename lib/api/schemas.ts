@@ -533,6 +533,11 @@ export const ToolRequestParams = z.object({ id });
 export const AnswerToolRequestBody = z.strictObject({ hostId: text(200), answer: HostedAnswerSchema });
 export const ToolRequestAnswerSchema = z.object({ id, accepted: z.boolean() });
 export const ResourceBody = z.strictObject({ leaseToken: text(200), type: text(100), handle: text(500) });
+/** Written ahead (issue 19): the kinds of resource a call may hold, recorded before its request leaves. */
+export const ResourceIntentsBody = z.strictObject({ leaseToken: text(200), types: z.array(text(100)).min(1).max(20) });
+/** The call returned its answer: intents it never named hold nothing. */
+export const SettleResourceIntentsBody = z.strictObject({ leaseToken: text(200) });
+export const ResourceIntentsSchema = z.object({ intents: z.number().int() });
 export const OkSchema = z.object({ ok: z.literal(true) });
 
 // ---- the demo world's fault controls (console and API) --------------------------------------------

@@ -18,6 +18,8 @@ import { recordSettlementIn } from "./record-settlement";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
 import { openReviewItem } from "./review-items";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";
+import { resolveIntents } from "./resolve-intents";
+import { intentsAwaitingResolution } from "../ledger/resource-intents";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
 
 export interface EngineOptions {
@@ -165,6 +167,7 @@ export async function finishCancellation(database: Database, taskId: string, opt
       // called cancelled with its lock still held (fault-matrix "mid-export" on PostgreSQL under load).
       const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });
       if (await w.tx.resource.count({ where: awaitingCleanup({ taskId }) })) return true;
+      if (await w.tx.resourceIntent.count({ where: intentsAwaitingResolution({ taskId }) })) return true; // written ahead, not yet asked about
       if (!busy) await settleTaskIn(w, taskId);
       if (at.endOfPass) await recordSettlementIn(w, taskId);
       return false;
@@ -356,6 +359,9 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
 export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }) {
+  // Written ahead: what an ended call may hold but never named (its answer was lost) is asked of its service first,
+  // so that the cleanup below sees it by its concrete handle (resolve-intents.ts).
+  await resolveIntents(database, o.registry, { taskId, workItemIds: only?.workItemIds }, o);
   const settled = await database.prisma.resource.findMany({
     where: awaitingCleanup({ taskId, workItemIds: only?.workItemIds }),
     include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
-import { ACTIVE_ITEM_STATUSES, ResourceState, SideEffectOutcome } from "../ledger/states";
+import { ACTIVE_ITEM_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome } from "../ledger/states";
 import { atBoundary, CHILDREN_TO_PLAN_SQL, childrenToPlan } from "./plan-children";
 
 const HELD = [ResourceState.held, ResourceState.releaseRequested];
@@ -11,7 +11,7 @@ export interface BoundaryFacts {
   /** The children alive at the boundary (plan-children.ts), as found and as they were at the boundary. */
   found: WorkItem[];
   items: WorkItem[];
-  /** Resources still held or awaiting verification, and side effects that took (or may have taken) effect. */
+  /** Resources still held or awaiting verification (and those written ahead, not yet named or asked about), and side effects that took (or may have taken) effect. */
   heldResources: number;
   effectsToAccountFor: number;
 }
@@ -35,7 +35,8 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
     const rows = await database.pg.query<WorkItem & { _resources: number; _effects: number }>(
       `WITH children AS (${CHILDREN_TO_PLAN_SQL})
        SELECT c.*, n."_resources", n."_effects"
-       FROM (SELECT (SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($4::text[]))::int AS "_resources",
+       FROM (SELECT ((SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($4::text[]))
+                     + (SELECT count(*) FROM "ResourceIntent" WHERE "taskId" = $1 AND "state" = '${ResourceIntentState.open}'))::int AS "_resources",
                     (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($5::text[]))::int AS "_effects") AS n
        LEFT JOIN children c ON true
        ORDER BY c."createdAt", c."id"`,
@@ -45,9 +46,10 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
     return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items: found.map(atBoundary), heldResources: rows[0]._resources, effectsToAccountFor: rows[0]._effects };
   }
   const { found, items } = await childrenToPlan(database, taskId, boundaryAt);
-  const [heldResources, effectsToAccountFor] = await Promise.all([
+  const [held, intended, effectsToAccountFor] = await Promise.all([
     database.prisma.resource.count({ where: { taskId, state: { in: HELD } } }),
+    database.prisma.resourceIntent.count({ where: { taskId, state: ResourceIntentState.open } }),
     database.prisma.sideEffect.count({ where: { taskId, outcome: { in: EFFECTS_TO_ACCOUNT_FOR } } }),
   ]);
-  return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items, heldResources, effectsToAccountFor };
+  return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items, heldResources: held + intended, effectsToAccountFor };
 }

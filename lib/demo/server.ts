@@ -78,7 +78,7 @@ const fenceRoute = (service: ServiceName): Route => ({
 
 // ---- routes ----------------------------------------------------------------------------------------
 const routes: Route[] = [
-  fenceRoute("shop"), fenceRoute("crm"), fenceRoute("mailer"),
+  fenceRoute("shop"), fenceRoute("crm"), fenceRoute("mailer"), fenceRoute("reports"),
   { method: "GET", service: "shop", pattern: /^\/shop\/stock$/, handler: ({ db, query }) => {
     const sku = query.get("sku");
     const rows = sku ? db.prepare("SELECT * FROM shop_stock WHERE sku = ?").all(sku) : db.prepare("SELECT * FROM shop_stock ORDER BY sku").all();
@@ -229,6 +229,7 @@ const routes: Route[] = [
     const input = parse(z.object({ idempotencyKey: key, rows: z.number().int().min(1).max(100_000), rowMs: z.number().int().min(1).max(10_000).optional() }), body);
     let row = db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(input.idempotencyKey) as ExportRow | undefined;
     if (!row) {
+      refuseIfFenced(db, "reports", input.idempotencyKey); // withdrawn before it started: it takes nothing
       const id = `exp_${randomUUID().slice(0, 8)}`;
       const temp = `/tmp/stopline-demo-${id}.csv`;
       db.prepare("INSERT INTO report_exports (id, idempotency_key, rows_total, rows_written, status, lock_held, temp_file, created_at) VALUES (?, ?, ?, 0, 'running', 1, ?, ?)").run(id, input.idempotencyKey, input.rows, temp, now());

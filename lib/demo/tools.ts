@@ -142,6 +142,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
 
   const sendEmail: ToolDefinition<{ to: string; subject: string; body: string }> = {
     name: "mailer.send_email", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
+    resources: ["mail_draft"], // written ahead: a call may leave a draft (named by the call's idempotency key)
     input: z.object({ to: z.email(), subject: z.string().min(1), body: z.string() }),
     async run(input, ctx) {
       // Preparation: a draft can be discarded; sending cannot be undone. The draft is held as a resource
@@ -173,10 +174,11 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     async inspect(ref) {
       try {
         const message = await lookup<Message>("/mailer/messages", ref);
-        if (!message) return { status: "not_committed" };
+        if (!message) return { status: "not_committed", holds: [] };
+        const holds = message.status === "draft" ? [{ type: "mail_draft", handle: ref.idempotencyKey }] : [];
         // A draft that was never sent: not committed; what was prepared is reported as discarded work.
-        if (message.status !== "sent") return { status: "not_committed", partialResult: { draft: message.messageId, discarded: true }, partialComplete: false }; // the engine discards it (the mail_draft resource) and verifies
-        return { status: "committed", externalRecordId: message.messageId, result: message, description: `email to ${message.to}` };
+        if (message.status !== "sent") return { status: "not_committed", partialResult: { draft: message.messageId, discarded: true }, partialComplete: false, holds }; // the engine discards it (the mail_draft resource) and verifies
+        return { status: "committed", externalRecordId: message.messageId, result: message, description: `email to ${message.to}`, holds };
       } catch (error) {
         return unknown(error);
       }
@@ -190,6 +192,8 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
 
   const exportReport: ToolDefinition<{ rows: number; rowMs?: number }> = {
     name: "reports.export_report", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
+    // Written ahead: a call may hold the export's lock and its temp file (the ledger records both before the start).
+    resources: ["lock", "temp_file"],
     input: z.object({ rows: z.number().int().min(1).max(100_000), rowMs: z.number().int().min(1).optional() }),
     async run(input, ctx) {
       // Starting the export takes the service's resources (a lock, a file): it passes the checkpoint first, so that a
@@ -226,14 +230,17 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     async cancel(ref) {
       const found = await lookup<Export>("/reports/exports", ref);
       if (found) await call("POST", `/reports/exports/${found.exportId}/cancel`);
+      else await fence("reports", ref); // not started (yet): a start still on its way is refused — it will take nothing
     },
     async inspect(ref) {
       try {
         const found = await lookup<Export>("/reports/exports", ref);
-        if (!found) return { status: "not_committed" };
-        if (found.status === "running") return { status: "running" };
-        if (found.status === "completed") return { status: "committed", result: { exportId: found.exportId, rows: found.rows } };
-        return { status: "not_committed", partialResult: { exportId: found.exportId, rows: found.rows }, partialComplete: true };
+        if (!found) return { status: "not_committed", holds: [] };
+        // What the service holds for this call now (written ahead: the lock and the temp file, by their handles).
+        const holds = [...(found.lockHeld ? [{ type: "lock", handle: found.exportId }] : []), ...(found.tempFile ? [{ type: "temp_file", handle: found.tempFile }] : [])];
+        if (found.status === "running") return { status: "running", holds };
+        if (found.status === "completed") return { status: "committed", result: { exportId: found.exportId, rows: found.rows }, holds };
+        return { status: "not_committed", partialResult: { exportId: found.exportId, rows: found.rows }, partialComplete: true, holds };
       } catch (error) {
         return unknown(error);
       }

@@ -71,6 +71,11 @@ export interface TaskEventData {
   "resource.released": { attempt: number };
   "resource.orphaned": { attempt: number };
   "resource.still_held": { attempt: number };
+  // ---- resources written ahead (issue 19): what a call may hold, before its request leaves --------------------
+  "resource.intended": { type: string; key: string };
+  "resource.intent_bound": { type: string; handle: string; resourceId: string; by: "answer" | "inspect" };
+  "resource.intent_not_held": { type: string; by: "answer" | "inspect" };
+  "resource.intent_unresolved": { type: string; resourceId: string };
   // ---- external effects --------------------------------------------------------------------------------------
   "side_effect.recorded": { operationId: string; reversible: boolean };
   "side_effect.settled": null;
@@ -148,6 +153,10 @@ export const LedgerEvent = {
   resourceReleased: "resource.released",
   resourceOrphaned: "resource.orphaned",
   resourceStillHeld: "resource.still_held",
+  resourceIntended: "resource.intended",
+  resourceIntentBound: "resource.intent_bound",
+  resourceIntentNotHeld: "resource.intent_not_held",
+  resourceIntentUnresolved: "resource.intent_unresolved",
   sideEffectRecorded: "side_effect.recorded",
   sideEffectSettled: "side_effect.settled",
   sideEffectReconciled: "side_effect.reconciled",
@@ -180,7 +189,7 @@ void everyTypeNamed;
 export const TASK_EVENT_TYPES = Object.values(LedgerEvent) as TaskEventType[];
 
 /** Which entity each event is about (the `entityType` column). */
-export type EventEntity = "task" | "workItem" | "resource" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel" | "incident";
+export type EventEntity = "task" | "workItem" | "resource" | "resourceIntent" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel" | "incident";
 
 interface EventCommon {
   taskId?: string | null;

@@ -4,6 +4,7 @@ import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { isLeasedItem, ResourceState } from "./states";
 import { casUpdate, writeLedger } from "./write";
 import { LedgerEvent } from "./events";
+import { bindIntentIn } from "./resource-intents";
 
 /** The running code took a resource (lock, temp file, session); it must be released and verified later. */
 export async function holdResource(database: Database, input: LeaseHolder & { type: string; handle: string; actor: string }) {
@@ -19,6 +20,8 @@ export async function holdResource(database: Database, input: LeaseHolder & { ty
       taskId: item.taskId, workItemId: item.id, entityType: "resource", entityId: resource.id, actor: input.actor,
       type: LedgerEvent.resourceHeld, toState: resource.state, data: { type: input.type, handle: input.handle },
     });
+    // Written ahead (resource-intents.ts): the intent of this kind, recorded before the request left, is now this handle.
+    await bindIntentIn(w, { workItemId: item.id, taskId: item.taskId, type: input.type, handle: input.handle, resourceId: resource.id, actor: input.actor, by: "answer" });
     return resource;
   });
 }

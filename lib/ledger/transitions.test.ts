@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { IllegalTransitionError } from "./errors";
-import { IncidentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import { IncidentState, ResourceIntentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, TABLES, transition, type Entity } from "./transitions";
 
 const STATES: Record<Entity, string[]> = {
   task: Object.values(TaskStage),
   workItem: Object.values(WorkItemStatus),
   resource: Object.values(ResourceState),
+  resourceIntent: Object.values(ResourceIntentState),
   sideEffect: Object.values(SideEffectOutcome),
   reviewItem: Object.values(ReviewItemStatus),
   incident: Object.values(IncidentState),

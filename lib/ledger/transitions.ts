@@ -1,5 +1,5 @@
 import { IllegalTransitionError } from "./errors";
-import type { IncidentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
+import type { IncidentState, ResourceIntentState, ResourceState, ReviewItemStatus, SideEffectOutcome, TaskStage, WorkItemStatus } from "./states";
 
 /**
  * The transition tables. Every allowed transition is listed; everything else is rejected with
@@ -49,6 +49,15 @@ export const RESOURCE_TRANSITIONS: Table<ResourceState> = {
   released: [],
 };
 
+// Written ahead (issue 19): an open intent is bound to the concrete resource, found not held, or left unresolved
+// (the service could not say); an unresolved one is settled when the service later answers.
+export const RESOURCE_INTENT_TRANSITIONS: Table<ResourceIntentState> = {
+  open: ["bound", "not_held", "unresolved"],
+  unresolved: ["bound", "not_held"],
+  bound: [],
+  not_held: [],
+};
+
 export const SIDE_EFFECT_TRANSITIONS: Table<SideEffectOutcome> = {
   unknown: ["committed", "not_committed"],
   committed: ["compensated"],
@@ -76,6 +85,7 @@ export const TABLES = {
   task: TASK_TRANSITIONS,
   workItem: WORK_ITEM_TRANSITIONS,
   resource: RESOURCE_TRANSITIONS,
+  resourceIntent: RESOURCE_INTENT_TRANSITIONS,
   sideEffect: SIDE_EFFECT_TRANSITIONS,
   reviewItem: REVIEW_ITEM_TRANSITIONS,
   incident: INCIDENT_TRANSITIONS,

@@ -104,10 +104,10 @@ export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Dat
   return new Date();
 }
 
-const TABLE_OF: Record<Entity, string> = { task: "Task", workItem: "WorkItem", resource: "Resource", sideEffect: "SideEffect", reviewItem: "ReviewItem", incident: "Incident" };
+const TABLE_OF: Record<Entity, string> = { task: "Task", workItem: "WorkItem", resource: "Resource", resourceIntent: "ResourceIntent", sideEffect: "SideEffect", reviewItem: "ReviewItem", incident: "Incident" };
 
-type StateField = { task: "stage"; workItem: "status"; resource: "state"; sideEffect: "outcome"; reviewItem: "status"; incident: "state" };
-const STATE_FIELD: StateField = { task: "stage", workItem: "status", resource: "state", sideEffect: "outcome", reviewItem: "status", incident: "state" };
+type StateField = { task: "stage"; workItem: "status"; resource: "state"; resourceIntent: "state"; sideEffect: "outcome"; reviewItem: "status"; incident: "state" };
+const STATE_FIELD: StateField = { task: "stage", workItem: "status", resource: "state", resourceIntent: "state", sideEffect: "outcome", reviewItem: "status", incident: "state" };
 
 export interface CasInput<E extends Entity> {
   entity: E;

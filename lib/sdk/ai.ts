@@ -56,8 +56,14 @@ export interface StopContract {
   cancel?(ref: CallRef): Promise<void>;
   /** An explicit undo with the original request id (mechanism rollback). */
   rollback?(ref: CallRef): Promise<void>;
-  /** Ask the authoritative service what really happened. Never re-submits. */
+  /** Ask the authoritative service what really happened. Never re-submits. With `resources`, it reports `holds`. */
   inspect?(ref: CallRef): Promise<InspectOutcome>;
+  /**
+   * Written ahead: every kind of resource a call may hold at its service ("lock", "temp_file" …). Recorded before
+   * `execute` runs; `holdResource` (stoplineContext) names the handle when the answer arrives; when the answer is lost,
+   * Stopline asks `inspect()` for `holds` (see lib/tools/contract.ts `resources`).
+   */
+  resources?: readonly string[];
   /**
    * Undoes a committed effect (an order → its cancellation), checking that the record still has `expectedVersion`.
    * Runs in this process when Stopline's engine asks — after a person approved the reversal — while this process
@@ -168,7 +174,7 @@ export function createStopline(options: CreateStoplineOptions) {
   /** Runs one call as an inline work item; see the module comment for the stop rules. */
   async function runCall<O>(
     task: StoplineTask,
-    call: { kind: WorkItemKind; toolName: string; mechanism: Mechanism; commitsEffect: boolean; correlationId?: string; input: unknown; contract?: StopContract; signal?: AbortSignal; record?: (result: O) => unknown },
+    call: { kind: WorkItemKind; toolName: string; mechanism: Mechanism; commitsEffect: boolean; correlationId?: string; input: unknown; contract?: StopContract; signal?: AbortSignal; record?: (result: O) => unknown; resources?: readonly string[] },
     body: (ctx: ToolContext) => Promise<O>,
   ): Promise<O> {
     const state = task as TaskState;
@@ -267,7 +273,12 @@ export function createStopline(options: CreateStoplineOptions) {
     };
 
     try {
+      // Written ahead (docs/ARCHITECTURE.md, invariant 4): what the call may hold is recorded before its request leaves.
+      const resources = call.resources ?? call.contract?.resources;
+      if (resources?.length) await worker.call("intendResources", { params: { id: item.id }, body: { ...lease, types: [...resources] } });
       const result = await body(ctx);
+      // The answer named everything the call holds: kinds written ahead and never named hold nothing.
+      if (resources?.length) await worker.call("settleResourceIntents", { params: { id: item.id }, body: lease }).catch(() => {});
       // A commitment that never said submitted(): its service says what it did, and that is recorded as the effect.
       const effect = submitted === null && call.commitsEffect ? await recordEffectOfSuccess(call.contract, ref(), { recordEffect: (e) => worker.submitted(item.id, { ...lease, ...e }) }) : {};
       await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted), ...effect });
@@ -307,6 +318,7 @@ export function createStopline(options: CreateStoplineOptions) {
     for (const [name, { tool, stop }] of Object.entries(defs)) {
       if (stop.mechanism === "provider_cancel" && !stop.cancel) throw new TypeError(`wrapTools: ${name} declares mechanism "provider_cancel" but has no cancel(ref)`);
       if (stop.mechanism === "rollback" && !stop.rollback) throw new TypeError(`wrapTools: ${name} declares mechanism "rollback" but has no rollback(ref)`);
+      if (stop.resources?.length && !stop.inspect) throw new TypeError(`wrapTools: ${name} declares resources but has no inspect(ref) to report what a call whose answer was lost holds`);
       if (stop.commitsEffect && !stop.inspect && stop.mechanism !== "none") {
         throw new TypeError(`wrapTools: ${name} commits effects but has no inspect(ref) to ask its service what happened (or declare mechanism "none")`);
       }

@@ -134,6 +134,8 @@ const REPEAT: Partial<Record<RouteName, Repeat>> = {
   claimToolRequests: "idempotent", // a claim whose answer was lost expires unanswered; the engine asks again
   answerToolRequest: "idempotent", // a repeated answer is accepted once
   holdResource: "idempotent", // the ledger returns the resource already recorded
+  intendResources: "idempotent", // one intent per kind: a repeat records nothing new
+  settleResourceIntents: "idempotent", // only open intents move
   releaseResource: "idempotent",
   sendMessage: "once",
   editProposal: "once",

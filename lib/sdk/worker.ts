@@ -303,7 +303,11 @@ async function runClaimed(
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    // Written ahead (docs/ARCHITECTURE.md, invariant 4): what the call may hold is on the server before its request leaves.
+    if (tool.resources?.length) await client.call("intendResources", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, types: [...tool.resources] } });
     const result = await tool.run(input, ctx);
+    // The answer named everything the call holds: kinds written ahead and never named hold nothing.
+    if (tool.resources?.length) await client.call("settleResourceIntents", { params: { id: item.id }, body: { leaseToken: lease.leaseToken } }).catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
     await stopHeartbeats();
     return await finish("completed", { result: result ?? null });
   } catch (error) {

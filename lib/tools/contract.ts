@@ -29,11 +29,26 @@ export interface CallRef {
  * and `evidence` says who (e.g. { createdVersion, currentVersion, editedBy }). A service that cannot tell the
  * two apart reports only `externalVersion` (then taken as both).
  */
-export type InspectOutcome =
+export type InspectOutcome = (
   | { status: "committed"; externalRecordId?: string | null; externalVersion?: string | null; currentVersion?: string | null; evidence?: Record<string, unknown>; result?: unknown; description?: string }
   | { status: "not_committed"; partialResult?: unknown; partialComplete?: boolean }
   | { status: "running" }
-  | { status: "unknown"; reason: string };
+  | { status: "unknown"; reason: string }
+) & {
+  /**
+   * Written ahead: what the service holds for this call NOW, of the kinds the tool declares in `resources` (a lock,
+   * a temp file …), by their concrete handles; `[]` when it holds nothing. Required of a tool that declares
+   * `resources` (except with status `unknown`): without it the engine cannot tell a call whose answer was lost
+   * holds nothing, and reports what it may hold as orphaned for a person.
+   */
+  holds?: HeldByService[];
+};
+
+/** A resource the service holds for a call, as its `inspect()` reports it. */
+export interface HeldByService {
+  type: string;
+  handle: string;
+}
 
 export interface ResourceRef {
   id: string;
@@ -90,6 +105,10 @@ export interface ToolContext {
   checkpoint(): Promise<void>;
   /** Records that the external service accepted the action — call it before waiting for the result. */
   submitted(operationId: string, details?: { providerRef?: string; externalRecordId?: string; externalVersion?: string; reversible?: boolean; description?: string }): Promise<void>;
+  /**
+   * Records the concrete handle of a resource the call took (the answer named it). Of a kind declared in the tool's
+   * `resources`, it binds the intent written ahead; call it as soon as the answer arrives, before anything else.
+   */
   holdResource(type: string, handle: string): Promise<ResourceRef>;
   /** The running code released the resource itself; the engine still verifies it before reporting it released. */
   releaseResource(type: string, handle: string): Promise<void>;
@@ -109,6 +128,16 @@ export interface ToolDefinition<I = unknown, O = unknown> {
   /** Does a call have an external effect (create an order, send an email)? Commitments pass a checkpoint. */
   commitsEffect: boolean;
   mechanism: Mechanism;
+  /**
+   * Written ahead (docs/ARCHITECTURE.md, invariant 4): every kind of resource a call may hold outside — "lock",
+   * "temp_file", "mail_draft" … — declared here. Every runner records one intent per kind in the ledger BEFORE
+   * run() starts, keyed by the call's idempotency key; `ctx.holdResource(type, handle)` turns it into the concrete
+   * handle; a run that returns normally without naming one holds none. When the answer never arrives (a Stop cut the
+   * request the service had received, a lost response, a dead worker), the engine asks `inspect()`, which must then
+   * report `holds`, and releases and verifies what it names. A kind a tool takes but does not declare is seen only
+   * if the answer arrives: declare every kind. Needs `inspect`, `cleanup` and `verifyReleased`.
+   */
+  resources?: readonly string[];
   /** Validates the input before the call starts (bad input fails the item, it never reaches run). */
   input?: z.ZodType<I>;
   run(input: I, ctx: ToolContext): Promise<O>;

@@ -23,6 +23,10 @@ describe("registering a tool validates its contract", () => {
     expect(contractProblems({ ...base, mechanism: "rollback" })).toEqual(['mechanism "rollback" needs rollback(ref)']);
     expect(contractProblems({ ...base, cleanup: async () => {} })[0]).toMatch(/cleanup\(resource\) and verifyReleased\(resource\) come together/);
     expect(contractProblems({ ...base, compensate: async () => ({ status: "compensated" }) })[0]).toMatch(/compensate\(\) needs inspect\(\)/);
+    // written ahead (issue 19): resources a call may hold need inspect() to report what a call whose answer was lost holds
+    expect(contractProblems({ ...base, resources: ["lock"] })[0]).toMatch(/declares resources .* no inspect\(\)/);
+    expect(contractProblems({ ...base, resources: ["lock"], inspect: async () => ({ status: "not_committed", holds: [] }) })).toEqual([]);
+    expect(contractProblems({ ...base, resources: ["a lock"], inspect: async () => ({ status: "not_committed", holds: [] }) })[0]).toMatch(/resource kind/);
   });
 
   it("a name is required and unique", () => {

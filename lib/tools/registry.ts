@@ -57,6 +57,10 @@ export function contractProblems(tool: ToolDefinition): string[] {
   }
   if (tool.mechanism === Mechanism.providerCancel && !tool.cancel) problems.push('mechanism "provider_cancel" needs cancel(ref)');
   if (tool.mechanism === Mechanism.rollback && !tool.rollback) problems.push('mechanism "rollback" needs rollback(ref)');
+  if (tool.resources?.length && !tool.inspect) {
+    problems.push("it declares resources a call may hold but has no inspect() to report what a call whose answer was lost holds (written ahead: InspectOutcome.holds)");
+  }
+  if (tool.resources?.some((r) => typeof r !== "string" || !/^[\w.:-]{1,100}$/.test(r))) problems.push("each declared resource kind is a name of letters, digits, . _ : - (at most 100)");
   if (!!tool.cleanup !== !!tool.verifyReleased) problems.push("cleanup(resource) and verifyReleased(resource) come together: a release that cannot be verified cannot be reported");
   if (tool.compensate && !tool.inspect) problems.push("compensate() needs inspect() to check the record's current version first");
   return problems;

@@ -12,6 +12,7 @@ import { reportPartial } from "../ledger/report-partial";
 import type { ProgressReport } from "../ledger/progress";
 import { reportProgress } from "../ledger/report-progress";
 import { holdResource, releaseResourceRequested } from "../ledger/resources";
+import { recordResourceIntents, settleIntentsAfterAnswer } from "../ledger/resource-intents";
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
@@ -142,7 +143,10 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    // Written ahead: what the call may hold is in the ledger before its request leaves (resource-intents.ts).
+    await writeIntentsAhead(database, tool, { ...lease, actor });
     const result = await tool.run(input, ctx);
+    await settleIntentsAfterAnswer(database, { ...lease, actor }).catch(() => {}); // the answer named all it holds
     return await finish("completed", { result: result ?? null });
   } catch (error) {
     if (lostLease) return { outcome: "lost_lease", abortedAt };
@@ -180,4 +184,12 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
 async function stopOfThisStepRecorded(database: RunOptions["database"], workItemId: string): Promise<boolean> {
   const row = await database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { status: true, stopRequestedAt: true } }).catch(() => null);
   return !!row && (row.stopRequestedAt !== null || row.status === WorkItemStatus.cancelling);
+}
+
+/**
+ * Written ahead (docs/ARCHITECTURE.md, invariant 4): one intent per resource kind the tool declares, recorded before
+ * run() starts — so before any request leaves. A ledger that refuses (the lease moved on) stops the run here.
+ */
+export async function writeIntentsAhead(database: RunOptions["database"], tool: ToolDefinition, holder: { workItemId: string; leaseToken: string; actor: string }) {
+  if (tool.resources?.length) await recordResourceIntents(database, { ...holder, types: tool.resources });
 }

@@ -194,6 +194,32 @@ describe("HTTP job adapter: Stop against a real job service", () => {
     expect(s.user_message).toMatch(/One running step stopped\./);
   });
 
+  it("written ahead: a job that holds a slot at the service declares it — the intent is in the ledger before the start, bound to the job's slot by the start's answer, released and verified after the Stop", async () => {
+    const slotOf = (job: { id: string; status: string }) => (job.status === "queued" || job.status === "in_progress" ? [{ type: "job_slot", handle: job.id }] : []);
+    const tool = jobTool({
+      resources: {
+        kinds: ["job_slot"],
+        holds: slotOf,
+        cleanup: async () => {}, // the service frees a job's slot when the job ends (the cancel ended it)
+        verifyReleased: async (r) => { const j = jobs.job(r.handle); return !!j && slotOf(j).length === 0; },
+      },
+    });
+    const { engine } = boot([tool]);
+    const { task, child, jobId } = await runningJob(tool, "research with a slot, stopped");
+    const order = (await events(task.id)).map((e) => e.type);
+    expect(order.indexOf("resource.intended")).toBeLessThan(order.indexOf("work_item.submitted")); // written before the start left
+    await stop(engine, task.id);
+
+    expect((await item(child.id)).status).toBe("cancelled");
+    const intent = await t.database.prisma.resourceIntent.findFirstOrThrow({ where: { workItemId: child.id } });
+    const resources = await t.database.prisma.resource.findMany({ where: { workItemId: child.id } });
+    expect(resources.map((r) => [r.type, r.handle, r.state])).toEqual([["job_slot", jobId, "released"]]);
+    expect([intent.state, intent.resourceId]).toEqual(["bound", resources[0].id]);
+    expect((await getCancellationSummary(t.database, task.id)).status).toBe("CANCELLED");
+    // what inspect() tells the engine about a call whose answer was lost: what the job holds now
+    expect(await tool.inspect!({ workItemId: child.id, taskId: task.id, toolCallId: child.correlationId, idempotencyKey: child.idempotencyKey, operationId: jobId, providerRef: jobId, input: {} })).toMatchObject({ holds: [] });
+  });
+
   it("cancel honoured with the rows written so far kept by the service → PARTIAL_RESULT when the tool vouches the rows are a complete subset", async () => {
     jobs.keepPartialOutput = true;
     const tool = jobTool({ partialComplete: (job) => Array.isArray(job.output) && job.output.every((r) => typeof r === "string" && r.startsWith("row ")) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { traceHeaders } from "../../observability/tracing";
 import { Mechanism, type RiskLevel, type WorkItemKind } from "../../ledger/states";
-import type { CallRef, EffectRef, InspectOutcome, ToolContext, ToolDefinition } from "../contract";
+import type { CallRef, EffectRef, HeldByService, InspectOutcome, ResourceRef, ToolContext, ToolDefinition } from "../contract";
 
 /**
  * The HTTP job adapter: a tool backed by a remote job with a start, a status and a cancel endpoint — the
@@ -92,6 +92,18 @@ export interface HttpJobToolOptions<I> {
    */
   partialComplete?: (job: JobDocument) => boolean;
   describeEffect?: (effect: EffectRef) => string;
+  /**
+   * Written ahead (lib/tools/contract.ts `resources`): what a job may hold at the service (a lock, a temp file …).
+   * `kinds` are recorded in the ledger before the start request leaves; `holds(job)` reads from a job document what it
+   * holds now (run() records it with ctx.holdResource as soon as the start answers; inspect() reports it as `holds`,
+   * for a call whose start answer was lost); `cleanup` / `verifyReleased` release and verify one after a Stop.
+   */
+  resources?: {
+    kinds: readonly string[];
+    holds: (job: JobDocument) => HeldByService[];
+    cleanup(resource: ResourceRef): Promise<void>;
+    verifyReleased(resource: ResourceRef): Promise<boolean>;
+  };
   /** For tests and custom agents (default: the global fetch). */
   fetch?: typeof fetch;
 }
@@ -185,6 +197,7 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
       let job = parseJob(started.json, `${o.name}: start`);
       known.set(ctx.idempotencyKey, job.id);
       await ctx.submitted(job.id, { providerRef: job.id, description: `${o.name} job ${job.id}` });
+      for (const h of o.resources?.holds(job) ?? []) await ctx.holdResource(h.type, h.handle); // the answer names what the job took
 
       let failures = 0;
       for (;;) {
@@ -225,24 +238,30 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
       } catch (error) {
         return { status: "unknown", reason: `the status endpoint is unreachable: ${(error as Error).message}` };
       }
-      switch (job.status) {
-        case JobStatus.completed:
-          return { status: "committed", result: resultOf(job), externalRecordId: job.id, description: `${o.name} job ${job.id} completed` };
-        case JobStatus.cancelled:
-        case JobStatus.incomplete:
-          return partialOf(job);
-        case JobStatus.failed:
-          return { status: "not_committed" };
-        case JobStatus.queued:
-        case JobStatus.inProgress:
-          return { status: "running" };
-        default:
-          return { status: "unknown", reason: `job ${job.id} has an unrecognised status "${job.status}"` };
-      }
+      const holds = o.resources ? { holds: o.resources.holds(job) } : {}; // written ahead: what the job holds now
+      return { ...outcomeOfJob(job), ...holds } as InspectOutcome;
     },
+    ...(o.resources ? { resources: o.resources.kinds, cleanup: o.resources.cleanup, verifyReleased: o.resources.verifyReleased } : {}),
 
     describeEffect: o.describeEffect ?? ((effect) => effect.description ?? `${o.name} job ${effect.externalRecordId ?? effect.operationId}`),
   };
+
+  function outcomeOfJob(job: JobDocument): InspectOutcome {
+    switch (job.status) {
+      case JobStatus.completed:
+        return { status: "committed", result: resultOf(job), externalRecordId: job.id, description: `${o.name} job ${job.id} completed` };
+      case JobStatus.cancelled:
+      case JobStatus.incomplete:
+        return partialOf(job);
+      case JobStatus.failed:
+        return { status: "not_committed" };
+      case JobStatus.queued:
+      case JobStatus.inProgress:
+        return { status: "running" };
+      default:
+        return { status: "unknown", reason: `job ${job.id} has an unrecognised status "${job.status}"` };
+    }
+  }
 }
 
 export function urlOf(url: JobUrl, job: JobRef): string {

@@ -127,13 +127,21 @@ export interface McpInspectVia {
   resource?: string;
   arguments?: Record<string, unknown>;
   idempotencyKeyArgument?: string;
+  /**
+   * Written ahead (lib/tools/contract.ts `resources`): the kinds of resource a call of the tool may hold at the server.
+   * Recorded before the request leaves; the inspect answer then carries `"holds": [{"type":…,"handle":…}]` — what the
+   * server holds for the call now — and the tool's inspect() always asks the server (an observation on the connection
+   * does not say what the server holds).
+   */
+  resources?: readonly string[];
 }
 
+const holdsSchema = z.array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) })).max(100).optional();
 const InspectAnswerSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), description: z.string().optional(), result: z.unknown().optional() }),
-  z.object({ status: z.literal("not_committed") }),
-  z.object({ status: z.literal("running") }),
-  z.object({ status: z.literal("unknown"), reason: z.string() }),
+  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), description: z.string().optional(), result: z.unknown().optional(), holds: holdsSchema }),
+  z.object({ status: z.literal("not_committed"), holds: holdsSchema }),
+  z.object({ status: z.literal("running"), holds: holdsSchema }),
+  z.object({ status: z.literal("unknown"), reason: z.string(), holds: holdsSchema }),
 ]);
 
 export interface McpProgress {
@@ -330,7 +338,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     } catch (error) {
       const code = (error as { code?: number }).code;
       // The record does not exist on the server: the call never took effect there (resource not found).
-      if (via.resource && (code === -32002 || code === -32602)) return { status: "not_committed" };
+      if (via.resource && (code === -32002 || code === -32602)) return { status: "not_committed", ...(via.resources?.length ? { holds: [] } : {}) };
       return { status: "unknown", reason: `${observed}; asking ${where} (${how}) failed: ${(error as Error).message}` };
     }
   };
@@ -349,6 +357,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
       risk,
       commitsEffect,
       mechanism: Mechanism.providerCancel,
+      ...(via?.resources?.length && (via.tool || via.resource) ? { resources: via.resources } : {}),
 
       async run(input, ctx: ToolContext) {
         if (commitsEffect) await ctx.checkpoint();
@@ -463,6 +472,11 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const observed = outcomeOf(call, o.confirmGraceMs);
         // What the connection showed does not say (a cancel not confirmed, a closed connection): ask the server.
         if (observed.status === "unknown" && (via?.tool || via?.resource)) return askServer(via, ref, where, observed.reason);
+        // Written ahead: what the server holds for the call is only the server's to say — asked even when the outcome was observed.
+        if (via?.resources?.length && (via.tool || via.resource)) {
+          const asked = await askServer(via, ref, where, "what the server holds for the call");
+          return asked.holds ? { ...observed, holds: asked.holds } : observed;
+        }
         return observed;
       },
 

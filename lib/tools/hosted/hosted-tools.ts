@@ -106,11 +106,13 @@ export async function askToolHost(database: Database, toolName: string, action: 
   }
 }
 
+/** Written ahead: what the service holds for the call now (contract.ts InspectOutcome.holds), kept through the host's answer. */
+const holds = z.array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) })).max(100).optional();
 const InspectOutcomeSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), evidence: z.record(z.string(), z.unknown()).optional(), result: z.unknown().optional(), description: z.string().optional() }),
-  z.object({ status: z.literal("not_committed"), partialResult: z.unknown().optional(), partialComplete: z.boolean().optional() }),
-  z.object({ status: z.literal("running") }),
-  z.object({ status: z.literal("unknown"), reason: z.string() }),
+  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), evidence: z.record(z.string(), z.unknown()).optional(), result: z.unknown().optional(), description: z.string().optional(), holds }),
+  z.object({ status: z.literal("not_committed"), partialResult: z.unknown().optional(), partialComplete: z.boolean().optional(), holds }),
+  z.object({ status: z.literal("running"), holds }),
+  z.object({ status: z.literal("unknown"), reason: z.string(), holds }),
 ]);
 
 function inspectOutcome(value: unknown): InspectOutcome {

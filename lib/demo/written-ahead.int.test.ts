@@ -1,0 +1,173 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CancellationEngine } from "../cancellation/engine";
+import { checkAgainstWitness, clearFaults, itemRow, newTask, scheduleTool, setFaults, snapshot, stop, taskRow, until, type DemoWorld } from "../testing/demo-world";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { ToolRegistry } from "../tools/registry";
+import { WorkerPool } from "../workers/worker-pool";
+import { startDemoServer } from "./server";
+import { demoTools } from "./tools";
+
+/**
+ * Issue 19 §1 — "A resource acquired while the Stop lands is never recorded". Seen in random Stops against the
+ * demo services (reports latency ~200 ms, Stop ~180 ms after the start): the Stop's AbortSignal aborts the export's
+ * start request AFTER the reports service received it; the service starts the export and takes its lock and temp
+ * file, the tool never learns the export id, `holdResource` is never reached — and the summary said CANCELLED with
+ * `orphaned_resources: []` while the service still held the lock (witness: lock_acquired, export_cancelled, no
+ * lock_released). Failed on main a287450 on both databases.
+ *
+ * Driven by events, not by timers: the tools talk to the service through a forwarding tap that tells the test the
+ * moment the start request has been handed to the service in full; the Stop is recorded then, while the service
+ * waits out its latency. The tap does not pass the caller's abort on (the request was delivered; a real network
+ * does not take it back), so the service always acts on it — the race of the issue, every time.
+ */
+
+interface Tap {
+  url: string;
+  /** Resolves when the next request matching `method` and `path` has been handed to the service in full. */
+  delivered(method: string, path: RegExp): Promise<void>;
+  /** Holds the next matching request at the tap (on its way: not yet at the service) until `release()`. */
+  hold(method: string, path: RegExp): { arrived: Promise<void>; release(): void };
+  /** Resolves with the status of the service's answer to the next matching request (even if its caller went away). */
+  answered(method: string, path: RegExp): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function startTap(target: string): Promise<Tap> {
+  const waiting: { method: string; path: RegExp; resolve: () => void }[] = [];
+  const answers: { method: string; path: RegExp; resolve: (status: number) => void }[] = [];
+  const holds: { method: string; path: RegExp; arrived: () => void; released: Promise<void> }[] = [];
+  const server = http.createServer(async (req, res) => {
+    // The whole request first (as the network would carry it), then — if held — wait, then hand it to the service.
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const h = holds.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
+    if (h >= 0) {
+      const [held] = holds.splice(h, 1);
+      held.arrived();
+      await held.released;
+    }
+    const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      const a = answers.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
+      if (a >= 0) answers.splice(a, 1)[0].resolve(answer.statusCode ?? 0);
+      if (res.destroyed) return void answer.resume();
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    upstream.on("finish", () => {
+      const i = waiting.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
+      if (i >= 0) waiting.splice(i, 1)[0].resolve();
+    });
+    upstream.end(Buffer.concat(chunks));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    delivered: (method, path) => new Promise((resolve) => waiting.push({ method, path, resolve })),
+    answered: (method, path) => new Promise((resolve) => answers.push({ method, path, resolve })),
+    hold(method, path) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const a = new Promise<void>((r) => (arrived = r));
+      holds.push({ method, path, arrived, released: new Promise<void>((r) => (release = r)) });
+      return { arrived: a, release };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+let t: TestDatabase;
+let world: DemoWorld;
+let tap: Tap;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const demo = await startDemoServer({ file: ":memory:" });
+  tap = await startTap(demo.url);
+  const registry = new ToolRegistry();
+  for (const tool of demoTools({ baseUrl: tap.url, callTimeoutMs: 3_000, pollMs: 20 })) registry.register(tool);
+  const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000, pollMs: 20 }).start();
+  const engine = new CancellationEngine(t.database, {
+    registry, verifyDelayMs: 30, settleTimeoutMs: 1_500, cancelAttempts: 3, cancelBackoffMs: 20, cancelTimeoutMs: 2_000, reconcileIntervalMs: 100,
+  }).start(100);
+  world = {
+    database: t.database, demo, registry, pool, engine,
+    async close() {
+      await pool.stop();
+      await engine.stop();
+      await tap.close();
+      await demo.close();
+    },
+  };
+});
+afterEach(async () => {
+  await clearFaults(world);
+});
+afterAll(async () => {
+  await world?.close();
+  await t?.drop();
+});
+
+describe("written ahead: a resource acquired while the Stop lands", () => {
+  it("reports latency 200 ms, Stop while the export's start is at the service: the lock and the temp file are recorded, then verified released (or reported orphaned) — never CANCELLED with nothing to show", async () => {
+    await setFaults(world, "reports", { latencyMs: 200 });
+    const task = await newTask(world, "export, Stop lands during the start", "low");
+    const atService = tap.delivered("POST", /^\/reports\/exports$/);
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 400, rowMs: 10 });
+    await atService; // the service has the start request; it answers in 200 ms
+    await stop(world, task.id);
+    await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
+
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; temp_file: string | null; lock_held: number } | undefined;
+    expect(exp, "the service started the export (the race of the issue took place)").toBeDefined();
+    const s = await snapshot(world, task.id);
+    const actions = s.witness.filter((w) => w.subject === exp!.id).map((w) => w.action);
+    expect(actions).toEqual(expect.arrayContaining(["export_started", "lock_acquired"]));
+    expect(s.summary.status).not.toBe("IN_PROGRESS");
+
+    // The ledger knows what the service took for this call, by its concrete handles.
+    const resources = s.resources.filter((r) => r.workItemId === item.id && ["held", "release_requested", "released", "orphaned"].includes(r.state));
+    expect(resources.map((r) => `${r.type}:${r.handle}`).sort()).toEqual([`lock:${exp!.id}`, `temp_file:/tmp/stopline-demo-${exp!.id}.csv`]);
+    // Each is verified released — and the service agrees — or reported orphaned with a review item for a person.
+    for (const r of resources) {
+      expect(["released", "orphaned"]).toContain(r.state);
+      if (r.state === "released") expect(actions).toContain("lock_released");
+      else expect(s.reviews.some((v) => v.kind === "orphaned_resource" && v.resourceId === r.id)).toBe(true);
+    }
+    const call = s.summary.cancelled_tool_calls.find((c) => c.tool_call_id === item.correlationId);
+    if (exp!.lock_held) expect(call?.orphaned_resources ?? []).toContain(`lock:${exp!.id}`); // still held at the service: said so
+    // Nothing the summary or the ledger says contradicts the service's witness log.
+    checkAgainstWitness(s);
+    expect((await itemRow(world, item.id)).status).not.toBe("running");
+  });
+
+  it("the start is still on its way when the engine asks: nothing found is withdrawn (fenced) before it counts — the late start is refused, the intents settle as not held", async () => {
+    const task = await newTask(world, "export, the start still on its way", "low");
+    const start = tap.hold("POST", /^\/reports\/exports$/);
+    const startAnswered = tap.answered("POST", /^\/reports\/exports$/);
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 400, rowMs: 10 });
+    try {
+      await start.arrived; // the start left the worker; the service has not seen it
+      await stop(world, task.id);
+      // The engine finds no export for the call and withdraws the start by its idempotency key (the reports fence) …
+      await until("the start withdrawn at the service", () => world.demo.db.prepare("SELECT 1 FROM fences WHERE service = 'reports' AND idempotency_key = ?").get(item.idempotencyKey), 10_000);
+    } finally {
+      start.release(); // … and only then does the start reach the service
+    }
+    expect(await startAnswered).toBe(409); // refused: withdrawn before it started, it takes nothing
+    await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
+
+    expect(world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey)).toBeUndefined();
+    const intents = await t.database.prisma.resourceIntent.findMany({ where: { workItemId: item.id }, orderBy: { type: "asc" } });
+    expect(intents.map((i) => [i.type, i.state])).toEqual([["lock", "not_held"], ["temp_file", "not_held"]]);
+    const s = await snapshot(world, task.id);
+    expect(s.resources.filter((r) => r.workItemId === item.id)).toEqual([]);
+    expect(s.summary.status).toBe("CANCELLED");
+    checkAgainstWitness(s);
+  });
+});
