@@ -18,6 +18,7 @@ import { openDatabase } from "../../db/client";
 import { demoTools } from "../../demo/tools";
 import { ToolRegistry } from "../../tools/registry";
 import { WorkerPool } from "../../workers/worker-pool";
+import { plantedDishonestOrder } from "./planted";
 import { ENGINE_OPTIONS, WORKER_OPTIONS } from "./settings";
 
 const [databaseUrl, demoUrl, role, id = `random-${process.pid}`] = process.argv.slice(2);
@@ -37,7 +38,10 @@ if (process.env.RANDOM_STANDBY === "1") {
 }
 const database = openDatabase(databaseUrl);
 const registry = new ToolRegistry();
-for (const tool of demoTools({ baseUrl: demoUrl, callTimeoutMs: WORKER_OPTIONS.callTimeoutMs, pollMs: 20 })) registry.register(tool);
+for (const tool of demoTools({ baseUrl: demoUrl, callTimeoutMs: WORKER_OPTIONS.callTimeoutMs, pollMs: 20 })) {
+  // RANDOM_PLANT=dishonest_order: the kit's self-test plants a lying shop.create_order (planted.ts) that it must catch.
+  registry.register(process.env.RANDOM_PLANT === "dishonest_order" && tool.name === "shop.create_order" ? plantedDishonestOrder(tool, demoUrl) : tool);
+}
 const pool = role === "app" ? null : new WorkerPool({ database, registry, workerId: `${id}-worker`, concurrency: 6, pollMs: WORKER_OPTIONS.pollMs, leaseMs: WORKER_OPTIONS.leaseMs, heartbeatMs: WORKER_OPTIONS.heartbeatMs }).start();
 const engine = role === "worker" ? null : new CancellationEngine(database, { registry, ...ENGINE_OPTIONS }).start(ENGINE_OPTIONS.maintenanceMs);
 console.log(JSON.stringify({ event: "ready", role, id, pid: process.pid }));

@@ -17,7 +17,7 @@ export async function runRandomCli(v: { random: string; seed?: string; crash?: b
   if (db === "postgres") process.env.TEST_PG_URL ??= process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : "postgresql://postgres@127.0.0.1:5432/postgres";
   console.log(`random conformance: seed ${seed}${only ? `, only ${only.join(", ")}` : `, ${count} scenario(s)`} on ${db}${v.crash ? ", with kill -9 of the app or a worker" : ""}`);
   const run = await runRandom({
-    count, seed, db, crash: v.crash, only, batch: v.batch ? Number(v.batch) : undefined, tools: v.tool,
+    count, seed, db, crash: v.crash, only, plant: process.env.RANDOM_PLANT === "dishonest_order" ? "dishonest_order" : undefined, batch: v.batch ? Number(v.batch) : undefined, tools: v.tool,
     onResult: (r, done, total) => {
       if (process.env.RANDOM_TRACE) process.stderr.write(`  #${r.scenario.index} ${r.ms} ms ${r.status}\n`);
       if (r.findings.length || done % 100 === 0 || done === total) process.stderr.write(`  ${done}/${total}${r.findings.length ? ` — #${r.scenario.index}: ${r.findings.map((f) => f.kind).join(", ")}` : ""}\n`);

@@ -45,6 +45,8 @@ export interface RandomOptions {
   tools?: string[];
   /** How long a scenario waits for its Stop to settle. */
   settleTimeoutMs?: number;
+  /** The kit's self-test: plant a lying tool in the worker processes (planted.ts) that the run must catch. */
+  plant?: "dishonest_order";
   /** Called after each scenario (progress). */
   onResult?: (r: ScenarioResult, done: number, total: number) => void;
 }
@@ -89,10 +91,13 @@ interface Proc {
   exited: Promise<void>;
 }
 
-function spawnProc(databaseUrl: string, demoUrl: string, role: "app" | "worker" | "both", id: string, standby = false): Proc {
-  const proc = spawn(process.execPath, ["--import", "tsx", APP_PROCESS, databaseUrl, demoUrl, role, id], { stdio: ["pipe", "pipe", "pipe"], env: { ...processEnv(), RANDOM_STANDBY: standby ? "1" : "0" } });
+function spawnProc(databaseUrl: string, demoUrl: string, role: "app" | "worker" | "both", id: string, standby = false, plant = ""): Proc {
+  const proc = spawn(process.execPath, ["--import", "tsx", APP_PROCESS, databaseUrl, demoUrl, role, id], { stdio: ["pipe", "pipe", "pipe"], env: { ...processEnv(), RANDOM_STANDBY: standby ? "1" : "0", RANDOM_PLANT: plant } });
   let stderr = "";
-  proc.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-4_000)));
+  proc.stderr!.on("data", (d) => {
+    stderr = (stderr + d).slice(-4_000);
+    if (process.env.RANDOM_TRACE) process.stderr.write(`[${id}] ${d}`);
+  });
   const exited = new Promise<void>((r) => proc.once("exit", () => r()));
   let out = "";
   const seen = (event: string) =>
@@ -123,17 +128,17 @@ class Slot {
   readonly tools = new Map<string, ToolDefinition>();
   readonly registry = new ToolRegistry();
   #restarts = 0;
-  private constructor(readonly id: number, readonly ledger: TestDatabase, readonly demo: DemoServer, readonly dir: string, readonly crash: boolean) {
+  private constructor(readonly id: number, readonly ledger: TestDatabase, readonly demo: DemoServer, readonly dir: string, readonly crash: boolean, readonly plant: string) {
     for (const tool of demoTools({ baseUrl: demo.url, callTimeoutMs: WORKER_OPTIONS.callTimeoutMs })) {
       this.tools.set(tool.name, tool);
       this.registry.register(tool);
     }
   }
 
-  static async open(id: number, db: TestEngine, crash: boolean): Promise<Slot> {
+  static async open(id: number, db: TestEngine, crash: boolean, plant = ""): Promise<Slot> {
     const dir = mkdtempSync(path.join(os.tmpdir(), "stopline-random-"));
     const [ledger, demo] = await Promise.all([createTestDatabase(db), startDemoServer({ file: path.join(dir, "demo.db"), port: 0 })]);
-    const slot = new Slot(id, ledger, demo, dir, crash);
+    const slot = new Slot(id, ledger, demo, dir, crash, plant);
     for (const role of crash ? (["app", "worker"] as const) : (["both"] as const)) slot.start(role);
     if (crash) for (const role of ["app", "worker"] as const) slot.spares[role] = slot.spawnSpare(role);
     await Promise.all([...Object.values(slot.procs).map((p) => p!.ready), ...Object.values(slot.spares).map((p) => p!.standing)]);
@@ -141,11 +146,11 @@ class Slot {
   }
 
   start(role: "app" | "worker" | "both") {
-    this.procs[role] = spawnProc(this.ledger.url, this.demo.url, role, `slot${this.id}-${role}-${this.#restarts++}`);
+    this.procs[role] = spawnProc(this.ledger.url, this.demo.url, role, `slot${this.id}-${role}-${this.#restarts++}`, false, this.plant);
   }
 
   spawnSpare(role: "app" | "worker") {
-    return spawnProc(this.ledger.url, this.demo.url, role, `slot${this.id}-${role}-${this.#restarts++}`, true);
+    return spawnProc(this.ledger.url, this.demo.url, role, `slot${this.id}-${role}-${this.#restarts++}`, true, this.plant);
   }
 
   /** kill -9 of one of the slot's processes, and the same process started again after a pause. */
@@ -179,6 +184,10 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
   for (const [k, c] of s.calls.entries()) {
     const tool = slot.tools.get(c.tool)!;
     items.push(await scheduleWorkItem(database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: c.input as never, correlationId: `call-${k}-${c.tool}` }, ACTOR));
+  }
+  if (s.from === "claimed") {
+    const end = Date.now() + 15_000;
+    while (Date.now() < end && !(await database.prisma.workItem.findFirst({ where: { taskId: task.id, startedAt: { not: null } }, select: { id: true } }))) await sleep(15);
   }
   const t0 = Date.now();
   const at = (ms: number) => sleep(Math.max(0, t0 + ms - Date.now()));
@@ -249,7 +258,7 @@ export async function runRandom(options: RandomOptions): Promise<RandomRun> {
   const scenarios = indexes.map((i) => generateScenario(options.seed, i, { tools: options.tools, crash: options.crash }));
   const batch = Math.max(1, Math.min(options.batch ?? 4, scenarios.length));
   const settleTimeoutMs = options.settleTimeoutMs ?? (options.crash ? 30_000 : 15_000);
-  const slots = await Promise.all(Array.from({ length: batch }, (_, i) => Slot.open(i, options.db, !!options.crash)));
+  const slots = await Promise.all(Array.from({ length: batch }, (_, i) => Slot.open(i, options.db, !!options.crash, options.plant)));
   const results: ScenarioResult[] = [];
   let next = 0;
   try {

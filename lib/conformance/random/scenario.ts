@@ -20,7 +20,12 @@ export interface Scenario {
   calls: ScenarioCall[];
   /** Service-wide faults of the slot's demo world for the scenario (services not named have none). */
   faults: Partial<Record<ServiceName, Faults>>;
-  /** Milliseconds after the calls were scheduled that Stop is pressed. */
+  /**
+   * What the Stop's (and the crash's) moment counts from: the calls being scheduled, or the first call being claimed
+   * by a worker (so that on a loaded machine the Stop still lands while calls run, not always before they start).
+   */
+  from: "scheduled" | "claimed";
+  /** Milliseconds after `from` that Stop is pressed. */
   stopAtMs: number;
   /** A second Stop this many ms after the first (0 = at the same moment), or null. */
   secondStopAfterMs: number | null;
@@ -77,13 +82,14 @@ export function generateScenario(seed: number, index: number, options: { tools?:
   }
   const faults: Scenario["faults"] = {};
   for (const s of new Set(calls.map((c) => serviceOf(c.tool)))) faults[s] = faultsFor(s, rng);
+  const from = rng.chance(0.2) ? ("scheduled" as const) : ("claimed" as const);
   const stopAtMs = rng.pick([0, rng.int(0, 50), rng.int(0, 300), rng.int(100, 900)]);
   const secondStopAfterMs = rng.chance(0.25) ? rng.pick([0, rng.int(0, 400)]) : null;
   const approve = rng.chance(0.5);
   const crash = options.crash
     ? { target: rng.chance(0.5) ? ("worker" as const) : ("app" as const), atMs: Math.max(0, stopAtMs + rng.int(-300, 600)), restartAfterMs: rng.int(0, 500) }
     : null;
-  return { seed, index, calls, faults, stopAtMs, secondStopAfterMs, approve, crash };
+  return { seed, index, calls, faults, from, stopAtMs, secondStopAfterMs, approve, crash };
 }
 
 /** The scenario in one line, for the findings table. */
@@ -94,7 +100,7 @@ export function describeScenario(s: Scenario): string {
     .map(([svc, f]) => `${svc}:${f.join("+")}`);
   return [
     s.calls.map((c) => c.tool).join(", "),
-    `stop@${s.stopAtMs}ms${s.secondStopAfterMs !== null ? ` +2nd@${s.secondStopAfterMs}ms` : ""}`,
+    `stop@${s.from === "claimed" ? "claim" : "schedule"}+${s.stopAtMs}ms${s.secondStopAfterMs !== null ? ` +2nd@${s.secondStopAfterMs}ms` : ""}`,
     faults.length ? faults.join(" ") : "no faults",
     s.crash ? `kill -9 ${s.crash.target}@${s.crash.atMs}ms back+${s.crash.restartAfterMs}ms` : "",
     s.approve ? "approve" : "",
