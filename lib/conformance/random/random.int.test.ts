@@ -15,7 +15,7 @@ import { countByKind, formatFindings, runRandom } from "./run-random";
 const EXPECT_NO_FINDINGS = false;
 const db = testEngine();
 const SLICE = Number(process.env.RANDOM_SLICE ?? 24);
-const CRASH_SLICE = Number(process.env.RANDOM_CRASH_SLICE ?? 6);
+const CRASH_SLICE = Number(process.env.RANDOM_CRASH_SLICE ?? 4);
 /**
  * A scenario the kit could not run (KIT ERROR: the ledger itself timed out on a machine at load 40+, seen on the shared
  * PostgreSQL) tested nothing; the slice needs most of its scenarios judged, and says which were not.
@@ -33,7 +33,7 @@ describe(`the random conformance mode on ${db}`, () => {
   }, 180_000);
 
   it(`a slice of ${SLICE} random scenarios over the demo tools runs and is judged by the services`, async () => {
-    const run = await runRandom({ count: SLICE, seed: SEED, db, batch: 3 });
+    const run = await runRandom({ count: SLICE, seed: SEED, db, batch: 4 });
     const table = formatFindings(run, { seed: SEED, db });
     console.log(table);
     expect(run.results, table).toHaveLength(SLICE);
@@ -43,7 +43,7 @@ describe(`the random conformance mode on ${db}`, () => {
   }, 240_000);
 
   it(`a crash set of ${CRASH_SLICE} scenarios (kill -9 of the app or a worker, then a restart) runs and is judged by the services`, async () => {
-    const run = await runRandom({ count: CRASH_SLICE, seed: SEED, db, batch: 3, crash: true });
+    const run = await runRandom({ count: CRASH_SLICE, seed: SEED, db, batch: 4, crash: true });
     const table = formatFindings(run, { seed: SEED, db, crash: true });
     console.log(table);
     expect(run.results, table).toHaveLength(CRASH_SLICE);
