@@ -179,11 +179,12 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
   const { database } = slot.ledger;
   for (const service of SERVICES) setFaults(slot.demo.db, service, s.faults[service] ?? {});
   const witnessFrom = (witnessLog(slot.demo.db).at(-1)?.seq ?? 0);
-  const task = await createTask(database, { title: `random conformance #${s.index} (seed ${s.seed})`, ownerId: "conformance" }, ACTOR);
+  // (a task created twice by a retry is harmless: the second one has no calls; a call is keyed, so a retry cannot add one twice)
+  const task = await retrying(() => createTask(database, { title: `random conformance #${s.index} (seed ${s.seed})`, ownerId: "conformance" }, ACTOR));
   const items = [];
   for (const [k, c] of s.calls.entries()) {
     const tool = slot.tools.get(c.tool)!;
-    items.push(await scheduleWorkItem(database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: c.input as never, correlationId: `call-${k}-${c.tool}` }, ACTOR));
+    items.push(await retrying(() => scheduleWorkItem(database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: c.input as never, correlationId: `call-${k}-${c.tool}`, idempotencyKey: `${task.id}-call-${k}` }, ACTOR)));
   }
   if (s.from === "claimed") {
     const end = Date.now() + 15_000;
