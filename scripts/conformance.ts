@@ -6,6 +6,9 @@
  *   npm run conformance -- --all            (every demo tool, the HTTP job adapter, and the dishonest example)
  *   npm run conformance -- --list
  *   npm run conformance -- --mcp <url | stdio command> [--tools a,b]   (an MCP server's cancellation behaviour: lib/conformance/mcp)
+ *   npm run conformance -- --random 2000 --seed 7 [--crash] [--db postgres] [--batch 4] [--only 12] [--tool <name>]
+ *     (the random mode, lib/conformance/random: N random scenarios over the demo tools — random Stop moments, faults,
+ *     double Stops, approvals, and with --crash a kill -9 of the app or a worker — judged by the services' witness)
  * It runs on a fresh embedded ledger of its own, with the real engine and worker code, against the tools' real
  * services (the demo world and a job service, started for the run).
  */
@@ -16,8 +19,14 @@ import { failedCases, formatTable, runConformance } from "../lib/conformance/run
 
 // --mcp <url or stdio command> [--tools a,b]: the MCP cancellation conformance pack (lib/conformance/mcp), on its own.
 if (process.argv.includes("--mcp")) process.exit(await (await import("../lib/conformance/mcp/cli")).mcpConformanceCli(process.argv.slice(2)));
-const { values } = parseArgs({ options: { tool: { type: "string", multiple: true }, all: { type: "boolean" }, list: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    tool: { type: "string", multiple: true }, all: { type: "boolean" }, list: { type: "boolean" },
+    random: { type: "string" }, seed: { type: "string" }, crash: { type: "boolean" }, db: { type: "string" }, batch: { type: "string" }, only: { type: "string", multiple: true },
+  },
+});
 process.env.STOPLINE_VERIFY_DELAY_MS ??= "50";
+if (values.random !== undefined) process.exit(await runRandomMode(values));
 const world = await conformanceSubjects();
 let failed = 0;
 try {
@@ -47,3 +56,8 @@ try {
   await world.close();
 }
 process.exit(process.exitCode ?? 0);
+
+async function runRandomMode(v: typeof values): Promise<number> {
+  const { runRandomCli } = await import("../lib/conformance/random/cli");
+  return runRandomCli({ random: v.random!, seed: v.seed, crash: v.crash, db: v.db, batch: v.batch, only: v.only, tool: v.tool });
+}
