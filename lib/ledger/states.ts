@@ -89,7 +89,7 @@ export type ResourceState = (typeof ResourceState)[keyof typeof ResourceState];
  * A resource a call may hold, written ahead before its request leaves (issue 19). `open` until the call's answer
  * names the concrete handle (`bound`, a Resource), or the call is known to hold none (`not_held`: it ended with its
  * answer without one, or its service — asked — says so), or its service could not say (`unresolved`: an orphaned
- * Resource stands for it, with a review item; a later answer may still bind it or find nothing held).
+ * Resource stands for it, with a review item: a person decides from there).
  */
 export const ResourceIntentState = {
   open: "open",

@@ -50,10 +50,10 @@ export const RESOURCE_TRANSITIONS: Table<ResourceState> = {
 };
 
 // Written ahead (issue 19): an open intent is bound to the concrete resource, found not held, or left unresolved
-// (the service could not say); an unresolved one is settled when the service later answers.
+// (the service could not say: its orphaned resource and review item carry it on — a person decides).
 export const RESOURCE_INTENT_TRANSITIONS: Table<ResourceIntentState> = {
   open: ["bound", "not_held", "unresolved"],
-  unresolved: ["bound", "not_held"],
+  unresolved: [],
   bound: [],
   not_held: [],
 };

@@ -146,7 +146,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     // Written ahead: what the call may hold is in the ledger before its request leaves (resource-intents.ts).
     await writeIntentsAhead(database, tool, { ...lease, actor });
     const result = await tool.run(input, ctx);
-    await settleIntentsAfterAnswer(database, { ...lease, actor }).catch(() => {}); // the answer named all it holds
+    if (tool.resources?.length) await settleIntentsAfterAnswer(database, { ...lease, actor }).catch(() => {}); // the answer named all it holds (no write for a tool that declares none: the hot path stays as it was)
     return await finish("completed", { result: result ?? null });
   } catch (error) {
     if (lostLease) return { outcome: "lost_lease", abortedAt };
