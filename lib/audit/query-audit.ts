@@ -92,6 +92,8 @@ export interface AuditTask {
   /** When the engine's pass after the Stop was done; when the agent completed or failed the task. */
   settledAt: string | null;
   endedAt: string | null;
+  /** Why the agent failed the task (a refused message: lib/outcomes refusalOf). */
+  endReason: string | null;
   /** Each step's outcome. */
   outcomes: AuditOutcome[];
 }
@@ -202,7 +204,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
       id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
       createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
       cancelRequestedBy: t.cancelRequestedBy, cancelReason: t.cancelReason,
-      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), outcomes: outcomesOf(t),
+      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), endReason: t.endReason, outcomes: outcomesOf(t),
     })),
     effects,
     compensations,

@@ -32,7 +32,7 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
   const taskIds = tasks.map((t) => t.id);
   const prisma = database.prisma;
   const [rows, workItems, sideEffects, reviewItems, resources, owners] = await Promise.all([
-    prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, stage: true, cancelRequestedAt: true, settledAt: true } }),
+    prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, stage: true, cancelRequestedAt: true, settledAt: true, endReason: true } }),
     prisma.workItem.findMany({ where: { taskId: { in: taskIds } } }),
     prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, select: { id: true, taskId: true, workItemId: true, outcome: true, reversible: true } }),
     prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, select: { taskId: true, workItemId: true, sideEffectId: true, kind: true, status: true, deadline: true } }),
@@ -54,7 +54,7 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
     facts.set(task.id, {
       outcomes: [...byKind].map(([kind, count]) => ({ kind, count })),
       stopStatus,
-      standing: taskStanding({ stage: task.stage, stopStatus }),
+      standing: taskStanding({ stage: task.stage, stopStatus, endReason: task.endReason }),
       ownerEmail: emailOf.get(ownerOf.get(task.id) ?? "") ?? null,
       tools: [...new Set(mine.items.map((i) => i.toolName))].sort(),
       effects: {
