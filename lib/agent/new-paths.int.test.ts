@@ -79,4 +79,54 @@ describe(`issue 20: what people read stays true on the new paths (${testEngine()
       await confirmLift(t.database, { incidentId: incident.incident.id, actor: "operator:pat", actorId: "person:pat" });
     }
   });
+
+  it("item 2 — a kill switch that cuts a person's export short is a Stop: the task is stopped (not completed) by the incident, and the summary says who and why", async () => {
+    const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
+    const stopSettler = startTurnSettler(t.database, { sweepMs: 60_000 });
+    try {
+      const turn = await startTurn(t.database, agent(), { ownerId: "kim", conversationId: "c-incident", text: "export a report of 6000 rows", actor: "user:kim@example.com", turnId: "turn-incident" });
+      const exportItem = await until(async () => {
+        const item = await t.database.prisma.workItem.findFirst({ where: { taskId: turn.taskId, toolName: "reports.export_report", status: "running" } });
+        return item && witnessLog(demo.db, "reports").some((w) => w.action === "export_started") ? item : null;
+      }, "the export to run at the service");
+      const opened = await openIncident(t.database, { targetKind: "tool", target: "reports.export_report", reason: "exports leak rows of other tenants", actor: "operator:olivia", actorId: "person:olivia" });
+      try {
+        expect(opened.stoppedWorkItems).toContain(exportItem.id);
+        // The turn is stopped by the incident — the settler records it as soon as the incident's Stop of its export is in.
+        const task = await until(async () => {
+          const row = await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId } });
+          const exported = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: exportItem.id } });
+          // (on a287450 the turn ended "completed" once its steps had: that is what this waits for too)
+          return exported.stopSettledAt && ((row.settledAt && row.stage === "cancelled") || row.stage === "completed" || row.stage === "failed") ? row : null;
+        }, "the incident's Stop of the turn and of its export to settle");
+        expect(task).toMatchObject({ stage: "cancelled", cancelScope: "incident", cancelScopeRef: opened.incident.id, cancelRequestedBy: "operator:olivia", cancelReason: "incident: exports leak rows of other tenants" });
+        const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: turn.taskId, entityType: "task" }, orderBy: { seq: "asc" } });
+        expect(events.map((e) => e.type)).not.toContain(LedgerEvent.taskCompleted);
+        expect(events.map((e) => e.type)).toContain(LedgerEvent.taskCancelRequested);
+
+        // The person's summary: who stopped it and why, and what became of the export (its partial rows kept).
+        const summary = await getCancellationSummary(t.database, turn.taskId);
+        expect(summary.scope).toEqual({ kind: "incident", ref: opened.incident.id });
+        expect(summary.stopped_by).toEqual({ actor: "operator:olivia", reason: "incident: exports leak rows of other tenants" });
+        expect(summary.user_message).toMatch(/^An incident that operator olivia opened stopped this request: “exports leak rows of other tenants”\. Stopped new work\./);
+        expect(summary.status).not.toBe("IN_PROGRESS");
+        const exportCall = summary.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
+        expect(["stopped_partial_kept", "stopped", "discarded"]).toContain(exportCall.outcome.kind);
+        // The console's row: stopped, never "completed".
+        expect((await taskRowFacts(t.database, [task])).get(task.id)?.standing).toMatch(/^stopped/);
+        const audit = await queryAudit(t.database, { taskId: task.id });
+        expect(audit.tasks[0]).toMatchObject({ stage: "cancelled", cancelRequestedBy: "operator:olivia", cancelReason: "incident: exports leak rows of other tenants" });
+        // The reports service's witness log agrees: the export was cancelled there, after the rows it had written.
+        const witnessed = witnessLog(demo.db, "reports");
+        expect(witnessed.some((w) => w.action === "export_cancelled")).toBe(true);
+        expect(witnessed.some((w) => w.action === "export_completed")).toBe(false);
+      } finally {
+        await requestLift(t.database, { incidentId: opened.incident.id, reason: "fixed", actor: "operator:olivia", actorId: "person:olivia" });
+        await confirmLift(t.database, { incidentId: opened.incident.id, actor: "operator:pat", actorId: "person:pat" });
+      }
+    } finally {
+      await stopSettler();
+      await pool.stop();
+    }
+  }, 60_000);
 });

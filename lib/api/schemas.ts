@@ -184,6 +184,8 @@ export const CancellationSummarySchema = z.object({
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: z.array(NamedResourceSchema),
   open_review_items: z.number().int(),
+  /** Who recorded the Stop and the reason given (an incident's: the operator who opened it, and its reason). */
+  stopped_by: z.object({ actor: z.string().nullable(), reason: z.string().nullable() }),
   user_message: z.string(),
 });
 

@@ -29,7 +29,7 @@ export const ToolCallStatus = {
 export type ToolCallStatus = (typeof ToolCallStatus)[keyof typeof ToolCallStatus];
 
 export interface SummaryFacts {
-  task: { id: string; cancelRequestedAt: Date; settledAt: Date | null };
+  task: { id: string; cancelRequestedAt: Date; settledAt: Date | null; cancelRequestedBy?: string | null; cancelReason?: string | null };
   /** What the Stop was for: this task (default), one child and its descendants, a conversation, a person, an incident. */
   scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
@@ -70,6 +70,8 @@ export interface CancellationSummary {
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
   open_review_items: number;
+  /** Who recorded the Stop and the reason given (for an incident: the operator who opened it and its reason). */
+  stopped_by: { actor: string | null; reason: string | null };
   user_message: string;
 }
 
@@ -179,7 +181,11 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
-    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts) }, utcFormat),
+    stopped_by: { actor: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
+    user_message: userMessage({
+      settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts),
+      stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
+    }, utcFormat),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
-import { userMessage } from "./user-message";
+import { stopOriginSentence, userMessage } from "./user-message";
 import { utcFormat } from "./words";
 
 /** The summary's user message: what the person who pressed Stop reads, composed from the children's outcomes. */
@@ -57,5 +57,22 @@ describe("userMessage - what a person established", () => {
   ])("%s", (_, finding, sentence) => {
     const words = userMessage({ settled: true, children: [effect(EffectReview.none)], resources: { notReleased: 0, heldByRunningStep: 0 }, findings: [finding] }, utcFormat);
     expect(words).toBe(`Stopped new work. One action took effect; it has not been reversed. ${sentence}`);
+  });
+});
+
+describe("stopOriginSentence: who stopped it and why, when it was not the person", () => {
+  it.each<[string, Parameters<typeof stopOriginSentence>[0], string | null]>([
+    ["the person's own Stop says nothing more", { scope: "task", by: "user:ada@example.com", reason: null }, null],
+    ["a Stop of everything of a conversation by its person", { scope: "conversation", by: "user:ada@example.com", reason: null }, null],
+    ["an incident names its opener and its reason", { scope: "incident", by: "operator:olivia", reason: "incident: exports leak rows of other tenants" }, "An incident that operator olivia opened stopped this request: “exports leak rows of other tenants”."],
+    ["an incident without a recorded opener", { scope: "incident", by: null, reason: "incident: the tool double-charges." }, "An incident stopped this request: “the tool double-charges”."],
+    ["nothing recorded", null, null],
+  ])("%s", (_, origin, expected) => {
+    expect(stopOriginSentence(origin)).toBe(expected);
+  });
+
+  it("the incident sentence comes first in the person's message", () => {
+    const message = userMessage({ settled: true, children: [{ kind: OutcomeKind.stoppedPartialKept }], resources: { notReleased: 0, heldByRunningStep: 0 }, stoppedBy: { scope: "incident", by: "operator:olivia", reason: "incident: leak" } }, utcFormat);
+    expect(message).toBe("An incident that operator olivia opened stopped this request: “leak”. Stopped new work. One partial result kept.");
   });
 });

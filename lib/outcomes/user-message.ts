@@ -16,7 +16,31 @@ export interface MessageFacts {
   resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number };
   /** What a person established about outcomes Stopline could not (person-findings.ts). */
   findings?: { finding: PersonFinding; what: string }[];
+  /** Who stopped it and why, when it was not the person themselves (an incident's kill switch). */
+  stoppedBy?: StopOrigin | null;
 }
+
+/** Who recorded a Stop and why: its scope (task, conversation, person, incident), the actor and the reason given. */
+export interface StopOrigin { scope: string; by: string | null; reason: string | null }
+
+/**
+ * Who stopped it and why, for the person who did NOT press Stop: an incident's kill switch names the operator who
+ * opened it and the incident's reason (the reason the incident form says is shown to everyone refused). Null for
+ * the person's own Stop.
+ */
+export function stopOriginSentence(origin: StopOrigin | null | undefined): string | null {
+  if (!origin || origin.scope !== "incident") return null;
+  const why = origin.reason?.replace(/^incident:\s*/, "").trim();
+  const who = origin.by ? ` that ${actorWords(origin.by)} opened` : "";
+  return `An incident${who} stopped this request${why ? `: “${why.replace(/\.$/, "")}”` : ""}.`;
+}
+/** "operator:olivia" → "operator olivia"; "user:ada@example.com" → "ada@example.com". */
+const actorWords = (actor: string) => {
+  const [role, ...rest] = actor.split(":");
+  const name = rest.join(":");
+  if (!name) return actor;
+  return role === "user" ? name : `${role} ${name}`;
+};
 
 const WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 /** "Two drafts", "One step is", "12 steps are". */
@@ -30,7 +54,8 @@ const of = <K extends OutcomeKind>(children: ChildOutcome[], kind: K) => childre
 
 export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): string {
   const children = facts.children.filter((c) => c.kind !== OutcomeKind.completedBeforeStop);
-  const s: string[] = ["Stopped new work."];
+  const origin = stopOriginSentence(facts.stoppedBy);
+  const s: string[] = origin ? [origin, "Stopped new work."] : ["Stopped new work."];
   if (facts.children.length === 0) s.push("Nothing was running.");
   else if (children.length === 0) s.push("Nothing was running: every step had finished before the Stop.");
 
