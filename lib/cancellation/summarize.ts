@@ -85,7 +85,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const stop = stopFacts(facts.task);
   const now = facts.now.getTime();
   const outcomes = new Map<string, ChildOutcome>(
-    facts.workItems.map((i) => [i.id, childOutcome(childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems }, now), stop)]),
+    facts.workItems.map((i) => [i.id, childOutcome(childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources: facts.resources }, now), stop)]),
   );
   const itemOf = new Map(facts.workItems.map((i) => [i.id, i]));
   const call = (i: { correlationId: string; toolName: string }) => ({ tool_call_id: i.correlationId, tool_name: i.toolName });

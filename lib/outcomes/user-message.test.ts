@@ -60,6 +60,17 @@ describe("userMessage - what a person established", () => {
   });
 });
 
+describe("userMessage: a draft is 'discarded' only once the service no longer holds it (issue 20, item 1)", () => {
+  it.each<[string, ChildOutcome[], string]>([
+    ["discarded and verified", [{ kind: OutcomeKind.discarded, reply: false, draft: true }], "Stopped new work. One draft discarded."],
+    ["the service still holds it", [{ kind: OutcomeKind.discarded, reply: false, draft: true, held: "not_released" }], "Stopped new work. One draft stopped before it took effect, but the service still holds it: it could not be discarded. One resource could not be released; an operator has been asked to handle it."],
+    ["its release not confirmed yet", [{ kind: OutcomeKind.discarded, reply: false, draft: true, held: "being_released" }], "Stopped new work. One draft stopped before it took effect; discarding it at the service is not confirmed yet. One resource is being released; Stopline confirms its release next."],
+  ])("%s", (_, children, expected) => {
+    const held = children[0].kind === OutcomeKind.discarded ? children[0].held : undefined;
+    expect(say(children, { notReleased: held === "not_released" ? 1 : 0, heldByRunningStep: 0, beingReleased: held === "being_released" ? 1 : 0 })).toBe(expected);
+  });
+});
+
 describe("stopOriginSentence: who stopped it and why, when it was not the person", () => {
   it.each<[string, Parameters<typeof stopOriginSentence>[0], string | null]>([
     ["the person's own Stop says nothing more", { scope: "task", by: "user:ada@example.com", reason: null }, null],

@@ -65,8 +65,15 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   if (n(OutcomeKind.stoppedPartialKept)) s.push(`${count(n(OutcomeKind.stoppedPartialKept), "partial result")} kept.`);
   const discarded = of(children, OutcomeKind.discarded);
   const replies = discarded.filter((d) => d.reply).length;
-  const drafts = discarded.filter((d) => d.draft && !d.reply).length;
-  if (drafts) s.push(`${count(drafts, "draft")} discarded.`);
+  const allDrafts = discarded.filter((d) => d.draft && !d.reply);
+  const drafts = allDrafts.length;
+  // A draft is called discarded only once the service no longer holds it (issue 20, item 1).
+  const gone = allDrafts.filter((d) => !d.held).length;
+  const stuck = allDrafts.filter((d) => d.held === "not_released").length;
+  const going = drafts - gone - stuck;
+  if (gone) s.push(`${count(gone, "draft")} discarded.`);
+  if (stuck) s.push(`${count(stuck, "draft")} stopped before ${they(stuck, "it", "they")} took effect, but the service still holds ${they(stuck, "it", "them")}: ${they(stuck, "it", "they")} could not be discarded.`);
+  if (going) s.push(`${count(going, "draft")} stopped before ${they(going, "it", "they")} took effect; discarding ${they(going, "it", "them")} at the service is not confirmed yet.`);
   if (discarded.length - replies - drafts) s.push(`${count(discarded.length - replies - drafts, "unfinished result")} discarded.`);
   if (replies) s.push(`${count(replies, "unfinished reply", "unfinished replies")} discarded.`);
   if (n(OutcomeKind.abandoned)) s.push(`${count(n(OutcomeKind.abandoned), "read")} abandoned; a read changes nothing.`);
