@@ -178,7 +178,11 @@ export const CancellationSummarySchema = z.object({
   tool_calls: z.array(z.object({
     tool_call_id: z.string(), tool_name: z.string(), status: WorkItemStatusSchema,
     outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }),
+    /** The outcome as the Stop settled it, when it differs from the outcome now (issue 20: later facts are added, never written over it). */
+    settled_outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }).optional(),
   })),
+  /** What happened after the Stop settled, one line per child that ran on past it. */
+  since_settlement: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), ended_after_stop_ms: z.number().int().nullable(), ignored_cancel: z.boolean(), sentence: z.string() })),
   /** Each resource that could not be released: the call that held it, its type and handle. */
   orphaned_resources: z.array(NamedResourceSchema),
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */

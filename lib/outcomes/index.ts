@@ -6,6 +6,7 @@
  * - Was this resource released?                 resourceOutcome (resource-outcome.ts)
  * - Is the Stop final, and how did it go?       summaryStatus (summary-status.ts)
  * - What do we tell the person who pressed Stop? userMessage (user-message.ts)
+ * - What happened since the Stop settled?      verdictOutcome, sinceSettlement, sinceSentence (story.ts)
  * Pure: no database, no clock (times come in as facts), no server imports — pages use it too.
  */
 export * from "./child-outcome";
@@ -17,3 +18,4 @@ export * from "./words";
 export * from "./stop-preview";
 export * from "./task-standing";
 export * from "./person-findings";
+export * from "./story";
