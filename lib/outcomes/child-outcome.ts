@@ -100,7 +100,7 @@ export type ChildOutcome =
   | { kind: typeof OutcomeKind.discarded; reply: boolean; draft: boolean; held?: Held }
   | { kind: typeof OutcomeKind.abandoned }
   | { kind: typeof OutcomeKind.couldNotStopFinished; reason: StopFailure; afterStopMs: number }
-  | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure }
+  | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure; /** The verdict as settled of a child that has ended since (story.ts): "was still running when the Stop settled". */ endedSince?: boolean }
   | { kind: typeof OutcomeKind.outcomeUnknown; checkingUntil: number | null; personDecidesBy: number | null }
   | { kind: typeof OutcomeKind.tookEffect; reversible: boolean; review: EffectReview; deadline: number | null }
   | { kind: typeof OutcomeKind.reversed };

@@ -31,7 +31,7 @@ describe("verdictOutcome / sinceSettlement", () => {
   });
 
   it("the verdict of a refused cancel names the refusal, whatever the columns say after a retry", () => {
-    expect(verdictOutcome(exportChild({ cancel: { dispatchedAt: SETTLED + 5_000, answeredAt: null, withdrawnAt: null } }), stop)).toEqual({ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused });
+    expect(verdictOutcome(exportChild({ cancel: { dispatchedAt: SETTLED + 5_000, answeredAt: null, withdrawnAt: null } }), stop)).toEqual({ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused, endedSince: true });
   });
 
   it("rows the result holds are named", () => {

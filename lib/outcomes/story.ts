@@ -17,10 +17,11 @@ import { afterDuration, describeOutcome, STOP_FAILURE_WORDS, utcFormat, type Wor
 export function verdictOutcome(child: ChildFacts, stop: StopFacts): ChildOutcome {
   const now = childOutcome(child, stop);
   const settledAt = stopOf(child, stop).settledAt;
-  if (settledAt === null || !ranOn(child) || !ranPastSettlement(child, settledAt)) return now;
+  // Until it ends, the outcome now IS the settled verdict's continuation ("still running"): nothing to keep apart.
+  if (settledAt === null || child.finishedAt === null || !ranOn(child) || !ranPastSettlement(child, settledAt)) return now;
   // An effect the service confirmed (or may have) is not softened into "could not be stopped": it stands as it is.
   if (now.kind === OutcomeKind.tookEffect || now.kind === OutcomeKind.reversed || (now.kind === OutcomeKind.outcomeUnknown && child.effects.length > 0)) return now;
-  return { kind: OutcomeKind.couldNotStopRunning, reason: stopFailureOf(child, settledAt) };
+  return { kind: OutcomeKind.couldNotStopRunning, reason: stopFailureOf(child, settledAt), ...(child.finishedAt !== null ? { endedSince: true } : {}) };
 }
 
 /** What happened to a child after the Stop settled (null: nothing — its outcome then is its outcome now). */

@@ -79,7 +79,14 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   if (n(OutcomeKind.abandoned)) s.push(`${count(n(OutcomeKind.abandoned), "read")} abandoned; a read changes nothing.`);
 
   // could not be stopped: still running, then finished anyway — one sentence per reason
-  const running = of(children, OutcomeKind.couldNotStopRunning);
+  const all = of(children, OutcomeKind.couldNotStopRunning);
+  const running = all.filter((c) => !c.endedSince);
+  // The verdict as settled of steps that have ended since: their end is told after it ("Since the Stop: …", story.ts).
+  const endedSince = all.filter((c) => c.endedSince);
+  for (const reason of Object.values(StopFailure)) {
+    const k = endedSince.filter((c) => c.reason === reason).length;
+    if (k) s.push(`${count(k, "step")} could not be stopped — ${pluralReason(reason, k)}; ${they(k, "it was", "they were")} still running when the Stop settled.`);
+  }
   for (const reason of Object.values(StopFailure)) {
     const k = running.filter((c) => c.reason === reason).length;
     if (!k) continue;

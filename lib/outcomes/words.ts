@@ -106,6 +106,7 @@ export function describeOutcome(o: ChildOutcome, f: WordsFormat = utcFormat): st
     case OutcomeKind.couldNotStopFinished:
       return `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it finished ${afterDuration(o.afterStopMs)} after the Stop`;
     case OutcomeKind.couldNotStopRunning:
+      if (o.endedSince) return `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it was still running when the Stop settled`;
       return o.reason === StopFailure.notStopping
         ? "not stopped yet — it was told to stop and is still running"
         : `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it is still running`;

@@ -85,7 +85,7 @@ describe(`issue 20 item 4: what happened after the Stop is added, never written 
       const later = await getCancellationSummary(t.database, task.id);
       // The settled verdict stays (it was not rewritten as "Stopped · One partial result kept").
       expect(later.status).toBe("CANCELLATION_FAILED");
-      expect(later.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it is still running\./);
+      expect(later.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\./);
       const call = later.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
       expect(call.settled_outcome).toMatchObject({ kind: "could_not_stop_running" });
       // …and what happened since is added, with its time and what it kept.
