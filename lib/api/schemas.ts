@@ -612,7 +612,7 @@ export const AuditReportSchema = z.object({
   tasks: z.array(z.object({
     id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
     createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
-    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(),
+    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(), endReason: z.string().nullable().optional(),
     /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
     outcomes: z.array(z.object({
       workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(),
