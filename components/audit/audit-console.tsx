@@ -17,7 +17,8 @@ import { SectionTitle } from "@/components/console/detail/states";
 import { EmptyState, ErrorState, LoadingState, SessionEnded } from "@/components/ui/states";
 import { effectLabel, effectTone } from "@/components/console/detail/types";
 import { fullTime, shortTime } from "@/components/console/format";
-import { stageLabel, stageTone } from "@/components/console/task-stage";
+import { taskStageLabel, taskStageTone } from "@/components/console/task-stage";
+import { refusalOf, refusalSentence } from "@/lib/outcomes/task-standing";
 import type { AuditReportSchema } from "@/lib/api/schemas";
 import { AUDIT_FIELDS, type AuditFields } from "./fields";
 
@@ -177,7 +178,7 @@ function ReportView({ report }: { report: Report }) {
           {report.tasks.map((t) => (
             <li key={t.id} className="py-2" data-testid="audit-task" data-task-id={t.id}>
               <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                <Badge tone={stageTone(t.stage)}>{stageLabel(t.stage)}</Badge>
+                <Badge tone={taskStageTone(t)}>{taskStageLabel(t)}</Badge>
                 <Link href={`/audit?taskId=${encodeURIComponent(t.id)}`} className="min-w-0 flex-1 truncate text-accent hover:underline">
                   {t.title}
                 </Link>
@@ -191,7 +192,8 @@ function ReportView({ report }: { report: Report }) {
                       {t.cancelReason && <> — “{t.cancelReason}”</>}
                     </>
                   )}
-                  {t.endedAt && <> · {t.stage === "failed" ? "failed" : "completed"} {shortTime(t.endedAt)}</>}
+                  {t.endedAt && <> · {refusalOf(t) !== null ? "refused" : t.stage === "failed" ? "failed" : "completed"} {shortTime(t.endedAt)}</>}
+                  {refusalOf(t) !== null && <> — {refusalSentence(refusalOf(t)!)}</>}
                 </span>
               </div>
               {t.outcomes.length > 0 && (

@@ -3,7 +3,8 @@ import { localWords } from "@/components/outcome-words";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
-import { childFacts, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, stopFacts, toolResultText, type ChildOutcome } from "@/lib/outcomes";
+import { childFacts, describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
+import { ranOnReviews } from "@/lib/review/ran-on-reviews";
 import type { StopRequest } from "./turn-state";
 import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
 import { clock, SUMMARY_STATUS, toolLabel } from "./labels";
@@ -64,7 +65,11 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
   const ranOn = summary.tool_calls.some((c) => c.outcome.kind === OutcomeKind.couldNotStopFinished || c.outcome.kind === OutcomeKind.finishedAfterStop);
   const look = summary.status === "PARTIALLY_CANCELLED" && ranOn ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const } : base;
   const inProgress = summary.status === "IN_PROGRESS";
-  const outcomes = detail ? outcomesOfTask(detail, Date.now()) : null;
+  // Grouped by the outcome AS SETTLED: what happened after the settlement is added below ("Since the Stop"), never
+  // written over it (issue 20, item 4).
+  const outcomes = detail ? verdictsOfTask(detail, Date.now()) : null;
+  const since = summary.since_settlement ?? [];
+  const ranOnLines = ranOnReviews(since, (t) => toolLabel(t));
   const rows = (detail?.workItems ?? []).map((item) => ({ item, outcome: outcomes!.get(item.id)! }));
   const review = (detail?.reviewItems ?? []).filter((r) => isOpenReview(r.status));
 
@@ -98,6 +103,11 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
                 ))}
               </Group>
             )}
+        <Group title="Since the Stop" testId="since-settlement">
+          {since.map((x) => (
+            <li key={x.tool_call_id} data-testid="since-line">{x.sentence.replace(/^The step [\w.]+:/, `${toolLabel(x.tool_name)}:`)}</li>
+          ))}
+        </Group>
         <Group title="Not released" testId="orphaned-resources">
           {summary.orphaned_resources.map((r) => (
             <li key={`${r.type}:${r.handle}`}>
@@ -111,6 +121,9 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
           ))}
         </Group>
         <Group title="Needs review" testId="needs-review">
+          {ranOnLines.map((r) => (
+            <li key={`ran-on-${r.key}`} data-testid="ran-on-review">{r.line}</li>
+          ))}
           {review.length > 0
             ? review.map((r) => <li key={r.id}>{reviewSentence(r, detail!)}</li>)
             : summary.open_review_items > 0 && <li>{summary.open_review_items} item(s) wait for an operator&apos;s decision.</li>}
@@ -142,7 +155,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
  */
 function line(item: TaskDetail["workItems"][number], outcome: ChildOutcome, detail: TaskDetail): string {
   const facts = {
-    child: childFacts(item, { sideEffects: detail.sideEffects, reviewItems: detail.reviewItems }, Date.now()), stop: stopFacts(detail),
+    child: childFacts(item, { sideEffects: detail.sideEffects, reviewItems: detail.reviewItems, resources: detail.resources }, Date.now()), stop: stopFacts(detail),
     partialResult: item.partialResult, effects: detail.sideEffects.filter((e: SideEffect) => e.workItemId === item.id),
   };
   return `${toolLabel(item.toolName)} — ${toolResultText(facts, localWords, outcome)}`;

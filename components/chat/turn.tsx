@@ -7,6 +7,7 @@ import { stageLabel } from "@/components/console/task-stage";
 import { isTerminalTask as isEnded, WorkItemStatus } from "@/lib/ledger/states";
 import { asProposal, chatKeys, type Summary, type TaskDetail, type TaskRow, type Turn } from "./api";
 import { clock, itemLook, toolLabel } from "./labels";
+import { refusalOf, refusalSentence } from "@/lib/outcomes/task-standing";
 import type { Change } from "./meanwhile";
 import { ProposalCard } from "./proposal-card";
 import { RequestReversal } from "@/components/request-reversal";
@@ -32,7 +33,8 @@ export function TurnView({ task, detail, summary, stop, turn, changes, onDismiss
   const queryClient = useQueryClient();
   const generate = detail?.workItems.find((i) => i.toolName === GENERATE);
   // Born stopped (Stop pressed right after Enter): there is no reply to wait for.
-  const reply = turn?.reply ?? replyOf(generate?.input) ?? (detail && !generate && detail.cancelRequestedAt ? "You pressed Stop before I started, so I did nothing." : null);
+  const refusal = detail ? refusalOf(detail) : null;
+  const reply = turn?.reply ?? replyOf(generate?.input) ?? (detail && !generate && detail.cancelRequestedAt ? "You pressed Stop before I started, so I did nothing." : refusal !== null ? refusalSentence(refusal) : null);
   const proposal = asProposal(detail?.proposal ?? turn?.proposal ?? null);
   const proposalVersion = detail ? detail.proposalVersion : (turn?.proposal?.version as number | undefined);
   const confirmed = isConfirmed(detail, proposalVersion);

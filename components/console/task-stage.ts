@@ -1,5 +1,6 @@
 import { TaskStage } from "@/lib/ledger/states";
 import type { BadgeTone } from "@/components/ui/badge";
+import { refusalOf } from "@/lib/outcomes/task-standing";
 
 /**
  * How the console names and colours a task's stage. The records are keyed by every TaskStage, so a new
@@ -36,3 +37,7 @@ export const isTaskStage = (value: unknown): value is TaskStage => typeof value 
 
 export const stageLabel = (stage: string) => (isTaskStage(stage) ? STAGE_LABEL[stage] : stage.replaceAll("_", " "));
 export const stageTone = (stage: string): BadgeTone => (isTaskStage(stage) ? STAGE_TONE[stage] : "neutral");
+
+/** A task's badge: its stage, except that a refused message (lib/outcomes refusalOf) reads "refused", not "failed". */
+export const taskStageLabel = (task: { stage: string; endReason?: string | null }) => (refusalOf(task) !== null ? "refused" : stageLabel(task.stage));
+export const taskStageTone = (task: { stage: string; endReason?: string | null }): BadgeTone => (refusalOf(task) !== null ? "neutral" : stageTone(task.stage));

@@ -69,5 +69,6 @@ export function applyToRow<R extends RowLike>(row: R, event: EventLike): R {
   if (event.entityType !== "task" || !isTaskStage(event.toState)) return row;
   const stage = event.toState;
   const stopping = stage === "cancel_requested" || stage === "cancelled";
-  return { ...row, stage, standing: taskStanding({ stage, stopStatus: stopping ? (row.stopStatus ?? SummaryStatus.inProgress) : row.stopStatus }) };
+  const endReason = stage === "failed" ? ((event.data as { error?: string } | null)?.error ?? null) : null;
+  return { ...row, stage, standing: taskStanding({ stage, stopStatus: stopping ? (row.stopStatus ?? SummaryStatus.inProgress) : row.stopStatus, endReason }) };
 }

@@ -4,7 +4,9 @@ import { AppError, ErrorCode } from "../errors";
 import { randomUUID } from "node:crypto";
 import { createTurnTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { TaskStage } from "../ledger/states";
+import { ACTIVE_ITEM_STATUSES, TaskStage } from "../ledger/states";
+import { finishTask, TaskEnding } from "../ledger/finish-task";
+import { refusedEndReason } from "../outcomes/task-standing";
 import { writeLedger } from "../ledger/write";
 import { understand, type Intent } from "./understand";
 import { LedgerEvent } from "../ledger/events";
@@ -61,8 +63,24 @@ export async function startTurn(database: Database, options: AgentOptions, input
   } catch (error) {
     // Stop landed while the agent was preparing: what was scheduled is removed from dispatch by the engine.
     if (error instanceof AppError && error.code === ErrorCode.cancelRequested) return answerOf(database, task.id, intent);
+    // Refused before anything started (a tool it needs is quarantined by an incident): the message's task ends at
+    // once, as a refusal — no task is left "running · no steps" with a Stop button and nothing to stop.
+    if (error instanceof AppError && error.code === ErrorCode.quarantined) await endRefused(database, task.id, error, input.actor);
     throw error;
   }
+}
+
+/**
+ * Ends a turn whose message was refused. Only when nothing of it is alive: a child scheduled before the refusal
+ * (none today: the export is the first thing an export schedules) keeps the turn open for the settler. Another
+ * ending that got there first (a Stop) stands.
+ */
+async function endRefused(database: Database, taskId: string, error: AppError, actor: string): Promise<void> {
+  const alive = await database.prisma.workItem.count({ where: { taskId, status: { in: ACTIVE_ITEM_STATUSES } } });
+  if (alive > 0) return;
+  await finishTask(database, { taskId, ending: TaskEnding.failed, reason: refusedEndReason(error.message), actor }).catch((e) => {
+    if (!(e instanceof AppError)) throw e;
+  });
 }
 
 async function prepare(database: Database, options: AgentOptions, input: { taskId: string; intent: Intent; actor: string; conversationId: string; ownerId: string; text: string }): Promise<TurnResult> {

@@ -3,7 +3,8 @@ import { onCommitted } from "../events/bus";
 import { isAppError } from "../errors";
 import { LedgerEvent } from "../ledger/events";
 import { finishTask, TaskEnding } from "../ledger/finish-task";
-import { ACTIVE_ITEM_STATUSES, isActiveItem, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
+import { ACTIVE_ITEM_STATUSES, isActiveItem, StopScope, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
+import { requestCancellation } from "../cancellation/request-cancellation";
 
 export const AGENT_ACTOR = "agent:demo";
 
@@ -15,8 +16,15 @@ export const AGENT_ACTOR = "agent:demo";
  * nothing is running (request-cancellation.ts).
  */
 export async function settleTurn(database: Database, taskId: string): Promise<TaskEnding | null> {
-  const task = await database.prisma.task.findUnique({ where: { id: taskId }, include: { workItems: { select: { kind: true, toolName: true, status: true, error: true, commitsEffect: true, proposalVersion: true } } } });
+  const task = await database.prisma.task.findUnique({ where: { id: taskId }, include: { workItems: { select: { kind: true, toolName: true, status: true, error: true, commitsEffect: true, proposalVersion: true, stopIncidentId: true, stopRequestedAt: true }, orderBy: { createdAt: "asc" } } } });
   if (!task || task.turnId === null || task.stage !== TaskStage.active || task.cancelRequestedAt) return null;
+  // A kill switch stopped part of this person's request: the request is cut short — a Stop by the incident, with
+  // its opener and reason, like any Stop (a summary, "stopped" in the console and the audit), never "completed".
+  const cut = task.workItems.filter((i) => i.stopIncidentId !== null).sort((a, b) => +a.stopRequestedAt! - +b.stopRequestedAt!)[0];
+  if (cut) {
+    await stopByIncident(database, taskId, cut.stopIncidentId!);
+    return null;
+  }
   if (task.workItems.some((i) => isActiveItem(i.status))) return null;
   // A turn is over only once everything it schedules is scheduled: its children are scheduled one by one, and a
   // quick one can end before the next exists. The reply is scheduled last in preparation (conversation.ts), and
@@ -46,6 +54,18 @@ export async function settleTurn(database: Database, taskId: string): Promise<Ta
   }
 }
 
+/** Records the Stop of a turn by the incident that stopped part of it (scope incident; its opener; its reason). */
+async function stopByIncident(database: Database, taskId: string, incidentId: string): Promise<void> {
+  const incident = await database.prisma.incident.findUnique({ where: { id: incidentId } });
+  if (!incident) return;
+  await requestCancellation(database, {
+    taskId, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById, scope: StopScope.incident, scopeRef: incident.id,
+  }).catch((error) => {
+    // the task ended or was stopped meanwhile: the ledger's answer stands
+    if (!isAppError(error)) throw error;
+  });
+}
+
 /**
  * Runs settleTurn when a child of a turn ends (in-process and — through the live view — other processes'
  * commits), and sweeps now and then for turns a restart left open. Returns a stop function.
@@ -53,7 +73,7 @@ export async function settleTurn(database: Database, taskId: string): Promise<Ta
 export function startTurnSettler(database: Database, options: { sweepMs?: number } = {}): () => Promise<void> {
   const due = new Set<string>();
   let running: Promise<void> = Promise.resolve();
-  const ENDINGS = new Set<string>([LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
+  const ENDINGS = new Set<string>([LedgerEvent.workItemStopRequested, LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
   const drain = () => {
     running = running.then(async () => {
       for (const id of [...due]) {

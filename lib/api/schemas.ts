@@ -178,12 +178,18 @@ export const CancellationSummarySchema = z.object({
   tool_calls: z.array(z.object({
     tool_call_id: z.string(), tool_name: z.string(), status: WorkItemStatusSchema,
     outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }),
+    /** The outcome as the Stop settled it, when it differs from the outcome now (issue 20: later facts are added, never written over it). */
+    settled_outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }).optional(),
   })),
+  /** What happened after the Stop settled, one line per child that ran on past it. */
+  since_settlement: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), ended_after_stop_ms: z.number().int().nullable(), ignored_cancel: z.boolean(), sentence: z.string() })),
   /** Each resource that could not be released: the call that held it, its type and handle. */
   orphaned_resources: z.array(NamedResourceSchema),
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: z.array(NamedResourceSchema),
   open_review_items: z.number().int(),
+  /** Who recorded the Stop and the reason given (an incident's: the operator who opened it, and its reason). */
+  stopped_by: z.object({ actor: z.string().nullable(), reason: z.string().nullable() }),
   user_message: z.string(),
 });
 
@@ -611,7 +617,7 @@ export const AuditReportSchema = z.object({
   tasks: z.array(z.object({
     id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
     createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
-    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(),
+    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(), endReason: z.string().nullable().optional(),
     /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
     outcomes: z.array(z.object({
       workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(),

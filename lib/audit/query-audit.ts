@@ -92,6 +92,8 @@ export interface AuditTask {
   /** When the engine's pass after the Stop was done; when the agent completed or failed the task. */
   settledAt: string | null;
   endedAt: string | null;
+  /** Why the agent failed the task (a refused message: lib/outcomes refusalOf). */
+  endReason: string | null;
   /** Each step's outcome. */
   outcomes: AuditOutcome[];
 }
@@ -131,18 +133,19 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
   const taskIds = tasks.map((t) => t.id);
   const byTask = new Map(tasks.map((t) => [t.id, t]));
   const toolFilter = filter.tool ? { toolName: filter.tool } : {};
-  const [workItems, sideEffects, reviewItems, events] = await Promise.all([
+  const [workItems, sideEffects, reviewItems, events, resources] = await Promise.all([
     prisma.workItem.findMany({ where: { taskId: { in: taskIds }, ...toolFilter }, orderBy: { createdAt: "asc" } }),
     prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     prisma.ledgerEvent.findMany({ where: { taskId: { in: taskIds }, type: { startsWith: "review_item." } }, orderBy: { seq: "asc" } }),
+    prisma.resource.findMany({ where: { taskId: { in: taskIds } }, select: { taskId: true, workItemId: true, state: true } }),
   ]);
   const items = new Map(workItems.map((w) => [w.id, w]));
   const emails = await emailsOf(database, [...new Set(tasks.map((t) => t.ownerId))]);
   const now = Date.now();
   const outcomesOf = (task: (typeof tasks)[number]): AuditOutcome[] => {
     const own = workItems.filter((w) => w.taskId === task.id);
-    const outcomes = outcomesOfTask({ ...task, workItems: own, sideEffects: sideEffects.filter((s) => s.taskId === task.id), reviewItems: reviewItems.filter((r) => r.taskId === task.id) }, now);
+    const outcomes = outcomesOfTask({ ...task, workItems: own, sideEffects: sideEffects.filter((s) => s.taskId === task.id), reviewItems: reviewItems.filter((r) => r.taskId === task.id), resources: resources.filter((r) => r.taskId === task.id) }, now);
     return own.map((w) => {
       const o = outcomes.get(w.id)!;
       return { workItemId: w.id, toolCallId: w.correlationId, toolName: w.toolName, kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) };
@@ -202,7 +205,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
       id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
       createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
       cancelRequestedBy: t.cancelRequestedBy, cancelReason: t.cancelReason,
-      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), outcomes: outcomesOf(t),
+      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), endReason: t.endReason, outcomes: outcomesOf(t),
     })),
     effects,
     compensations,

@@ -19,7 +19,7 @@ export async function getCancellationSummary(database: Database, taskId: string)
     throw new AppError(ErrorCode.notFound, `no cancellation was requested for task ${taskId}`, { taskId, stage: task.stage });
   }
   return summarize({
-    task: { id: task.id, cancelRequestedAt: task.cancelRequestedAt, settledAt: task.settledAt },
+    task: { id: task.id, cancelRequestedAt: task.cancelRequestedAt, settledAt: task.settledAt, cancelRequestedBy: task.cancelRequestedBy, cancelReason: task.cancelReason },
     scope: { kind: (task.cancelScope as StopScope | null) ?? StopScope.task, ref: task.cancelScopeRef },
     workItems: task.workItems, resources: task.resources, sideEffects: task.sideEffects, reviewItems: task.reviewItems,
     now: new Date(),
@@ -47,7 +47,7 @@ export async function getChildCancellationSummary(database: Database, workItemId
     where: { OR: [{ workItemId: { in: ids } }, { sideEffectId: { in: sideEffects.map((e) => e.id) } }] }, orderBy: { createdAt: "asc" },
   });
   return summarize({
-    task: { id: root.taskId, cancelRequestedAt: root.stopRequestedAt, settledAt: root.stopSettledAt },
+    task: { id: root.taskId, cancelRequestedAt: root.stopRequestedAt, settledAt: root.stopSettledAt, cancelRequestedBy: root.stopRequestedBy, cancelReason: root.stopReason },
     scope: { kind: StopScope.workItem, ref: root.id },
     workItems, resources, sideEffects, reviewItems, now: new Date(),
   });

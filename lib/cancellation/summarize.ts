@@ -11,6 +11,10 @@ import {
   summaryStatus,
   userMessage,
   utcFormat,
+  rowsOf,
+  sinceSentence,
+  sinceSettlement,
+  verdictOutcome,
   type ChildOutcome,
   type ReviewItemLike,
   type WorkItemLike,
@@ -29,7 +33,7 @@ export const ToolCallStatus = {
 export type ToolCallStatus = (typeof ToolCallStatus)[keyof typeof ToolCallStatus];
 
 export interface SummaryFacts {
-  task: { id: string; cancelRequestedAt: Date; settledAt: Date | null };
+  task: { id: string; cancelRequestedAt: Date; settledAt: Date | null; cancelRequestedBy?: string | null; cancelReason?: string | null };
   /** What the Stop was for: this task (default), one child and its descendants, a conversation, a person, an incident. */
   scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
@@ -64,12 +68,16 @@ export interface CancellationSummary {
   /** Children whose outcome is not yet known, each with the deadline for finding out. */
   uncertain_tool_calls: { tool_call_id: string; tool_name: string; status: string; reconcile_deadline: string | null }[];
   /** Every child, with its outcome in the one vocabulary (lib/outcomes). */
-  tool_calls: { tool_call_id: string; tool_name: string; status: string; outcome: { kind: OutcomeKind; short: string; label: string } }[];
+  tool_calls: { tool_call_id: string; tool_name: string; status: string; outcome: { kind: OutcomeKind; short: string; label: string }; settled_outcome?: { kind: OutcomeKind; short: string; label: string } }[];
+  /** What happened after the Stop settled, added to the settled verdict (never written over it): one line per child that ran on. */
+  since_settlement: { tool_call_id: string; tool_name: string; ended_after_stop_ms: number | null; ignored_cancel: boolean; sentence: string }[];
   /** Every resource that could not be released, named: the call that held it, its type and handle. */
   orphaned_resources: NamedResource[];
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
   open_review_items: number;
+  /** Who recorded the Stop and the reason given (for an incident: the operator who opened it and its reason). */
+  stopped_by: { actor: string | null; reason: string | null };
   user_message: string;
 }
 
@@ -82,9 +90,14 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const boundary = facts.task.cancelRequestedAt;
   const stop = stopFacts(facts.task);
   const now = facts.now.getTime();
-  const outcomes = new Map<string, ChildOutcome>(
-    facts.workItems.map((i) => [i.id, childOutcome(childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems }, now), stop)]),
-  );
+  const factsOf = new Map(facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources: facts.resources }, now)]));
+  const outcomes = new Map<string, ChildOutcome>(facts.workItems.map((i) => [i.id, childOutcome(factsOf.get(i.id)!, stop)]));
+  // The verdict as settled (issue 20, item 4): what happened after the settlement is added, never written over it.
+  const verdicts = new Map<string, ChildOutcome>(facts.workItems.map((i) => [i.id, verdictOutcome(factsOf.get(i.id)!, stop)]));
+  const since = facts.workItems.flatMap((i) => {
+    const s = sinceSettlement({ ...factsOf.get(i.id)!, resultRows: rowsOf(i as { result?: unknown; partialResult?: unknown }) }, stop);
+    return s ? [{ item: i, since: s }] : [];
+  });
   const itemOf = new Map(facts.workItems.map((i) => [i.id, i]));
   const call = (i: { correlationId: string; toolName: string }) => ({ tool_call_id: i.correlationId, tool_name: i.toolName });
   const named = (r: SummaryFacts["resources"][number]): NamedResource => {
@@ -156,12 +169,12 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       return { tool_name: item?.toolName ?? "unknown", tool_call_id: item?.correlationId ?? e.workItemId, description: `${what}: ${how}` };
     });
 
-  const all = [...outcomes.values()];
+  const all = [...verdicts.values()];
   const settled = facts.task.settledAt !== null;
   // Children that finished before the Stop are completed work, not news: left out of the message.
   const relevant = facts.workItems
     .filter((i) => !(i.status === WorkItemStatus.failed && i.finishedAt && new Date(i.finishedAt) < boundary))
-    .map((i) => outcomes.get(i.id)!);
+    .map((i) => verdicts.get(i.id)!);
   return {
     task_id: facts.task.id,
     scope: facts.scope ?? { kind: StopScope.task, ref: null },
@@ -174,14 +187,28 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     uncertain_tool_calls: uncertain,
     tool_calls: facts.workItems.map((i) => {
       const o = outcomes.get(i.id)!;
-      return { ...call(i), status: i.status, outcome: { kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) } };
+      const v = verdicts.get(i.id)!;
+      return {
+        ...call(i), status: i.status, outcome: { kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) },
+        ...(v.kind !== o.kind ? { settled_outcome: { kind: v.kind, short: OUTCOME_WORDS[v.kind].short, label: describeOutcome(v, utcFormat) } } : {}),
+      };
     }),
+    since_settlement: since.map(({ item, since: s }) => ({
+      ...call(item), ended_after_stop_ms: s.endedAfterStopMs, ignored_cancel: s.ignoredCancel, sentence: sinceSentence(toolWords(item.toolName), s, utcFormat),
+    })),
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
-    user_message: userMessage({ settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts) }, utcFormat),
+    stopped_by: { actor: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
+    user_message: [userMessage({
+      settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts),
+      stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
+    }, utcFormat), ...(since.length ? [`Since the Stop: ${since.map(({ item, since: s }) => sinceSentence(toolWords(item.toolName), s, utcFormat)).join(" ")}`] : [])].join(" "),
   };
 }
+
+/** "reports.export_report" → "the export (reports.export_report)": plain enough for the API's message, exact for support. */
+const toolWords = (toolName: string) => `The step ${toolName}`;
 
 const iso = (t: Date | string | null | undefined) => (t == null ? null : new Date(t).toISOString());
 

@@ -92,11 +92,12 @@ describe("defect 1 — the Stop reached it and failed: it does not read 'finishe
     const after = await summary(task.id);
     const finishedAt = witnessSince(world, 0, "reports").find((w) => w.action === "export_completed" && w.subject === exportRow(exp.idempotencyKey)!.id)!.at;
     expect(Date.parse(finishedAt)).toBeGreaterThan(Date.parse(after.cancel_requested_at)); // the service's own record
-    expect(after.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it finished \d+ s after the Stop\./);
+    // issue 20 item 4: the settled verdict stays, what happened since is added (it no longer flips to PARTIALLY_CANCELLED)
+    expect(after.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\..* Since the Stop: The step reports\.export_report: it ran \d+ s past the Stop, then finished \(250 rows\)\.$/);
     expect(after.user_message).not.toMatch(/before the Stop could reach/);
     expect(after.tool_calls[0].outcome.label).toMatch(/^could not be stopped — the service refused the cancel; it finished \d+ s after the Stop$/);
     expect(after.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
-    expect(after.status).toBe("PARTIALLY_CANCELLED");
+    expect(after.status).toBe("CANCELLATION_FAILED");
   });
 });
 

@@ -29,13 +29,13 @@ export async function getIncident(database: Database, incidentId: string) {
   const rootIds = new Set(roots.map((r) => r.id));
   const tasks = await database.prisma.task.findMany({
     where: { id: { in: taskIds } },
-    include: { workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] }, sideEffects: true, reviewItems: { orderBy: { createdAt: "asc" } } },
+    include: { workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] }, sideEffects: true, reviewItems: { orderBy: { createdAt: "asc" } }, resources: { select: { workItemId: true, state: true } } },
     orderBy: { createdAt: "asc" },
   });
   const now = Date.now();
   const views: IncidentTaskView[] = tasks.map((task) => {
     const stop = stopFacts(task);
-    const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems };
+    const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems, resources: task.resources };
     const touched = task.workItems.filter((w) => whole.has(task.id) || (w.stopRootId !== null && rootIds.has(w.stopRootId)));
     const touchedIds = new Set(touched.map((w) => w.id));
     const effectIds = new Set(task.sideEffects.filter((e) => touchedIds.has(e.workItemId)).map((e) => e.id));

@@ -243,6 +243,11 @@ describe("describeOutcome — what a person reads", () => {
       words: "outcome unknown — it cannot be checked with the service; a person decides by 16:00 UTC",
     },
     { case: "a reversed order", child: facts({ effects: [{ outcome: SideEffectOutcome.compensated, reversible: true }] }), words: "took effect, then reversed" },
+    // issue 20, item 1: "discarded" only once what it held is released at the service
+    { case: "an email stopped before sending, its draft discarded (verified)", child: facts({ status: WorkItemStatus.cancelledIncomplete, kind: WorkItemKind.externalAction, commitsEffect: true, resources: ["released"] }), words: "stopped — its draft was discarded before it took effect" },
+    { case: "an email stopped before sending, its draft NOT released (orphaned)", child: facts({ status: WorkItemStatus.cancelledIncomplete, kind: WorkItemKind.externalAction, commitsEffect: true, resources: ["orphaned"] }), words: "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it" },
+    { case: "an email stopped before sending, its draft's release not yet verified", child: facts({ status: WorkItemStatus.cancelledIncomplete, kind: WorkItemKind.externalAction, commitsEffect: true, resources: ["release_requested"] }), words: "stopped before it took effect — its draft is being discarded at the service, not confirmed yet" },
+    { case: "an export stopped, its result discarded, its lock not released", child: facts({ status: WorkItemStatus.cancelledIncomplete, resources: ["released", "orphaned"] }), words: "stopped — its unfinished result was discarded, but what it held could not be released; an operator has been asked to handle it" },
   ])("$case", ({ child, words }) => {
     expect(say(child)).toBe(words);
   });

@@ -1,6 +1,7 @@
 import {
   Mechanism,
   ReviewItemKind,
+  ResourceState,
   ReviewItemStatus,
   SideEffectOutcome,
   WorkItemKind,
@@ -96,13 +97,26 @@ export type ChildOutcome =
   | { kind: typeof OutcomeKind.neverStarted }
   | { kind: typeof OutcomeKind.stopped }
   | { kind: typeof OutcomeKind.stoppedPartialKept }
-  | { kind: typeof OutcomeKind.discarded; reply: boolean; draft: boolean }
+  | { kind: typeof OutcomeKind.discarded; reply: boolean; draft: boolean; held?: Held }
   | { kind: typeof OutcomeKind.abandoned }
   | { kind: typeof OutcomeKind.couldNotStopFinished; reason: StopFailure; afterStopMs: number }
-  | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure }
+  | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure; /** The verdict as settled of a child that has ended since (story.ts): "was still running when the Stop settled". */ endedSince?: boolean }
   | { kind: typeof OutcomeKind.outcomeUnknown; checkingUntil: number | null; personDecidesBy: number | null }
   | { kind: typeof OutcomeKind.tookEffect; reversible: boolean; review: EffectReview; deadline: number | null }
   | { kind: typeof OutcomeKind.reversed };
+
+/**
+ * What a stopped child still holds at the service: a "discarded" may not claim a cleanup its resources contradict
+ * (issue 20, item 1). `not_released`: cleanup and its retry failed (ORPHANED) — an operator handles it;
+ * `being_released`: its release is under way or not yet verified. Absent: nothing it held is left.
+ */
+export type Held = "being_released" | "not_released";
+function heldBy(child: ChildFacts): Held | undefined {
+  const states = child.resources ?? [];
+  if (states.includes(ResourceState.orphaned)) return "not_released";
+  if (states.some((s) => s !== ResourceState.released)) return "being_released";
+  return undefined;
+}
 
 const COMPENSATION = [ReviewItemKind.approveCompensation] as const;
 const NOTICE = [ReviewItemKind.orphanedSideEffect] as const;
@@ -161,7 +175,11 @@ export function childOutcome(child: ChildFacts, taskStop: StopFacts): ChildOutco
     case WorkItemStatus.partial:
       return { kind: OutcomeKind.stoppedPartialKept };
     case WorkItemStatus.cancelledIncomplete:
-      return isRead(child) && !child.hasPartial ? { kind: OutcomeKind.abandoned } : { kind: OutcomeKind.discarded, reply: child.kind === WorkItemKind.modelRequest, draft: child.commitsEffect };
+      if (isRead(child) && !child.hasPartial) return { kind: OutcomeKind.abandoned };
+      {
+        const held = heldBy(child);
+        return { kind: OutcomeKind.discarded, reply: child.kind === WorkItemKind.modelRequest, draft: child.commitsEffect, ...(held ? { held } : {}) };
+      }
   }
 }
 
@@ -225,6 +243,6 @@ export const isNotCleanlyStopped = (o: ChildOutcome): boolean =>
 /** Every child's outcome of one task, by work item id (`now` judges leases). */
 export function outcomesOfTask(task: TaskLike, now: number): Map<string, ChildOutcome> {
   const stop = stopFacts(task);
-  const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems };
+  const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems, resources: task.resources };
   return new Map(task.workItems.map((i) => [i.id, childOutcome(childFacts(i, related, now), stop)]));
 }

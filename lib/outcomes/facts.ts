@@ -34,6 +34,8 @@ export interface ChildFacts {
   reviews: { kind: ReviewItemKind; status: ReviewItemStatus; deadline: number }[];
   /** A Stop of this child alone or of an ancestor (issue 13, a scoped Stop): its own boundary and settlement. */
   ownStop?: StopFacts | null;
+  /** The states of the resources it held (a lock, a temp file, a draft): a "discarded" is only said once they are released. */
+  resources?: string[];
 }
 
 /** The task's Stop, if any: when its boundary was recorded, and when the engine's pass settled it. */
@@ -66,12 +68,13 @@ export interface WorkItemLike {
 }
 export interface SideEffectLike { id: string; workItemId: string; outcome: string; reversible: boolean }
 export interface ReviewItemLike { workItemId: string | null; sideEffectId: string | null; kind: string; status: string; deadline: Time }
+export interface ResourceLike { workItemId: string; state: string }
 
 /**
  * The facts of one child from its rows: its side effects, and the review items about it or its effects.
  * `now` judges whether a lease is still live.
  */
-export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffectLike[]; reviewItems: ReviewItemLike[] }, now: number): ChildFacts {
+export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffectLike[]; reviewItems: ReviewItemLike[]; resources?: ResourceLike[] }, now: number): ChildFacts {
   const effects = related.sideEffects.filter((e) => e.workItemId === item.id);
   const effectIds = new Set(effects.map((e) => e.id));
   const reviews = related.reviewItems.filter((r) => r.workItemId === item.id || (r.sideEffectId !== null && effectIds.has(r.sideEffectId)));
@@ -90,6 +93,7 @@ export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffec
     effects: effects.map((e) => ({ outcome: e.outcome as SideEffectOutcome, reversible: e.reversible })),
     reviews: reviews.map((r) => ({ kind: r.kind as ReviewItemKind, status: r.status as ReviewItemStatus, deadline: ms(r.deadline) ?? 0 })),
     ownStop: item.stopRequestedAt ? { requestedAt: ms(item.stopRequestedAt), settledAt: ms(item.stopSettledAt) } : null,
+    resources: related.resources?.filter((r) => r.workItemId === item.id).map((r) => r.state),
   };
 }
 
@@ -110,4 +114,6 @@ export interface TaskLike {
   workItems: WorkItemLike[];
   sideEffects: SideEffectLike[];
   reviewItems: ReviewItemLike[];
+  /** Its resources (optional: without them a "discarded" cannot be contradicted by a resource still held). */
+  resources?: ResourceLike[];
 }

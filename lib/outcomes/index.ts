@@ -6,6 +6,7 @@
  * - Was this resource released?                 resourceOutcome (resource-outcome.ts)
  * - Is the Stop final, and how did it go?       summaryStatus (summary-status.ts)
  * - What do we tell the person who pressed Stop? userMessage (user-message.ts)
+ * - What happened since the Stop settled?      verdictOutcome, sinceSettlement, sinceSentence (story.ts)
  * Pure: no database, no clock (times come in as facts), no server imports — pages use it too.
  */
 export * from "./child-outcome";
@@ -18,3 +19,4 @@ export * from "./stop-preview";
 export * from "./task-standing";
 export * from "./person-findings";
 export * from "./tool-result-text";
+export * from "./story";

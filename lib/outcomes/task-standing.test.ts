@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SummaryStatus } from "./summary-status";
-import { TASK_STANDING_WORDS, TaskStanding, taskStanding } from "./task-standing";
+import { refusalOf, refusalSentence, refusedEndReason, TASK_STANDING_WORDS, TaskStanding, taskStanding } from "./task-standing";
 
 /** The task list's pill: a task's stage read with its Stop's summary status. */
 describe("taskStanding", () => {
@@ -16,6 +16,15 @@ describe("taskStanding", () => {
     ["a cancelled stage with no Stop status still reads as stopping (no guess)", "cancelled", null, TaskStanding.stopping],
   ])("%s", (_, stage, stopStatus, expected) => {
     expect(taskStanding({ stage, stopStatus })).toBe(expected);
+  });
+
+  it("a refused message reads refused, not failed; any other failure stays failed", () => {
+    const why = "Tool reports.export_report is quarantined by an incident: exports leak rows.";
+    expect(taskStanding({ stage: "failed", stopStatus: null, endReason: refusedEndReason(why) })).toBe(TaskStanding.refused);
+    expect(taskStanding({ stage: "failed", stopStatus: null, endReason: "shop.create_order failed: out of stock" })).toBe(TaskStanding.failed);
+    expect(refusalOf({ stage: "failed", endReason: refusedEndReason(why) })).toBe(why);
+    expect(refusalOf({ stage: "completed", endReason: refusedEndReason(why) })).toBeNull();
+    expect(refusalSentence(why)).toBe("The message was refused — nothing was started: Tool reports.export_report is quarantined by an incident: exports leak rows.");
   });
 
   it("a clean Stop and a Stop with effects have different words and tones", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
-import { userMessage } from "./user-message";
+import { stopOriginSentence, userMessage } from "./user-message";
 import { utcFormat } from "./words";
 
 /** The summary's user message: what the person who pressed Stop reads, composed from the children's outcomes. */
@@ -57,5 +57,33 @@ describe("userMessage - what a person established", () => {
   ])("%s", (_, finding, sentence) => {
     const words = userMessage({ settled: true, children: [effect(EffectReview.none)], resources: { notReleased: 0, heldByRunningStep: 0 }, findings: [finding] }, utcFormat);
     expect(words).toBe(`Stopped new work. One action took effect; it has not been reversed. ${sentence}`);
+  });
+});
+
+describe("userMessage: a draft is 'discarded' only once the service no longer holds it (issue 20, item 1)", () => {
+  it.each<[string, ChildOutcome[], string]>([
+    ["discarded and verified", [{ kind: OutcomeKind.discarded, reply: false, draft: true }], "Stopped new work. One draft discarded."],
+    ["the service still holds it", [{ kind: OutcomeKind.discarded, reply: false, draft: true, held: "not_released" }], "Stopped new work. One draft stopped before it took effect, but the service still holds it: it could not be discarded. One resource could not be released; an operator has been asked to handle it."],
+    ["its release not confirmed yet", [{ kind: OutcomeKind.discarded, reply: false, draft: true, held: "being_released" }], "Stopped new work. One draft stopped before it took effect; discarding it at the service is not confirmed yet. One resource is being released; Stopline confirms its release next."],
+  ])("%s", (_, children, expected) => {
+    const held = children[0].kind === OutcomeKind.discarded ? children[0].held : undefined;
+    expect(say(children, { notReleased: held === "not_released" ? 1 : 0, heldByRunningStep: 0, beingReleased: held === "being_released" ? 1 : 0 })).toBe(expected);
+  });
+});
+
+describe("stopOriginSentence: who stopped it and why, when it was not the person", () => {
+  it.each<[string, Parameters<typeof stopOriginSentence>[0], string | null]>([
+    ["the person's own Stop says nothing more", { scope: "task", by: "user:ada@example.com", reason: null }, null],
+    ["a Stop of everything of a conversation by its person", { scope: "conversation", by: "user:ada@example.com", reason: null }, null],
+    ["an incident names its opener and its reason", { scope: "incident", by: "operator:olivia", reason: "incident: exports leak rows of other tenants" }, "An incident that operator olivia opened stopped this request: “exports leak rows of other tenants”."],
+    ["an incident without a recorded opener", { scope: "incident", by: null, reason: "incident: the tool double-charges." }, "An incident stopped this request: “the tool double-charges”."],
+    ["nothing recorded", null, null],
+  ])("%s", (_, origin, expected) => {
+    expect(stopOriginSentence(origin)).toBe(expected);
+  });
+
+  it("the incident sentence comes first in the person's message", () => {
+    const message = userMessage({ settled: true, children: [{ kind: OutcomeKind.stoppedPartialKept }], resources: { notReleased: 0, heldByRunningStep: 0 }, stoppedBy: { scope: "incident", by: "operator:olivia", reason: "incident: leak" } }, utcFormat);
+    expect(message).toBe("An incident that operator olivia opened stopped this request: “leak”. Stopped new work. One partial result kept.");
   });
 });

@@ -16,7 +16,31 @@ export interface MessageFacts {
   resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number };
   /** What a person established about outcomes Stopline could not (person-findings.ts). */
   findings?: { finding: PersonFinding; what: string }[];
+  /** Who stopped it and why, when it was not the person themselves (an incident's kill switch). */
+  stoppedBy?: StopOrigin | null;
 }
+
+/** Who recorded a Stop and why: its scope (task, conversation, person, incident), the actor and the reason given. */
+export interface StopOrigin { scope: string; by: string | null; reason: string | null }
+
+/**
+ * Who stopped it and why, for the person who did NOT press Stop: an incident's kill switch names the operator who
+ * opened it and the incident's reason (the reason the incident form says is shown to everyone refused). Null for
+ * the person's own Stop.
+ */
+export function stopOriginSentence(origin: StopOrigin | null | undefined): string | null {
+  if (!origin || origin.scope !== "incident") return null;
+  const why = origin.reason?.replace(/^incident:\s*/, "").trim();
+  const who = origin.by ? ` that ${actorWords(origin.by)} opened` : "";
+  return `An incident${who} stopped this request${why ? `: “${why.replace(/\.$/, "")}”` : ""}.`;
+}
+/** "operator:olivia" → "operator olivia"; "user:ada@example.com" → "ada@example.com". */
+const actorWords = (actor: string) => {
+  const [role, ...rest] = actor.split(":");
+  const name = rest.join(":");
+  if (!name) return actor;
+  return role === "user" ? name : `${role} ${name}`;
+};
 
 const WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 /** "Two drafts", "One step is", "12 steps are". */
@@ -30,7 +54,8 @@ const of = <K extends OutcomeKind>(children: ChildOutcome[], kind: K) => childre
 
 export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): string {
   const children = facts.children.filter((c) => c.kind !== OutcomeKind.completedBeforeStop);
-  const s: string[] = ["Stopped new work."];
+  const origin = stopOriginSentence(facts.stoppedBy);
+  const s: string[] = origin ? [origin, "Stopped new work."] : ["Stopped new work."];
   if (facts.children.length === 0) s.push("Nothing was running.");
   else if (children.length === 0) s.push("Nothing was running: every step had finished before the Stop.");
 
@@ -40,14 +65,28 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   if (n(OutcomeKind.stoppedPartialKept)) s.push(`${count(n(OutcomeKind.stoppedPartialKept), "partial result")} kept.`);
   const discarded = of(children, OutcomeKind.discarded);
   const replies = discarded.filter((d) => d.reply).length;
-  const drafts = discarded.filter((d) => d.draft && !d.reply).length;
-  if (drafts) s.push(`${count(drafts, "draft")} discarded.`);
+  const allDrafts = discarded.filter((d) => d.draft && !d.reply);
+  const drafts = allDrafts.length;
+  // A draft is called discarded only once the service no longer holds it (issue 20, item 1).
+  const gone = allDrafts.filter((d) => !d.held).length;
+  const stuck = allDrafts.filter((d) => d.held === "not_released").length;
+  const going = drafts - gone - stuck;
+  if (gone) s.push(`${count(gone, "draft")} discarded.`);
+  if (stuck) s.push(`${count(stuck, "draft")} stopped before ${they(stuck, "it", "they")} took effect, but the service still holds ${they(stuck, "it", "them")}: ${they(stuck, "it", "they")} could not be discarded.`);
+  if (going) s.push(`${count(going, "draft")} stopped before ${they(going, "it", "they")} took effect; discarding ${they(going, "it", "them")} at the service is not confirmed yet.`);
   if (discarded.length - replies - drafts) s.push(`${count(discarded.length - replies - drafts, "unfinished result")} discarded.`);
   if (replies) s.push(`${count(replies, "unfinished reply", "unfinished replies")} discarded.`);
   if (n(OutcomeKind.abandoned)) s.push(`${count(n(OutcomeKind.abandoned), "read")} abandoned; a read changes nothing.`);
 
   // could not be stopped: still running, then finished anyway — one sentence per reason
-  const running = of(children, OutcomeKind.couldNotStopRunning);
+  const all = of(children, OutcomeKind.couldNotStopRunning);
+  const running = all.filter((c) => !c.endedSince);
+  // The verdict as settled of steps that have ended since: their end is told after it ("Since the Stop: …", story.ts).
+  const endedSince = all.filter((c) => c.endedSince);
+  for (const reason of Object.values(StopFailure)) {
+    const k = endedSince.filter((c) => c.reason === reason).length;
+    if (k) s.push(`${count(k, "step")} could not be stopped — ${pluralReason(reason, k)}; ${they(k, "it was", "they were")} still running when the Stop settled.`);
+  }
   for (const reason of Object.values(StopFailure)) {
     const k = running.filter((c) => c.reason === reason).length;
     if (!k) continue;

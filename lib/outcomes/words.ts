@@ -100,12 +100,13 @@ export function describeOutcome(o: ChildOutcome, f: WordsFormat = utcFormat): st
     case OutcomeKind.stoppedPartialKept:
       return "stopped — the complete part of its result is kept";
     case OutcomeKind.discarded:
-      return o.reply ? "stopped — the unfinished reply was discarded" : o.draft ? "stopped — its draft was discarded before it took effect" : "stopped — its unfinished result was discarded";
+      return discardedWords(o);
     case OutcomeKind.abandoned:
       return "stopped waiting for it — a read changes nothing";
     case OutcomeKind.couldNotStopFinished:
       return `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it finished ${afterDuration(o.afterStopMs)} after the Stop`;
     case OutcomeKind.couldNotStopRunning:
+      if (o.endedSince) return `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it was still running when the Stop settled`;
       return o.reason === StopFailure.notStopping
         ? "not stopped yet — it was told to stop and is still running"
         : `could not be stopped — ${STOP_FAILURE_WORDS[o.reason]}; it is still running`;
@@ -116,6 +117,19 @@ export function describeOutcome(o: ChildOutcome, f: WordsFormat = utcFormat): st
     case OutcomeKind.reversed:
       return "took effect, then reversed";
   }
+}
+
+/** A discarded child in words its resources do not contradict (issue 20, item 1). */
+function discardedWords(o: Extract<ChildOutcome, { kind: "discarded" }>): string {
+  if (o.draft && !o.reply) {
+    if (o.held === "not_released") return "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it";
+    if (o.held === "being_released") return "stopped before it took effect — its draft is being discarded at the service, not confirmed yet";
+    return "stopped — its draft was discarded before it took effect";
+  }
+  const what = o.reply ? "the unfinished reply was discarded" : "its unfinished result was discarded";
+  if (o.held === "not_released") return `stopped — ${what}, but what it held could not be released; an operator has been asked to handle it`;
+  if (o.held === "being_released") return `stopped — ${what}; what it held is being released, not confirmed yet`;
+  return `stopped — ${what}`;
 }
 
 function unknownWords(o: Extract<ChildOutcome, { kind: "outcome_unknown" }>, f: WordsFormat): string {

@@ -12,7 +12,7 @@ const w = (service: string, action: string, subject: string, at = after, detail:
 
 const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary => ({
   task_id: "t1", scope: { kind: "task", ref: null }, status: "CANCELLED", cancel_requested_at: BOUNDARY, settled_at: after, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
-  uncertain_tool_calls: [], tool_calls: [], orphaned_resources: [], held_resources: [], open_review_items: 0, user_message: "Stopped new work.", ...over,
+  uncertain_tool_calls: [], tool_calls: [], orphaned_resources: [], held_resources: [], open_review_items: 0, stopped_by: { actor: null, reason: null }, since_settlement: [], user_message: "Stopped new work.", ...over,
 });
 const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) =>
   ({ tool_call_id: id, tool_name: tool, cancellation_status: status, partial_result: null, orphaned_resources: orphaned });

@@ -18,6 +18,7 @@ export async function loadTranscript(database: Database, input: { conversationId
       workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       sideEffects: { orderBy: { createdAt: "asc" } },
       reviewItems: { orderBy: { createdAt: "asc" } },
+      resources: true, // a "discarded" is only said once the draft is released (issue 20 item 1)
     },
     take: 50,
   });

@@ -30,7 +30,7 @@ export interface TaskRows extends TaskLike {
 
 export function toolCallTruths(task: TaskRows, now: number, f: WordsFormat = utcFormat): ToolCallTruth[] {
   const stop = stopFacts(task);
-  const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems };
+  const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems, resources: task.resources };
   return task.workItems.map((item) => {
     const { text, outcome } = toolResult(
       { child: childFacts(item, related, now), stop, partialResult: item.partialResult, effects: task.sideEffects.filter((e) => e.workItemId === item.id) },

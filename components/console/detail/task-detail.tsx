@@ -16,7 +16,8 @@ import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib
 import { isUnauthorized, type LedgerEvent } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
-import { stageLabel, stageTone } from "../task-stage";
+import { taskStageLabel, taskStageTone } from "../task-stage";
+import { refusalOf, refusalSentence } from "@/lib/outcomes/task-standing";
 import { SectionTitle } from "./states";
 import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { loadWords } from "@/components/state-words";
@@ -101,8 +102,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
           </p>
           <h1 className="text-2xl font-semibold tracking-tight text-ink">{task.title}</h1>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
-            <Badge tone={stageTone(task.stage)} data-testid="task-stage">
-              {stageLabel(task.stage)}
+            <Badge tone={taskStageTone(task)} data-testid="task-stage">
+              {taskStageLabel(task)}
             </Badge>
             <span>
               owner{" "}
@@ -142,9 +143,9 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
           )}
           {!task.cancelRequestedAt && isTerminalTask(task.stage) && (
             <p className="text-sm text-ink" data-testid="task-ended">
-              {task.stage === TaskStage.failed ? "Failed" : "Completed"}
+              {refusalOf(task) !== null ? "Refused" : task.stage === TaskStage.failed ? "Failed" : "Completed"}
               {task.endedAt && <> at <time dateTime={task.endedAt} title={fullTime(task.endedAt)}>{shortTime(task.endedAt)}</time></>}
-              {task.endReason && <> — {task.endReason}</>}. Nothing of it is running: Stop has nothing to stop.
+              {refusalOf(task) !== null ? <> — {refusalSentence(refusalOf(task)!)}</> : task.endReason && <> — {task.endReason}</>} Nothing of it is running: Stop has nothing to stop.
             </p>
           )}
         </div>
@@ -464,7 +465,7 @@ function useAnnouncement(task: TaskDetail | undefined) {
     previous.current = next;
     if (!before) return;
     const messages: string[] = [];
-    if (before.get("task") !== task.stage) messages.push(`The task is now ${stageLabel(task.stage)}.`);
+    if (before.get("task") !== task.stage) messages.push(`The task is now ${taskStageLabel(task)}.`);
     for (const w of task.workItems) if (before.get(w.id) !== w.status) messages.push(`${toolLabel(w.toolName)}: ${outcomeSentence(outcomesOfTask(task, Date.now()).get(w.id)!)}`);
     for (const s of task.sideEffects) if (before.get(`se:${s.id}`) !== s.outcome) messages.push(`${s.description ?? "A side effect"} is ${effectLabel(s.outcome)}.`);
     if (messages.length) setText(messages.join(" "));

@@ -1,0 +1,114 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { demoPassword } from "./sign-in";
+
+/**
+ * Issue 20, items 2 and 3, as the person in the chat reads them (and the console and the audit):
+ * - item 2: an operator's kill switch on the report export cuts the person's running export short — the chat shows a
+ *   Stop with WHO stopped it and WHY (the incident's reason); the console and the audit say stopped, not "completed";
+ * - item 3: while the switch is on, a new export message is refused — and the refused message ends: no "Loading the
+ *   reply", no running task, no "Stop all my requests"; the console and the audit say "refused".
+ * Screenshots (desktop 1280 and phone 390): output/screenshots/new-paths-*.png. Axe: 0 serious / 0 critical.
+ */
+
+const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+const TOOL = "reports.export_report";
+const REASON = "exports leak another tenant's rows";
+const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/new-paths-${name}.png`, fullPage: true });
+
+async function accessible(page: Page) {
+  const result = await new AxeBuilder({ page }).include("main").analyze();
+  expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+async function signInWithToken(page: Page, path: string) {
+  await page.goto(path);
+  if (await page.locator('[data-testid="api-token-option"]:not([open])').count()) await page.getByText("Sign in with an API token instead").click();
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in with token" }).click();
+}
+
+async function operator(browser: Browser) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill("operator@stopline.local");
+  await page.getByLabel("Password").fill(demoPassword("operator"));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/, { timeout: 20_000 });
+  return page;
+}
+
+test("chat - a kill switch cuts an export short: a Stop naming who and why; a message refused meanwhile ends at once (console and audit agree)", async ({ page, request, browser }) => {
+  test.slow();
+  const conversation = "conv-new-paths";
+  // The person's export is under way.
+  const turn = await request.post(`/api/conversations/${conversation}/messages`, { headers: AUTH, data: { text: "export a report of 6000 rows", turnId: "np-turn-1" } });
+  expect(turn.status(), await turn.text()).toBe(201);
+  const { taskId } = (await turn.json()) as { taskId: string };
+  await expect.poll(async () => (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status, { timeout: 15_000 }).toBe("running");
+
+  // An operator turns the kill switch on for the export.
+  const opened = await request.post("/api/incidents", { headers: AUTH, data: { targetKind: "tool", target: TOOL, reason: REASON } });
+  expect(opened.status(), await opened.text()).toBe(201);
+  const incidentId = ((await opened.json()) as { incident: { id: string } }).incident.id;
+  try {
+    // ---- item 2: the person's request is stopped by the incident, and settles
+    await expect.poll(async () => (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).ok() ? ((await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { status: string }).status : "none", { timeout: 30_000 }).not.toMatch(/^(none|IN_PROGRESS)$/);
+    const summary = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { user_message: string; scope: { kind: string }; stopped_by: { reason: string } };
+    expect(summary.scope.kind).toBe("incident");
+    expect(summary.user_message).toContain(`stopped this request: “${REASON}”`);
+
+    // ---- item 3: a new export while the switch is on is refused, and ends
+    const refused = await request.post(`/api/conversations/${conversation}/messages`, { headers: AUTH, data: { text: "export a report of 200 rows", turnId: "np-turn-2" } });
+    expect(refused.status()).toBe(409);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInWithToken(page, `/chat/${conversation}`);
+    const turns = page.getByTestId("turn");
+    await expect(turns).toHaveCount(2);
+    const cut = turns.nth(0);
+    await expect(cut.getByTestId("stop-summary")).toBeVisible();
+    await expect(cut.getByTestId("user-message")).toContainText(`stopped this request: “${REASON}”`);
+    await expect(cut).toHaveAttribute("data-phase", /stopped|not_all_stopped/);
+    const refusedTurn = turns.nth(1);
+    await expect(refusedTurn.getByTestId("agent-reply")).toContainText("The message was refused — nothing was started");
+    await expect(refusedTurn.getByTestId("agent-reply")).toContainText(REASON);
+    await expect(refusedTurn).toHaveAttribute("data-phase", "failed");
+    await expect(page.getByText("Loading the reply")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /Stop all my requests/ })).toHaveCount(0);
+    await accessible(page);
+    await shot(page, "chat-desktop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await accessible(page);
+    await shot(page, "chat-phone");
+
+    // The console's task list and the audit: stopped and refused — never "completed", never "running · no steps".
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/console/tasks/${taskId}`);
+    await expect(page.getByText(`incident: ${REASON}`).first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("task-ended")).toHaveCount(0); // the "Completed at …" line of a task the agent completed
+    await accessible(page);
+    await shot(page, "console-stopped-desktop");
+    const refusedId = ((await refused.json()) as { details?: { taskId?: string } }).details?.taskId;
+    const tasks = (await (await request.get(`/api/tasks?conversationId=${conversation}`, { headers: AUTH })).json()) as { tasks: { id: string; stage: string; standing: string }[] };
+    const refusedRow = tasks.tasks.find((x) => x.id !== taskId)!;
+    expect(refusedRow).toMatchObject({ stage: "failed", standing: "refused" });
+    void refusedId;
+    await page.goto(`/audit?taskId=${refusedRow.id}`);
+    const auditRow = page.getByTestId("audit-task").first();
+    await expect(auditRow).toContainText("refused");
+    await expect(auditRow).toContainText("The message was refused — nothing was started");
+    await accessible(page);
+    await shot(page, "audit-refused-desktop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, "audit-refused-phone");
+  } finally {
+    // Lift the switch (two people) so that later specs may export again.
+    await request.post(`/api/incidents/${incidentId}/lift`, { headers: AUTH, data: { reason: "routing fixed" } });
+    const other = await operator(browser);
+    const confirmed = await other.request.post(`/api/incidents/${incidentId}/lift/confirm`, { data: {}, headers: { Origin: new URL(other.url()).origin } });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+    await other.context().close();
+  }
+});
