@@ -388,6 +388,9 @@ export const DecisionBody = z.strictObject({
   /** For approve: the proposal's target record and version, repeated exactly as shown. */
   target: z.string().max(300).nullable().optional(),
   expectedVersion: z.string().max(200).nullable().optional(),
+  /** Closing an orphaned resource that no re-query verified released: the person confirms they know it is not verified
+   * (with evidence of what they did); the person's chat keeps saying it was not released. */
+  confirmNotVerifiedReleased: z.literal(true).optional(),
 });
 export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
 export const DecisionResponseSchema = z.object({
