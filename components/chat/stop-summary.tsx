@@ -1,5 +1,6 @@
 import { Children, type ReactNode } from "react";
 import { localWords } from "@/components/outcome-words";
+import { inReaderZone } from "@/lib/outcomes/time";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
@@ -76,7 +77,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         <span className="text-xs text-muted">Stop recorded at {clock(summary.cancel_requested_at)}</span>
       </div>
       <p className="mt-1.5 text-base leading-7 text-ink" data-testid="user-message">
-        {summary.user_message}
+        {inReaderZone(summary.user_message, Date.parse(summary.cancel_requested_at))}
       </p>
 
       <dl className="mt-3 space-y-3 text-sm">
@@ -95,7 +96,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
           : (
               <Group title="Each step" testId="steps">
                 {summary.tool_calls.map((c) => (
-                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {c.outcome.label}</li>
+                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {inReaderZone(c.outcome.label, Date.parse(summary.cancel_requested_at))}</li>
                 ))}
               </Group>
             )}
