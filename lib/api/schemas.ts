@@ -633,7 +633,11 @@ export const AuditReportSchema = z.object({
 // ---- administration: API tokens and people's accounts (admin only) -------------------------------------
 /** A stored token as the admin page lists it: its prefix, never its hash. */
 export const ApiTokenListItemSchema = ApiTokenSchema.extend({ lastUsedAt: isoDate.nullable(), revokedAt: isoDate.nullable() });
-export const ApiTokenListSchema = z.object({ tokens: z.array(ApiTokenListItemSchema) });
+export const ApiTokenListSchema = z.object({
+  tokens: z.array(ApiTokenListItemSchema),
+  /** STOPLINE_BOOTSTRAP_TOKEN: an admin token set in the server's environment (not stored, not revocable here). */
+  bootstrap: z.object({ active: z.boolean() }),
+});
 export const ApiTokenParams = z.object({ id });
 
 export const PersonRoleSchema = z.enum(PERSON_ROLES as [PersonRole, ...PersonRole[]]);
