@@ -104,6 +104,8 @@ export const ReviewItemSchema = z.object({
 });
 
 export const TaskDetailSchema = TaskSchema.extend({
+  /** The owner's account e-mail when the owner is a person; null for a task a token owns. */
+  ownerEmail: z.string().nullable().optional(),
   workItems: z.array(WorkItemSchema), resources: z.array(ResourceSchema),
   sideEffects: z.array(SideEffectSchema), reviewItems: z.array(ReviewItemSchema),
 });

@@ -60,6 +60,11 @@ describe("GET /api/audit?user=", () => {
     expect(taskIds((await audit(`user=${encodeURIComponent("%@example.com")}`)).body)).toEqual([]);
   });
 
+  it("GET /api/tasks/{id} names the owner by e-mail, as the task list does (issue 20, item 7)", async () => {
+    expect((await json(await call("GET", `/api/tasks/${ids.uma}`, { token: admin }))).ownerEmail).toBe("uma@example.test");
+    expect((await json(await call("GET", `/api/tasks/${ids.agentTask}`, { token: admin }))).ownerEmail).toBeNull();
+  });
+
   it("combines with the other filters; an unknown person matches nothing", async () => {
     expect(taskIds((await audit(`user=uma@example.test&conversationId=conv-uma-2`)).body)).toEqual([ids.umaOther]);
     expect(taskIds((await audit(`user=uma@example.test&ownerId=usr_ulf_2`)).body)).toEqual([]);

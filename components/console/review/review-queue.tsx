@@ -258,7 +258,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
                 <>
                   <span className="text-ink">{task.title}</span>{" "}
                   <span className="text-xs text-muted">
-                    · owner {task.ownerId}
+                    · owner {task.ownerEmail ?? task.ownerId}
                     {task.cancelRequestedAt && <> · Stop {shortTime(task.cancelRequestedAt)}</>}
                   </span>
                 </>
