@@ -1,6 +1,7 @@
 import { Children, type ReactNode } from "react";
 import { localWords } from "@/components/outcome-words";
 import { inReaderZone } from "@/lib/outcomes/time";
+import { orphanedResourceReviewSentence } from "@/lib/outcomes/review-words";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
@@ -174,7 +175,7 @@ function reviewSentence(item: ReviewItem, detail: TaskDetail): ReactNode {
   const text: Record<ReviewItemKind, string> = {
     [ReviewItemKind.approveCompensation]: `An operator decides whether to reverse ${subject}`,
     [ReviewItemKind.resolveUncertain]: effect ? `An operator finds out whether ${subject} took effect` : `An operator finds out what became of ${subject}`,
-    [ReviewItemKind.orphanedResource]: "An operator releases what could not be released",
+    [ReviewItemKind.orphanedResource]: orphanedResourceReviewSentence(detail.resources.find((r) => r.id === item.resourceId)?.type),
     [ReviewItemKind.orphanedSideEffect]: `An operator follows up on ${subject}, which cannot be undone`,
   };
   return (
