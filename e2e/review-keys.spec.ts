@@ -62,11 +62,23 @@ async function orphanedLock(request: APIRequestContext, conversationId: string, 
   const child = (await claim.json()).workItem as { id: string; leaseToken: string };
   const held = await request.post(`/api/work-items/${child.id}/resources`, { headers: AUTH, data: { leaseToken: child.leaseToken, type: "lock", handle } });
   expect(held.status(), await held.text()).toBe(201);
+  const temp = await request.post(`/api/work-items/${child.id}/resources`, { headers: AUTH, data: { leaseToken: child.leaseToken, type: "temp_file", handle: `/tmp/${handle}.csv` } });
+  expect(temp.status(), await temp.text()).toBe(201);
   expect((await request.post(`/api/tasks/${task.id}/cancel`, { headers: AUTH, data: { reason: "the user pressed Stop" } })).status()).toBe(202);
   // The worker stops (it saw the Stop) without releasing its lock.
   const done = await request.post(`/api/work-items/${child.id}/complete`, { headers: AUTH, data: { leaseToken: child.leaseToken, outcome: "cancelled" } });
   expect(done.status(), await done.text()).toBe(200);
-  return { taskId: task.id, itemId: await reviewItemOf(request, task.id, "orphaned_resource") };
+  // The lock's item (the temp file has its own).
+  let itemId = "";
+  await expect
+    .poll(async () => {
+      const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as { reviewItems: { id: string; kind: string; subject: string }[] };
+      const orphans = reviewItems.filter((r) => r.kind === "orphaned_resource");
+      itemId = orphans.length === 2 ? (orphans.find((r) => r.subject.startsWith("lock "))?.id ?? "") : "";
+      return itemId;
+    }, { timeout: 30_000 })
+    .not.toBe("");
+  return { taskId: task.id, itemId };
 }
 
 /** An order whose outcome only a person can establish (uncertain, then stopped). */
@@ -96,7 +108,15 @@ for (const size of WIDTHS) {
     const lock = await orphanedLock(request, conversation, `lock-${size.name}-${stamp}`);
     const order = await uncertainOrder(request, conversation, `o-keys-${size.name}-${stamp}`);
     const page = await (await browser.newContext({ viewport: size })).newPage();
-    await tokenSignIn(page, `/console/review?item=${lock.itemId}`);
+    // Before anyone decides: the person's chat lists each orphaned resource once, by name (issue 20, item 7 — the line
+    // "An operator releases what could not be released" appeared twice).
+    await tokenSignIn(page, `/chat/${conversation}`);
+    const needs = page.locator(`[data-task-id="${lock.taskId}"]`).getByTestId("summary-needs-review");
+    await expect(needs).toContainText("An operator releases the lock that could not be released", { timeout: 20_000 });
+    await expect(needs).toContainText("An operator releases the temp file that could not be released");
+    await expect(needs.locator("li")).toHaveCount(2);
+    await shot(page, "chat-needs-review");
+    await page.goto(`/console/review?item=${lock.itemId}`);
     const card = page.locator(`li[id="${lock.itemId}"]`);
     await expect(card.getByTestId("review-item")).toBeVisible({ timeout: 20_000 });
     await expect(card.getByRole("button", { name: "Reject" })).toHaveCount(0);
