@@ -115,6 +115,8 @@ for (const size of WIDTHS) {
     await expect(needs).toContainText("An operator releases the lock that could not be released", { timeout: 20_000 });
     await expect(needs).toContainText("An operator releases the temp file that could not be released");
     await expect(needs.locator("li")).toHaveCount(2);
+    // Only a lock and a temp file stayed held: the headline says that, not "some work had already happened".
+    await expect(page.locator(`[data-task-id="${lock.taskId}"]`).getByTestId("stop-summary").locator("h3").first()).toHaveText("Stopped — but something it held could not be released");
     await shot(page, "chat-needs-review");
     await page.goto(`/console/review?item=${lock.itemId}`);
     const card = page.locator(`li[id="${lock.itemId}"]`);

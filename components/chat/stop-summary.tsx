@@ -2,6 +2,7 @@ import { Children, type ReactNode } from "react";
 import { localWords } from "@/components/outcome-words";
 import { inReaderZone } from "@/lib/outcomes/time";
 import { orphanedResourceReviewSentence } from "@/lib/outcomes/review-words";
+import { partialStopHeadline } from "@/lib/outcomes/headline";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
@@ -65,7 +66,12 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
   const base = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
   // Some work went on after the Stop (it could not be stopped, or did not stop in time): the heading says so.
   const ranOn = summary.tool_calls.some((c) => c.outcome.kind === OutcomeKind.couldNotStopFinished || c.outcome.kind === OutcomeKind.finishedAfterStop);
-  const look = summary.status === "PARTIALLY_CANCELLED" && ranOn ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const } : base;
+  const look =
+    summary.status === "PARTIALLY_CANCELLED" && ranOn
+      ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const }
+      : summary.status === "PARTIALLY_CANCELLED"
+        ? { title: partialStopHeadline(summary.tool_calls.map((c) => c.outcome.kind), summary.orphaned_resources.length), tone: base.tone }
+        : base;
   const inProgress = summary.status === "IN_PROGRESS";
   const outcomes = detail ? outcomesOfTask(detail, Date.now()) : null;
   const rows = (detail?.workItems ?? []).map((item) => ({ item, outcome: outcomes!.get(item.id)! }));
