@@ -1,12 +1,12 @@
 import type { BadgeTone } from "@/components/ui/badge";
+import { readerClock } from "@/lib/outcomes/time";
 import { describeOutcome, isMoving, OutcomeKind, OUTCOME_WORDS, type ChildOutcome, type WordsFormat } from "@/lib/outcomes";
 
 /**
  * The outcome vocabulary (lib/outcomes) as pages show it: the same words as the API, with times in the reader's
  * own clock. Pages never write their own words for an outcome.
  */
-const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-export const localWords: WordsFormat = { time: (ms) => time.format(ms) };
+export const localWords: WordsFormat = readerClock;
 
 /** The outcome as a sentence ("Could not be stopped — the service refused the cancel; it finished 61 s after the Stop."). */
 export const outcomeSentence = (o: ChildOutcome) => {

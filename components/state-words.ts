@@ -65,13 +65,17 @@ export const EMPTY_WORDS = {
   },
   conversations: { title: "No conversations yet.", body: "" },
   taskList: {
-    title: "No tasks yet — agents create them through the API",
-    body: "An agent creates a task (POST /api/tasks) for each request it handles. New tasks appear here as soon as they are recorded — no reload needed.",
+    title: "No tasks yet",
+    body: "A task appears here for each request a person sends in the chat or an agent starts on someone's behalf — as soon as it is recorded, no reload needed.",
   },
   taskListFiltered: { title: "No tasks match these filters.", body: "" },
   taskMissing: { title: "There is no task with this id.", body: "It may have been mistyped, or it belongs to someone else." },
   reviewQueue: { title: "Nothing waits for a decision.", body: "New items appear here as soon as a cancellation needs a person." },
   channels: { title: "No channel yet.", body: "Escalations are recorded, but nobody is alerted until you add a webhook or a Slack-compatible channel." },
+  deliveryLogUndelivered: {
+    title: "No channel has received an escalation yet.",
+    body: "The items above escalated while no channel was active. A channel added now receives those still open, marked late.",
+  },
   deliveryLog: {
     title: "Nothing has been escalated.",
     body: "An item appears here when its review deadline passes without a decision, or when a high-risk orphan is found.",
@@ -80,3 +84,6 @@ export const EMPTY_WORDS = {
   auditNoMatch: { title: "No task matches this search.", body: "Check the id, or widen the time window." },
 } as const satisfies Record<string, { title: string; body: string }>;
 export type EmptyKind = keyof typeof EMPTY_WORDS;
+
+/** The delivery log's empty words: never "Nothing has been escalated." under a list of escalated items nobody received. */
+export const deliveryLogEmptyKind = (undelivered: number): EmptyKind => (undelivered > 0 ? "deliveryLogUndelivered" : "deliveryLog");

@@ -83,7 +83,9 @@ test("admin: the page's loading and error states, then accounts and an empty tok
   await expect(me).toContainText("(you)");
   await expect(me).toContainText("You cannot disable your own account.");
   await expect(me.getByRole("button", { name: /Disable/ })).toHaveCount(0);
-  await expect(admin.getByTestId("tokens-section").getByText("No API tokens yet.")).toBeVisible();
+  // The e2e server runs with a bootstrap token: it is live, so the page says so — never "No API tokens yet." (issue 20, item 7).
+  await expect(admin.getByTestId("tokens-section").getByTestId("bootstrap-token")).toContainText("The bootstrap token is active");
+  await expect(admin.getByTestId("tokens-section").getByText("No API tokens yet.")).toHaveCount(0);
   await expect(admin.getByTestId("history-section").getByText("No administrative changes yet.")).toBeVisible();
   await shot(admin, "loaded");
 
@@ -97,7 +99,9 @@ test("admin: the page's loading and error states, then accounts and an empty tok
   await shot(admin, "tokens-error");
   await admin.unroute("**/api/tokens");
   await admin.getByTestId("tokens-section").getByRole("button", { name: "Try again" }).click();
-  await expect(admin.getByTestId("tokens-section").getByText("No API tokens yet.")).toBeVisible();
+  // The e2e server runs with a bootstrap token: it is live, so the page says so — never "No API tokens yet." (issue 20, item 7).
+  await expect(admin.getByTestId("tokens-section").getByTestId("bootstrap-token")).toContainText("The bootstrap token is active");
+  await expect(admin.getByTestId("tokens-section").getByText("No API tokens yet.")).toHaveCount(0);
 });
 
 test("admin: creates a worker token, shown once; it works as a Bearer token; a reload does not show it again", async () => {

@@ -98,7 +98,7 @@ test("/console/demo - switch on “cancel endpoint unavailable” for the shop: 
 
   // clear all: off again, and the API agrees
   await shop.getByRole("button", { name: "Clear all faults" }).click();
-  await expect(shop.getByRole("status").filter({ hasText: "No faults: the shop behaves normally." })).toBeVisible();
+  await expect(shop.getByRole("status").filter({ hasText: "No faults: the shop service behaves normally." })).toBeVisible();
   await expect(shop.getByRole("switch", { name: "Cancel endpoint unavailable" })).toHaveAttribute("aria-checked", "false");
   expect(await shopFaults(request)).toEqual({});
 });

@@ -151,7 +151,9 @@ test("operator: approve a reversal bound to its version, see it executed, the ta
   await shot(page, "audit-task");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
   expect(download.suggestedFilename()).toMatch(/^stopline-audit-task-.+\.csv$/);
-  const csv = await readFile((await download.path())!, "utf8");
+  const csvWithBom = await readFile((await download.path())!, "utf8");
+  expect(csvWithBom.charCodeAt(0), "a UTF-8 byte-order mark first (Excel)").toBe(0xfeff);
+  const csv = csvWithBom.slice(1);
   expect(csv.split("\r\n")[0]).toMatch(/^record,task_id,task_title/);
   expect(csv).toContain(effect.operationId);
   expect(csv).toMatch(/lamp/i);

@@ -118,7 +118,9 @@ test("support: finds the user's tasks by e-mail in the audit, opens a task's aud
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
   expect(download.suggestedFilename()).toBe(`stopline-audit-task-${made.exportTaskId}.csv`);
-  const csv = await readFile((await download.path())!, "utf8");
+  const csvWithBom = await readFile((await download.path())!, "utf8");
+  expect(csvWithBom.charCodeAt(0), "a UTF-8 byte-order mark first (Excel)").toBe(0xfeff);
+  const csv = csvWithBom.slice(1);
   expect(csv.split("\r\n")[0]).toMatch(/^record,task_id,task_title,owner_id,owner_email,/);
   // The export changed nothing outside Stopline: the file still names the task, its user and who stopped it.
   const taskRow = csv.split("\r\n").find((line) => line.startsWith(`task,${made.exportTaskId},`));
@@ -132,7 +134,9 @@ test("support: finds the user's tasks by e-mail in the audit, opens a task's aud
   await page.goto(`/audit?user=${encodeURIComponent(USER_EMAIL)}`);
   const [all] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
   expect(all.suggestedFilename()).toBe("stopline-audit-user-user_stopline.local.csv");
-  const allCsv = await readFile((await all.path())!, "utf8");
+  const allCsvWithBom = await readFile((await all.path())!, "utf8");
+  expect(allCsvWithBom.charCodeAt(0), "a UTF-8 byte-order mark first (Excel)").toBe(0xfeff);
+  const allCsv = allCsvWithBom.slice(1);
   expect(allCsv).toContain(made.orderTaskId);
   expect(allCsv).toMatch(/\r\ncompensation,[^\r\n]*,(awaiting decision|escalated),/); // undecided (escalated once its deadline passed)
   await page.context().close();

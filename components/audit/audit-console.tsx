@@ -12,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Detail, Details } from "@/components/ui/details";
 import { toolLabel } from "@/components/chat/labels";
 import { OUTCOME_WORDS } from "@/lib/outcomes";
+import { inReaderZone } from "@/lib/outcomes/time";
 import { apiFetch, isUnauthorized } from "@/components/console/api";
 import { SectionTitle } from "@/components/console/detail/states";
 import { EmptyState, ErrorState, LoadingState, SessionEnded } from "@/components/ui/states";
@@ -202,7 +203,7 @@ function ReportView({ report }: { report: Report }) {
                     <li key={o.workItemId} className="flex flex-wrap items-baseline gap-x-2" data-testid="audit-outcome" data-outcome={o.kind}>
                       <Badge tone={OUTCOME_WORDS[o.kind].tone}>{o.short}</Badge>
                       <span className="text-ink">
-                        {toolLabel(o.toolName)} — {o.label}
+                        {toolLabel(o.toolName)} — {inReaderZone(o.label, t.cancelRequestedAt ? Date.parse(t.cancelRequestedAt) : Date.now())}
                       </span>
                     </li>
                   ))}

@@ -1,4 +1,5 @@
 /** The chat's words: the shared label and colour map (components/labels.ts) and the demo tools' names. */
+import { readerClock } from "@/lib/outcomes/time";
 
 export { ITEM_STATUS, isItemStatus, itemLook, RESOURCE_STATE, resourceLook, EFFECT_OUTCOME, effectLook, SUMMARY_STATUS, type StatusLook } from "@/components/labels";
 
@@ -16,8 +17,8 @@ export const toolLabel = (toolName: string) => TOOL_LABEL[toolName] ?? toolName;
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR" });
 export const formatCents = (cents: number) => money.format(cents / 100);
 
-const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-export const clock = (iso: string) => time.format(new Date(iso));
+/** A time of day in the reader's clock — the one format of lib/outcomes/time.ts (hour and minute, the reader's zone). */
+export const clock = (iso: string) => readerClock.time(Date.parse(iso));
 
 /** "3 s", "1 min 20 s". */
 export function duration(ms: number): string {

@@ -1,5 +1,8 @@
 import { Children, type ReactNode } from "react";
 import { localWords } from "@/components/outcome-words";
+import { inReaderZone } from "@/lib/outcomes/time";
+import { orphanedResourceReviewSentence } from "@/lib/outcomes/review-words";
+import { partialStopHeadline } from "@/lib/outcomes/headline";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
@@ -63,7 +66,12 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
   const base = SUMMARY_STATUS[summary.status] ?? { title: summary.status, tone: "neutral" as const };
   // Some work went on after the Stop (it could not be stopped, or did not stop in time): the heading says so.
   const ranOn = summary.tool_calls.some((c) => c.outcome.kind === OutcomeKind.couldNotStopFinished || c.outcome.kind === OutcomeKind.finishedAfterStop);
-  const look = summary.status === "PARTIALLY_CANCELLED" && ranOn ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const } : base;
+  const look =
+    summary.status === "PARTIALLY_CANCELLED" && ranOn
+      ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const }
+      : summary.status === "PARTIALLY_CANCELLED"
+        ? { title: partialStopHeadline(summary.tool_calls.map((c) => c.outcome.kind), summary.orphaned_resources.length), tone: base.tone }
+        : base;
   const inProgress = summary.status === "IN_PROGRESS";
   // Grouped by the outcome AS SETTLED: what happened after the settlement is added below ("Since the Stop"), never
   // written over it (issue 20, item 4).
@@ -80,7 +88,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         <span className="text-xs text-muted">Stop recorded at {clock(summary.cancel_requested_at)}</span>
       </div>
       <p className="mt-1.5 text-base leading-7 text-ink" data-testid="user-message">
-        {summary.user_message}
+        {inReaderZone(summary.user_message, Date.parse(summary.cancel_requested_at))}
       </p>
 
       <dl className="mt-3 space-y-3 text-sm">
@@ -99,7 +107,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
           : (
               <Group title="Each step" testId="steps">
                 {summary.tool_calls.map((c) => (
-                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {c.outcome.label}</li>
+                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {inReaderZone(c.outcome.label, Date.parse(summary.cancel_requested_at))}</li>
                 ))}
               </Group>
             )}
@@ -190,7 +198,7 @@ function reviewSentence(item: ReviewItem, detail: TaskDetail): ReactNode {
   const text: Record<ReviewItemKind, string> = {
     [ReviewItemKind.approveCompensation]: `An operator decides whether to reverse ${subject}`,
     [ReviewItemKind.resolveUncertain]: effect ? `An operator finds out whether ${subject} took effect` : `An operator finds out what became of ${subject}`,
-    [ReviewItemKind.orphanedResource]: "An operator releases what could not be released",
+    [ReviewItemKind.orphanedResource]: orphanedResourceReviewSentence(detail.resources.find((r) => r.id === item.resourceId)?.type),
     [ReviewItemKind.orphanedSideEffect]: `An operator follows up on ${subject}, which cannot be undone`,
   };
   return (

@@ -17,6 +17,7 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import type { IncidentDetailSchema } from "@/lib/api/schemas";
 import { OUTCOME_WORDS } from "@/lib/outcomes";
+import { inReaderZone } from "@/lib/outcomes/time";
 
 type IncidentDetail = z.output<typeof IncidentDetailSchema>;
 
@@ -97,7 +98,7 @@ export function IncidentDetailView({ incidentId, canLift }: { incidentId: string
                         {s.outcome.short}
                       </Badge>
                       <span className="min-w-0 text-ink">
-                        {toolLabel(s.toolName)} — {s.outcome.label}
+                        {toolLabel(s.toolName)} — {inReaderZone(s.outcome.label, Date.now())}
                       </span>
                     </li>
                   ))}

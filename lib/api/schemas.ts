@@ -104,6 +104,8 @@ export const ReviewItemSchema = z.object({
 });
 
 export const TaskDetailSchema = TaskSchema.extend({
+  /** The owner's account e-mail when the owner is a person; null for a task a token owns. */
+  ownerEmail: z.string().nullable().optional(),
   workItems: z.array(WorkItemSchema), resources: z.array(ResourceSchema),
   sideEffects: z.array(SideEffectSchema), reviewItems: z.array(ReviewItemSchema),
 });
@@ -394,6 +396,9 @@ export const DecisionBody = z.strictObject({
   /** For approve: the proposal's target record and version, repeated exactly as shown. */
   target: z.string().max(300).nullable().optional(),
   expectedVersion: z.string().max(200).nullable().optional(),
+  /** Closing an orphaned resource that no re-query verified released: the person confirms they know it is not verified
+   * (with evidence of what they did); the person's chat keeps saying it was not released. */
+  confirmNotVerifiedReleased: z.literal(true).optional(),
 });
 export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
 export const DecisionResponseSchema = z.object({
@@ -641,7 +646,11 @@ export const AuditReportSchema = z.object({
 // ---- administration: API tokens and people's accounts (admin only) -------------------------------------
 /** A stored token as the admin page lists it: its prefix, never its hash. */
 export const ApiTokenListItemSchema = ApiTokenSchema.extend({ lastUsedAt: isoDate.nullable(), revokedAt: isoDate.nullable() });
-export const ApiTokenListSchema = z.object({ tokens: z.array(ApiTokenListItemSchema) });
+export const ApiTokenListSchema = z.object({
+  tokens: z.array(ApiTokenListItemSchema),
+  /** STOPLINE_BOOTSTRAP_TOKEN: an admin token set in the server's environment (not stored, not revocable here). */
+  bootstrap: z.object({ active: z.boolean() }),
+});
 export const ApiTokenParams = z.object({ id });
 
 export const PersonRoleSchema = z.enum(PERSON_ROLES as [PersonRole, ...PersonRole[]]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
 import { requestCancellation } from "@/lib/cancellation/request-cancellation";
 import { createTask } from "@/lib/ledger/create-task";
+import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
 import { call, json } from "@/lib/testing/api-client";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
 
@@ -24,6 +25,9 @@ beforeAll(async () => {
   ids.ulf = (await createTask(t.database, { title: "export for Ulf", ownerId: "usr_ulf_2", conversationId: "conv-ulf" }, "agent:t")).id;
   await requestCancellation(t.database, { taskId: ids.umaOther, reason: "changed my mind", actor: "user:uma@example.test" });
   ids.agentTask = (await createTask(t.database, { title: "an agent's own task", ownerId: "crm-bot" }, "agent:t")).id;
+  // Ulf's agent writes a CRM record and an email for a customer (issue 20, item 7): her e-mail is only in what it wrote.
+  const crm = await scheduleWorkItem(t.database, { taskId: ids.ulf, kind: "external_action", toolName: "crm.create_record", mechanism: "rollback", commitsEffect: true, intentVersion: 1, input: { name: "Ada Lovelace", email: "Ada.Lovelace@example.com" } }, "agent:t");
+  expect(crm.id).toBeTruthy();
 });
 afterAll(async () => t?.drop());
 
@@ -49,6 +53,18 @@ describe("GET /api/audit?user=", () => {
     expect(agent.tasks[0].ownerEmail).toBeNull();
   });
 
+  it("finds a customer by the e-mail the agent wrote (a step's input), in any case — not only account owners", async () => {
+    expect(taskIds((await audit(`user=${encodeURIComponent("ada.lovelace@example.com")}`)).body)).toEqual([ids.ulf]);
+    expect(taskIds((await audit(`user=${encodeURIComponent("ADA.LOVELACE@EXAMPLE.COM")}`)).body)).toEqual([ids.ulf]);
+    // a LIKE wildcard in the search is a character, not a pattern
+    expect(taskIds((await audit(`user=${encodeURIComponent("%@example.com")}`)).body)).toEqual([]);
+  });
+
+  it("GET /api/tasks/{id} names the owner by e-mail, as the task list does (issue 20, item 7)", async () => {
+    expect((await json(await call("GET", `/api/tasks/${ids.uma}`, { token: admin }))).ownerEmail).toBe("uma@example.test");
+    expect((await json(await call("GET", `/api/tasks/${ids.agentTask}`, { token: admin }))).ownerEmail).toBeNull();
+  });
+
   it("combines with the other filters; an unknown person matches nothing", async () => {
     expect(taskIds((await audit(`user=uma@example.test&conversationId=conv-uma-2`)).body)).toEqual([ids.umaOther]);
     expect(taskIds((await audit(`user=uma@example.test&ownerId=usr_ulf_2`)).body)).toEqual([]);
@@ -59,6 +75,8 @@ describe("GET /api/audit?user=", () => {
     const res = await call("GET", `/api/audit?user=${encodeURIComponent("uma@example.test")}&format=csv`, { token: admin });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain('filename="stopline-audit-user-uma_example.test.csv"');
+    // A UTF-8 byte-order mark first, so that Excel reads € and accents right (issue 20, item 7).
+    expect([...new Uint8Array(await res.clone().arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...lines] = (await res.text()).split("\r\n").filter(Boolean).map((line) => line.split(","));
     expect(header.slice(0, 6)).toEqual(["record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id"]);
     const col = (name: string) => header.indexOf(name);

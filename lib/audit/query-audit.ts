@@ -118,10 +118,15 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 export async function queryAudit(database: Database, filter: AuditFilter): Promise<AuditReport> {
   const prisma = database.prisma;
   const owners = filter.user ? await ownerIdsOf(database, filter.user) : undefined;
+  // A person as support staff know them may also be a customer the agent wrote to or about (an e-mail in a step's
+  // input, or in the description of an effect): those tasks match too (issue 20, item 7).
+  const written = filter.user ? await tasksNaming(database, filter.user) : [];
   const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
   const tasks = await prisma.task.findMany({
     where: {
-      ...(filter.ownerId || owners ? { AND: [...(filter.ownerId ? [{ ownerId: filter.ownerId }] : []), ...(owners ? [{ ownerId: { in: owners } }] : [])] } : {}),
+      ...(filter.ownerId || owners
+        ? { AND: [...(filter.ownerId ? [{ ownerId: filter.ownerId }] : []), ...(owners ? [{ OR: [{ ownerId: { in: owners } }, ...(written.length ? [{ id: { in: written } }] : [])] }] : [])] }
+        : {}),
       ...(filter.conversationId ? { conversationId: filter.conversationId } : {}),
       ...(filter.taskId ? { id: filter.taskId } : {}),
       ...(createdAt ? { createdAt } : {}),
@@ -225,6 +230,29 @@ async function ownerIdsOf(database: Database, user: string): Promise<string[]> {
     select: { id: true },
   });
   return [...new Set([value, ...(account ? [account.id] : [])])];
+}
+
+/**
+ * The tasks whose steps carry `value` in what the agent wrote (a step's input — the e-mail a CRM record or an email
+ * was written for) or in an effect's description. Only values that look like an e-mail address (at least 5
+ * characters with an @): an id or a name is matched as an owner above. Case-insensitive.
+ */
+async function tasksNaming(database: Database, user: string): Promise<string[]> {
+  const value = user.trim().toLowerCase();
+  if (value.length < 5 || !value.includes("@")) return [];
+  const like = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows =
+    database.provider === "postgres"
+      ? await database.prisma.$queryRawUnsafe<{ taskId: string }[]>(
+          `SELECT DISTINCT w."taskId" FROM "WorkItem" w WHERE lower(w."input"::text) LIKE $1 ESCAPE '\\' UNION SELECT DISTINCT s."taskId" FROM "SideEffect" s WHERE lower(s."description") LIKE $1 ESCAPE '\\' LIMIT 500`,
+          like,
+        )
+      : await database.prisma.$queryRawUnsafe<{ taskId: string }[]>(
+          `SELECT DISTINCT taskId FROM WorkItem WHERE lower(CAST(input AS TEXT)) LIKE ? ESCAPE '\\' UNION SELECT DISTINCT taskId FROM SideEffect WHERE lower(description) LIKE ? ESCAPE '\\' LIMIT 500`,
+          like,
+          like,
+        );
+  return rows.map((r) => r.taskId);
 }
 
 /** Account e-mails of the task owners that are people (a token's agent owns tasks under a name, not an account). */

@@ -52,7 +52,8 @@ export function auditFileName(report: AuditReport, ext: "csv" | "json"): string 
 
 /** The export as a download: CSV or pretty JSON with Content-Disposition. */
 export function auditDownload(report: AuditReport, format: "csv" | "json"): Response {
-  const body = format === "csv" ? auditToCsv(report) : JSON.stringify(report, null, 2);
+  // A byte-order mark first: Excel reads a CSV without one in the machine's legacy code page (€ → â‚¬).
+  const body = format === "csv" ? `\uFEFF${auditToCsv(report)}` : JSON.stringify(report, null, 2);
   return new Response(body, {
     headers: {
       "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",

@@ -52,7 +52,9 @@ afterEach(async () => {
   const { reviewItems } = await json(await call("GET", "/api/review-items", { token: admin }));
   for (const i of reviewItems.filter((i: { status: string }) => i.status === "open" || i.status === "escalated")) {
     const decision = i.kind === "approve_compensation" ? "reject" : "resolve";
-    await call("POST", `/api/review-items/${i.id}/decision`, { token: admin, body: { decision, reason: "closed between tests" } });
+    // An orphaned resource (no resource verified released here) is closed only with an explicit confirmation and evidence.
+    const unverified = i.kind === "orphaned_resource" ? { confirmNotVerifiedReleased: true, evidence: "test fixture: no resource at any service" } : {};
+    await call("POST", `/api/review-items/${i.id}/decision`, { token: admin, body: { decision, reason: "closed between tests", ...unverified } });
   }
 });
 
@@ -291,7 +293,7 @@ describe("escalation delivery", () => {
     expect(forItem(hook, low.item.id)).toHaveLength(0);
 
     // Marking the orphan handled closes it out on both channels.
-    expect((await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "lock released by hand" } })).status).toBe(200);
+    expect((await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "lock released by hand", evidence: "lock console shows no holder", confirmNotVerifiedReleased: true } })).status).toBe(200);
     await vi.waitFor(() => {
       expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(2);
       expect(forItem(hook, item.id)).toHaveLength(2);
@@ -301,7 +303,7 @@ describe("escalation delivery", () => {
     for (const d of await deliveriesOf(item.id, `&channelId=${slackChannel.id}`)) {
       expect(d).toMatchObject({ channel: { kind: "slack" }, task: { id: task.id }, reviewItem: { kind: "orphaned_resource", status: "resolved" }, trigger: "high_risk_orphan", reason: expect.stringMatching(/^high-risk orphaned resource/) });
     }
-    expect(slack.requests.filter((r) => r.raw.includes(item.id))[1].body.text).toMatch(/^:white_check_mark: Closed out — Orphaned resource: .* was resolved by admin:ops: lock released by hand/);
+    expect(slack.requests.filter((r) => r.raw.includes(item.id))[1].body.text).toMatch(/^:white_check_mark: Closed out — Orphaned resource: .* was resolved by admin:ops: closed without a verified release: lock released by hand — evidence: lock console shows no holder/);
   });
 
   it("DELETE /api/escalation-channels/{id} - deactivates: nothing more is sent to it; the list never shows a secret", async () => {

@@ -53,7 +53,9 @@ export async function getTaskDetail(database: Database, taskId: string) {
     },
   });
   if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
-  return task;
+  // The owner as people know them (issue 20, item 7: the detail named the owner by id, the list by e-mail).
+  const owner = await database.prisma.user.findUnique({ where: { id: task.ownerId }, select: { email: true } });
+  return { ...task, ownerEmail: owner?.email ?? null };
 }
 
 export async function getWorkItem(database: Database, workItemId: string) {

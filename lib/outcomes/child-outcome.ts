@@ -85,6 +85,28 @@ export const EffectReview = {
 } as const;
 export type EffectReview = (typeof EffectReview)[keyof typeof EffectReview];
 
+/** Why an effect's review was escalated (issue 20, item 5: say which, never "overdue, or refused"). */
+export const EscalationCause = {
+  /** Nobody decided by the deadline. */
+  overdue: "overdue",
+  /** Reversing it was refused before anything was done: the record changed since the agent's write. */
+  refused: "refused",
+  /** A person approved reversing it, and the reversal failed at the service. */
+  failed: "failed",
+} as const;
+export type EscalationCause = (typeof EscalationCause)[keyof typeof EscalationCause];
+
+/**
+ * From the escalated review item: approved then escalated → the reversal failed; escalated (last written) at or after
+ * its deadline without a decision → overdue; before its deadline without a decision → refused (a version conflict).
+ * Unknown when the facts carry neither time (older callers).
+ */
+export function escalationCause(r: { deadline: number; decidedAt?: number | null; updatedAt?: number | null }): EscalationCause | null {
+  if (r.decidedAt != null) return EscalationCause.failed;
+  if (r.updatedAt == null) return null;
+  return r.updatedAt >= r.deadline ? EscalationCause.overdue : EscalationCause.refused;
+}
+
 export type ChildOutcome =
   | { kind: typeof OutcomeKind.waiting }
   | { kind: typeof OutcomeKind.running }
@@ -102,7 +124,7 @@ export type ChildOutcome =
   | { kind: typeof OutcomeKind.couldNotStopFinished; reason: StopFailure; afterStopMs: number }
   | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure; /** The verdict as settled of a child that has ended since (story.ts): "was still running when the Stop settled". */ endedSince?: boolean }
   | { kind: typeof OutcomeKind.outcomeUnknown; checkingUntil: number | null; personDecidesBy: number | null }
-  | { kind: typeof OutcomeKind.tookEffect; reversible: boolean; review: EffectReview; deadline: number | null }
+  | { kind: typeof OutcomeKind.tookEffect; reversible: boolean; review: EffectReview; deadline: number | null; escalation?: EscalationCause | null }
   | { kind: typeof OutcomeKind.reversed };
 
 /**
@@ -222,7 +244,9 @@ function tookEffect(child: ChildFacts, stopAt: number | null): ChildOutcome {
       : reviews.some((r) => r.status === ReviewItemStatus.open)
         ? EffectReview.awaiting
         : EffectReview.kept;
-  return { kind: OutcomeKind.tookEffect, reversible, review, deadline };
+  const escalatedReview = reviews.find((r) => r.status === ReviewItemStatus.escalated);
+  const cause = review === EffectReview.escalated && escalatedReview ? escalationCause(escalatedReview) : null;
+  return { kind: OutcomeKind.tookEffect, reversible, review, deadline, ...(cause ? { escalation: cause } : {}) };
 }
 
 // ---- named groups (one question each) -----------------------------------------------------------------

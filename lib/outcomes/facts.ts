@@ -31,7 +31,7 @@ export interface ChildFacts {
   /** The external effects this child submitted, with what the service says about each. */
   effects: { outcome: SideEffectOutcome; reversible: boolean }[];
   /** Review items about this child or its effects (open, escalated or decided). */
-  reviews: { kind: ReviewItemKind; status: ReviewItemStatus; deadline: number }[];
+  reviews: { kind: ReviewItemKind; status: ReviewItemStatus; deadline: number; decidedAt?: number | null; updatedAt?: number | null }[];
   /** A Stop of this child alone or of an ancestor (issue 13, a scoped Stop): its own boundary and settlement. */
   ownStop?: StopFacts | null;
   /** The states of the resources it held (a lock, a temp file, a draft): a "discarded" is only said once they are released. */
@@ -67,7 +67,7 @@ export interface WorkItemLike {
   stopSettledAt?: Time;
 }
 export interface SideEffectLike { id: string; workItemId: string; outcome: string; reversible: boolean }
-export interface ReviewItemLike { workItemId: string | null; sideEffectId: string | null; kind: string; status: string; deadline: Time }
+export interface ReviewItemLike { workItemId: string | null; sideEffectId: string | null; kind: string; status: string; deadline: Time; decidedAt?: Time; updatedAt?: Time }
 export interface ResourceLike { workItemId: string; state: string }
 
 /**
@@ -91,7 +91,7 @@ export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffec
     cancel: { dispatchedAt: ms(item.cancelDispatchedAt), answeredAt: ms(item.cancelAnsweredAt), withdrawnAt: ms(item.cancelWithdrawnAt) },
     hasPartial: item.partialResult !== null && item.partialResult !== undefined,
     effects: effects.map((e) => ({ outcome: e.outcome as SideEffectOutcome, reversible: e.reversible })),
-    reviews: reviews.map((r) => ({ kind: r.kind as ReviewItemKind, status: r.status as ReviewItemStatus, deadline: ms(r.deadline) ?? 0 })),
+    reviews: reviews.map((r) => ({ kind: r.kind as ReviewItemKind, status: r.status as ReviewItemStatus, deadline: ms(r.deadline) ?? 0, decidedAt: ms(r.decidedAt), updatedAt: ms(r.updatedAt) })),
     ownStop: item.stopRequestedAt ? { requestedAt: ms(item.stopRequestedAt), settledAt: ms(item.stopSettledAt) } : null,
     resources: related.resources?.filter((r) => r.workItemId === item.id).map((r) => r.state),
   };

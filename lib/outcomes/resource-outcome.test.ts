@@ -14,6 +14,9 @@ describe("resourceOutcomeOf", () => {
     ["held by a step still being stopped", "held", { status: "cancelling", leaseExpiresAt: lease }, true, ResourceOutcome.heldByRunningStep, "still held"],
     ["held by a step at work, no Stop", "held", { status: "running", leaseExpiresAt: lease }, false, ResourceOutcome.inUse, "in use"],
     ["its step unknown", "held", undefined, true, ResourceOutcome.beingReleased, "being released"],
+    // issue 20, item 7: a finished request (no Stop) never reads "being released" — nothing is releasing it
+    ["a finished request's draft its step reported released, no Stop", "release_requested", { status: "completed", leaseExpiresAt: null }, false, ResourceOutcome.reportedReleased, "released by its step"],
+    ["a finished request's lock its step never released, no Stop", "held", { status: "completed", leaseExpiresAt: null }, false, ResourceOutcome.leftHeld, "left held"],
   ])("%s", (_, state, holder, stopped, outcome, short) => {
     expect(resourceOutcomeOf({ state }, holder, stopped)).toBe(outcome);
     expect(RESOURCE_WORDS[outcome].short).toBe(short);

@@ -16,6 +16,13 @@ export const ResourceOutcome = {
   released: "released",
   /** Still held after cleanup and one retry: an operator is asked to handle it. */
   notReleased: "not_released",
+  /**
+   * No Stop: its step ended and reported it released. Stopline verifies releases only after a Stop, so this is the
+   * step's word, never "released" (invariant 4) — and never "being released" forever (issue 20, item 7).
+   */
+  reportedReleased: "reported_released",
+  /** No Stop: its step ended without reporting it released. Nothing is releasing or checking it. */
+  leftHeld: "left_held",
 } as const;
 export type ResourceOutcome = (typeof ResourceOutcome)[keyof typeof ResourceOutcome];
 
@@ -25,6 +32,8 @@ export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: st
   [ResourceOutcome.beingReleased]: { short: "being released", phrase: "being released and verified", tone: "warn" },
   [ResourceOutcome.released]: { short: "released", phrase: "released (verified)", tone: "ok" },
   [ResourceOutcome.notReleased]: { short: "not released", phrase: "could not be released; an operator has been asked to handle it", tone: "danger" },
+  [ResourceOutcome.reportedReleased]: { short: "released by its step", phrase: "released by its step (not verified: Stopline checks releases after a Stop)", tone: "neutral" },
+  [ResourceOutcome.leftHeld]: { short: "left held", phrase: "its step ended without releasing it; nothing was stopped, so Stopline has not checked it", tone: "warn" },
 };
 
 /**
@@ -37,6 +46,8 @@ export function resourceOutcome(resource: { state: string }, stepStillRunning: b
     case ResourceState.orphaned:
       return ResourceOutcome.notReleased;
     default:
+      // Without a Stop nothing releases or verifies it: say what the step reported, not "being released".
+      if (!stepStillRunning && !stopped) return resource.state === ResourceState.releaseRequested ? ResourceOutcome.reportedReleased : ResourceOutcome.leftHeld;
       if (!stepStillRunning) return ResourceOutcome.beingReleased;
       return stopped ? ResourceOutcome.heldByRunningStep : ResourceOutcome.inUse;
   }

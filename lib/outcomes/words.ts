@@ -1,4 +1,4 @@
-import { EffectReview, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
+import { EffectReview, EscalationCause, OutcomeKind, StopFailure, type ChildOutcome } from "./child-outcome";
 
 /**
  * The words for each outcome — the only place they are written. `OUTCOME_WORDS` is keyed by every
@@ -147,13 +147,27 @@ function effectWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: Words
     case EffectReview.awaiting:
       return o.deadline !== null ? `a person decides by ${f.time(o.deadline)} whether to reverse it` : "a person decides whether to reverse it";
     case EffectReview.escalated:
-      return "not reversed; an operator has been alerted (the decision is overdue, or reversing it was refused)";
+      return escalatedWords(o, f);
     case EffectReview.reversing:
       return "a person approved reversing it; being reversed";
     case EffectReview.kept:
       return "kept: a person decided not to reverse it";
     case EffectReview.none:
       return "it has not been reversed";
+  }
+}
+
+/** An escalated reversal, saying which happened (issue 20, item 5). */
+function escalatedWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: WordsFormat): string {
+  switch (o.escalation) {
+    case EscalationCause.overdue:
+      return o.deadline !== null ? `not reversed; nobody decided by ${f.time(o.deadline)}, so an operator has been alerted` : "not reversed; nobody decided in time, so an operator has been alerted";
+    case EscalationCause.refused:
+      return "not reversed; reversing it was refused because the record changed since — an operator has been alerted";
+    case EscalationCause.failed:
+      return "not reversed; a person approved reversing it but the reversal failed — an operator has been alerted";
+    default:
+      return "not reversed; an operator has been alerted";
   }
 }
 

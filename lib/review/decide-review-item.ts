@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
 import { actorOf, principalRef } from "../auth/tokens";
-import { isOpenReview, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
+import { isOpenReview, ResourceState, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
 import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
@@ -25,6 +25,8 @@ export interface Decision {
   /** Approval binds to the exact proposal the person saw: its target record and version must be repeated. */
   target?: string | null;
   expectedVersion?: string | null;
+  /** Closing an orphaned resource that was never verified released: explicitly confirmed, with evidence. */
+  confirmNotVerifiedReleased?: true;
 }
 
 export interface DecisionResult {
@@ -44,15 +46,15 @@ interface Proposal { target: string | null; expectedVersion: string | null; tool
  */
 export async function decideReviewItem(database: Database, registry: ToolRegistry, principal: Principal, input: Decision): Promise<DecisionResult> {
   const actor = actorOf(principal);
-  const item = await database.prisma.reviewItem.findUnique({ where: { id: input.reviewItemId }, include: { sideEffect: { include: { workItem: true } } } });
+  const item = await database.prisma.reviewItem.findUnique({ where: { id: input.reviewItemId }, include: { sideEffect: { include: { workItem: true } }, resource: true } });
   if (!item) throw new AppError(ErrorCode.notFound, `review item ${input.reviewItemId} not found`, { reviewItemId: input.reviewItemId });
   if (!isOpenReview(item.status)) throw alreadyDecided(item);
-  const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}) =>
+  const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}, eventData: Record<string, unknown> = {}) =>
     writeLedger(database, (w) =>
       casUpdate(w, {
         entity: "reviewItem", id: item.id, from: item.status, to,
         data: { decidedBy: actor, decidedAt: new Date(), resolution: [input.reason, input.evidence && `evidence: ${input.evidence}`].filter(Boolean).join(" — "), ...extra },
-        event: { taskId: item.taskId, workItemId: item.workItemId, actor, type, reason: input.reason, data: { decision: input.decision, evidence: input.evidence ?? null } },
+        event: { taskId: item.taskId, workItemId: item.workItemId, actor, type, reason: input.reason, data: { decision: input.decision, evidence: input.evidence ?? null, ...eventData } },
       }),
     ).then(async (moved) => {
       if (moved) return;
@@ -72,7 +74,17 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     if (item.kind === ReviewItemKind.resolveUncertain && input.finding) {
       return resolveUncertain(database, registry, { item, actor, finding: input.finding, reason: input.reason, evidence: input.evidence ?? null }, alreadyDecided);
     }
-    await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved);
+    // An orphaned resource that no re-query verified released is closed only on purpose: the person confirms they
+    // know it is not verified and says what they did (evidence). The resource stays orphaned in the ledger, so every
+    // summary and the person's chat keep saying it was not released (invariant 4: no claim without verification).
+    const unverified = item.kind === ReviewItemKind.orphanedResource && item.resource?.state !== ResourceState.released;
+    if (unverified && input.confirmNotVerifiedReleased !== true) {
+      throw new AppError(ErrorCode.badRequest, "this resource was never verified released: retry the release, or confirm that you close it without a verified release (confirmNotVerifiedReleased) and give evidence of what you did", { field: "confirmNotVerifiedReleased" });
+    }
+    if (unverified && !input.evidence?.trim()) {
+      throw new AppError(ErrorCode.badRequest, "closing a resource without a verified release needs evidence: what you checked or did at the service", { field: "evidence" });
+    }
+    await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved, unverified ? { resolution: `closed without a verified release: ${input.reason} — evidence: ${input.evidence?.trim()}` } : {}, unverified ? { closedWithoutVerifiedRelease: true } : {});
     return { status: ReviewItemStatus.resolved };
   }
 

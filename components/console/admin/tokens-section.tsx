@@ -58,10 +58,12 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
   }
 
   const tokens = query.data?.tokens ?? [];
+  // The bootstrap token from the server's environment is a live admin token too: counted, and never "No API tokens".
+  const bootstrapActive = query.data?.bootstrap?.active === true;
   return (
     <section aria-labelledby="tokens-title" className="space-y-3" data-testid="tokens-section">
       <div>
-        <SectionTitle id="tokens-title" count={query.data ? tokens.length : undefined}>
+        <SectionTitle id="tokens-title" count={query.data ? tokens.length + (bootstrapActive ? 1 : 0) : undefined}>
           API tokens
         </SectionTitle>
         <p className="mt-1 text-sm text-muted">
@@ -73,13 +75,14 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
           {notice.text}
         </p>
       )}
+      {bootstrapActive && <BootstrapNotice />}
       {isUnauthorized(query.error) ? (
         <SessionEndedBlock />
       ) : query.isPending ? (
         <LoadingBlock label="Loading API tokens…" />
       ) : query.isError && !query.data ? (
         <ErrorBlock title="Could not load the API tokens" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
-      ) : tokens.length === 0 ? (
+      ) : tokens.length === 0 && bootstrapActive ? null : tokens.length === 0 ? (
         <EmptyBlock title="No API tokens yet.">Create one below for each agent runtime or worker; revoke it when that client is retired.</EmptyBlock>
       ) : (
         <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
@@ -156,5 +159,15 @@ function Time({ iso }: { iso: string }) {
     <time dateTime={iso} title={fullTime(iso)}>
       {shortTime(iso)}
     </time>
+  );
+}
+
+/** The bootstrap token: live, admin, set in the server's environment — so it is neither stored here nor revocable here. */
+function BootstrapNotice() {
+  return (
+    <p data-testid="bootstrap-token" className="rounded-md border border-warn/40 bg-warn-soft/60 px-3 py-2 text-sm text-ink">
+      <strong className="font-semibold">The bootstrap token is active</strong> (STOPLINE_BOOTSTRAP_TOKEN, an admin token set in the server&apos;s
+      environment). It is not stored here and cannot be revoked here: create your own tokens below, then remove it from the environment.
+    </p>
   );
 }

@@ -13,6 +13,7 @@ import {
   faultsOn,
   isBooleanFault,
   LATENCY_MAX_MS,
+  noFaultsSentence,
   serviceNoun,
   type DemoFaultName,
   type DemoFaults,
@@ -87,7 +88,7 @@ export function FaultsForm({ service }: { service: DemoService }) {
       const on = faultsOn(result.faults);
       setFeedback({
         tone: "ok",
-        text: `Saved at ${savedAt.format(new Date())}. ${on.length ? `Now on: ${on.join(", ")}.` : `No faults: the ${serviceNoun(service.name)} behaves normally.`}`,
+        text: `Saved at ${savedAt.format(new Date())}. ${on.length ? `Now on: ${on.join(", ")}.` : noFaultsSentence(service.name)}`,
       });
     },
     onError: (error) => setFeedback({ tone: "error", text: `Not saved: ${asSentence((error as Error).message)}` }),

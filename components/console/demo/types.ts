@@ -23,6 +23,8 @@ const TITLES: Record<string, string> = { shop: "Shop", crm: "CRM", mailer: "Mail
 export const serviceTitle = (name: string) => TITLES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
 /** … and inside a sentence ("the shop", "the CRM"). */
 export const serviceNoun = (name: string) => (name === "crm" ? "CRM" : name);
+/** "No faults: the reports service behaves normally." — the service, not its name as a plural noun. */
+export const noFaultsSentence = (name: string) => `No faults: the ${serviceNoun(name)} service behaves normally.`;
 
 type BooleanFault = Exclude<DemoFaultName, "latencyMs">;
 

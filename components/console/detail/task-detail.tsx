@@ -112,7 +112,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                 className="font-medium text-ink underline decoration-line underline-offset-2 hover:decoration-accent"
                 title="Everything this owner's agents changed, in the audit"
               >
-                {task.ownerId}
+                {task.ownerEmail ?? task.ownerId}
               </Link>
             </span>
             <span>risk {task.riskLevel}</span>

@@ -1,5 +1,6 @@
 "use client";
 
+import { deliveryLogEmptyKind } from "@/components/state-words";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
@@ -241,7 +242,7 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
               <>
                 {log.isError && <StaleNotice subject="deliveryLog" error={log.error} />}
                 {groups.length === 0 ? (
-                  <EmptyState kind="deliveryLog" />
+                  <EmptyState kind={deliveryLogEmptyKind(undelivered.length)} />
                 ) : (
                   <ol className="space-y-3" data-testid="delivery-log">
                     {groups.map((g) => (

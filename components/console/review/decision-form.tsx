@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { compensationConflict, type Conflict } from "@/lib/review/conflict";
+import { choiceLabel, effectiveChoice, enterHint, reviewChoices, type Choice } from "@/lib/review/choices";
 import { FINDING_WORDS, FINDINGS, type Finding } from "@/lib/review/decision-words";
 import { apiFetch, ApiError, asSentence } from "../api";
 import type { ReviewItem, SideEffect } from "../detail/types";
@@ -20,23 +21,24 @@ interface Proposal {
   expectedVersion?: string | null;
   description?: string;
 }
-type Decision = "approve" | "reject" | "resolve" | "retry_release";
-/** A keyboard shortcut from the queue: "a" (the item's main action) or "r" (reject), with when it was pressed. */
+/** A keyboard shortcut from the queue: the choice its key makes on this item (lib/review/choices.ts), with when it was pressed. */
 export interface Armed {
-  action: "primary" | "reject";
+  choice: Choice;
   at: number;
 }
 
 /**
- * The decision for one item, offering only what is still possible:
+ * The decision for one item, offering only what is still possible (lib/review/choices.ts — the buttons, the keys and
+ * the Enter hint come from the same function):
  * - a compensation is approved bound to the exact record and version shown, or rejected; when the record has
  *   changed since the agent's write (a conflict the service reported), approval can only fail again: the card shows
  *   what changed (the agent's version, the current one, who, each write) and offers keeping the record as it is;
  * - an uncertain outcome is resolved by choosing what happened (took effect / did not / cannot tell) with evidence;
- * - an orphaned resource can be released again (cleanup + verification, recorded) or marked handled;
+ * - an orphaned resource can be released again (cleanup + verification, recorded); closing it without a verified
+ *   release is a separate, explicit choice with a confirmation and evidence (the person keeps reading "not released");
  * - an irreversible side effect is marked handled.
- * Every choice needs a reason (kept in the audit). Enter in the reason field sends the main choice (or the one a
- * shortcut chose); Shift+Enter is a new line.
+ * Every choice but a retried release needs a reason (kept in the audit). Enter in the reason field sends the choice
+ * the hint names; Shift+Enter is a new line.
  */
 export function DecisionForm({ item, effect, result, onDecided, armed }: { item: ReviewItem; effect?: SideEffect; result?: Decided; onDecided: (r: Decided) => void; armed?: Armed | null }) {
   const id = useId();
@@ -45,29 +47,39 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
   const uncertain = item.kind === "resolve_uncertain";
   const orphanedResource = item.kind === "orphaned_resource";
   const conflict = compensation ? compensationConflict(proposal, effect?.evidence) : null;
+  const choices = reviewChoices({ kind: item.kind, conflict: !!conflict, effectKnown: !!effect });
   const [reason, setReason] = useState("");
   const [evidence, setEvidence] = useState("");
+  const [confirmed, setConfirmed] = useState(false);
   const [finding, setFinding] = useState<Finding | null>(null);
-  const [pending, setPending] = useState<Decision | null>(null);
+  const [pending, setPending] = useState<Choice | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState<"reason" | "finding" | null>(null);
-  const [chosen, setChosen] = useState<Decision | null>(null);
+  const [missing, setMissing] = useState<"reason" | "finding" | "confirm" | "evidence" | null>(null);
+  const [chosen, setChosen] = useState<Choice | null>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const findingRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
+  const evidenceRef = useRef<HTMLTextAreaElement>(null);
 
-  const primary: Decision = compensation ? (conflict ? "reject" : "approve") : "resolve";
+  // Only what the card still offers: a choice made before a conflict appeared falls back to what remains.
+  const effective = effectiveChoice(choices, chosen);
+  const closing = effective === "close_unreleased";
+  const ctx = { conflict: !!conflict, expectedVersion: proposal.expectedVersion ?? null, kind: item.kind };
+  const label = (c: Choice) => choiceLabel(c, ctx);
 
-  // A shortcut from the queue: choose the action and put the cursor where the person types next.
+  // A shortcut from the queue: choose the action and put the cursor where the person acts next.
   useEffect(() => {
-    if (!armed) return;
-    const decision: Decision = armed.action === "reject" ? (compensation ? "reject" : primary) : primary;
-    setChosen(decision);
-    if (uncertain && !finding) findingRef.current?.focus();
+    if (!armed || !choices.offered.includes(armed.choice)) return;
+    setChosen(armed.choice);
+    if (armed.choice === "retry_release") formRef.current?.querySelector<HTMLButtonElement>("[data-testid=retry-release]")?.focus();
+    else if (uncertain && !finding) findingRef.current?.focus();
     else reasonRef.current?.focus();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [armed?.at]);
 
-  async function decide(decision: Decision) {
+  async function decide(decision: Choice) {
+    if (!choices.offered.includes(decision)) return;
     if (decision === "resolve" && uncertain && !finding) {
       setMissing("finding");
       findingRef.current?.focus();
@@ -76,6 +88,16 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
     if (decision !== "retry_release" && !reason.trim()) {
       setMissing("reason");
       reasonRef.current?.focus();
+      return;
+    }
+    if (decision === "close_unreleased" && !confirmed) {
+      setMissing("confirm");
+      confirmRef.current?.focus();
+      return;
+    }
+    if (decision === "close_unreleased" && !evidence.trim()) {
+      setMissing("evidence");
+      evidenceRef.current?.focus();
       return;
     }
     setPending(decision);
@@ -89,11 +111,12 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
         return;
       }
       const body = {
-        decision,
+        decision: decision === "close_unreleased" ? "resolve" : decision,
         reason: reason.trim(),
         ...(evidence.trim() ? { evidence: evidence.trim() } : {}),
         ...(uncertain && decision === "resolve" && finding ? { finding } : {}),
         ...(decision === "approve" ? { target: proposal.target ?? null, expectedVersion: proposal.expectedVersion ?? null } : {}),
+        ...(decision === "close_unreleased" ? { confirmNotVerifiedReleased: true } : {}),
       };
       const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, { method: "POST", body });
       const message = res.compensation
@@ -113,22 +136,24 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void decide(chosen ?? primary);
+    void decide(effective);
   };
   const enterSends = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      void decide(chosen ?? primary);
+      void decide(effective);
     }
   };
 
-  const label = (d: Decision) =>
-    d === "approve" ? `Approve (version ${proposal.expectedVersion ?? "—"})` : d === "reject" ? (conflict ? "Keep the record as it is (reject)" : "Reject") : orphanedResource || !uncertain ? "Mark handled" : "Resolve";
-
   return (
-    <form onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`} data-testid="decision-form">
+    <form ref={formRef} onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`} data-testid="decision-form">
       {compensation && (conflict ? <ConflictBlock conflict={conflict} proposal={proposal} /> : <CompensationTerms proposal={proposal} />)}
-      {orphanedResource && <p className="text-muted">Release it again (Stopline runs the cleanup and checks), or release it yourself and mark it handled with what you did.</p>}
+      {orphanedResource && (
+        <p className="text-muted">
+          Release it again: Stopline runs the cleanup and checks with the service. Closing it without a verified release is possible only on purpose, with
+          evidence of what you did; the person&apos;s chat keeps saying it was not released.
+        </p>
+      )}
       {item.kind === "orphaned_side_effect" && <p className="text-muted">This change cannot be undone by Stopline; record how it was handled.</p>}
       {uncertain && (
         <fieldset aria-describedby={missing === "finding" ? `${id}-finding-error` : undefined}>
@@ -187,7 +212,7 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
           </p>
         ) : (
           <p id={`${id}-enter`} className="text-xs text-muted">
-            Enter: {label(chosen ?? primary).toLowerCase()} · Shift+Enter: new line
+            {enterHint(effective, ctx)}
           </p>
         )}
       </div>
@@ -206,9 +231,58 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
           />
         </div>
       )}
+      {closing && (
+        <fieldset className="space-y-2 rounded-md border border-danger/40 bg-danger-soft/40 p-2.5" data-testid="close-unreleased">
+          <legend className="px-1 text-xs font-semibold text-danger">Close without a verified release</legend>
+          <div>
+            <label htmlFor={`close-evidence-${item.id}`} className="block text-xs font-medium text-ink">
+              Evidence <span className="text-muted">(required: what you checked or did at the service)</span>
+            </label>
+            <textarea
+              ref={evidenceRef}
+              id={`close-evidence-${item.id}`}
+              value={evidence}
+              onChange={(e) => {
+                setEvidence(e.target.value);
+                if (missing === "evidence") setMissing(null);
+              }}
+              rows={2}
+              maxLength={5000}
+              aria-invalid={missing === "evidence" || undefined}
+              aria-describedby={missing === "evidence" ? `${id}-evidence-error` : undefined}
+              className="mt-1 w-full rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm text-ink focus:border-accent focus:outline-none"
+            />
+            {missing === "evidence" && (
+              <p id={`${id}-evidence-error`} className="text-xs text-danger">
+                Say what you checked or did, for the audit.
+              </p>
+            )}
+          </div>
+          <label className="flex gap-2 text-sm text-ink">
+            <input
+              ref={confirmRef}
+              type="checkbox"
+              checked={confirmed}
+              onChange={(e) => {
+                setConfirmed(e.target.checked);
+                if (missing === "confirm") setMissing(null);
+              }}
+              aria-invalid={missing === "confirm" || undefined}
+              aria-describedby={missing === "confirm" ? `${id}-confirm-error` : undefined}
+              className="mt-0.5 accent-accent"
+            />
+            <span>I understand Stopline has not verified this released. It stays recorded as not released, and the person is told so.</span>
+          </label>
+          {missing === "confirm" && (
+            <p id={`${id}-confirm-error`} className="text-xs text-danger">
+              Confirm that you close it without a verified release.
+            </p>
+          )}
+        </fieldset>
+      )}
       {!result?.ok && (
         <div className="flex flex-wrap gap-2">
-          {compensation && !conflict && (
+          {compensation && !conflict && choices.offered.includes("approve") && (
             <Button size="sm" disabled={!!pending} onClick={() => void decide("approve")}>
               {pending === "approve" ? "Approving…" : label("approve")}
             </Button>
@@ -219,11 +293,30 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
             </Button>
           )}
           {orphanedResource && (
-            <Button variant="secondary" size="sm" disabled={!!pending} onClick={() => void decide("retry_release")} data-testid="retry-release">
-              {pending === "retry_release" ? "Releasing and checking…" : "Retry release"}
+            <Button size="sm" disabled={!!pending} onClick={() => void decide("retry_release")} data-testid="retry-release">
+              {pending === "retry_release" ? "Releasing and checking…" : label("retry_release")}
             </Button>
           )}
-          {!compensation && (
+          {orphanedResource && (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={!!pending}
+              aria-expanded={closing}
+              data-testid="close-unreleased-button"
+              onClick={() => {
+                // The first press opens the confirmation; the next sends it (when confirmed, with evidence and a reason).
+                if (!closing) {
+                  setChosen("close_unreleased");
+                  setMissing(null);
+                  setTimeout(() => evidenceRef.current?.focus(), 0);
+                } else void decide("close_unreleased");
+              }}
+            >
+              {pending === "close_unreleased" ? "Closing…" : closing ? "Close it, not released" : label("close_unreleased")}
+            </Button>
+          )}
+          {!compensation && !orphanedResource && (
             <Button size="sm" disabled={!!pending} onClick={() => void decide("resolve")}>
               {pending === "resolve" ? "Saving…" : label("resolve")}
             </Button>
@@ -243,8 +336,9 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
   );
 }
 
-function decisionMessage(decision: Decision, finding: Finding | null): string {
+function decisionMessage(decision: Choice, finding: Finding | null): string {
   if (decision === "reject") return "Rejected: nothing will be reversed.";
+  if (decision === "close_unreleased") return "Closed without a verified release: it stays recorded as not released.";
   if (finding) return `Resolved: ${FINDING_WORDS[finding].choice.toLowerCase()}. The person's summary says so.`;
   return "Marked handled.";
 }

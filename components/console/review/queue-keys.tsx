@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Choice } from "@/lib/review/choices";
 import type { Armed } from "./decision-form";
 
 const IN_FIELD = new Set(["INPUT", "TEXTAREA", "SELECT"]);
@@ -8,8 +9,8 @@ const IN_FIELD = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 /** The shortcuts, shown on the page and announced to the help toggle (one list: what the help says is what works). */
 export const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: "j / k", what: "next / previous item" },
-  { keys: "a", what: "the item's main action: approve, resolve or mark handled — then type the reason and press Enter" },
-  { keys: "r", what: "reject a compensation (keep the record as it is)" },
+  { keys: "a", what: "the item's main action: approve, resolve, mark handled or retry the release — then type the reason and press Enter" },
+  { keys: "r", what: "reject a compensation (only on items that show a Reject button; elsewhere r does nothing)" },
   { keys: "Esc", what: "leave a field, back to the item" },
   { keys: "?", what: "show or hide these shortcuts" },
 ];
@@ -20,7 +21,7 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
  * item, ? toggles the help. Letters typed into a field are text, never shortcuts. After a decision, `moveOnFrom`
  * moves the focus to the next item (or the previous one when it was the last).
  */
-export function useQueueKeys(openIds: string[], enabled: boolean) {
+export function useQueueKeys(openIds: string[], enabled: boolean, keysOf: (id: string) => { a: Choice | null; r: Choice | null }, onNoAction?: (key: string) => void) {
   const [current, setCurrent] = useState<string | null>(null);
   const [armed, setArmed] = useState<Armed | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -28,6 +29,12 @@ export function useQueueKeys(openIds: string[], enabled: boolean) {
   ids.current = openIds;
   const currentRef = useRef(current);
   currentRef.current = current;
+  // What a and r do on each item comes from the item's own choices (lib/review/choices.ts): a key never does what no
+  // button on that card shows.
+  const keysRef = useRef(keysOf);
+  keysRef.current = keysOf;
+  const noActionRef = useRef(onNoAction);
+  noActionRef.current = onNoAction;
 
   const focusItem = useCallback((id: string | undefined) => {
     if (!id) return;
@@ -64,7 +71,11 @@ export function useQueueKeys(openIds: string[], enabled: boolean) {
       }
       if (e.key === "j") move(1);
       else if (e.key === "k") move(-1);
-      else if ((e.key === "a" || e.key === "r") && currentRef.current) setArmed({ action: e.key === "a" ? "primary" : "reject", at: Date.now() });
+      else if ((e.key === "a" || e.key === "r") && currentRef.current) {
+        const choice = keysRef.current(currentRef.current)[e.key];
+        if (choice) setArmed({ choice, at: Date.now() });
+        else noActionRef.current?.(e.key);
+      }
       else if (e.key === "?") setHelpOpen((o) => !o);
       else return;
       e.preventDefault();
@@ -94,7 +105,7 @@ export function ShortcutHelp({ open, onToggle }: { open: boolean; onToggle: () =
     <div className="rounded-md border border-line bg-surface px-3 py-2 text-xs text-muted" data-testid="shortcut-help">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span>
-          Keyboard: <Kbd>j</Kbd>/<Kbd>k</Kbd> move · <Kbd>a</Kbd> act · <Kbd>r</Kbd> reject · <Kbd>?</Kbd> help
+          Keyboard: <Kbd>j</Kbd>/<Kbd>k</Kbd> move · <Kbd>a</Kbd> act · <Kbd>r</Kbd> reject (where shown) · <Kbd>?</Kbd> help
         </span>
         <button type="button" className="font-medium text-accent underline-offset-2 hover:underline" aria-expanded={open} onClick={onToggle}>
           {open ? "Hide shortcuts" : "All shortcuts"}

@@ -19,6 +19,8 @@ import { outcomesOfTask } from "@/lib/outcomes";
 import { useLedgerEvents } from "../use-ledger-events";
 import { QueryKeys } from "@/components/data/query-keys";
 import { deadlineWords } from "@/lib/review/deadline-words";
+import { reviewChoices } from "@/lib/review/choices";
+import { compensationConflict } from "@/lib/review/conflict";
 import { useRefetchSoon } from "../use-refetch-soon";
 import type { Capabilities } from "@/lib/auth/capabilities";
 import { DecisionForm, ReadOnlyDecision, type Armed, type Decided } from "./decision-form";
@@ -75,7 +77,18 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
   const [announcement, setAnnouncement] = useState("");
   const [lastDecided, setLastDecided] = useState<Record<string, Decided>>({});
   const openIds = open.map((i) => i.id);
-  const keys = useQueueKeys(openIds, can.decideReviews);
+  const keys = useQueueKeys(
+    openIds,
+    can.decideReviews,
+    (id) => {
+      const item = open.find((i) => i.id === id);
+      if (!item) return { a: null, r: null };
+      const effect = taskById.get(item.taskId)?.sideEffects.find((s) => s.id === item.sideEffectId);
+      const conflict = item.kind === "approve_compensation" && !!compensationConflict(item.proposal as { expectedVersion?: string | null } | null, effect?.evidence);
+      return reviewChoices({ kind: item.kind, conflict, effectKnown: !!effect }).keys;
+    },
+    (key) => setAnnouncement(key === "r" ? "This item has no Reject: r does nothing here." : "This item has no main action for a."),
+  );
   const onDecided = (item: ReviewItem, result: Decided) => {
     setLastDecided((prev) => ({ ...prev, [item.id]: result }));
     setAnnouncement(result.message);
@@ -245,7 +258,7 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
                 <>
                   <span className="text-ink">{task.title}</span>{" "}
                   <span className="text-xs text-muted">
-                    · owner {task.ownerId}
+                    · owner {task.ownerEmail ?? task.ownerId}
                     {task.cancelRequestedAt && <> · Stop {shortTime(task.cancelRequestedAt)}</>}
                   </span>
                 </>
