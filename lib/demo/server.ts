@@ -27,6 +27,13 @@ type Handler = (ctx: { db: DemoDb; params: string[]; query: URLSearchParams; bod
 interface Route { method: string; pattern: RegExp; service: ServiceName; handler: Handler }
 
 const now = () => new Date().toISOString();
+/** The inference service's responses by generation id (in memory: a generation lives as long as its process). */
+const generations = new WeakMap<DemoDb, Map<string, { state: "running" | "completed" | "stopped"; text: string }>>();
+const generationsOf = (db: DemoDb) => {
+  let map = generations.get(db);
+  if (!map) generations.set(db, (map = new Map()));
+  return map;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const parse = <T>(schema: z.ZodType<T>, body: unknown): T => {
   const r = schema.safeParse(body);
@@ -285,13 +292,26 @@ const routes: Route[] = [
     let closed = res.destroyed;
     res.once("close", () => (closed = !res.writableEnded));
     let sent = 0;
-    for (; sent < total && !closed; sent++) {
-      res.write(`${words[sent % words.length]} `);
+    let text = "";
+    generationsOf(db).set(id, { state: "running", text });
+    // (the close may have come before the listener — a caller gone during the latency fault: res.destroyed says so)
+    for (; sent < total && !(closed ||= res.destroyed); sent++) {
+      const word = `${words[sent % words.length]} `;
+      res.write(word);
+      text += word;
       await sleep(input.wordMs ?? 30);
     }
     witness(db, "inference", closed ? "generation_stopped" : "generation_completed", id, { words: sent });
+    generationsOf(db).set(id, { state: closed ? "stopped" : "completed", text });
     res.end();
     return RAW;
+  } },
+  // What became of a generation whose stream the caller stopped reading: a provider's record of the response (the
+  // caller may have aborted after the last word left, and then the reply was complete at the service).
+  { method: "GET", service: "inference", pattern: /^\/inference\/generations\/([\w-]+)$/, handler: ({ db, params }) => {
+    const generation = generationsOf(db).get(params[0]!);
+    if (!generation) throw new HttpError(404, "no such generation");
+    return { id: params[0], state: generation.state, text: generation.state === "completed" ? generation.text.trim() : null };
   } },
 ];
 
