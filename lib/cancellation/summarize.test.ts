@@ -41,8 +41,9 @@ describe("summarize", () => {
       ],
     }));
     expect(s.orphaned_resources).toEqual([{ tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock", handle: "exp_1" }]);
-    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it finished 10 s after the Stop. One resource could not be released; an operator has been asked to handle it.");
-    expect(s.status).toBe("PARTIALLY_CANCELLED");
+    // The verdict as the Stop settled it stays; what happened later is added (issue 20, item 4).
+    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. One resource could not be released; an operator has been asked to handle it. Since the Stop: The step reports.export_report: it ran 10 s past the Stop, then finished.");
+    expect(s.status).toBe("CANCELLATION_FAILED"); // as settled: the step was still running then
   });
 
   it("a step that stopped after the engine's pass: its lock and temp file are 'being released' — never called released before their verification", () => {
@@ -53,7 +54,9 @@ describe("summarize", () => {
         { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "held" },
       ],
     }));
-    expect(s.user_message).toBe("Stopped new work. One partial result kept. Two resources are being released; Stopline confirms their release next.");
+    // Its cancel was answered without being withdrawn (refused) and it ended after the settlement: the settled verdict
+    // stays, the partial result it ended with is added (issue 20, item 4).
+    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. Two resources are being released; Stopline confirms their release next. Since the Stop: The step reports.export_report: it ran 3 s past the Stop, then stopped — the complete part of its result is kept (1 row).");
     expect(s.orphaned_resources).toEqual([]);
   });
 
