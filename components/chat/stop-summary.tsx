@@ -88,7 +88,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         <span className="text-xs text-muted">Stop recorded at {clock(summary.cancel_requested_at)}</span>
       </div>
       <p className="mt-1.5 text-base leading-7 text-ink" data-testid="user-message">
-        {inReaderZone(summary.user_message, Date.parse(summary.cancel_requested_at))}
+        {inReaderZone(summary.user_message, Date.parse(summary.cancel_requested_at)).replace(/The step ([\w.]+):/g, (_, tool: string) => `${toolLabel(tool)}:`)}
       </p>
 
       <dl className="mt-3 space-y-3 text-sm">
