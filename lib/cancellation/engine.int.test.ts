@@ -500,9 +500,13 @@ describe("the stop matrix, end to end", () => {
     const [settled] = await events(task.id, "task.cancelled");
     expect(settled.seq).toBeGreaterThan(finished.seq);
     s = await summary(task.id);
-    expect(["CANCELLATION_FAILED", "IN_PROGRESS"]).not.toContain(s.status);
-    expect(s.user_message).not.toMatch(/still running/);
-    expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it finished (less than a second|\d+ s) after the Stop\./);
+    // The verdict as settled stays (it could not be stopped and was still running then); how it ended is added after
+    // it, never written over it (issue 20, item 4).
+    expect(s.status).toBe("CANCELLATION_FAILED");
+    expect(s.user_message).not.toMatch(/it is still running/);
+    expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it was still running when the Stop settled\./);
+    expect(s.user_message).toMatch(/Since the Stop: The step s4\.export: it ran (less than a second|\d+ s) past the Stop, then finished\./);
+    expect(s.since_settlement.map((x) => x.tool_call_id)).toEqual([child.correlationId]);
     expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
     expect(s.completed_tool_calls.map((c) => c.tool_call_id)).toEqual([child.correlationId]);
   });
