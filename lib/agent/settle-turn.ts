@@ -73,7 +73,10 @@ async function stopByIncident(database: Database, taskId: string, incidentId: st
 export function startTurnSettler(database: Database, options: { sweepMs?: number } = {}): () => Promise<void> {
   const due = new Set<string>();
   let running: Promise<void> = Promise.resolve();
-  const ENDINGS = new Set<string>([LedgerEvent.workItemStopRequested, LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
+  // (not on work_item.stop_requested: a kill switch stopping 30 children woke every process's settler 30 times at the
+  // moment the workers needed the embedded database most — kill-switch.int saw writes wait past 5 s; the stopped
+  // child's work_item.finished comes a moment later and settles the turn as cut short by the incident)
+  const ENDINGS = new Set<string>([LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
   const drain = () => {
     running = running.then(async () => {
       for (const id of [...due]) {
