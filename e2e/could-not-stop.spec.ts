@@ -18,6 +18,8 @@ const REFUSED_RUNNING = "could not be stopped — the service refused the cancel
 const REFUSED_FINISHED = /could not be stopped — the service refused the cancel; it finished \d+ s after the Stop/i;
 
 let taskId = "";
+/** The chat's "Since the Stop" line: the console and the audit must show it word for word (issue 20, item 4). */
+let sinceText = "";
 
 async function shots(page: Page, name: string, target?: ReturnType<Page["locator"]>) {
   for (const [size, viewport] of [["desktop", DESKTOP], ["390", PHONE]] as const) {
@@ -89,6 +91,8 @@ test("chat - could not stop: the export's cancel is refused; the chat says it is
   await expect(summary).toHaveAttribute("data-status", "CANCELLATION_FAILED");
   await expect(summary.getByTestId("user-message")).toContainText("One step could not be stopped — the service refused the cancel; it was still running when the Stop settled.");
   await expect(summary.getByTestId("user-message")).toContainText(/Since the Stop: Exporting the report: it ran \d+ s past the Stop, then finished/);
+  sinceText = (await summary.getByTestId("since-line").first().textContent())!;
+  expect(sinceText).toMatch(/^Exporting the report: it ran \d+ s past the Stop, then finished/);
   await expect(summary).not.toContainText("before the Stop could reach");
   await expect(summary.getByTestId("summary-unstoppable")).toContainText("Exporting the report — could not be stopped — the service refused the cancel");
   await expect(exportStep.getByTestId("step-status")).toHaveText("could not stop — finished anyway");
@@ -116,6 +120,8 @@ test("task detail - could not stop: what each step did, in the same words, with 
   await expect(step).toContainText("could not stop — finished anyway");
   await expect(page.getByTestId("settlement")).toContainText("Settled at");
   await expect(page.locator('[data-testid="timeline-row"][data-outcome="could_not_stop_finished"]')).toHaveCount(1);
+  // "Since the Stop", from the same summary data and in the same words as the chat — never a different wording.
+  await expect(page.getByTestId("since-settlement").getByTestId("since-line")).toHaveText([sinceText], { timeout: 15_000 });
   // The refusal's record (the cancel sent and refused) is one click away, not in the way.
   await step.locator("summary").click();
   await expect(step).toContainText("refused or failed");
@@ -130,6 +136,7 @@ test("audit - could not stop: the task's steps and their outcomes, on the page a
   const outcome = page.locator('[data-testid="audit-outcome"][data-outcome="could_not_stop_finished"]');
   await expect(outcome).toHaveCount(1, { timeout: 15_000 });
   await expect(outcome).toContainText(/Exporting the report — could not be stopped — the service refused the cancel; it finished \d+ s after the Stop/);
+  await expect(page.getByTestId("audit-task").getByTestId("since-line")).toHaveText([sinceText], { timeout: 15_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
   const csv = await readFile((await download.path())!, "utf8");
   const row = csv.split("\r\n").find((line) => line.startsWith(`outcome,${taskId},`) && line.includes("reports.export_report"));

@@ -114,3 +114,28 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
     await other.context().close();
   }
 });
+
+test("console - a long owner address stays on one line in the task list (whole on hover), and the phone layout does not overflow", async ({ page, request }) => {
+  // Issue 20 item 7: the owner's e-mail wrapped over three lines in the narrow Owner column.
+  const owner = `olivia.operations-lead.${Date.now()}@customer-support.example.com`;
+  const title = `owner column check ${Date.now()}`;
+  const created = await request.post("/api/tasks", { headers: AUTH, data: { title, ownerId: owner, conversationId: `conv-${owner}` } });
+  expect(created.status(), await created.text()).toBe(201);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInWithToken(page, "/console");
+  const row = page.locator("tr", { has: page.getByText(title, { exact: true }) });
+  const name = row.getByTestId("owner-name");
+  await expect(name).toHaveText(owner); // the whole address stays in the text (screen readers, find-in-page)
+  await expect(name).toHaveAttribute("title", owner);
+  const lineHeight = await name.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+  expect((await name.boundingBox())!.height).toBeLessThanOrEqual(lineHeight + 1); // one line, not three
+  expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true); // cut with "…"
+  await shot(page, "owner-column-desktop");
+  await accessible(page);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(name).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await name.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "output/screenshots/new-paths-owner-column-phone.png" });
+});

@@ -39,6 +39,11 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   // The step follows the ledger: stopped, in the vocabulary's words.
   await expect.poll(async () => exportStep.getAttribute("data-outcome"), { timeout: 20_000 }).toMatch(new RegExp(`^(${STOPPED.join("|")})$`));
   await expect(exportStep.getByTestId("step-stop")).toHaveCount(0);
+  // Issue 20 item 7: not just a green "done" — what that step did, in the vocabulary's words, once it settled.
+  await expect(exportStep.getByTestId("step-stop-summary")).toHaveText(
+    /^You stopped “Exporting the report” alone: (stopped — the complete part of its result is kept \([\d,]+ rows?\)|stopped|completed before the Stop \([\d,]+ rows\))\. The rest of the request was not stopped\.$/,
+    { timeout: 20_000 },
+  );
   await shot(page, "stopped-desktop");
 
   // The task itself was never stopped: no boundary, no Stop summary in the chat, and its other step completed.

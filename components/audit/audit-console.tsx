@@ -14,6 +14,7 @@ import { toolLabel } from "@/components/chat/labels";
 import { OUTCOME_WORDS } from "@/lib/outcomes";
 import { inReaderZone } from "@/lib/outcomes/time";
 import { apiFetch, isUnauthorized } from "@/components/console/api";
+import { SinceStop } from "@/components/since-stop";
 import { SectionTitle } from "@/components/console/detail/states";
 import { EmptyState, ErrorState, LoadingState, SessionEnded } from "@/components/ui/states";
 import { effectLabel, effectTone } from "@/components/console/detail/types";
@@ -209,6 +210,7 @@ function ReportView({ report }: { report: Report }) {
                   ))}
                 </ul>
               )}
+              {t.cancelRequestedAt && <SinceStop taskId={t.id} stopped version={t.outcomes.map((o) => `${o.workItemId}:${o.kind}`).join("|")} />}
               <Details className="mt-1">
                 <Detail term="task">{t.id}</Detail>
                 {t.conversationId && <Detail term="conversation">{t.conversationId}</Detail>}

@@ -6,7 +6,7 @@ import { partialStopHeadline } from "@/lib/outcomes/headline";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
-import { childFacts, describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
+import { childFacts, describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, sinceLine, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
 import { ranOnReviews } from "@/lib/review/ran-on-reviews";
 import type { StopRequest } from "./turn-state";
 import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
@@ -113,7 +113,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
             )}
         <Group title="Since the Stop" testId="since-settlement">
           {since.map((x) => (
-            <li key={x.tool_call_id} data-testid="since-line">{x.sentence.replace(/^The step [\w.]+:/, `${toolLabel(x.tool_name)}:`)}</li>
+            <li key={x.tool_call_id} data-testid="since-line">{sinceLine(x.sentence, toolLabel(x.tool_name))}</li>
           ))}
         </Group>
         <Group title="Not released" testId="orphaned-resources">

@@ -5,7 +5,8 @@ import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
-import { OutcomeKind, outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, type ChildOutcome } from "@/lib/outcomes";
+import { OutcomeKind, outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, rowsOf, stepStopSummary, type ChildOutcome } from "@/lib/outcomes";
+import { localWords } from "@/components/outcome-words";
 import type { Resource, SideEffect, TaskDetail, WorkItem } from "./api";
 import { clock, duration, effectLook, itemLook, plural, toolLabel } from "./labels";
 import { PHASE_LOOK, type TurnPhase } from "./turn-state";
@@ -45,6 +46,7 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
               effects={detail.sideEffects.filter((e) => e.workItemId === item.id)}
               stoppable={stepStoppable(item, detail)}
               stopped={!!detail.cancelRequestedAt || !!item.stopRequestedAt}
+              stoppedAlone={!!item.stopRequestedAt && !detail.cancelRequestedAt}
             />
           ))}
         </ul>
@@ -53,8 +55,10 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   );
 }
 
-function StepRow({ item, outcome, now, resources, effects, stoppable, stopped }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean; stopped: boolean }) {
+function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, stoppedAlone }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean; stopped: boolean; stoppedAlone: boolean }) {
   const look = outcomeBadge(outcome);
+  // "Stop this step": once the step settled, what it did, in the vocabulary's words (issue 20 item 7).
+  const stopSummary = stoppedAlone ? stepStopSummary({ label: toolLabel(item.toolName), outcome, rows: rowsOf(item) }, localWords) : null;
   return (
     <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
       <div className="min-w-0">
@@ -88,6 +92,11 @@ function StepRow({ item, outcome, now, resources, effects, stoppable, stopped }:
               );
             })}
           </ul>
+        )}
+        {stopSummary && (
+          <p role="status" data-testid="step-stop-summary" className="mt-1.5 rounded-md border border-line bg-canvas px-2.5 py-1.5 text-sm text-ink">
+            {stopSummary}
+          </p>
         )}
         {stoppable && <StepStop workItemId={item.id} label={toolLabel(item.toolName)} />}
         <StepDetails item={item} resources={resources} effects={effects} />

@@ -69,9 +69,12 @@ export function TaskTable({ tasks, highlighted, now }: { tasks: TaskRow[]; highl
                 </Badge>
                 <OutcomeChips outcomes={task.outcomes} />
               </td>
-              <td className="min-w-0 text-ink md:max-w-48 md:px-3 md:py-3" data-testid="owner">
+              <td className="min-w-0 text-ink md:px-3 md:py-3" data-testid="owner">
                 <span className="text-xs text-muted md:hidden">Owner </span>
-                <span className="[overflow-wrap:anywhere]">{task.ownerEmail ?? task.ownerId}</span>
+                {/* One line in the narrow column (issue 20 item 7): cut with "…", the whole address on hover; the text itself stays whole for screen readers and search. */}
+                <span data-testid="owner-name" title={task.ownerEmail ?? task.ownerId} className="[overflow-wrap:anywhere] md:block md:max-w-52 md:truncate md:[overflow-wrap:normal]">
+                  {task.ownerEmail ?? task.ownerId}
+                </span>
               </td>
               <td className="tabular-nums text-ink md:px-3 md:py-3 md:text-right" data-testid="effects">
                 <EffectsCell effects={task.effects} />

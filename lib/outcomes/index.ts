@@ -20,3 +20,4 @@ export * from "./task-standing";
 export * from "./person-findings";
 export * from "./tool-result-text";
 export * from "./story";
+export * from "./step-stop";

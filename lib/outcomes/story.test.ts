@@ -3,7 +3,7 @@ import { Mechanism, WorkItemKind, WorkItemStatus } from "../ledger/states";
 import { ranOnReviews } from "../review/ran-on-reviews";
 import { OutcomeKind, StopFailure } from "./child-outcome";
 import type { ChildFacts, StopFacts } from "./facts";
-import { sinceSentence, sinceSettlement, verdictOutcome } from "./story";
+import { sinceLine, sinceSentence, sinceSettlement, verdictOutcome } from "./story";
 
 /** The story of a Stop: the verdict as settled stays; what happened since is added (issue 20, item 4). */
 const STOP = Date.parse("2026-12-04T16:41:49Z");
@@ -43,5 +43,15 @@ describe("verdictOutcome / sinceSettlement", () => {
     expect(ranOnReviews([{ tool_call_id: "a", tool_name: "export", ignored_cancel: true }, { tool_call_id: "b", tool_name: "other", ignored_cancel: false }])).toEqual([
       { key: "a", line: "export: the service ignored the cancel and ran on — check what it did after the Stop" },
     ]);
+  });
+});
+
+describe("sinceLine — the summary's since sentence as every page shows it", () => {
+  it.each([
+    ["names the step by its label", "The step reports.export_report: it ran 4 s past the Stop, then stopped — the complete part of its result is kept (39 rows).", "Exporting the report: it ran 4 s past the Stop, then stopped — the complete part of its result is kept (39 rows)."],
+    ["the ignored cancel keeps its words", "The step reports.export_report: the service ignored the cancel and ran on: it ran 25 s past the Stop, then finished (1,425 rows).", "Exporting the report: the service ignored the cancel and ran on: it ran 25 s past the Stop, then finished (1,425 rows)."],
+    ["a sentence without the prefix is left as it is", "Something else.", "Something else."],
+  ])("%s", (_, sentence, expected) => {
+    expect(sinceLine(sentence, "Exporting the report")).toBe(expected);
   });
 });

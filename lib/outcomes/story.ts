@@ -132,3 +132,10 @@ export function verdictsOfTask(task: TaskLike, now: number): Map<string, ChildOu
   const related = { sideEffects: task.sideEffects, reviewItems: task.reviewItems, resources: task.resources };
   return new Map(task.workItems.map((i) => [i.id, verdictOutcome(childFacts(i, related, now), stop)]));
 }
+
+/**
+ * A since-settlement sentence as pages show it: the step named by its label ("Exporting the report: it ran 4 s past
+ * the Stop, …") instead of its tool id; otherwise the summary's own sentence, word for word. The chat, the console
+ * and the audit all read `since_settlement` through this — never their own wording.
+ */
+export const sinceLine = (sentence: string, label: string): string => sentence.replace(/^The step [\w.]+:/, `${label}:`);

@@ -22,6 +22,7 @@ import { SectionTitle } from "./states";
 import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { loadWords } from "@/components/state-words";
 import { StopTask } from "./stop-task";
+import { SinceStop } from "@/components/since-stop";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
 import { StopEverything } from "@/components/stop/stop-everything";
 import { Timeline } from "./timeline";
@@ -227,6 +228,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
             ) : (
               <PlanView plan={plan} steps={steps} toolOf={toolOf} />
             )}
+            {task.cancelRequestedAt && <SinceStop taskId={task.id} stopped version={task.workItems.map((w) => `${w.id}:${w.status}:${w.finishedAt ?? ""}`).join("|")} />}
           </Card>
         </div>
 
