@@ -1,6 +1,6 @@
 import type { BadgeTone } from "@/components/ui/badge";
 import { readerClock } from "@/lib/outcomes/time";
-import { describeOutcome, isMoving, OutcomeKind, OUTCOME_WORDS, type ChildOutcome, type WordsFormat } from "@/lib/outcomes";
+import { describeOutcome, isMoving, OutcomeKind, outcomeBadgeWords, type ChildOutcome, type WordsFormat } from "@/lib/outcomes";
 
 /**
  * The outcome vocabulary (lib/outcomes) as pages show it: the same words as the API, with times in the reader's
@@ -15,7 +15,7 @@ export const outcomeSentence = (o: ChildOutcome) => {
 };
 
 export const outcomeBadge = (o: ChildOutcome): { label: string; tone: BadgeTone; moving: boolean } => ({
-  label: OUTCOME_WORDS[o.kind].short,
-  tone: OUTCOME_WORDS[o.kind].tone,
+  label: outcomeBadgeWords(o).short,
+  tone: outcomeBadgeWords(o).tone,
   moving: isMoving(o) || o.kind === OutcomeKind.couldNotStopRunning,
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { liftEveryIncident } from "./incidents";
 
 /**
  * The incident kill switch in the console (issue 13): an admin turns it on for the report export while an export
@@ -19,6 +20,9 @@ async function accessible(page: Page, selector: string) {
   expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
+// Pass or fail, no switch is left on for the specs after this one.
+test.afterAll(async ({ request, browser }) => liftEveryIncident(request, browser));
+
 async function operator(browser: Browser) {
   const page = await (await browser.newContext()).newPage();
   await page.goto("/sign-in");
@@ -31,8 +35,9 @@ async function operator(browser: Browser) {
 
 test("console - kill switch on the export during a run: the incident page follows it live; new work refused with the reason; lifting takes a second person", async ({ page, request, browser }) => {
   test.slow();
-  // An export under way (through the demo agent, as a person's chat would start it).
-  const turn = await request.post("/api/conversations/conv-incident/messages", { headers: AUTH, data: { text: "export a report of 3000 rows", turnId: "incident-turn-1" } });
+  // An export under way (through the demo agent, as a person's chat would start it) — 3 minutes long, so that it still
+  // runs when the switch goes on however slow the machine is.
+  const turn = await request.post("/api/conversations/conv-incident/messages", { headers: AUTH, data: { text: "export a report of 9000 rows", turnId: "incident-turn-1" } });
   expect(turn.status(), await turn.text()).toBe(201);
   const { taskId } = (await turn.json()) as { taskId: string };
   await expect.poll(async () => (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status, { timeout: 15_000 }).toBe("running");

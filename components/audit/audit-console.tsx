@@ -11,7 +11,6 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Detail, Details } from "@/components/ui/details";
 import { toolLabel } from "@/components/chat/labels";
-import { OUTCOME_WORDS } from "@/lib/outcomes";
 import { inReaderZone } from "@/lib/outcomes/time";
 import { apiFetch, isUnauthorized } from "@/components/console/api";
 import { SinceStop } from "@/components/since-stop";
@@ -202,7 +201,7 @@ function ReportView({ report }: { report: Report }) {
                 <ul className="mt-1.5 space-y-1 pl-1 text-sm" aria-label={`What each step of “${t.title}” did`} data-testid="audit-outcomes">
                   {t.outcomes.map((o) => (
                     <li key={o.workItemId} className="flex flex-wrap items-baseline gap-x-2" data-testid="audit-outcome" data-outcome={o.kind}>
-                      <Badge tone={OUTCOME_WORDS[o.kind].tone}>{o.short}</Badge>
+                      <Badge tone={o.tone}>{o.short}</Badge>
                       <span className="text-ink">
                         {toolLabel(o.toolName)} — {inReaderZone(o.label, t.cancelRequestedAt ? Date.parse(t.cancelRequestedAt) : Date.now())}
                       </span>

@@ -625,7 +625,7 @@ export const AuditReportSchema = z.object({
     settledAt: isoDate.nullable(), endedAt: isoDate.nullable(), endReason: z.string().nullable().optional(),
     /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
     outcomes: z.array(z.object({
-      workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(),
+      workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), label: z.string(),
     })),
   })),
   effects: z.array(z.object({

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { describeOutcome, OUTCOME_WORDS, outcomesOfTask, utcFormat, type OutcomeKind } from "../outcomes";
+import { describeOutcome, outcomeBadgeWords, outcomesOfTask, utcFormat, type OutcomeKind } from "../outcomes";
 
 /** What support staff search by: a person (task owner), a conversation, a task, a tool, a time window. */
 export interface AuditFilter {
@@ -153,7 +153,7 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     const outcomes = outcomesOfTask({ ...task, workItems: own, sideEffects: sideEffects.filter((s) => s.taskId === task.id), reviewItems: reviewItems.filter((r) => r.taskId === task.id), resources: resources.filter((r) => r.taskId === task.id) }, now);
     return own.map((w) => {
       const o = outcomes.get(w.id)!;
-      return { workItemId: w.id, toolCallId: w.correlationId, toolName: w.toolName, kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) };
+      return { workItemId: w.id, toolCallId: w.correlationId, toolName: w.toolName, kind: o.kind, short: outcomeBadgeWords(o).short, tone: outcomeBadgeWords(o).tone, label: describeOutcome(o, utcFormat) };
     });
   };
 

@@ -4,7 +4,7 @@ import {
   childOutcome,
   describeOutcome,
   OutcomeKind,
-  OUTCOME_WORDS,
+  outcomeBadgeWords,
   resourceOutcomeOf,
   ResourceOutcome,
   stopFacts,
@@ -189,8 +189,8 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       const o = outcomes.get(i.id)!;
       const v = verdicts.get(i.id)!;
       return {
-        ...call(i), status: i.status, outcome: { kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat) },
-        ...(v.kind !== o.kind ? { settled_outcome: { kind: v.kind, short: OUTCOME_WORDS[v.kind].short, label: describeOutcome(v, utcFormat) } } : {}),
+        ...call(i), status: i.status, outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat) },
+        ...(v.kind !== o.kind ? { settled_outcome: { kind: v.kind, short: outcomeBadgeWords(v).short, label: describeOutcome(v, utcFormat) } } : {}),
       };
     }),
     since_settlement: since.map(({ item, since: s }) => ({

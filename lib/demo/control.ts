@@ -17,7 +17,7 @@ export type FaultName = keyof Faults;
 export const SERVICE_FAULTS: Record<ServiceName, readonly FaultName[]> = {
   shop: ["latencyMs", "acceptThenTimeout", "cancelUnavailable", "ignoreCancellation"],
   crm: ["latencyMs", "acceptThenTimeout", "someoneElseEdits"],
-  mailer: ["latencyMs", "acceptThenTimeout", "cancelUnavailable"],
+  mailer: ["latencyMs", "acceptThenTimeout", "cancelUnavailable", "failToRelease"],
   reports: ["latencyMs", "cancelUnavailable", "ignoreCancellation", "failToRelease"],
   inference: ["latencyMs"],
 };

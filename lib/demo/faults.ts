@@ -14,7 +14,7 @@ export const FaultsSchema = z.strictObject({
   cancelUnavailable: z.boolean().optional(),
   /** Cancel is acknowledged (202) but ignored: the job or order carries on. */
   ignoreCancellation: z.boolean().optional(),
-  /** Releasing a lock or temp file does nothing. */
+  /** Releasing does nothing: an export keeps its lock and temp file (reports), a draft stays (mailer; the discard answers with the draft still a draft). */
   failToRelease: z.boolean().optional(),
   /** Right after a record is created, "other staff" edit it (its version moves on). */
   someoneElseEdits: z.boolean().optional(),

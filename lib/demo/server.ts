@@ -203,11 +203,13 @@ const routes: Route[] = [
     }
     return message(row as Record<string, unknown>);
   } },
-  { method: "POST", service: "mailer", pattern: /^\/mailer\/drafts\/([\w-]+)\/discard$/, handler: ({ db, params }) => {
+  { method: "POST", service: "mailer", pattern: /^\/mailer\/drafts\/([\w-]+)\/discard$/, handler: ({ db, params, faults }) => {
     const row = db.prepare("SELECT * FROM mailer_messages WHERE id = ?").get(params[0]) as { status: string } | undefined;
     if (!row) throw new HttpError(404, "no such draft");
     if (row.status === "sent") throw new HttpError(409, "already sent: an email cannot be unsent");
-    if (row.status === "draft") {
+    if (row.status === "draft" && faults.failToRelease) {
+      witness(db, "mailer", "discard_failed", params[0]); // answered, but the draft stays: the caller must read the status
+    } else if (row.status === "draft") {
       db.prepare("UPDATE mailer_messages SET status = 'discarded' WHERE id = ?").run(params[0]);
       witness(db, "mailer", "draft_discarded", params[0]);
     }

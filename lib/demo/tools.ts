@@ -185,9 +185,10 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     },
     describeEffect: (e) => e.description ?? `email ${e.externalRecordId}`,
   };
+  /** Discards the draft and reports what the mailer answered: "discarded" only when the mailer says so. */
   async function discardDraft(messageId: string, ctx: ToolContext) {
-    await call("POST", `/mailer/drafts/${messageId}/discard`).catch(() => {});
-    await ctx.reportPartial({ draft: messageId, discarded: true }, { complete: false });
+    const answer = await call<Message>("POST", `/mailer/drafts/${messageId}/discard`).catch(() => null);
+    await ctx.reportPartial({ draft: messageId, discarded: answer?.status === "discarded" }, { complete: false });
   }
 
   const exportReport: ToolDefinition<{ rows: number; rowMs?: number }> = {

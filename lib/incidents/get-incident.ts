@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { isOpenReview, OPEN_REVIEW_STATUSES, QUARANTINE_STATES, StopScope } from "../ledger/states";
-import { childFacts, childOutcome, describeOutcome, isMoving, OUTCOME_WORDS, stopFacts, utcFormat, type OutcomeKind } from "../outcomes";
+import { childFacts, childOutcome, describeOutcome, isMoving, outcomeBadgeWords, stopFacts, utcFormat, type OutcomeKind } from "../outcomes";
 
 export interface IncidentTaskView {
   taskId: string;
@@ -43,7 +43,7 @@ export async function getIncident(database: Database, incidentId: string) {
       taskId: task.id, title: task.title, stage: task.stage, ownerId: task.ownerId,
       steps: touched.map((w) => {
         const o = childOutcome(childFacts(w, related, now), stop);
-        return { workItemId: w.id, toolName: w.toolName, status: w.status, outcome: { kind: o.kind, short: OUTCOME_WORDS[o.kind].short, label: describeOutcome(o, utcFormat), moving: isMoving(o) } };
+        return { workItemId: w.id, toolName: w.toolName, status: w.status, outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat), moving: isMoving(o) } };
       }),
       needsPerson: task.reviewItems
         .filter((r) => isOpenReview(r.status) && (whole.has(task.id) || (r.workItemId !== null && touchedIds.has(r.workItemId)) || (r.sideEffectId !== null && effectIds.has(r.sideEffectId))))

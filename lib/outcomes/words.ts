@@ -49,6 +49,16 @@ export const OUTCOME_WORDS: Record<OutcomeKind, Words> = {
   [OutcomeKind.reversed]: { short: "reversed", tone: "ok", group: OutcomeGroup.tookEffect },
 };
 
+/**
+ * A badge for one child: the kind's words, except where what the child held contradicts them — a "discarded"
+ * child whose draft (or lock, file) the service still holds is never badged "discarded" (issue 20, item 1).
+ */
+export function outcomeBadgeWords(o: ChildOutcome): { short: string; tone: Tone } {
+  if (o.kind === OutcomeKind.discarded && o.held === "not_released") return { short: o.draft && !o.reply ? "draft not discarded" : "stopped, not released", tone: "danger" };
+  if (o.kind === OutcomeKind.discarded && o.held === "being_released") return { short: o.draft && !o.reply ? "discarding the draft" : "stopped, releasing", tone: "warn" };
+  return { short: OUTCOME_WORDS[o.kind].short, tone: OUTCOME_WORDS[o.kind].tone };
+}
+
 export const STOP_FAILURE_WORDS: Record<StopFailure, string> = {
   [StopFailure.noMechanism]: "it has no way to be stopped",
   [StopFailure.cancelRefused]: "the service refused the cancel",
