@@ -63,7 +63,7 @@ export function retentionPolicy(env: Record<string, string | undefined> = proces
     days: e.STOPLINE_RETENTION_DAYS ?? null,
     archiveDir: path.resolve(PROJECT_ROOT, e.STOPLINE_ARCHIVE_DIR || DEFAULT_ARCHIVE_DIR),
     intervalMs: e.STOPLINE_RETENTION_INTERVAL_MS ?? 60 * 60_000,
-    batchSize: e.STOPLINE_RETENTION_BATCH ?? 500,
+    batchSize: e.STOPLINE_RETENTION_BATCH ?? 200,
     maxBatchesPerPass: 20,
   };
 }

@@ -274,6 +274,9 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     const settledBefore = day(Math.floor(cutoffMs / 86_400_000) * 86_400_000 + 86_400_000);
     expect(report.archived[0]).toMatchObject({ archivePath: row.archivePath, taskCount: 2 });
     expect(report.archived[0].line).toBe(`Older history (2 tasks settled before ${settledBefore}) was archived on ${day(row.archivedAt)} to ${row.archivePath}.`);
+    // the CSV export carries the same words
+    const csv = await (await call("GET", `/api/audit?user=${encodeURIComponent(OWNER_EMAIL)}&format=csv`, { token: admin })).text();
+    expect(csv.split("\r\n").filter((l) => l.startsWith("archived,"))).toEqual([expect.stringContaining(report.archived[0].line)]);
     // one task by id: no task row, the archive line for it
     const one = await json(await call("GET", `/api/audit?taskId=${ids.completed}`, { token: admin }));
     expect(one.tasks).toEqual([]);
