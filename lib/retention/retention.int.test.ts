@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,7 @@ let ownerCookie = "";
 const ORIGIN = "http://localhost:3000";
 
 let t: TestDatabase;
+let tempDir: string;
 let archiveDir: string;
 let admin = "";
 const stops: (() => Promise<void>)[] = [];
@@ -105,7 +106,8 @@ const hot = async (taskId: string) => ({
 beforeAll(async () => {
   t = await createTestDatabase();
   t.install();
-  archiveDir = mkdtempSync(path.join(os.tmpdir(), "stopline-archive-"));
+  tempDir = mkdtempSync(path.join(os.tmpdir(), "stopline-archive-"));
+  archiveDir = path.join(tempDir, "archive"); // created by the first pass that writes
   admin = (await createApiToken(t.database, { name: "admin-retention", role: "admin" })).token;
   await seedDemoAccounts(t.database);
   const account = demoAccounts().find((a) => a.email === OWNER_EMAIL)!;
@@ -186,7 +188,7 @@ afterAll(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
   for (const s of services) s.dispose();
   await t?.drop();
-  if (archiveDir) rmSync(archiveDir, { recursive: true, force: true });
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
 });
 
 describe("retention (STOPLINE_RETENTION_DAYS)", () => {
@@ -195,13 +197,13 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     const run = await archiveSettledTasks(t.database, retentionPolicy({ STOPLINE_ARCHIVE_DIR: archiveDir }));
     expect(run).toMatchObject({ policy: "forever", archived: 0, files: [] });
     expect(await t.database.prisma.task.count()).toBe(before);
-    expect(readdirSync(archiveDir)).toEqual([]);
+    expect(existsSync(archiveDir)).toBe(false);
   });
 
   it("a dry run names the old settled tasks with nothing left to decide, and writes nothing", async () => {
     const run = await passAt({}, true);
     expect(run.wouldArchive!.map((x) => x.id).sort()).toEqual([ids.stopped, ids.completed].sort());
-    expect(readdirSync(archiveDir)).toEqual([]);
+    expect(existsSync(archiveDir)).toBe(false);
     expect(await t.database.prisma.archivedTask.count()).toBe(0);
   });
 
@@ -214,7 +216,8 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     const file = run.files[0].path;
     expect(path.dirname(file)).toBe(archiveDir);
     expect(readdirSync(archiveDir)).toEqual([path.basename(file)]); // no .pending left
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).mode & 0o777).toBe(0o600); // personal data: the server's account only
+    expect(statSync(archiveDir).mode & 0o777).toBe(0o700);
 
     // ledger: the two are gone from every hot table, each recorded once, naming the file
     for (const id of [ids.stopped, ids.completed]) expect(await hot(id)).toEqual({ task: 0, workItems: 0, resources: 0, sideEffects: 0, reviewItems: 0, events: 0 });
