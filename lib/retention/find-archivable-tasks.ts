@@ -1,4 +1,5 @@
 import type { Database, Tx } from "../db/client";
+import { DeliveryStatus } from "../escalation/states";
 import {
   ACTIVE_ITEM_STATUSES, OPEN_REVIEW_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome, TaskStage,
 } from "../ledger/states";
@@ -22,7 +23,7 @@ export interface ArchivableTask {
  *  - a scoped Stop of a child whose pass has not settled;
  *  - an engine run holding the task's lease;
  * and, checked by `keptHot` (not expressible as one filter): no escalation of it is still being delivered, no scoped
- * Stop of one of its children is unsettled.
+ * Stop of one of its children is unsettled, and the escalation reader's cursor does not stand on one of its events.
  */
 export function archivableWhere(cutoff: Date): TaskWhere {
   return {
@@ -45,16 +46,19 @@ export const settlementOf = (t: { settledAt: Date | null; endedAt: Date | null }
 
 /**
  * Of `taskIds`, those kept hot by what `archivableWhere` cannot say: an escalation still pending delivery (deliveries
- * name their task without a relation), or a scoped Stop whose pass has not settled (its settlement is recorded on the
- * stopped child itself, `stopRootId = id`).
+ * name their task without a relation), a scoped Stop whose pass has not settled (its settlement is recorded on the
+ * stopped child itself, `stopRootId = id`), or the event the escalation reader's cursor stands on (the reader resumes by
+ * looking that event up — lib/escalation/enqueue.ts — so it stays until the cursor moves past it).
  */
-export async function keptHot(prisma: Pick<Tx, "escalationDelivery" | "workItem">, taskIds: string[]): Promise<Set<string>> {
+export async function keptHot(prisma: Pick<Tx, "escalationDelivery" | "workItem" | "escalationCursor" | "ledgerEvent">, taskIds: string[]): Promise<Set<string>> {
   if (!taskIds.length) return new Set();
-  const [deliveries, stops] = await Promise.all([
-    prisma.escalationDelivery.findMany({ where: { taskId: { in: taskIds }, status: "pending" }, select: { taskId: true } }),
+  const [deliveries, stops, cursors] = await Promise.all([
+    prisma.escalationDelivery.findMany({ where: { taskId: { in: taskIds }, status: DeliveryStatus.pending }, select: { taskId: true } }),
     prisma.workItem.findMany({ where: { taskId: { in: taskIds }, stopRequestedAt: { not: null }, stopSettledAt: null }, select: { id: true, taskId: true, stopRootId: true } }),
+    prisma.escalationCursor.findMany({ select: { seq: true } }),
   ]);
-  return new Set([...deliveries.map((d) => d.taskId), ...stops.filter((s) => s.stopRootId === s.id).map((s) => s.taskId)]);
+  const atCursor = cursors.length ? await prisma.ledgerEvent.findMany({ where: { seq: { in: cursors.map((c) => c.seq) }, taskId: { in: taskIds } }, select: { taskId: true } }) : [];
+  return new Set([...deliveries.map((d) => d.taskId), ...stops.filter((s) => s.stopRootId === s.id).map((s) => s.taskId), ...atCursor.map((e) => e.taskId!)]);
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURSOR_ID, enqueueEscalations } from "../escalation/enqueue";
 import { createTask } from "../ledger/create-task";
 import { finishTask, TaskEnding } from "../ledger/finish-task";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -82,5 +83,25 @@ describe("the retention runner", () => {
     const [line] = (await readArchive(run.files[0].path)).tasks;
     expect(line.task.id).toBe(id);
     expect(line.escalationDeliveries).toEqual([expect.objectContaining({ id: delivery.id, status: "delivered", kind: "closed_out" })]);
+  });
+
+  it("the escalation reader's cursor standing on a task's event keeps that task until the cursor moves on", async () => {
+    const id = await completedTask("cursor stands here");
+    const last = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { taskId: id }, orderBy: { seq: "desc" } });
+    await t.database.prisma.escalationCursor.upsert({ where: { id: CURSOR_ID }, create: { id: CURSOR_ID, seq: last.seq }, update: { seq: last.seq } });
+    await sleep(150);
+    expect((await archiveSettledTasks(t.database, policy())).archived).toBe(0);
+    expect(await t.database.prisma.task.count({ where: { id } })).toBe(1);
+    // the reader resumes from its cursor: the event is still there to look up
+    await expect(enqueueEscalations(t.database)).resolves.toBe(0);
+    // a later event moves the cursor on (as a review item's next event would): the task may leave
+    const later = await completedTask("a later task");
+    const next = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { taskId: later }, orderBy: { seq: "desc" } });
+    await t.database.prisma.escalationCursor.update({ where: { id: CURSOR_ID }, data: { seq: next.seq } });
+    const run = await archiveSettledTasks(t.database, policy());
+    expect(await t.database.prisma.task.count({ where: { id } })).toBe(0);
+    expect(run.archived).toBe(1); // the later task stays: the cursor stands on its event now
+    expect(await t.database.prisma.task.count({ where: { id: later } })).toBe(1);
+    await expect(enqueueEscalations(t.database)).resolves.toBe(0);
   });
 });
