@@ -31,13 +31,18 @@ export interface RetentionRun {
  * everything and a later pass completes the transaction. Run by one process at a time (start-retention.ts holds the
  * "retention" process lease; the CLI takes it too).
  */
-export async function archiveSettledTasks(database: Database, policy: RetentionPolicy, options: { dryRun?: boolean; now?: Date } = {}): Promise<RetentionRun> {
+export async function archiveSettledTasks(
+  database: Database,
+  policy: RetentionPolicy,
+  /** `only`: these tasks at most (an operator trying the policy on a few first: `npm run retention -- --now --task <id>`); the age and every rule still apply. */
+  options: { dryRun?: boolean; now?: Date; only?: string[] } = {},
+): Promise<RetentionRun> {
   const now = options.now ?? (await databaseNow(database.prisma, database.provider));
   const cutoff = retentionCutoff(policy, now);
   const run: RetentionRun = { policy: cutoff ? "days" : "forever", cutoff: cutoff?.toISOString() ?? null, files: [], archived: 0, recovered: 0 };
   if (!cutoff || policy.days === null) return run;
   if (options.dryRun) {
-    const found = await findArchivableTasks(database, cutoff, policy.batchSize * policy.maxBatchesPerPass);
+    const found = await findArchivableTasks(database, cutoff, policy.batchSize * policy.maxBatchesPerPass, options.only);
     return { ...run, wouldArchive: found.map((t) => ({ id: t.id, settledAt: t.settledAt.toISOString() })) };
   }
 
@@ -61,7 +66,7 @@ export async function archiveSettledTasks(database: Database, policy: RetentionP
   }
 
   for (let batch = 0; batch < policy.maxBatchesPerPass; batch++) {
-    const found = await findArchivableTasks(database, cutoff, policy.batchSize);
+    const found = await findArchivableTasks(database, cutoff, policy.batchSize, options.only);
     if (!found.length) break;
     const content = await exportTasks(database, found.map((t) => t.id), { now, cutoff, retentionDays: policy.days });
     const finalPath = newArchivePath(policy.archiveDir, new Date());

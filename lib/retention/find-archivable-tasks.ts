@@ -62,16 +62,16 @@ export async function keptHot(prisma: Pick<Tx, "escalationDelivery" | "workItem"
 }
 
 /**
- * Up to `limit` archivable tasks settled before `cutoff`, oldest settlement first. Read-only; the deleting transaction
+ * Up to `limit` archivable tasks settled before `cutoff` (of `only`, when given), oldest first. Read-only; the deleting transaction
  * checks each again (commit-archive.ts), so a task that changed in between simply stays.
  */
-export async function findArchivableTasks(database: Database, cutoff: Date, limit: number): Promise<ArchivableTask[]> {
+export async function findArchivableTasks(database: Database, cutoff: Date, limit: number, only?: string[]): Promise<ArchivableTask[]> {
   const found: ArchivableTask[] = [];
   let skip = 0;
   // A few rounds at most: tasks kept by keptHot are rare, and the next pass looks again.
   for (let round = 0; round < 5 && found.length < limit; round++) {
     const rows = await database.prisma.task.findMany({
-      where: archivableWhere(cutoff),
+      where: { ...archivableWhere(cutoff), ...(only ? { id: { in: only } } : {}) },
       select: { id: true, settledAt: true, endedAt: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       skip,

@@ -85,12 +85,27 @@ describe("the retention runner", () => {
     expect(line.escalationDeliveries).toEqual([expect.objectContaining({ id: delivery.id, status: "delivered", kind: "closed_out" })]);
   });
 
+  it("--task: only the tasks named leave (the age and the rules still apply)", async () => {
+    await t.database.prisma.escalationCursor.deleteMany({});
+    const a = await completedTask("only this one");
+    const b = await completedTask("not this one");
+    const young = await completedTask("too young");
+    await sleep(150);
+    expect((await archiveSettledTasks(t.database, policy(), { dryRun: true, only: [a, young] })).wouldArchive!.map((x) => x.id).sort()).toEqual([a, young].sort());
+    const run = await archiveSettledTasks(t.database, policy({ days: 1 }), { only: [a, young] });
+    expect(run.archived).toBe(0); // a day old they are not
+    const now = await archiveSettledTasks(t.database, policy(), { only: [a] });
+    expect(now.archived).toBe(1);
+    expect(await t.database.prisma.task.count({ where: { id: { in: [a, b, young] } } })).toBe(2);
+    expect(await t.database.prisma.archivedTask.count({ where: { taskId: a } })).toBe(1);
+  });
+
   it("the escalation reader's cursor standing on a task's event keeps that task until the cursor moves on", async () => {
     const id = await completedTask("cursor stands here");
     const last = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { taskId: id }, orderBy: { seq: "desc" } });
     await t.database.prisma.escalationCursor.upsert({ where: { id: CURSOR_ID }, create: { id: CURSOR_ID, seq: last.seq }, update: { seq: last.seq } });
     await sleep(150);
-    expect((await archiveSettledTasks(t.database, policy())).archived).toBe(0);
+    expect((await archiveSettledTasks(t.database, policy(), { only: [id] })).archived).toBe(0);
     expect(await t.database.prisma.task.count({ where: { id } })).toBe(1);
     // the reader resumes from its cursor: the event is still there to look up
     await expect(enqueueEscalations(t.database)).resolves.toBe(0);
@@ -98,7 +113,7 @@ describe("the retention runner", () => {
     const later = await completedTask("a later task");
     const next = await t.database.prisma.ledgerEvent.findFirstOrThrow({ where: { taskId: later }, orderBy: { seq: "desc" } });
     await t.database.prisma.escalationCursor.update({ where: { id: CURSOR_ID }, data: { seq: next.seq } });
-    const run = await archiveSettledTasks(t.database, policy());
+    const run = await archiveSettledTasks(t.database, policy(), { only: [id, later] });
     expect(await t.database.prisma.task.count({ where: { id } })).toBe(0);
     expect(run.archived).toBe(1); // the later task stays: the cursor stands on its event now
     expect(await t.database.prisma.task.count({ where: { id: later } })).toBe(1);
