@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { E2E_BASE_URL } from "./env";
+import { E2E_BASE_URL, E2E_DATABASE_FILE, E2E_PORT } from "./env";
 
 /**
  * The support flow of issue 5, against the real `npm start` server and its seeded demo accounts. A user
@@ -299,5 +302,48 @@ test("operator: the same review queue has the decision forms; the console's Stop
   await expect(page.getByTestId("console-stop")).toHaveCount(0);
   expect((await detail(request, active.id)).cancelRequestedBy).toBe("operator:operator@stopline.local");
   await shot(page, "operator-stopped");
+  await page.context().close();
+});
+
+test("support: older history that left the ledger under the retention policy is named in the audit — when and where (1280 and 390 px)", async ({ browser, request }) => {
+  test.slow(); // sign-in hashes a password; the retention CLI starts a process
+  expect(made.ownerId).not.toBe("");
+  // A finished task of the user's, settled a moment ago; the retention CLI with a policy of ~1 s archives it (this task
+  // only: --task, so the other specs' tasks in this shared database stay).
+  const created = await request.post("/api/tasks", { headers: ADMIN, data: { title: "an old export of last quarter", ownerId: made.ownerId } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const done = await request.post(`/api/tasks/${id}/complete`, { headers: ADMIN, data: {} });
+  expect(done.status(), await done.text()).toBe(200);
+  await new Promise((r) => setTimeout(r, 1_500));
+  const archiveDir = path.resolve(`output/e2e-${E2E_PORT}-archive`);
+  const cli = await promisify(execFile)("npx", ["tsx", "scripts/retention.ts", "--now", "--task", id], {
+    env: { ...process.env, DATABASE_URL: `file:./${E2E_DATABASE_FILE}`, STOPLINE_RETENTION_DAYS: "0.00001", STOPLINE_ARCHIVE_DIR: archiveDir },
+  });
+  expect(cli.stdout).toContain("archived 1 task(s)");
+  // The API: the task is gone, and its 404 says when and where.
+  const gone = await request.get(`/api/tasks/${id}`, { headers: ADMIN });
+  expect(gone.status()).toBe(404);
+  expect(((await gone.json()) as { error: { message: string } }).error.message).toMatch(new RegExp(`^task ${id} is no longer in the ledger: it settled on \\d{4}-\\d\\d-\\d\\d and, under the retention policy, was archived on \\d{4}-\\d\\d-\\d\\d to ${archiveDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/stopline-archive-`));
+  const report = (await (await request.get(`/api/audit?user=${encodeURIComponent(USER_EMAIL)}`, { headers: ADMIN })).json()) as { archived: { line: string; archivePath: string }[] };
+  const ours = report.archived.find((a) => a.archivePath.startsWith(archiveDir));
+  expect(ours?.line).toMatch(/^Older history \(1 task settled before \d{4}-\d\d-\d\d\) was archived on \d{4}-\d\d-\d\d to .+\.jsonl\.gz\.$/);
+
+  // Support's audit page says it in those words, and fits a phone.
+  const page = await signIn(browser, "support");
+  await page.goto(`/audit?user=${encodeURIComponent(USER_EMAIL)}`);
+  const lines = page.getByTestId("audit-archived-line");
+  await expect(lines.filter({ hasText: ours!.archivePath })).toHaveText(ours!.line);
+  await expect(page.getByTestId("announcer")).toContainText("older task");
+  await expect(page.locator(`[data-testid="audit-task"][data-task-id="${id}"]`)).toHaveCount(0);
+  for (const [size, viewport] of [["1280", { width: 1280, height: 900 }], ["390", { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `audit at ${size}`).toBeLessThanOrEqual(viewport.width);
+    await page.getByTestId("audit-archived").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `output/screenshots/support-audit-archived-${size}.png`, fullPage: size === "390" });
+  }
+  // The task by id: no task row, the archive's line instead of "nothing matches".
+  await page.goto(`/audit?taskId=${id}`);
+  await expect(page.getByTestId("audit-archived-line")).toHaveText(/^Older history \(1 task settled before/);
   await page.context().close();
 });

@@ -23,6 +23,7 @@ import { installSignalForwarding, runInOwnGroup, stopRequested, stopWithParent }
 import { findOwnServer, portIsFree, portTakenMessage } from "./start/stale-server";
 import { demoAccountsStillPublished } from "../lib/auth/seed-demo-accounts";
 import { startJsonLogs } from "../lib/observability/log";
+import { retentionPolicy } from "../lib/retention/policy";
 
 await startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
 const dev = process.argv.includes("--dev");
@@ -39,6 +40,14 @@ const log = (line: string) => console.log(`[stopline] ${line}`);
 installSignalForwarding();
 // Run by npm (`npm start`): if that npm is killed, stop too (and with us the server).
 if (process.env.npm_lifecycle_event) stopWithParent();
+
+// The retention policy (STOPLINE_RETENTION_DAYS, lib/retention): a bad value is an error now, not a surprise later.
+try {
+  const retention = retentionPolicy();
+  log(retention.days === null ? "retention: every task is kept (STOPLINE_RETENTION_DAYS unset)" : `retention: settled tasks older than ${retention.days} day(s) are archived to ${retention.archiveDir}`);
+} catch (error) {
+  fail((error as Error).message);
+}
 
 // 0. The port: say at once who holds it, instead of failing later with EADDRINUSE.
 if (!(await portIsFree(port, host))) fail(portTakenMessage(port, host, findOwnServer(PROJECT_ROOT, port)));

@@ -142,7 +142,7 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
         <LoadingState subject="audit" />
       ) : query.isError ? (
         <ErrorState subject="audit" error={query.error} />
-      ) : report && report.tasks.length === 0 ? (
+      ) : report && report.tasks.length === 0 && report.archived.length === 0 ? (
         <EmptyState kind="auditNoMatch" />
       ) : report ? (
         <ReportView report={report} />
@@ -164,13 +164,38 @@ function Owner({ email, id }: { email: string | null; id: string }) {
 
 function summaryLine(r: Report) {
   const n = (x: number, one: string, many: string) => `${x} ${x === 1 ? one : many}`;
-  return `${n(r.tasks.length, "task", "tasks")}, ${n(r.effects.length, "external effect", "external effects")}, ${n(r.compensations.length, "compensation", "compensations")}, ${n(r.uncertain.length, "item still uncertain", "items still uncertain")}.`;
+  const archived = r.archived.reduce((sum, a) => sum + a.taskCount, 0);
+  return `${n(r.tasks.length, "task", "tasks")}, ${n(r.effects.length, "external effect", "external effects")}, ${n(r.compensations.length, "compensation", "compensations")}, ${n(r.uncertain.length, "item still uncertain", "items still uncertain")}${archived ? `; ${n(archived, "older task", "older tasks")} archived` : ""}.`;
+}
+
+/**
+ * History that left the ledger under the retention policy (lib/retention): one line per archive file, in the words
+ * lib/audit archivedHistoryLine wrote — when it was archived, and where the audit export of it is.
+ */
+function ArchivedHistory({ archived }: { archived: Report["archived"] }) {
+  return (
+    <Card as="section" aria-labelledby="archived-title" data-testid="audit-archived">
+      <SectionTitle id="archived-title" count={archived.length}>
+        Older history, archived
+      </SectionTitle>
+      <ul className="mt-2 space-y-1 text-sm">
+        {archived.map((a) => (
+          <li key={a.archivePath} className="text-ink [overflow-wrap:anywhere]" data-testid="audit-archived-line">
+            {a.line}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-xs text-muted">These tasks are no longer in the ledger. Their full record — steps, effects, decisions and events — is in that archive file on the server, readable by its operators only.</p>
+    </Card>
+  );
 }
 
 function ReportView({ report }: { report: Report }) {
   const titles = new Map(report.tasks.map((t) => [t.id, t.title]));
+  if (report.tasks.length === 0) return <ArchivedHistory archived={report.archived} />;
   return (
     <div className="space-y-4">
+      {report.archived.length > 0 && <ArchivedHistory archived={report.archived} />}
       <Card as="section" aria-labelledby="tasks-title">
         <SectionTitle id="tasks-title" count={report.tasks.length}>
           Tasks, and what each step did

@@ -641,6 +641,11 @@ export const AuditReportSchema = z.object({
   uncertain: z.array(z.object({
     taskId: id, kind: z.enum(["work_item", "side_effect", "review_item"]), id, toolName: z.string().nullable(), detail: z.string(), since: isoDate,
   })),
+  /** Matching history that left the ledger under the retention policy, one entry per archive file (lib/retention). */
+  archived: z.array(z.object({
+    archivePath: z.string(), archivedAt: isoDate, taskCount: z.number().int(), firstSettledAt: isoDate, lastSettledAt: isoDate,
+    line: z.string().meta({ description: "\"Older history (N tasks settled before <date>) was archived on <date> to <path>.\"" }),
+  })),
 });
 
 // ---- administration: API tokens and people's accounts (admin only) -------------------------------------

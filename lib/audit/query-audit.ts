@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { archivedHistory, type AuditArchived } from "./archived-history";
 import { describeOutcome, outcomeBadgeWords, outcomesOfTask, utcFormat, type OutcomeKind } from "../outcomes";
 
 /** What support staff search by: a person (task owner), a conversation, a task, a tool, a time window. */
@@ -105,6 +106,11 @@ export interface AuditReport {
   effects: AuditEffect[];
   compensations: AuditCompensation[];
   uncertain: AuditUncertain[];
+  /**
+   * History that left the hot tables under the retention policy (lib/retention) and matches the search: one entry per
+   * archive file, with the sentence support reads (`archivedHistoryLine`). Empty when nothing matching was archived.
+   */
+  archived: AuditArchived[];
 }
 
 const MAX_TASKS = 500;
@@ -135,6 +141,19 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     take: MAX_TASKS,
   });
+  const archived = await archivedHistory(database, { ...filter, ownerIds: owners });
+  return { ...(await auditOfTasks(database, filter, tasks)), archived };
+}
+
+type TaskRow = Awaited<ReturnType<Database["prisma"]["task"]["findMany"]>>[number];
+
+/**
+ * The audit of the given task rows (what queryAudit shows for them): their steps' outcomes, effects with the decisions
+ * about them, compensations and what is still uncertain. The retention pass writes it into each archived task's line of
+ * the archive file (lib/retention), so the export says what support saw.
+ */
+export async function auditOfTasks(database: Database, filter: AuditFilter, tasks: TaskRow[]): Promise<Omit<AuditReport, "archived">> {
+  const prisma = database.prisma;
   const taskIds = tasks.map((t) => t.id);
   const byTask = new Map(tasks.map((t) => [t.id, t]));
   const toolFilter = filter.tool ? { toolName: filter.tool } : {};

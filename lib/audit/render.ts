@@ -15,8 +15,8 @@ const COLUMNS = [
 /**
  * One CSV for the whole report: a row per task searched (its stage, and who stopped it when, why), per step
  * and its outcome (the one vocabulary's kind and words), per external effect, per decision about it, per
- * compensation and per item still uncertain; the first column says which. A task that changed nothing outside
- * Stopline is still in the file, as its task row and its steps.
+ * compensation, per item still uncertain and per archive file holding older history (lib/retention); the first column
+ * says which. A task that changed nothing outside Stopline is still in the file, as its task row and its steps.
  */
 export function auditToCsv(report: AuditReport): string {
   const rows: unknown[][] = [COLUMNS as unknown as string[]];
@@ -40,6 +40,10 @@ export function auditToCsv(report: AuditReport): string {
   for (const u of report.uncertain) {
     const t = task.get(u.taskId);
     rows.push(["uncertain", u.taskId, t?.title, t?.ownerId, t?.ownerEmail, t?.conversationId, u.toolName, "", "", "", u.kind, "", u.since, "", "", u.detail]);
+  }
+  // History that left the ledger under the retention policy: one row per archive file, in the words support reads.
+  for (const a of report.archived ?? []) {
+    rows.push(["archived", "", "", "", "", "", "", "", "", "", "archived", "", a.lastSettledAt, "retention", a.archivedAt, a.line]);
   }
   return rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
 }

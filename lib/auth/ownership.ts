@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { OWNER_SCOPED } from "./permissions";
+import { archivedTaskError } from "../retention/archived-task";
 import type { Principal } from "./tokens";
 
 /**
@@ -21,7 +22,8 @@ export const ownerScope = (principal: Principal | null): string | undefined =>
 export async function assertTaskAccess(database: Database, principal: Principal | null, taskId: string): Promise<void> {
   if (!principal || !isOwnerScoped(principal)) return;
   const task = await database.prisma.task.findUnique({ where: { id: taskId }, select: { ownerId: true } });
-  if (!task || task.ownerId !== ownerIdOf(principal)) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+  if (!task) throw (await archivedTaskError(database, taskId, { withPath: false, ownerId: ownerIdOf(principal) })) ?? new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+  if (task.ownerId !== ownerIdOf(principal)) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
 }
 
 /**

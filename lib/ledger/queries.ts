@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { taskStanding } from "../outcomes";
 import { taskRowFacts, type TaskRowFacts } from "./task-row-facts";
+import { archivedTaskError } from "../retention/archived-task";
 
 export interface TaskFilter {
   stage?: string[];
@@ -52,7 +53,8 @@ export async function getTaskDetail(database: Database, taskId: string) {
       reviewItems: { orderBy: { deadline: "asc" } },
     },
   });
-  if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+  // A task that left the ledger under the retention policy: the 404 says when and to which archive file (lib/retention).
+  if (!task) throw (await archivedTaskError(database, taskId, { withPath: true })) ?? new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
   // The owner as people know them (issue 20, item 7: the detail named the owner by id, the list by e-mail).
   const owner = await database.prisma.user.findUnique({ where: { id: task.ownerId }, select: { email: true } });
   return { ...task, ownerEmail: owner?.email ?? null };

@@ -15,6 +15,8 @@ import { startObservability, stopObservability } from "../observability";
 import { WorkerPool } from "../workers/worker-pool";
 import { appRegistry } from "./app-registry";
 import { keepWorkerProcessLease } from "../ledger/process-lease";
+import { retentionPolicy } from "../retention/policy";
+import { startRetention } from "../retention/start-retention";
 
 /**
  * The demo world (lib/demo): its tools are registered in every process that runs work (app and worker
@@ -39,7 +41,7 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-type Background = { pool: WorkerPool | null; releaseProcessLease: () => Promise<void>; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools };
+type Background = { pool: WorkerPool | null; releaseProcessLease: () => Promise<void>; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools; stopRetention: () => Promise<void> };
 const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
@@ -49,6 +51,8 @@ const globalForBackground = globalThis as unknown as { stoplineBackground?: Back
  */
 export function startBackground(options: { workers?: number; workerId?: string } = {}) {
   if (globalForBackground.stoplineBackground) return globalForBackground.stoplineBackground;
+  // The retention policy first: a bad STOPLINE_RETENTION_DAYS stops the process here, before anything runs.
+  const retention = retentionPolicy();
   const database = db();
   // The live view reads what other processes commit and announces it here (a Stop recorded by another instance
   // reaches this process's running children at once); SSE streams share it.
@@ -72,7 +76,10 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const escalations = startEscalationDeliveries(database, { registry });
   // The demo agent ends its chat turns when their work has settled (lib/agent/settle-turn.ts).
   const stopTurnSettler = startTurnSettler(database);
-  globalForBackground.stoplineBackground = { pool, releaseProcessLease, engine, escalations, stopTurnSettler, hosted };
+  // Retention (STOPLINE_RETENTION_DAYS; unset keeps everything): settled tasks older than it leave the hot tables after
+  // their audit export is written (lib/retention). One process at a time holds the "retention" lease.
+  const stopRetention = startRetention(database, retention);
+  globalForBackground.stoplineBackground = { pool, releaseProcessLease, engine, escalations, stopTurnSettler, hosted, stopRetention };
   return globalForBackground.stoplineBackground;
 }
 
@@ -85,6 +92,7 @@ export async function stopBackground() {
   await running.engine.stop();
   await running.escalations.stop();
   await running.stopTurnSettler();
+  await running.stopRetention();
   running.hosted.stop();
   await stopObservability();
 }
