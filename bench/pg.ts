@@ -2,11 +2,19 @@
  * npm run bench:pg — Stopline on PostgreSQL, side by side with the best PostgreSQL job queue, in one run on the
  * same server (TEST_PG_URL, else 127.0.0.1:5432; without one it says so and exits 1):
  *
- *  A. claim → complete of BENCH_PG_ITEMS (10,000) no-op items with 8 workers, alternating BENCH_PG_ROUNDS (3)
- *     rounds of: Stopline (the real WorkerPool + runWorkItem in one process, with the process's live view
- *     running, as `npm run worker` runs) · graphile-worker unbatched (its defaults, concurrency 8) · graphile-worker
- *     with its batching (completeJobBatchDelay 0 + localQueue) · Stopline on embedded SQLite (same harness).
- *     Medians and ratios.
+ *  A. claim → complete of ITEMS (--items / BENCH_PG_ITEMS; 100,000, smoke 300) no-op items, 8 slots in one process
+ *     per side, after BENCH_PG_WARMUP (1) discarded round, BENCH_PG_ROUNDS (--rounds; 5) rounds, the order rotating
+ *     each round: Stopline (everything `npm run worker` starts: worker pool, process lease, cancellation engine with
+ *     its maintenance, hosted tools, escalation deliverer, turn settler, live view) · graphile-worker 0.18 unbatched
+ *     (its defaults) · graphile-worker batched (completeJobBatchDelay 0, failJobBatchDelay 0, localQueue size
+ *     concurrency + 1, per its docs) · Stopline on embedded SQLite. Each side: a fresh database (dropped after it),
+ *     ANALYZE, its queue table read once, CHECKPOINT; clock from every runner ready to the last completion committed.
+ *     Per side: jobs/s, WAL bytes, write commits and CPU (this process + PostgreSQL's) per item; headline ratio
+ *     batched vs batched, then unbatched.
+ *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
+ *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
+ *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue;
+ *     each slowdown % and the worst (history_slowdown_pct).
  *  B. cancel fan-out: a task with 1,000 queued children and 100 running ones in ANOTHER worker process
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
  *     boundary → all queued cancelled, boundary → each running child's AbortSignal in the other process; 5 runs;
@@ -14,7 +22,7 @@
  *  C. SSE: one app process (the server `npm start` runs, on the bench database); 100 then 1,000 subscribers to /api/events;
  *     100 events committed by this process 20 ms apart: delivery latency p99 (receipt − commit) and the app
  *     process's CPU per event.
- *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel with 16 concurrent clients (autocannon), 3 rounds of
+ *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel (each task with 10 children: 5 running, 5 queued) with 16 concurrent clients (autocannon), 3 rounds of
  *     8 s each: requests/s and p99.
  * The last line is one JSON object with the figures.
  */
