@@ -490,6 +490,8 @@ async function historyProbe(history: number): Promise<HistoryProbe> {
     queuedMs.push(at - committedAt);
   }
   await engine.stop();
+  // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
+  for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
   const taskListMs = await timed(20, () => listTasks(database, {}));
   const auditMs = await timed(20, () => queryAudit(database, { ownerId: "bench" }));
   const reviewMs = await timed(20, () => listReviewItems(database, { status: "open" }));
