@@ -2,11 +2,19 @@
  * npm run bench:pg — Stopline on PostgreSQL, side by side with the best PostgreSQL job queue, in one run on the
  * same server (TEST_PG_URL, else 127.0.0.1:5432; without one it says so and exits 1):
  *
- *  A. claim → complete of BENCH_PG_ITEMS (10,000) no-op items with 8 workers, alternating BENCH_PG_ROUNDS (3)
- *     rounds of: Stopline (the real WorkerPool + runWorkItem in one process, with the process's live view
- *     running, as `npm run worker` runs) · graphile-worker unbatched (its defaults, concurrency 8) · graphile-worker
- *     with its batching (completeJobBatchDelay 0 + localQueue) · Stopline on embedded SQLite (same harness).
- *     Medians and ratios.
+ *  A. claim → complete of ITEMS (--items / BENCH_PG_ITEMS; 100,000, smoke 300) no-op items, 8 slots in one process
+ *     per side, after BENCH_PG_WARMUP (1) discarded round, BENCH_PG_ROUNDS (--rounds; 5) rounds, the order rotating
+ *     each round: Stopline (everything `npm run worker` starts: worker pool, process lease, cancellation engine with
+ *     its maintenance, hosted tools, escalation deliverer, turn settler, live view) · graphile-worker 0.18 unbatched
+ *     (its defaults) · graphile-worker batched (completeJobBatchDelay 0, failJobBatchDelay 0, localQueue size
+ *     concurrency + 1, per its docs) · Stopline on embedded SQLite. Each side: a fresh database (dropped after it),
+ *     ANALYZE, its queue table read once, CHECKPOINT; clock from every runner ready to the last completion committed.
+ *     Per side: jobs/s, WAL bytes, write commits and CPU (this process + PostgreSQL's) per item; headline ratio
+ *     batched vs batched, then unbatched.
+ *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
+ *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
+ *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue;
+ *     each slowdown % and the worst (history_slowdown_pct).
  *  B. cancel fan-out: a task with 1,000 queued children and 100 running ones in ANOTHER worker process
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
  *     boundary → all queued cancelled, boundary → each running child's AbortSignal in the other process; 5 runs;
@@ -14,7 +22,7 @@
  *  C. SSE: one app process (the server `npm start` runs, on the bench database); 100 then 1,000 subscribers to /api/events;
  *     100 events committed by this process 20 ms apart: delivery latency p99 (receipt − commit) and the app
  *     process's CPU per event.
- *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel with 16 concurrent clients (autocannon), 3 rounds of
+ *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel (each task with 10 children: 5 running, 5 queued) with 16 concurrent clients (autocannon), 3 rounds of
  *     8 s each: requests/s and p99.
  * The last line is one JSON object with the figures.
  */
@@ -36,19 +44,33 @@ import { liveLedger } from "../lib/events/live";
 import { readEventStream } from "../lib/events/read-sse";
 import { createTask } from "../lib/ledger/create-task";
 import { ToolRegistry } from "../lib/tools/registry";
+import { listTasks } from "../lib/ledger/queries";
+import { queryAudit } from "../lib/audit/query-audit";
+import { listReviewItems } from "../lib/review/list-review-items";
+import { loadHistory } from "./pg-history";
 import { WorkerPool } from "../lib/workers/worker-pool";
+import { attachHostedTools } from "../lib/tools/hosted/hosted-tools";
+import { keepWorkerProcessLease } from "../lib/ledger/process-lease";
+import { startEscalationDeliveries } from "../lib/escalation/deliverer";
+import { startTurnSettler } from "../lib/agent/settle-turn";
 import { buildNeeded, writeStamp } from "../scripts/start/build-stamp";
 import { size } from "./smoke";
 import { percentile, round } from "./stats";
 
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const ITEMS = Number(process.env.BENCH_PG_ITEMS ?? size(10_000, 300));
-const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? size(3, 1));
+const ITEMS = Number(argValue("--items") ?? process.env.BENCH_PG_ITEMS ?? size(100_000, 300));
+const ROUNDS = Number(argValue("--rounds") ?? process.env.BENCH_PG_ROUNDS ?? size(5, 1));
+const WARMUP = Number(process.env.BENCH_PG_WARMUP ?? size(1, 0)); // discarded rounds first
 const WORKERS = 8;
 const TASKS = 100; // the items are spread over 100 tasks (an agent's turn has a handful to a few hundred children)
+const DB_PREFIX = process.env.BENCH_PG_DB_PREFIX ?? "stopline_bench"; // the bench's databases: <prefix>_<part>_<random>, dropped after
 const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
-const PARTS = process.env.BENCH_PG_PARTS ?? "ABCD"; // to run parts alone while working on one
+const PARTS = process.env.BENCH_PG_PARTS ?? "AHBCD"; // to run parts alone while working on one
 // Part A's sides besides Stopline on PostgreSQL (e.g. "" to profile Stopline alone; the figures need all of them).
 const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,sqlite";
 const log = (line: string) => console.log(line);
@@ -73,7 +95,7 @@ async function postgresAnswers(): Promise<boolean> {
 
 const created: string[] = [];
 async function freshPgUrl(label: string): Promise<string> {
-  const name = `stopline_bench_${label}_${randomBytes(4).toString("hex")}`;
+  const name = `${DB_PREFIX}_${label}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -89,7 +111,6 @@ async function freshPgUrl(label: string): Promise<string> {
  * volume a job writes bounds the rate as much as the statements do. Cluster-wide, so anything else writing to
  * the same server meanwhile counts too (on a quiet server it is the side's own).
  */
-const walPerItem = { stopline: [] as number[], graphile: [] as number[], graphileBatched: [] as number[] };
 async function walLsn(): Promise<number> {
   const c = new pg.Client({ connectionString: ADMIN_URL });
   await c.connect();
@@ -103,7 +124,6 @@ async function walLsn(): Promise<number> {
  * server's processes (backends that ended are counted by the postmaster's children's times). On 2 cores the two
  * share the machine, so what a side costs in CPU bounds its rate as much as its commits do.
  */
-const cpuPerItem = { stopline: { node: [] as number[], pg: [] as number[] }, graphile: { node: [] as number[], pg: [] as number[] } };
 function postgresCpuMs(): number {
   let total = 0;
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
@@ -118,16 +138,6 @@ function postgresCpuMs(): number {
   }
   return total;
 }
-function cpuMeter() {
-  const node0 = process.cpuUsage();
-  const pg0 = postgresCpuMs();
-  return (into: { node: number[]; pg: number[] }) => {
-    const node = process.cpuUsage(node0);
-    into.node.push((node.user + node.system) / ITEMS);
-    into.pg.push(((postgresCpuMs() - pg0) * 1000) / ITEMS);
-  };
-}
-
 async function dropAll() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -178,90 +188,166 @@ async function seedItems(database: Database, tasks: number, items: number, toolN
       });
     }
   }
-  // Autovacuum analyzes a table after its first rows within a minute; this setup writes 10,000 at once and
-  // measures at once, so it analyzes itself (graphile-worker's jobs table is left to the same autovacuum).
-  if (database.pg) await database.pg.query(`ANALYZE "WorkItem", "Task"`);
   return taskIds;
 }
 
 // ---- A. claim → complete -------------------------------------------------------------------------------
 
-async function stoplineThroughput(kind: "postgres" | "sqlite", round: number): Promise<number> {
-  const { database } = await freshStopline(kind, `tp${round}`);
-  await seedItems(database, TASKS, ITEMS, "bench.noop");
-  if (process.env.BENCH_PG_NO_LIVE !== "1") await liveLedger(database).ready; // a worker process reads what others commit (and serves SSE in an app)
+/** The next transaction id PostgreSQL will assign (cluster-wide): the difference is the write transactions committed meanwhile. */
+async function nextXid(): Promise<number> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  const { rows } = await c.query(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS x`);
+  await c.end();
+  return Number(rows[0].x);
+}
+
+/**
+ * The same preparation for every side, after its queue is written and before its runners start: ANALYZE (both
+ * sides, every table), the queue table read once (pre-warm: the seeded rows in shared buffers for both), then a
+ * CHECKPOINT so that no side pays for the previous side's dirty pages or full-page writes.
+ */
+async function prepareSide(connectionString: string, warm: string) {
+  const c = new pg.Client({ connectionString });
+  await c.connect();
+  await c.query("ANALYZE");
+  await c.query(`SELECT count(*) FROM ${warm}`);
+  await c.query("CHECKPOINT");
+  await c.end();
+}
+
+type SideName = "stopline" | "graphile" | "batched" | "sqlite";
+interface SideResult { jobsPerS: number; walPerItem: number; commitsPerItem: number; nodeCpuUs: number; pgCpuUs: number; }
+
+/**
+ * Measures one side: `started` = every runner ready (the first job cannot have begun before it: the clock starts
+ * at the earlier of "runners ready" and "first job began"); `finished` = the last completion committed.
+ */
+async function measure(ready: () => Promise<void>, allCommitted: Promise<number>, firstJob: () => number): Promise<{ ms: number; wal: number; commits: number; node: number; pg: number }> {
+  const wal0 = await walLsn();
+  const xid0 = await nextXid();
+  const node0 = process.cpuUsage();
+  const pg0 = postgresCpuMs();
+  await ready();
+  const readyAt = performance.now();
+  const finishedAt = await allCommitted;
+  const node = process.cpuUsage(node0);
+  const pgMs = postgresCpuMs() - pg0;
+  const wal = (await walLsn()) - wal0;
+  const commits = (await nextXid()) - xid0 - 1; // the first nextXid's own read assigns none; walLsn none
+  return { ms: finishedAt - Math.min(readyAt, firstJob()), wal, commits, node: (node.user + node.system), pg: pgMs * 1000 };
+}
+
+const toSide = (m: { ms: number; wal: number; commits: number; node: number; pg: number }, ITEMS_ = ITEMS): SideResult => ((ITEMS) => ({
+  jobsPerS: ITEMS / (m.ms / 1000), walPerItem: m.wal / ITEMS, commitsPerItem: m.commits / ITEMS, nodeCpuUs: m.node / ITEMS, pgCpuUs: m.pg / ITEMS,
+}))(ITEMS_);
+
+/**
+ * Stopline as `npm run worker` runs it (lib/runtime/background.ts startBackground): the worker pool, its process
+ * lease, the cancellation engine with its maintenance pass, hosted tools, the escalation deliverer and the turn
+ * settler, with this process's live view — on this side's own database.
+ */
+async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = ITEMS, before?: (database: Database) => Promise<void>): Promise<SideResult> {
+  const { url, database } = await freshStopline(kind, label);
+  if (before) await before(database);
+  await seedItems(database, TASKS, items, "bench.noop");
+  if (kind === "postgres") await prepareSide(url, `"WorkItem"`);
+  await liveLedger(database).ready; // a worker process reads what others commit
   let done = 0;
-  let finishedAt = 0;
-  const allDone = new Promise<void>((resolve) => {
+  let first = Infinity;
+  const allCommitted = new Promise<number>((resolve) => {
     const off = onCommitted((events) => {
-      for (const e of events) if (e.type === "work_item.finished" && e.origin === "local" && ++done === ITEMS) {
-        finishedAt = performance.now();
+      for (const e of events) if (e.type === "work_item.finished" && e.origin === "local" && ++done === items) {
         off();
-        resolve();
+        resolve(performance.now());
       }
     });
   });
-  const registry = new ToolRegistry().register({ name: "bench.noop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null });
-  const wal0 = await walLsn();
-  const cpu = cpuMeter();
-  const started = performance.now();
-  const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
-  await allDone;
-  if (kind === "postgres") {
-    cpu(cpuPerItem.stopline);
-    walPerItem.stopline.push(((await walLsn()) - wal0) / ITEMS);
-  }
-  await pool.stop();
+  const registry = new ToolRegistry().register({ name: "bench.noop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => {
+    if (first === Infinity) first = performance.now();
+    return null;
+  } });
+  let stopAll = async () => {};
+  const m = await measure(async () => {
+    const hosted = attachHostedTools(registry, database);
+    const engine = new CancellationEngine(database, { registry }).start();
+    const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
+    const releaseLease = keepWorkerProcessLease(database, pool.workerId);
+    const escalations = startEscalationDeliveries(database, { registry });
+    const stopSettler = startTurnSettler(database);
+    stopAll = async () => {
+      await pool.stop();
+      await releaseLease();
+      await engine.stop();
+      await escalations.stop();
+      await stopSettler();
+      hosted.stop();
+    };
+  }, allCommitted, () => first);
+  await stopAll();
   const completed = database.pg
-    ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed'`))[0].n)
+    ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed' AND "id" NOT LIKE 'hist-%'`))[0].n)
     : await database.prisma.workItem.count({ where: { status: "completed" } });
   await database.close();
-  if (completed !== ITEMS) throw new Error(`expected ${ITEMS} completed items, found ${completed}`);
-  return ITEMS / ((finishedAt - started) / 1000);
+  if (completed !== items) throw new Error(`expected ${items} completed items, found ${completed}`);
+  return toSide(m, items);
 }
 
-async function graphileThroughput(round: number, batched: boolean): Promise<number> {
-  const connectionString = await freshPgUrl(`gw${round}${batched ? "b" : "u"}`);
-  const utils = await makeWorkerUtils({ connectionString, logger: new GraphileLogger(() => () => {}) });
+/**
+ * graphile-worker 0.18, configured per its documentation: unbatched = its defaults (one fetch per job, one
+ * completion statement per job); batched = `completeJobBatchDelay: 0`, `failJobBatchDelay: 0` and
+ * `localQueue: { size: concurrency + 1 }` (its release notes' recommendation for the local queue's size; its
+ * performance page's 500 is for 24 slots × 4 instances). Same slots as Stopline (8, one process).
+ */
+const GRAPHILE_BATCHED = { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: WORKERS + 1 } };
+async function graphileSide(label: string, batched: boolean): Promise<SideResult> {
+  const connectionString = await freshPgUrl(label);
+  const logger = new GraphileLogger(() => () => {});
+  // Its own pool as its default (10 connections), owned here so that the database's drop cannot reach a live one.
+  const pgPool = new pg.Pool({ connectionString, max: 10 });
+  pgPool.on("error", () => {});
+  pgPool.on("connect", (client) => client.on("error", () => {}));
+  const utils = await makeWorkerUtils({ pgPool, logger });
   await utils.migrate();
   for (let i = 0; i < ITEMS; i += 1000) {
     await utils.addJobs(Array.from({ length: Math.min(1000, ITEMS - i) }, (_, j) => ({ identifier: "noop", payload: { n: i + j } })));
   }
   await utils.release();
+  await prepareSide(connectionString, "graphile_worker._private_jobs");
   let done = 0;
-  let finishedAt = 0;
-  let resolveDone!: () => void;
-  const allDone = new Promise<void>((r) => (resolveDone = r));
-  const wal0 = await walLsn();
-  const cpu = cpuMeter();
-  const started = performance.now();
-  const runner = await runGraphile({
-    connectionString,
-    concurrency: WORKERS,
-    noHandleSignals: true,
-    pollInterval: 1_000,
-    // Silent, as Stopline's worker is: its default logger writes a line per job, which would cost it CPU here.
-    logger: new GraphileLogger(() => () => {}),
-    taskList: {
-      noop: async () => {
-        if (++done === ITEMS) {
-          finishedAt = performance.now();
-          setImmediate(resolveDone);
-        }
-      },
-    },
-    preset: batched ? { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: WORKERS * 10 } } } : undefined,
-  });
-  await allDone;
-  if (!batched) cpu(cpuPerItem.graphile);
-  (batched ? walPerItem.graphileBatched : walPerItem.graphile).push(((await walLsn()) - wal0) / ITEMS);
-  await runner.stop();
+  let first = Infinity;
+  let lastStarted!: () => void;
+  const allStarted = new Promise<void>((r) => (lastStarted = r));
+  // graphile-worker completes a job after its function returns, without an event at the commit (and batched, later):
+  // once the last job has begun, the table is read every 2 ms until it is empty (its last completion committed).
   const check = new pg.Client({ connectionString });
   await check.connect();
-  const { rows } = await check.query(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs`);
+  const allCommitted = allStarted.then(async () => {
+    for (;;) {
+      const { rows } = await check.query(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs`);
+      if (rows[0].n === 0) return performance.now();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  });
+  let runner!: Awaited<ReturnType<typeof runGraphile>>;
+  const m = await measure(async () => {
+    runner = await runGraphile({
+      pgPool, concurrency: WORKERS, noHandleSignals: true, pollInterval: 1_000,
+      // Silent, as Stopline's worker is: its default logger writes a line per job.
+      logger,
+      taskList: {
+        noop: async () => {
+          if (first === Infinity) first = performance.now();
+          if (++done === ITEMS) lastStarted();
+        },
+      },
+      preset: batched ? { worker: GRAPHILE_BATCHED } : undefined,
+    });
+  }, allCommitted, () => first);
   await check.end();
-  if (rows[0].n !== 0) throw new Error(`graphile-worker left ${rows[0].n} jobs`);
-  return ITEMS / ((finishedAt - started) / 1000);
+  await runner.stop();
+  await pgPool.end();
+  return toSide(m);
 }
 
 // ---- B. cancel fan-out ---------------------------------------------------------------------------------
@@ -354,6 +440,64 @@ async function cancelFanOut() {
   await engine.stop();
   await database.close();
   return { boundaryMs, queuedMs, signalMs, fifty };
+}
+
+
+// ---- H. cost as the ledger grows ----------------------------------------------------------------------
+
+const HISTORY = Number(argValue("--history") ?? process.env.BENCH_PG_HISTORY ?? size(20_000, 2_000));
+const H_ITEMS = Number(process.env.BENCH_PG_H_ITEMS ?? size(20_000, 300));
+async function timed(n: number, f: () => Promise<unknown>): Promise<number> {
+  await f(); // once unmeasured (plans, caches)
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await f();
+    xs.push(performance.now() - s);
+  }
+  return median(xs);
+}
+
+interface HistoryProbe { jobsPerS: number; boundaryMs: number; queuedMs: number; taskListMs: number; auditMs: number; reviewMs: number }
+async function historyProbe(history: number): Promise<HistoryProbe> {
+  const label = history ? "hh" : "he";
+  const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
+  await dropAll();
+  const { url, database } = await freshStopline("postgres", label);
+  const s0 = performance.now();
+  if (history) await loadHistory(database, history);
+  if (history) log(`  history loaded: ${history.toLocaleString("en")} finished items, ${(history * 5).toLocaleString("en")} events, ${(history / 10).toLocaleString("en")} tasks in ${round((performance.now() - s0) / 1000, 1)} s`);
+  await prepareSide(url, `"WorkItem"`);
+  await liveLedger(database).ready;
+  const queued = { name: "bench.queued", kind: "local_worker" as const, risk: "low" as const, commitsEffect: false, mechanism: "abort_signal" as const, run: async () => null };
+  const engine = new CancellationEngine(database, { registry: new ToolRegistry().register(queued), verifyDelayMs: 0, settleTimeoutMs: 10_000 }).start(60_000);
+  const boundary: number[] = [];
+  const queuedMs: number[] = [];
+  for (let r = 0; r < size(5, 2); r++) {
+    const task = await createTask(database, { title: `h stop ${r}`, ownerId: "bench" }, "bench");
+    await scheduleRaw(database, task.id, "bench.queued", 200);
+    let removed = 0;
+    let at = 0;
+    const off = onCommitted((events) => {
+      for (const e of events) if (e.taskId === task.id && e.type === "work_item.removed_from_dispatch" && ++removed === 200) at = wallNow();
+    });
+    const s = wallNow();
+    await requestCancellation(database, { taskId: task.id, reason: "bench", actor: "bench" });
+    const committedAt = wallNow();
+    await until(() => removed >= 200, "200 queued cancelled", 30_000);
+    off();
+    boundary.push(committedAt - s);
+    queuedMs.push(at - committedAt);
+  }
+  await engine.stop();
+  // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
+  for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
+  const taskListMs = await timed(20, () => listTasks(database, {}));
+  const auditMs = await timed(20, () => queryAudit(database, { ownerId: "bench" }));
+  const reviewMs = await timed(20, () => listReviewItems(database, { status: "open" }));
+  await database.close();
+  await dropAll();
+  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), taskListMs, auditMs, reviewMs };
 }
 
 // ---- C & D. one app process ----------------------------------------------------------------------------
@@ -485,26 +629,56 @@ if (!(await postgresAnswers())) {
 let app: ChildProcess | null = null;
 process.on("exit", () => app && stopApp(app));
 try {
-  const a = { stopline: [] as number[], graphile: [] as number[], graphileBatched: [] as number[], sqlite: [] as number[] };
+  const sides = (["stopline", ...SIDES.split(",").filter(Boolean)] as SideName[]).map((s) => (s === ("graphile" as SideName) ? "graphile" : s));
+  const results: Record<SideName, SideResult[]> = { stopline: [], graphile: [], batched: [], sqlite: [] };
+  const ratios: number[] = [];
+  const ratiosBatched: number[] = [];
   if (PARTS.includes("A")) {
-  log(`A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} workers, ${ROUNDS} alternating rounds`);
-  for (let r = 0; r < ROUNDS; r++) {
-    a.stopline.push(await stoplineThroughput("postgres", r));
-    a.graphile.push(SIDES.includes("graphile") ? await graphileThroughput(r, false) : NaN);
-    a.graphileBatched.push(SIDES.includes("batched") ? await graphileThroughput(r, true) : NaN);
-    a.sqlite.push(SIDES.includes("sqlite") ? await stoplineThroughput("sqlite", r) : NaN);
-    log(`  round ${r + 1}: Stopline (PostgreSQL) ${round(a.stopline[r], 0)}/s · graphile-worker ${round(a.graphile[r], 0)}/s · graphile-worker batched ${round(a.graphileBatched[r], 0)}/s · Stopline (SQLite) ${round(a.sqlite[r], 0)}/s`);
-    await dropAll();
+    log(`A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} slots in one process per side; ${WARMUP} discarded warm-up round(s), then ${ROUNDS} rounds, order rotating`);
+    log(`  Stopline: what \`npm run worker\` runs (worker pool, process lease, cancellation engine + maintenance, hosted tools, escalation deliverer, turn settler, live view); holds ≤ ${WORKERS} items leased at once`);
+    log(`  graphile-worker 0.18 unbatched: its defaults; batched: ${JSON.stringify(GRAPHILE_BATCHED)} (≤ ${WORKERS} running + ${WORKERS + 1} in its local queue locked at once)`);
+    log(`  each side: its own fresh database (dropped after), ANALYZE + the queue table read once + CHECKPOINT before its clock; clock = every runner ready → last completion committed`);
+    for (let r = 0; r < WARMUP + ROUNDS; r++) {
+      const order = sides.map((_, i) => sides[(i + r) % sides.length]);
+      const got: Partial<Record<SideName, SideResult>> = {};
+      for (const side of order) {
+        const label = `tp${r}${side.slice(0, 2)}`;
+        got[side] = side === "stopline" ? await stoplineSide("postgres", label) : side === "sqlite" ? await stoplineSide("sqlite", label) : await graphileSide(label, side === "batched");
+        await dropAll();
+      }
+      const warm = r < WARMUP;
+      if (!warm) for (const side of order) results[side].push(got[side]!);
+      if (!warm && got.graphile) ratios.push(got.stopline!.jobsPerS / got.graphile.jobsPerS);
+      if (!warm && got.batched) ratiosBatched.push(got.stopline!.jobsPerS / got.batched.jobsPerS);
+      log(`  ${warm ? "warm-up (discarded)" : `round ${r - WARMUP + 1}`} [${order.join(" → ")}]: ${order.map((s) => `${s} ${round(got[s]!.jobsPerS, 0)}/s`).join(" · ")}`);
+    }
+    const med = (side: SideName, k: keyof SideResult) => median(results[side].map((x) => x[k]));
+    for (const side of sides) {
+      log(`  ${side.padEnd(9)} median ${round(med(side, "jobsPerS"), 0)} jobs/s · WAL ${round(med(side, "walPerItem"), 0)} B/item · ${round(med(side, "commitsPerItem"), 3)} write commits/item · CPU ${round(med(side, "nodeCpuUs"), 0)} µs Node + ${round(med(side, "pgCpuUs"), 0)} µs PostgreSQL per item`);
+    }
+    log(`  HEADLINE batched vs batched: Stopline / graphile-worker batched = ${round(median(ratiosBatched))} (rounds ${ratiosBatched.map((x) => round(x)).join(", ")})`);
+    log(`  unbatched: Stopline / graphile-worker unbatched = ${round(median(ratios))} (rounds ${ratios.map((x) => round(x)).join(", ")})`);
   }
-  }
-  const ratios = a.stopline.map((s, r) => s / a.graphile[r]);
-  const ratiosBatched = a.stopline.map((s, r) => s / a.graphileBatched[r]);
-  if (PARTS.includes("A")) {
-    log(`  medians: Stopline ${round(median(a.stopline), 0)}/s, graphile-worker ${round(median(a.graphile), 0)}/s (ratio ${round(median(ratios))}), batched ${round(median(a.graphileBatched), 0)}/s (ratio ${round(median(ratiosBatched))}), Stopline on SQLite ${round(median(a.sqlite), 0)}/s`);
-    log(`  CPU per item (median): Stopline ${round(median(cpuPerItem.stopline.node), 0)} µs in Node + ${round(median(cpuPerItem.stopline.pg), 0)} µs in PostgreSQL, graphile-worker ${round(median(cpuPerItem.graphile.node), 0)} µs + ${round(median(cpuPerItem.graphile.pg), 0)} µs`);
-    log(`  WAL per item (median): Stopline ${round(median(walPerItem.stopline), 0)} B, graphile-worker ${round(median(walPerItem.graphile), 0)} B, batched ${round(median(walPerItem.graphileBatched), 0)} B`);
-  }
+  const medA = (side: SideName, k: keyof SideResult) => median(results[side].map((x) => x[k]));
 
+
+  const h = { worstPct: NaN, items: HISTORY };
+  if (PARTS.includes("H")) {
+    log(`H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads: median of 20)`);
+    const empty = await historyProbe(0);
+    const full = await historyProbe(HISTORY);
+    const rows: [string, number, number, number][] = [
+      ["claim → complete (jobs/s)", empty.jobsPerS, full.jobsPerS, (empty.jobsPerS / full.jobsPerS - 1) * 100],
+      ["Stop boundary (ms)", empty.boundaryMs, full.boundaryMs, (full.boundaryMs / empty.boundaryMs - 1) * 100],
+      ["all queued cancelled (ms)", empty.queuedMs, full.queuedMs, (full.queuedMs / empty.queuedMs - 1) * 100],
+      ["console task list (ms)", empty.taskListMs, full.taskListMs, (full.taskListMs / empty.taskListMs - 1) * 100],
+      ["audit query (ms)", empty.auditMs, full.auditMs, (full.auditMs / empty.auditMs - 1) * 100],
+      ["review queue (ms)", empty.reviewMs, full.reviewMs, (full.reviewMs / empty.reviewMs - 1) * 100],
+    ];
+    for (const [what, e, f, pct] of rows) log(`  ${what.padEnd(28)} empty ${round(e)} · history ${round(f)} · slowdown ${round(pct, 1)}%`);
+    h.worstPct = round(Math.max(...rows.map((r) => r[3])), 1);
+    log(`  worst slowdown: ${h.worstPct}% (goal ≤ 10%)`);
+  }
   const b = PARTS.includes("B") ? (log("B. cancel fan-out on PostgreSQL (1,000 queued + 100 running in another process)"), await cancelFanOut()) : { boundaryMs: [], queuedMs: [], signalMs: [], fifty: [] };
   await dropAll();
   const c100 = { p50: NaN, p99: NaN, cpuPerEventMs: NaN };
@@ -532,6 +706,12 @@ try {
     creates.push(await http(tokens, () => "/api/tasks", (n) => JSON.stringify({ title: `http ${r}.${n}` })));
     // Each Stop on a task of its own (a repeated Stop is an idempotent no-op, cheaper than the real thing).
     const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map((row) => row.id);
+    // Real children (issue 22 §5): 10 per task, 5 running (leased to a live worker process's pool lease) and 5 queued.
+    await database.pg!.query(`INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","leaseOwner","leaseToken","leaseExpiresAt","heartbeatAt","attempt","startedAt","createdAt","updatedAt")
+      SELECT c.id, c.tid, 'model_request', 'inference.generate', c.id, CASE WHEN c.g <= 5 THEN 'running' ELSE 'queued' END, 1, 'abort_signal', c.id || ':key',
+             CASE WHEN c.g <= 5 THEN 'bench-worker' END, CASE WHEN c.g <= 5 THEN c.id || ':lease' END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) + interval '10 minutes' END,
+             CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, CASE WHEN c.g <= 5 THEN 1 ELSE 0 END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, timezone('UTC', now()), timezone('UTC', now())
+      FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`, [ids]);
     cancels.push(await http(tokens, (n) => `/api/tasks/${ids[n % ids.length]}/cancel`, () => JSON.stringify({ reason: "bench" })));
     log(`  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`);
   }
@@ -541,14 +721,28 @@ try {
   }
 
   const figures = {
-    pg_jobs_per_s: round(median(a.stopline), 0),
-    graphile_jobs_per_s: round(median(a.graphile), 0),
+    pg_batched_ratio_vs_graphile_batched: round(median(ratiosBatched)),
+    pg_unbatched_ratio_vs_graphile: round(median(ratios)),
+    pg_jobs_per_s: round(medA("stopline", "jobsPerS"), 0),
+    graphile_jobs_per_s: round(medA("graphile", "jobsPerS"), 0),
+    graphile_batched_jobs_per_s: round(medA("batched", "jobsPerS"), 0),
     pg_ratio_vs_graphile: round(median(ratios)),
-    graphile_batched_jobs_per_s: round(median(a.graphileBatched), 0),
     pg_ratio_vs_graphile_batched: round(median(ratiosBatched)),
-    sqlite_jobs_per_s: round(median(a.sqlite), 0),
-    pg_wal_bytes_per_item: round(median(walPerItem.stopline), 0),
-    graphile_wal_bytes_per_item: round(median(walPerItem.graphile), 0),
+    sqlite_jobs_per_s: round(medA("sqlite", "jobsPerS"), 0),
+    wal_bytes_per_item_stopline: round(medA("stopline", "walPerItem"), 0),
+    wal_bytes_per_item_graphile: round(medA("graphile", "walPerItem"), 0),
+    wal_bytes_per_item_graphile_batched: round(medA("batched", "walPerItem"), 0),
+    pg_wal_bytes_per_item: round(medA("stopline", "walPerItem"), 0),
+    graphile_wal_bytes_per_item: round(medA("graphile", "walPerItem"), 0),
+    commits_per_item_stopline: round(medA("stopline", "commitsPerItem"), 3),
+    commits_per_item_graphile: round(medA("graphile", "commitsPerItem"), 3),
+    commits_per_item_graphile_batched: round(medA("batched", "commitsPerItem"), 3),
+    cpu_us_per_item_stopline_node: round(medA("stopline", "nodeCpuUs"), 0),
+    cpu_us_per_item_stopline_pg: round(medA("stopline", "pgCpuUs"), 0),
+    cpu_us_per_item_graphile_batched_node: round(medA("batched", "nodeCpuUs"), 0),
+    cpu_us_per_item_graphile_batched_pg: round(medA("batched", "pgCpuUs"), 0),
+    history_slowdown_pct: h.worstPct,
+    history_items: h.items,
     // The fan-out's Stop (the issue's "boundary p99"), and 50 Stops at once reported on their own.
     pg_boundary_p99_ms: round(percentile(b.boundaryMs, 99)),
     pg_boundary_50_stops_p99_ms: round(percentile(b.fifty, 99)),
