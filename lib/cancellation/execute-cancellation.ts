@@ -358,7 +358,7 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
 }
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
-export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }) {
+export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }, waitForRunningMs = o.settleTimeoutMs ?? 5_000) {
   // Written ahead: what an ended call may hold but never named (its answer was lost) is asked of its service first,
   // so that the cleanup below sees it by its concrete handle (resolve-intents.ts).
   await resolveIntents(database, o.registry, { taskId, workItemIds: only?.workItemIds }, o);
@@ -368,6 +368,7 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
   });
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+  if (waitForRunningMs > 0) await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
   for (const r of settled) {
     const tool = o.registry.get(r.workItem.toolName);
     const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
@@ -392,6 +393,30 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
     } else {
       await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: "still held after cleanup and one retry", attempt });
       await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry` });
+    }
+  }
+}
+
+/**
+ * Waits (bounded by settleTimeoutMs, the reason stated in the task's steps) while the service reports a holder's call
+ * still running — asked through inspect(). Cleaning up under a running call fails ("still running; cancel it first")
+ * and recorded ORPHANED what the service released a moment later when the call ended (random conformance: reports
+ * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is cleaned up as before:
+ * what it holds is reported not released (and re-verified later, reverifyOrphans) — never silently left.
+ */
+async function waitForCallsRunningAtService(database: Database, resources: { workItemId: string; workItem: { status: string } }[], o: EngineOptions, waitMs: number) {
+  const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
+  const deadline = Date.now() + waitMs;
+  for (const id of ids) {
+    const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
+    const tool = o.registry.get(item.toolName);
+    if (!tool?.inspect) continue;
+    const ref = await refFor(database, item);
+    for (let first = true; ; first = false) {
+      const asked = await withRetries(() => tool.inspect!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
+      if (!asked.ok || asked.value.status !== "running" || Date.now() >= deadline) break;
+      if (first) await logStep(database, { taskId: item.taskId, workItemId: id, action: "verify_release", success: false, detail: "waiting: the call is still running at its service, so what it holds cannot be released yet" });
+      await sleep(100);
     }
   }
 }
@@ -459,5 +484,6 @@ export async function cleanupLateSettled(database: Database, options: EngineOpti
     distinct: ["taskId"],
     take: 20,
   });
-  for (const { taskId } of pending) await cleanupAndVerify(database, taskId, options);
+  // (no waiting here: the maintenance pass serves every task — a late-settled child is cleaned up as before)
+  for (const { taskId } of pending) await cleanupAndVerify(database, taskId, options, undefined, 0);
 }

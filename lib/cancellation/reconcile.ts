@@ -1,11 +1,12 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, Mechanism, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
 import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
+import { recordVerification } from "../ledger/resources";
 import { openReviewItem, openReviewItemIn } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 import { LedgerEvent } from "../ledger/events";
@@ -87,6 +88,14 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     return WorkItemStatus.uncertain;
   }
 
+  // The call has ended at its service: what was recorded ORPHANED while it ran on (cleaned up under it) is asked about
+  // again first, so a summary that shows the call ended never still shows what the service released as "not released".
+  if ((outcome.status === "committed" || outcome.status === "not_committed") && tool.verifyReleased) {
+    for (const r of await database.prisma.resource.findMany({ where: { workItemId: item.id, state: ResourceState.orphaned } })) {
+      const released = await tool.verifyReleased({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }).catch(() => false);
+      if (released) await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "the call ended at its service; a re-query found it released", attempt: r.attempts + 1 }).catch(() => {});
+    }
+  }
   // committed or not_committed: read both shapes' optional fields through one view
   const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown>; description?: string };
   return writeLedger(database, async (w) => {

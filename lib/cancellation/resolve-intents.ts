@@ -10,7 +10,7 @@ import { claimDispatch, recordCancelAnswer, refFor } from "./execute-cancellatio
 import { openReviewItemIn } from "./review-items";
 import { ENGINE_ACTOR, logStep, withRetries } from "./steps";
 
-type Answer = { holds: HeldByService[] } | { unknown: string };
+type Answer = { holds: HeldByService[]; status?: string } | { unknown: string };
 
 /**
  * The first step of the verification gate (issue 19, written ahead): every resource intent of a call that can no
@@ -35,7 +35,10 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
     const item = intents[0].workItem;
     const tool = registry.get(item.toolName);
     let answer = await ask(database, item, tool, o.cancelTimeoutMs);
-    const missing = (a: Answer) => "holds" in a && intents.some((i) => !a.holds.some((h) => h.type === i.type));
+    // "Nothing held" may mean "not yet" only while the service has no record of the call as started: a call it reports
+    // running or committed has arrived, and what it names is all it holds (no withdrawal: its cancel could only fail
+    // or stop the work — PostgreSQL seed 2027 #1: a refused cancel turned a released lock into "could not say").
+    const missing = (a: Answer) => "holds" in a && a.status !== "committed" && a.status !== "running" && intents.some((i) => !a.holds.some((h) => h.type === i.type));
     if (missing(answer) && tool?.cancel && tool.mechanism === Mechanism.providerCancel && !item.cancelWithdrawnAt) {
       // Nothing held so far may only mean "not yet" (the start request is still on its way): withdraw it, then ask again.
       if (!(await claimDispatch(database, item, "provider_cancel"))) {
@@ -45,7 +48,18 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
       const ref = await refFor(database, item);
       const withdrawn = await withRetries(() => tool.cancel!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
       await recordCancelAnswer(database, item, withdrawn.ok);
-      answer = withdrawn.ok ? await ask(database, item, tool, o.cancelTimeoutMs) : { unknown: `the request could not be withdrawn before concluding it holds nothing: ${withdrawn.error.message}` };
+      answer = await ask(database, item, tool, o.cancelTimeoutMs);
+      if (!withdrawn.ok && "holds" in answer) {
+        // Not withdrawn (the service refused the cancel: random conformance, PostgreSQL seed 2027 #1, #158): what the
+        // service names now is held — by its concrete handle; only what it still does not name may be "not yet".
+        const named = answer.holds;
+        const unnamed = intents.filter((i) => !named.some((h) => h.type === i.type));
+        if (named.length) await bindHeld(database, item, named, []);
+        for (const intent of unnamed) await recordUnresolved(database, intent, item, tool, task.riskLevel, `the request could not be withdrawn before concluding it holds no ${intent.type}: ${withdrawn.error.message}`);
+        await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "resolve_intents", success: !unnamed.length, detail: `the cancel was refused; the service says the call holds ${named.length ? named.map((h) => `${h.type} ${h.handle}`).join(", ") : "nothing so far"}` });
+        continue;
+      }
+      if (!withdrawn.ok) answer = { unknown: `the request could not be withdrawn before concluding it holds nothing: ${withdrawn.error.message}` };
     }
     await logStep(database, {
       taskId: item.taskId, workItemId: item.id, action: "resolve_intents", success: "holds" in answer,
@@ -55,21 +69,25 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
     });
 
     if ("holds" in answer) {
-      const holds = answer.holds;
-      await writeLedger(database, async (w) => {
-        for (const h of holds) {
-          const resource = await recordHeldIn(w, { taskId: item.taskId, workItemId: item.id, type: h.type, handle: h.handle, actor: ENGINE_ACTOR, reason: "the service says the call holds it (its answer was lost)" });
-          await bindIntentIn(w, { workItemId: item.id, taskId: item.taskId, type: h.type, handle: h.handle, resourceId: resource.id, actor: ENGINE_ACTOR, by: "inspect" });
-        }
-        for (const intent of intents) {
-          if (holds.some((h) => h.type === intent.type)) continue;
-          await intentNotHeldIn(w, intent, { actor: ENGINE_ACTOR, reason: "the service says the call holds none", by: "inspect" });
-        }
-      });
+      await bindHeld(database, item, answer.holds, intents);
       continue;
     }
     for (const intent of intents) await recordUnresolved(database, intent, item, tool, task.riskLevel, answer.unknown);
   }
+}
+
+/** What the service says the call holds, recorded by its concrete handles and bound to the intents; `notHeld`: intents it names none of. */
+async function bindHeld(database: Database, item: WorkItem, holds: HeldByService[], notHeld: { id: string; taskId: string; workItemId: string; type: string; key: string; state: string }[]) {
+  await writeLedger(database, async (w) => {
+    for (const h of holds) {
+      const resource = await recordHeldIn(w, { taskId: item.taskId, workItemId: item.id, type: h.type, handle: h.handle, actor: ENGINE_ACTOR, reason: "the service says the call holds it (its answer was lost)" });
+      await bindIntentIn(w, { workItemId: item.id, taskId: item.taskId, type: h.type, handle: h.handle, resourceId: resource.id, actor: ENGINE_ACTOR, by: "inspect" });
+    }
+    for (const intent of notHeld) {
+      if (holds.some((h) => h.type === intent.type)) continue;
+      await intentNotHeldIn(w, intent, { actor: ENGINE_ACTOR, reason: "the service says the call holds none", by: "inspect" });
+    }
+  });
 }
 
 /** The service could not say: an orphaned resource named by the call's key stands for what it may hold; a person is asked. */
@@ -108,5 +126,5 @@ async function ask(database: Database, item: WorkItem, tool: ToolDefinition | un
   if (!asked.ok) return { unknown: `inspect failed: ${asked.error.message}` };
   if (asked.value.status === "unknown") return { unknown: asked.value.reason };
   if (!asked.value.holds) return { unknown: `${item.toolName}'s inspect() does not report what the call holds` };
-  return { holds: asked.value.holds };
+  return { holds: asked.value.holds, status: asked.value.status };
 }

@@ -765,4 +765,30 @@ describe("inference", () => {
     expect(s.items[0].status).not.toBe("completed");
     checkAgainstWitness(s);
   });
+
+  it("latency × a request given up on arrives late, while the next task's call is stopped: the generation carries its own call's key, never charged to a call that never started (random conformance, seed 2027 #102)", async () => {
+    await setFaults(world, "inference", { latencyMs: 400 });
+    const since = lastWitnessSeq(world);
+    const first = await newTask(world, "generate, given up during the latency", "low");
+    const a = await scheduleTool(world, first.id, "inference.generate", { prompt: "first answer", words: 20, wordMs: 10 });
+    await until("the first request is running", async () => (await itemRow(world, a.id)).status === "running");
+    await stop(world, first.id);
+    await settled(first.id); // settled long before the service ends its latency and takes the request
+    expect(witnessSince(world, since, "inference")).toEqual([]);
+
+    const second = await newTask(world, "generate, stopped at once", "low");
+    const b = await scheduleTool(world, second.id, "inference.generate", { prompt: "second answer", words: 20, wordMs: 10 });
+    await stop(world, second.id);
+    await settled(second.id);
+    const late = await until("the first request reached the service", () => witnessSince(world, since, "inference").find((w) => w.action === "generation_started"), 3_000);
+    await until("the service ended it", () => witnessSince(world, since, "inference").some((w) => w.subject === late.subject && w.action !== "generation_started"), 3_000);
+
+    // The service's own record says whose request it was: the first call's key, not the second's.
+    expect(late.detail).toEqual({ key: a.idempotencyKey });
+    const keyed = (key: string) => witnessSince(world, since, "inference").filter((w) => w.action === "generation_started" && (w.detail as { key?: string } | null)?.key === key).map((w) => w.subject!);
+    const bRow = await itemRow(world, b.id);
+    if (bRow.startedAt === null) expect(keyed(b.idempotencyKey)).toEqual([]); // never started: the service saw nothing of it
+    checkAgainstWitness(await snapshot(world, second.id, { generations: keyed(b.idempotencyKey) }));
+    checkAgainstWitness(await snapshot(world, first.id, { generations: keyed(a.idempotencyKey) }));
+  });
 });

@@ -283,13 +283,15 @@ const routes: Route[] = [
 
   // ---- inference: a streamed model response stand-in
   { method: "POST", service: "inference", pattern: /^\/inference\/generate$/, handler: async ({ db, body, req, res }) => {
-    const input = parse(z.object({ prompt: z.string().min(1).max(10_000), words: z.number().int().min(1).max(2_000).optional(), wordMs: z.number().int().min(0).max(5_000).optional() }), body);
+    const input = parse(z.object({ prompt: z.string().min(1).max(10_000), words: z.number().int().min(1).max(2_000).optional(), wordMs: z.number().int().min(0).max(5_000).optional(), idempotencyKey: z.string().min(1).max(200).optional() }), body);
     const id = `gen_${randomUUID().slice(0, 8)}`;
     // A stand-in for a model told exactly what to say: it streams its prompt back, word by word (the demo agent
     // puts in it what will actually happen next — lib/agent/conversation.ts whatHappensNext).
     const words = input.prompt.split(/\s+/).filter(Boolean);
     const total = input.words ?? words.length;
-    witness(db, "inference", "generation_started", id);
+    // The caller's key (when it sends one) names whose generation this is: a request its caller gave up on during the
+    // latency fault still arrives and starts — later, possibly while another call of the same caller runs.
+    witness(db, "inference", "generation_started", id, input.idempotencyKey ? { key: input.idempotencyKey } : null);
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "x-generation-id": id });
     let closed = res.destroyed;
     res.once("close", () => (closed = !res.writableEnded));

@@ -262,7 +262,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     name: "inference.generate", kind: "model_request", risk: "low", commitsEffect: false, mechanism: "abort_signal",
     input: z.object({ prompt: z.string().min(1), words: z.number().int().optional(), wordMs: z.number().int().optional() }),
     async run(input, ctx) {
-      const res = await fetch(`${base}/inference/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input), signal: ctx.signal });
+      const res = await fetch(`${base}/inference/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...input, idempotencyKey: ctx.idempotencyKey }), signal: ctx.signal });
       if (!res.ok || !res.body) throw new ServiceError(res.status, `generate → ${res.status}`);
       const generationId = res.headers.get("x-generation-id");
       let text = "";

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../testing/test-database"
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { startDemoServer } from "./server";
+import { witnessLog } from "./store";
 import { demoTools } from "./tools";
 
 /**
@@ -144,6 +145,50 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     // Nothing the summary or the ledger says contradicts the service's witness log.
     checkAgainstWitness(s);
     expect((await itemRow(world, item.id)).status).not.toBe("running");
+  });
+
+  it("reports latency 200 ms and its cancel unavailable, Stop while the start is at the service: the export runs on and ends — its lock and temp file are verified released, never reported 'could not be released' (random conformance, PostgreSQL seed 2027 #1, #93, #158)", async () => {
+    await setFaults(world, "reports", { latencyMs: 200, cancelUnavailable: true });
+    const task = await newTask(world, "export, cancel refused, Stop lands during the start", "low");
+    const atService = tap.delivered("POST", /^\/reports\/exports$/);
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 60, rowMs: 10 });
+    await atService;
+    await stop(world, task.id);
+    await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 20_000);
+
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; status: string; lock_held: number } | undefined;
+    expect(exp, "the service started the export").toBeDefined();
+    const s = await snapshot(world, task.id);
+    const actions = s.witness.filter((w) => w.subject === exp!.id).map((w) => w.action);
+    expect(actions).toEqual(expect.arrayContaining(["export_started", "lock_acquired", "export_completed", "lock_released"])); // the cancel never reached it
+    const resources = s.resources.filter((r) => r.workItemId === item.id);
+    // Whatever the ledger recorded for the call is verified released; what it never saw held is settled as not held.
+    expect(resources.filter((r) => r.state !== "released").map((r) => `${r.type}:${r.handle}:${r.state}`)).toEqual([]);
+    for (const r of resources) expect([`lock:${exp!.id}`, `temp_file:/tmp/stopline-demo-${exp!.id}.csv`]).toContain(`${r.type}:${r.handle}`);
+    const intents = await t.database.prisma.resourceIntent.findMany({ where: { workItemId: item.id }, orderBy: { type: "asc" } });
+    expect(intents.map((i) => [i.type, ["bound", "not_held"].includes(i.state)])).toEqual([["lock", true], ["temp_file", true]]);
+    expect(s.summary.orphaned_resources).toEqual([]);
+    expect(s.summary.user_message).not.toMatch(/could not be released/);
+    expect(s.reviews.filter((v) => v.kind === "orphaned_resource")).toEqual([]);
+    checkAgainstWitness(s);
+  });
+
+  it("a start whose answers were lost (reports latency past the call's timeout): never 'failed — it had no effect' while the service runs it — uncertain, then settled by asking the service (random conformance, PostgreSQL seed 2027 #0)", async () => {
+    await setFaults(world, "reports", { latencyMs: 3_200 }); // each answer arrives after the tool's 3 s call timeout: the start and its retry both time out
+    const task = await newTask(world, "export, its start's answers lost", "low");
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 40, rowMs: 10 });
+    await until("the worker gave up waiting for the start", async () => !["queued", "running"].includes((await itemRow(world, item.id)).status), 15_000);
+    expect((await itemRow(world, item.id)).status).toBe("uncertain"); // not "failed": the start may have arrived
+    await clearFaults(world);
+    await until("settled by asking the service", async () => (await itemRow(world, item.id)).status === "completed", 15_000);
+
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; status: string } | undefined;
+    expect(exp?.status).toBe("completed");
+    const actions = witnessLog(world.demo.db, "reports").filter((w) => w.subject === exp!.id).map((w) => w.action);
+    expect(actions).toEqual(expect.arrayContaining(["export_started", "export_completed"]));
+    expect(actions.filter((a) => a === "export_started")).toHaveLength(1); // the retry asked for the same export, started once
+    const events = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id } });
+    expect(events.filter((e) => e.toState === "failed")).toEqual([]); // the ledger never said it had no effect
   });
 
   it("the start is still on its way when the engine asks: nothing found is withdrawn (fenced) before it counts — the late start is refused, the intents settle as not held", async () => {

@@ -151,7 +151,12 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
   } catch (error) {
     if (lostLease) return { outcome: "lost_lease", abortedAt };
     const message = error instanceof Error ? error.message : String(error);
-    if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
+    // Remote work that runs on at its service once its start arrived (a provider-side or rollback tool, past its
+    // checkpoint): a failure here says nothing about what the service did — a start whose answer was lost may have
+    // started it, and it may finish. Asked (inspect), never assumed "failed — it had no effect" (random conformance,
+    // seed 2027 #0 on PostgreSQL). A confirmed stop (StoppedError) is the service's own answer.
+    const remoteMayRunOn = mayHaveSubmitted && !!tool.inspect && (tool.mechanism === "provider_cancel" || tool.mechanism === "rollback") && !(error instanceof StoppedError);
+    if (submitted || (mayHaveSubmitted && tool.commitsEffect) || (remoteMayRunOn && !controller.signal.aborted)) {
       const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
       await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
       return { outcome: "uncertain", abortedAt };

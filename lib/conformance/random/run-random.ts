@@ -246,7 +246,12 @@ async function judgeNow(slot: Slot, taskId: string, summary: CancellationSummary
     calls.push({ toolCallId: item.correlationId, toolName: item.toolName, commitsEffect: item.commitsEffect, service });
   }
   const all = witnessLog(slot.demo.db);
-  const generations = all.filter((e) => e.seq > witnessFrom && e.service === "inference" && e.action === "generation_started").map((e) => e.subject!);
+  // A generation is this task's when it carries the key of this task's inference call: a request an earlier scenario's
+  // call gave up on during a latency fault reaches the service later, inside this scenario's window (seed 2027 #102).
+  const keys = new Set(items.filter((i) => i.toolName === "inference.generate").map((i) => i.idempotencyKey));
+  const generations = all
+    .filter((e) => e.seq > witnessFrom && e.service === "inference" && e.action === "generation_started" && keys.has((e.detail as { key?: string } | null)?.key ?? ""))
+    .map((e) => e.subject!);
   const bindings = bindCalls(slot.demo.db, items, { generations: items.some((i) => i.toolName === "inference.generate") ? generations : [] });
   return judgeScenario({ summary, calls, bindings, witness: witnessFor(all, bindings), ledger: { workItems: items, resources }, keys: Object.fromEntries(items.map((i) => [i.correlationId, i.idempotencyKey])) });
 }
