@@ -65,7 +65,7 @@ describe("GET /api/demo/services", () => {
     expect(byName.shop.faults).toEqual({});
     expect(byName.shop.applicableFaults).toEqual(["latencyMs", "acceptThenTimeout", "cancelUnavailable", "ignoreCancellation"]);
     expect(byName.crm.applicableFaults).toEqual(["latencyMs", "acceptThenTimeout", "someoneElseEdits"]);
-    expect(byName.mailer.applicableFaults).toEqual(["latencyMs", "acceptThenTimeout", "cancelUnavailable"]);
+    expect(byName.mailer.applicableFaults).toEqual(["latencyMs", "acceptThenTimeout", "cancelUnavailable", "failToRelease"]);
     expect(byName.reports.applicableFaults).toEqual(["latencyMs", "cancelUnavailable", "ignoreCancellation", "failToRelease"]);
     expect(byName.inference.applicableFaults).toEqual(["latencyMs"]);
     for (const s of body.services) expect(s.description).not.toBe("");
