@@ -191,6 +191,9 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     await expect(summary.getByTestId("summary-orphaned-resources")).toContainText("could not be released; an operator has been asked to handle it");
     await expect(email).not.toContainText(/discarded before/i);
     await expect(email.getByTestId("step-status")).toHaveText("draft not discarded"); // the badge too, not just the sentence
+    // Its resource line: a verification query that found the draft still there is a check, not a verification.
+    await expect(email.getByTestId("step-resource")).toContainText(/not released.*mail draft · last checked/);
+    await expect(email.getByTestId("step-resource")).not.toContainText("verified");
     await accessible(page);
     await shot(page, "held-draft-chat-desktop");
     await page.setViewportSize({ width: 390, height: 844 });
@@ -221,6 +224,7 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     const released = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: address }) }).last();
     await expect(released.getByTestId("stop-summary")).toContainText("its draft was discarded before it took effect", { timeout: 20_000 });
     await expect(released.locator('[data-testid="step"][data-tool="mailer.send_email"]').getByTestId("step-status")).toHaveText("discarded");
+    await expect(released.locator('[data-testid="step"][data-tool="mailer.send_email"]').getByTestId("step-resource")).toContainText(/released.*mail draft · verified/);
     await shot(page, "held-draft-released-desktop");
   } finally {
     await request.post("/api/demo/services/mailer/faults", { headers: AUTH, data: {} });

@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { StepStop, stepStoppable } from "@/components/stop/step-stop";
-import { OutcomeKind, outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, rowsOf, stepStopSummary, type ChildOutcome } from "@/lib/outcomes";
+import { OutcomeKind, outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, rowsOf, stepStopSummary, verificationWord, type ChildOutcome } from "@/lib/outcomes";
 import { localWords } from "@/components/outcome-words";
 import type { Resource, SideEffect, TaskDetail, WorkItem } from "./api";
 import { clock, duration, effectLook, itemLook, plural, toolLabel } from "./labels";
@@ -80,13 +80,14 @@ function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, s
             })}
             {resources.map((r) => {
               // In the one vocabulary (lib/outcomes): "being released" once the step ended, "released" only when verified.
-              const words = RESOURCE_WORDS[resourceOutcomeOf(r, item, stopped)];
+              const resourceOutcome = resourceOutcomeOf(r, item, stopped);
+              const words = RESOURCE_WORDS[resourceOutcome];
               return (
                 <li key={r.id} className="flex flex-wrap items-center gap-1.5" data-testid="step-resource">
                   <Badge tone={words.tone}>{words.short}</Badge>
                   <span>
                     {r.type.replaceAll("_", " ")}
-                    {r.verifiedAt && <> · verified {clock(r.verifiedAt)}</>}
+                    {r.verifiedAt && <> · {verificationWord(resourceOutcome)} {clock(r.verifiedAt)}</>}
                   </span>
                 </li>
               );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESOURCE_WORDS, ResourceOutcome, resourceOutcomeOf } from "./resource-outcome";
+import { RESOURCE_WORDS, ResourceOutcome, resourceOutcomeOf, verificationWord } from "./resource-outcome";
 
 /** Was this resource released? Invariant 4: "released" only once a verification query confirmed it. */
 describe("resourceOutcomeOf", () => {
@@ -21,4 +21,14 @@ describe("resourceOutcomeOf", () => {
     expect(resourceOutcomeOf({ state }, holder, stopped)).toBe(outcome);
     expect(RESOURCE_WORDS[outcome].short).toBe(short);
   });
+});
+
+/** The word before the time of the last verification query: a query that found it still held did not verify it. */
+describe("verificationWord", () => {
+  it.each<[ResourceOutcome, string]>([
+    [ResourceOutcome.released, "verified"],
+    [ResourceOutcome.notReleased, "last checked"],
+    [ResourceOutcome.beingReleased, "last checked"],
+    [ResourceOutcome.heldByRunningStep, "last checked"],
+  ])("%s → %s", (outcome, word) => expect(verificationWord(outcome)).toBe(word));
 });

@@ -37,6 +37,13 @@ export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: st
 };
 
 /**
+ * The word before the time of its last verification query: "verified" only when that query confirmed the release
+ * (invariant 4); a query that found it still held is a check, not a verification.
+ */
+export const verificationWord = (outcome: ResourceOutcome): "verified" | "last checked" =>
+  outcome === ResourceOutcome.released ? "verified" : "last checked";
+
+/**
  * @param stepStillRunning the child holding it has not ended (it is running, being stopped, or could not be stopped)
  */
 export function resourceOutcome(resource: { state: string }, stepStillRunning: boolean, stopped: boolean): ResourceOutcome {
