@@ -1,5 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { contract } from "../lib/api/contract";
+import { EVENT_TYPES } from "../lib/api/event-schemas";
+import { accessible } from "./axe";
 
 /**
  * The console against the real server (playwright.config.ts starts `npm start` on a fresh SQLite database
@@ -225,6 +227,21 @@ test("GET /api-docs - every route of the contract, with roles and a link to the 
   const document = await request.get("/api/openapi.json");
   expect(document.status()).toBe(200);
   expect((await document.json()).openapi).toBe("3.1.0");
+
+  // The ledger's events: every type of the catalogue, with the shape of its data.
+  const catalogue = page.locator(`dl[aria-label="Event types and their data"]`);
+  const entry = (type: string) => catalogue.locator(`[data-testid="event-type"][data-type="${type}"]`);
+  await expect(catalogue.getByTestId("event-type")).toHaveCount(EVENT_TYPES.length);
+  for (const type of EVENT_TYPES) await expect(entry(type).getByRole("term")).toHaveText(type);
+  await expect(entry("task.cancel_requested").getByRole("definition")).toContainText("intentVersion: number");
+  await expect(entry("task.cancelled").getByRole("definition")).toHaveText("none");
+  await accessible(page);
+  await catalogue.screenshot({ path: "output/screenshots/api-docs-events-desktop.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390); // no sideways scroll: each type stacks above its fields
+  await catalogue.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "output/screenshots/api-docs-events-phone.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await shot(page, "api-docs", false);
   await shot(page, "api-docs-full");

@@ -6,7 +6,8 @@ import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
 import { contract, type RouteContract } from "@/lib/api/contract";
 import { openApiDocument } from "@/lib/api/openapi";
-import { LedgerEventSchema } from "@/lib/api/schemas";
+import { LedgerEventFieldsSchema, LedgerEventRecordSchema } from "@/lib/api/event-schemas";
+import { EventCatalogue } from "./event-catalogue";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "./openapi-types";
 import { constraintsOf, RawSchema, SchemaFields, typeOf } from "./schema-view";
 
@@ -80,7 +81,8 @@ export default function ApiDocsPage() {
   for (const entry of entries) groups.find((g) => g.match(entry))!.entries.push(entry);
   const shown = groups.filter((g) => g.entries.length);
   const errorStatuses = collectErrors(entries);
-  const eventSchema = z.toJSONSchema(LedgerEventSchema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  const eventFields = z.toJSONSchema(LedgerEventFieldsSchema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  const eventSchema = z.toJSONSchema(LedgerEventRecordSchema, { io: "output", unrepresentable: "any" }) as JsonSchema;
 
   return (
     <div className="lg:grid lg:grid-cols-[16rem_minmax(0,1fr)] lg:gap-10">
@@ -155,8 +157,13 @@ export default function ApiDocsPage() {
             </div>
             {group.title === "Live events" && (
               <Card className="space-y-3">
-                <h3 className="text-sm font-semibold text-ink">The data of each ledger event</h3>
-                <SchemaFields schema={eventSchema} mode="response" />
+                <h3 className="text-sm font-semibold text-ink">Every ledger event</h3>
+                <SchemaFields schema={eventFields} mode="response" />
+                <h3 className="text-sm font-semibold text-ink">The data of each event type</h3>
+                <p className="text-xs text-muted">
+                  An event&apos;s <code className="font-mono">data</code> has the shape its <code className="font-mono">type</code> names, or is null. Objects may carry fields added later.
+                </p>
+                <EventCatalogue />
                 <RawSchema schema={eventSchema} />
               </Card>
             )}

@@ -3,7 +3,6 @@ import type {
   CancelResponseSchema,
   CancellationSummarySchema,
   ConfirmationSchema,
-  LedgerEventSchema,
   TaskDetailSchema,
   TaskListSchema,
   TurnSchema,
@@ -21,7 +20,7 @@ export type Summary = z.output<typeof CancellationSummarySchema>;
 export type Turn = z.output<typeof TurnSchema>;
 export type CancelResponse = z.output<typeof CancelResponseSchema>;
 export type Confirmation = z.output<typeof ConfirmationSchema>;
-export type LedgerEvent = z.output<typeof LedgerEventSchema>;
+export type { LedgerEventRecord } from "@/lib/api/event-schemas";
 
 /** The demo agent's proposals, as the API serves them (lib/agent/conversation.ts ProposalSchema). */
 export type OrderProposal = { type: "order"; items: { sku: string; quantity: number; unitCents: number }[]; amountCents: number };

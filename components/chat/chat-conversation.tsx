@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ConnectionStatus } from "@/components/console/connection-status";
 import { fullTime, shortTime } from "@/components/console/format";
 import type { LiveState } from "@/components/use-event-stream";
-import { PROGRESS_EVENT } from "@/lib/ledger/progress";
+import { LedgerEvent } from "@/lib/ledger/events";
 import { TaskStage } from "@/lib/ledger/states";
 import {
   asSentence,
@@ -14,7 +14,7 @@ import {
   sendMessage,
   stopTask,
   stopTurn,
-  type LedgerEvent,
+  type LedgerEventRecord,
   type TaskDetail,
   type TaskRow,
   type Turn,
@@ -68,10 +68,10 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
   // ---- live updates -----------------------------------------------------------------------------
   const refetchSoon = useRefetchSoon(queryClient);
   const onEvent = useCallback(
-    (taskId: string, event: LedgerEvent) => {
+    (taskId: string, event: LedgerEventRecord) => {
       patchFromEvent(queryClient, taskId, event);
       // Progress carries everything it changes: no refetch for it (it may arrive four times a second).
-      if (event.type !== PROGRESS_EVENT) refetchSoon(taskId);
+      if (event.type !== LedgerEvent.workItemProgress) refetchSoon(taskId);
     },
     [queryClient, refetchSoon],
   );

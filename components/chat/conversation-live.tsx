@@ -4,7 +4,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import type { LiveState } from "@/components/use-event-stream";
 import { applyToTask } from "@/components/data/apply-ledger-event";
-import { chatKeys, type LedgerEvent, type Summary, type TaskDetail, type TaskRow } from "./api";
+import { chatKeys, type LedgerEventRecord, type Summary, type TaskDetail, type TaskRow } from "./api";
 import { itemLook, toolLabel } from "./labels";
 import { useTaskStream } from "./use-task-stream";
 
@@ -16,7 +16,7 @@ export function TaskSubscriber({
   onState,
 }: {
   taskId: string;
-  onEvent: (taskId: string, event: LedgerEvent) => void;
+  onEvent: (taskId: string, event: LedgerEventRecord) => void;
   onState: (taskId: string, state: LiveState | null) => void;
 }) {
   const queryClient = useQueryClient();
@@ -44,7 +44,7 @@ export function patchTask(queryClient: QueryClient, taskId: string, patch: (t: T
  * The stream replays the task's history when it opens: an event older than the row already loaded is
  * not applied (it would flash a past state), it only triggers the refetch.
  */
-export function patchFromEvent(queryClient: QueryClient, taskId: string, event: LedgerEvent) {
+export function patchFromEvent(queryClient: QueryClient, taskId: string, event: LedgerEventRecord) {
   patchTask(queryClient, taskId, (t) => applyToTask(t, event));
 }
 

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { LedgerEventSchema, SessionSchema, TaskListSchema } from "@/lib/api/schemas";
+import type { SessionSchema, TaskListSchema } from "@/lib/api/schemas";
 
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
 export type TaskList = z.output<typeof TaskListSchema>;
 export type TaskRow = TaskList["tasks"][number];
-export type LedgerEvent = z.output<typeof LedgerEventSchema>;
+export type { LedgerEventRecord } from "@/lib/api/event-schemas";
 export type Session = z.output<typeof SessionSchema>;
 
 import { ApiError, apiFetch } from "@/components/api-client";

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { isUnauthorized, TASKS_KEY, type LedgerEvent, type TaskList, type TaskRow } from "./api";
+import { isUnauthorized, TASKS_KEY, type LedgerEventRecord, type TaskList, type TaskRow } from "./api";
 import { ConnectionStatus } from "./connection-status";
 import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
@@ -17,7 +17,7 @@ import { SummaryStatus, TASK_STANDING_WORDS, TASK_STANDINGS, taskStanding } from
 import { sortNeedsMeFirst } from "@/lib/review/triage";
 import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
-import { PROGRESS_EVENT } from "@/lib/ledger/progress";
+import { LedgerEvent } from "@/lib/ledger/events";
 import { useLedgerEvents } from "./use-ledger-events";
 import { applyToRow } from "@/components/data/apply-ledger-event";
 import { useTaskList } from "@/components/data/use-task-list";
@@ -47,7 +47,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
     onEvent: (event) => {
       patchTaskStage(queryClient, event);
       // Progress reports (several a second per running child) and administrative events change no row.
-      if (event.taskId !== null && event.type !== PROGRESS_EVENT) refetchSoon();
+      if (event.taskId !== null && event.type !== LedgerEvent.workItemProgress) refetchSoon();
     },
   });
 
@@ -168,7 +168,7 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
  * Task events carry the new stage as toState: show it at once, before the refetch confirms it. A Stop's
  * stage is shown as "stopping" until the refetch brings its settled summary status: never settled early.
  */
-function patchTaskStage(queryClient: QueryClient, event: LedgerEvent) {
+function patchTaskStage(queryClient: QueryClient, event: LedgerEventRecord) {
   if (event.entityType !== "task" || !event.taskId || !isTaskStage(event.toState)) return;
   const stage = event.toState;
   queryClient.setQueryData<Pages>(TASKS_KEY, (data) =>

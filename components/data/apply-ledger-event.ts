@@ -1,4 +1,5 @@
-import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
+import { LedgerEvent } from "@/lib/ledger/events";
+import { StoredProgress } from "@/lib/ledger/progress";
 import { isItemStatus } from "@/components/labels";
 import { isTaskStage } from "@/components/console/task-stage";
 import { SummaryStatus, taskStanding, type TaskStanding } from "@/lib/outcomes";
@@ -36,7 +37,7 @@ interface TaskLike<W extends WorkItemLike> {
 
 export function applyToTask<W extends WorkItemLike, T extends TaskLike<W>>(task: T, event: EventLike): T {
   const at = Date.parse(event.createdAt);
-  if (event.type === PROGRESS_EVENT) {
+  if (event.type === LedgerEvent.workItemProgress) {
     const progress = StoredProgress.safeParse(event.data);
     if (!progress.success) return task;
     return {

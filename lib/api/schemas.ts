@@ -134,11 +134,8 @@ export const TaskListSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 
-export const LedgerEventSchema = z.object({
-  seq: z.number().int(), taskId: z.string().nullable(), workItemId: z.string().nullable(), entityType: z.string(),
-  entityId: z.string(), actor: z.string(), type: z.string(), fromState: z.string().nullable(), toState: z.string().nullable(),
-  reason: z.string().nullable(), data: json.nullable(), createdAt: isoDate,
-});
+/** One ledger event: a discriminated union on `type` (lib/api/event-schemas.ts). */
+export { LedgerEventRecordSchema, type LedgerEventRecord } from "./event-schemas";
 
 export const CancellationBoundarySchema = z.object({
   taskId: id, intentVersion: z.number().int(), cancelRequestedAt: isoDate, reason: z.string().nullable(),

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { LedgerEvent } from "../ledger/events";
 import { AppError, ErrorCode } from "../errors";
 import { OWNER_SCOPED } from "./permissions";
 import { archivedTaskError } from "../retention/archived-task";
@@ -36,7 +37,7 @@ export async function conversationOwner(database: Database, conversationId: stri
   const tied = earliest.filter((t) => t.createdAt.getTime() === earliest[0].createdAt.getTime());
   if (tied.length === 1 || tied.every((t) => t.ownerId === tied[0].ownerId)) return tied[0].ownerId;
   // Created in the same millisecond: the ledger's event order decides which came first.
-  const created = await database.prisma.ledgerEvent.findFirst({ where: { type: "task.created", taskId: { in: tied.map((t) => t.id) } }, orderBy: { seq: "asc" }, select: { taskId: true } });
+  const created = await database.prisma.ledgerEvent.findFirst({ where: { type: LedgerEvent.taskCreated, taskId: { in: tied.map((t) => t.id) } }, orderBy: { seq: "asc" }, select: { taskId: true } });
   return tied.find((t) => t.id === created?.taskId)?.ownerId ?? tied[0].ownerId;
 }
 

@@ -4,7 +4,7 @@ import { ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
 import { EscalationTrigger, linksFor, publicUrl, renderPayload, type EscalationFacts } from "./payload";
 import { DeliveryKind, DeliveryStatus, EscalationEvent } from "./states";
-import { positionOfSeq, readEventsAfter } from "../events/read-events";
+import { positionOfSeq, readEventsAfter, type LedgerEventRow } from "../events/read-events";
 
 /**
  * Turns committed ledger events into escalation deliveries. The ledger is the source: a cursor (the last
@@ -37,7 +37,6 @@ export interface EnqueueOptions {
   batch?: number;
 }
 
-type LedgerEventRow = { seq: number; entityId: string; type: string; actor: string; fromState: string | null; toState: string | null; reason: string | null; data: unknown; createdAt: Date };
 type Channel = { id: string; kind: string; createdAt: Date };
 
 /** Reads the ledger from the cursor to its head, creating the deliveries it implies. Returns how many were created. */

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { LedgerEventType } from "../ledger/events";
 
 /**
  * In-process notification that ledger events were committed. It only wakes listeners early (SSE streams, the
@@ -11,13 +12,15 @@ export interface CommittedEvent {
   seq: number;
   taskId: string | null;
   workItemId: string | null;
-  type: string;
+  type: LedgerEventType;
   toState: string | null;
   origin?: "local" | "remote";
 }
 
-const globalForBus = globalThis as unknown as { stoplineBus?: EventEmitter };
-const bus = (globalForBus.stoplineBus ??= new EventEmitter().setMaxListeners(0));
+/** The bus's one channel and what it carries: a listener gets typed events, never `any`. */
+type BusEvents = { committed: [CommittedEvent[]] };
+const globalForBus = globalThis as unknown as { stoplineBus?: EventEmitter<BusEvents> };
+const bus = (globalForBus.stoplineBus ??= new EventEmitter<BusEvents>().setMaxListeners(0));
 
 /**
  * Announces events this process committed, on the next turn of the event loop: the writer (e.g. the Stop

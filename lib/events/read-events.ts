@@ -1,3 +1,4 @@
+import type { LedgerEventType } from "../ledger/events";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 
@@ -29,7 +30,10 @@ export interface EventPosition {
 
 export const START: EventPosition = { txid: "0", seq: 0 };
 
-/** One ledger event as the API and SSE send it. */
+/**
+ * One ledger event as the API and SSE send it. `type` is read from the column as a catalogue type: only the
+ * writer (lib/ledger/write.ts, typed by the catalogue) and the hot paths' constants put types there.
+ */
 export interface LedgerEventRow {
   seq: number;
   taskId: string | null;
@@ -37,7 +41,7 @@ export interface LedgerEventRow {
   entityType: string;
   entityId: string;
   actor: string;
-  type: string;
+  type: LedgerEventType;
   fromState: string | null;
   toState: string | null;
   reason: string | null;

@@ -16,6 +16,3 @@ export type ProgressReport = z.infer<typeof ProgressReport>;
 /** As stored on the work item and sent in the `work_item.progress` event: with the ledger's time. */
 export const StoredProgress = ProgressReport.extend({ at: z.string() });
 export type StoredProgress = z.infer<typeof StoredProgress>;
-
-/** The ledger event that carries a progress report (data: StoredProgress); LedgerEvent.workItemProgress. */
-export const PROGRESS_EVENT = "work_item.progress" as const;

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
-import { PROGRESS_EVENT, ProgressReport, type StoredProgress } from "./progress";
+import { LedgerEvent } from "./events";
+import { ProgressReport, type StoredProgress } from "./progress";
 import { loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { isLeasedItem, LEASED_ITEM_STATUSES } from "./states";
 import { writeLedger } from "./write";
@@ -23,7 +24,7 @@ export async function reportProgress(database: Database, input: LeaseHolder & { 
     if (count === 1) {
       await w.event({
         taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor,
-        type: PROGRESS_EVENT, data: stored,
+        type: LedgerEvent.workItemProgress, data: stored,
       });
     }
     return stored;

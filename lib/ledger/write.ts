@@ -63,7 +63,8 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
       async events(list) {
         if (!list.length) return;
         const rows = await tx.ledgerEvent.createManyAndReturn({ data: list.map(eventRow), select: { seq: true, taskId: true, workItemId: true, type: true, toState: true } });
-        committed.push(...rows.sort((a, b) => a.seq - b.seq));
+        // The rows' types are the list's own (EventInput, typed by the catalogue).
+        committed.push(...(rows as CommittedEvent[]).sort((a, b) => a.seq - b.seq));
       },
       now: () => databaseNow(tx, database.provider),
       async lockRow(entity, id, mode) {

@@ -30,7 +30,10 @@ export type OpenIncidentInput = z.input<typeof s.OpenIncidentBody>;
 export type OpenIncidentResponse = z.output<typeof s.OpenIncidentResponseSchema>;
 export type ChildCancelResponse = z.output<typeof s.ChildCancelResponseSchema>;
 export type ManyCancelResponse = z.output<typeof s.ManyCancelResponseSchema>;
-export type LedgerEvent = z.output<typeof s.LedgerEventSchema>;
+/** One ledger event: narrowing on `type` types its `data` (a discriminated union over the event catalogue). */
+export type LedgerEventRecord = s.LedgerEventRecord;
+/** @deprecated The name of the event catalogue on the server; use LedgerEventRecord. */
+export type LedgerEvent = LedgerEventRecord;
 export type HeartbeatResponse = z.output<typeof s.HeartbeatResponseSchema>;
 export type CheckpointResponse = z.output<typeof s.CheckpointResponseSchema>;
 export type SubmissionResponse = z.output<typeof s.SubmissionResponseSchema>;
@@ -452,7 +455,7 @@ export class StoplineClient {
    * drops before the first event arrived resumes at the new "now" (pass `lastEventId: 0`, or a known `seq`,
    * for an exact history). A task stream always starts at the task's first event.
    */
-  async *events(options: EventsOptions = {}): AsyncGenerator<LedgerEvent, void, undefined> {
+  async *events(options: EventsOptions = {}): AsyncGenerator<LedgerEventRecord, void, undefined> {
     const route: RouteContract = options.taskId ? contract.taskEvents : contract.allEvents;
     const label = `${route.method} ${route.path}`;
     const url = this.#url(route.path, options.taskId ? { taskId: options.taskId } : undefined, undefined);
@@ -668,14 +671,14 @@ function parseAnswer(route: RouteContract, label: string, answer: { status: numb
   return parsed.data;
 }
 
-function parseEvent(data: string, label: string, status: number): LedgerEvent {
+function parseEvent(data: string, label: string, status: number): LedgerEventRecord {
   let json: unknown;
   try {
     json = JSON.parse(data);
   } catch {
     throw new InvalidResponseError(`${label}: an event's data is not JSON`, { status, code: SdkErrorCode.invalidResponse, route: label, details: { data: data.slice(0, 500) } });
   }
-  const parsed = s.LedgerEventSchema.safeParse(json);
+  const parsed = s.LedgerEventRecordSchema.safeParse(json);
   if (!parsed.success) {
     throw new InvalidResponseError(`${label}: an event breaks the contract: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, {
       status, code: SdkErrorCode.invalidResponse, route: label,

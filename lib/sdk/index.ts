@@ -37,6 +37,7 @@ export {
   type OpenIncidentResponse,
   type ManyCancelResponse,
   type LedgerEvent,
+  type LedgerEventRecord,
   type HeartbeatResponse,
   type CheckpointResponse,
   type SubmissionResponse,

@@ -15,6 +15,7 @@ import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { bindCalls, expectWitnessConsistent, witnessFor, type CallBinding } from "./witness-check";
 import { LedgerEvent } from "../ledger/events";
+import { LedgerEventRecordSchema } from "../api/event-schemas";
 
 /**
  * The demo world wired to Stopline for integration tests: the demo services (in-memory store), the demo
@@ -118,6 +119,11 @@ export async function snapshot(world: DemoWorld, taskId: string, options: { gene
     prisma.reviewItem.findMany({ where: { taskId }, orderBy: { createdAt: "asc" } }),
     prisma.ledgerEvent.findMany({ where: { taskId }, orderBy: { seq: "asc" } }),
   ]);
+  // Every event the scenario wrote is one the API's contract describes (type and data shape, lib/api/event-schemas.ts).
+  for (const e of events) {
+    const parsed = LedgerEventRecordSchema.safeParse({ ...e, createdAt: e.createdAt.toISOString() });
+    if (!parsed.success) throw new Error(`event ${e.seq} (${e.type}) breaks the API's event contract: ${parsed.error.message}\ndata: ${JSON.stringify(e.data)}`);
+  }
   const trail = events.map((e) => {
     const step = e.type === LedgerEvent.cancellationStep ? ` [${(e.data as { action?: string }).action}${(e.data as { success?: boolean }).success === false ? " FAILED" : ""}]` : "";
     return `${e.createdAt.toISOString().slice(11, 23)} ${e.type}${step}${e.fromState || e.toState ? ` ${e.fromState ?? ""}→${e.toState ?? ""}` : ""} by ${e.actor}${e.reason ? ` — ${e.reason}` : ""}`;

@@ -11,9 +11,9 @@ import { Card } from "@/components/ui/card";
 import { Detail, Details } from "@/components/ui/details";
 import { outcomesOfTask, RESOURCE_WORDS, resourceOutcomeOf, type ChildOutcome } from "@/lib/outcomes";
 import type { Capabilities } from "@/lib/auth/capabilities";
-import { PROGRESS_EVENT, StoredProgress } from "@/lib/ledger/progress";
+import { StoredProgress } from "@/lib/ledger/progress";
 import { acceptsNewWork, isTerminalItem, isTerminalTask, TaskStage } from "@/lib/ledger/states";
-import { isUnauthorized, type LedgerEvent } from "../api";
+import { isUnauthorized, type LedgerEventRecord } from "../api";
 import { ConnectionStatus } from "../connection-status";
 import { fullTime, shortTime } from "../format";
 import { taskStageLabel, taskStageTone } from "../task-stage";
@@ -31,7 +31,7 @@ import { applyToTask } from "@/components/data/apply-ledger-event";
 import { QueryKeys } from "@/components/data/query-keys";
 import { useTask } from "@/components/data/use-task";
 import { useRefetchSoon } from "../use-refetch-soon";
-import { LedgerEvent as TaskEvent } from "@/lib/ledger/events";
+import { LedgerEvent } from "@/lib/ledger/events";
 import { useTaskEvents } from "./use-task-events";
 
 interface PlanStep {
@@ -60,8 +60,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
 
   const refetchSoon = useRefetchSoon([taskKey(taskId)]);
   // Progress carries all it changes (and comes up to four times a second): patch it in, refetch for the rest.
-  const onEvent = (event: LedgerEvent) => {
-    const progress = event.type === PROGRESS_EVENT ? StoredProgress.safeParse(event.data) : null;
+  const onEvent = (event: LedgerEventRecord) => {
+    const progress = event.type === LedgerEvent.workItemProgress ? StoredProgress.safeParse(event.data) : null;
     if (!progress) return refetchSoon();
     if (progress.success) queryClient.setQueryData<TaskDetail>(taskKey(taskId), (t) => t && applyToTask(t, event));
   };
@@ -75,8 +75,8 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   const announcement = useAnnouncement(task);
 
   // The task's own plan (a Stop of one step records its plan on that step: workItemId set).
-  const plan = useMemo(() => [...events].reverse().find((e) => e.type === TaskEvent.cancellationPlanned && !e.workItemId), [events]);
-  const steps = useMemo(() => events.filter((e) => e.type === TaskEvent.cancellationStep), [events]);
+  const plan = useMemo(() => [...events].reverse().find((e) => e.type === LedgerEvent.cancellationPlanned && !e.workItemId), [events]);
+  const steps = useMemo(() => events.filter((e) => e.type === LedgerEvent.cancellationStep), [events]);
 
   if (sessionEnded) return <SessionEnded />;
   if (notFound) {
@@ -346,7 +346,7 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
   );
 }
 
-function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEvent[]; toolOf: Map<string, string> }) {
+function PlanView({ plan, steps, toolOf }: { plan: LedgerEventRecord; steps: LedgerEventRecord[]; toolOf: Map<string, string> }) {
   const data = (plan.data ?? {}) as Plan;
   return (
     <div className="mt-3 space-y-3 text-sm">
@@ -406,7 +406,7 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEvent; steps: LedgerEve
   );
 }
 
-function EventTable({ events }: { events: LedgerEvent[] }) {
+function EventTable({ events }: { events: LedgerEventRecord[] }) {
   if (!events.length) return <p role="status" className="px-5 pb-4 text-sm text-muted">{loadWords("taskHistory").loading}</p>;
   return (
     <div className="max-h-[28rem] overflow-auto border-t border-line">

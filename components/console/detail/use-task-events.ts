@@ -2,20 +2,20 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useEventStream } from "@/components/use-event-stream";
-import type { LedgerEvent } from "../api";
+import type { LedgerEventRecord } from "../api";
 
 /**
  * The task's whole ledger history, then every new event (GET /api/tasks/{id}/events replays from the start),
  * kept in ledger order for the raw history. The stream itself — resume, retries, no duplicates — is
  * components/use-event-stream.ts.
  */
-export function useTaskEvents(taskId: string, onEvent: (event: LedgerEvent) => void, enabled = true) {
-  const [events, setEvents] = useState<LedgerEvent[]>([]);
-  const buffer = useRef<LedgerEvent[]>([]);
+export function useTaskEvents(taskId: string, onEvent: (event: LedgerEventRecord) => void, enabled = true) {
+  const [events, setEvents] = useState<LedgerEventRecord[]>([]);
+  const buffer = useRef<LedgerEventRecord[]>([]);
   const flush = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(flush.current), []);
 
-  const state = useEventStream<LedgerEvent>(enabled ? `/api/tasks/${encodeURIComponent(taskId)}/events` : null, {
+  const state = useEventStream<LedgerEventRecord>(enabled ? `/api/tasks/${encodeURIComponent(taskId)}/events` : null, {
     onEvent(event) {
       buffer.current.push(event);
       onEvent(event);

@@ -21,8 +21,8 @@ export const aWorkItem = (over: Record<string, unknown> = {}) => ({
 export const aTaskDetail = (over: Record<string, unknown> = {}) => ({ ...aTask(), workItems: [], resources: [], sideEffects: [], reviewItems: [], ...over });
 
 export const aLedgerEvent = (seq: number, over: Record<string, unknown> = {}) => ({
-  seq, taskId: "task_1", workItemId: null, entityType: "task", entityId: "task_1", actor: "agent:a", type: `event.${seq}`,
-  fromState: null, toState: null, reason: null, data: null, createdAt: at, ...over,
+  seq, taskId: "task_1", workItemId: null, entityType: "task", entityId: "task_1", actor: "agent:a", type: "task.created",
+  fromState: null, toState: null, reason: `event ${seq}`, data: null, createdAt: at, ...over,
 });
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
