@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { contract } from "../lib/api/contract";
 import { EVENT_TYPES } from "../lib/api/event-schemas";
-import { accessible } from "./axe";
+import { accessible, fitsWidth } from "./page-checks";
 
 /**
  * The console against the real server (playwright.config.ts starts `npm start` on a fresh SQLite database
@@ -238,7 +238,7 @@ test("GET /api-docs - every route of the contract, with roles and a link to the 
   await accessible(page);
   await catalogue.screenshot({ path: "output/screenshots/api-docs-events-desktop.png" });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390); // no sideways scroll: each type stacks above its fields
+  await fitsWidth(page); // each type stacks above its fields
   await catalogue.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "output/screenshots/api-docs-events-phone.png" });
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { accessible } from "./page-checks";
 
 /**
  * "Could not stop", where people look (issue 10): a report export whose cancel endpoint answers 503 runs on after
@@ -30,13 +30,6 @@ async function shots(page: Page, name: string, target?: ReturnType<Page["locator
     await page.screenshot({ path: `output/screenshots/could-not-stop-${name}-${size}.png`, fullPage: size === "390" });
   }
   await page.setViewportSize(DESKTOP);
-}
-
-/** Accessibility of what this issue changed: no serious or critical axe violation in it. */
-async function accessible(page: Page, selector: string) {
-  const result = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 async function consoleSignIn(page: Page, path: string) {

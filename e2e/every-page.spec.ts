@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { WIDTHS } from "./page-checks";
 
 /**
  * Every page, signed in as an admin (token), at desktop and at 390 px: axe finds nothing serious or critical, and
@@ -8,10 +9,6 @@ import { expect, test, type Page } from "@playwright/test";
 
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 
 // Twenty-odd pages and states, each with axe, on a shared 2-core machine.
 test.describe.configure({ mode: "serial", timeout: 600_000 });

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { liftEveryIncident } from "./incidents";
+import { accessible } from "./page-checks";
 
 /**
  * The incident kill switch in the console (issue 13): an admin turns it on for the report export while an export
@@ -14,11 +14,6 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const TOOL = "reports.export_report";
 const REASON = "exports leak another tenant's rows";
 const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/incident-${name}.png`, fullPage: true });
-
-async function accessible(page: Page, selector: string) {
-  const result = await new AxeBuilder({ page }).include(selector).analyze();
-  expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 // Pass or fail, no switch is left on for the specs after this one.
 test.afterAll(async ({ request, browser }) => liftEveryIncident(request, browser));

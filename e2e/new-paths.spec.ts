@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { liftEveryIncident } from "./incidents";
 import { demoPassword } from "./sign-in";
+import { accessible } from "./page-checks";
 
 /**
  * Issue 20, items 2 and 3, as the person in the chat reads them (and the console and the audit):
@@ -17,11 +17,6 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const TOOL = "reports.export_report";
 const REASON = "exports leak another tenant's rows";
 const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/new-paths-${name}.png`, fullPage: true });
-
-async function accessible(page: Page) {
-  const result = await new AxeBuilder({ page }).include("main").analyze();
-  expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 async function signInWithToken(page: Page, path: string) {
   await page.goto(path);
@@ -82,10 +77,10 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
     // Nothing of this conversation is left to stop (the page-wide "Stop all my requests" also counts the same
     // account's requests of other specs that may still run when the whole suite shares one server).
     await expect(page.getByTestId("stop-button")).toHaveCount(0);
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "chat-desktop");
     await page.setViewportSize({ width: 390, height: 844 });
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "chat-phone");
 
     // The console's task list and the audit: stopped and refused — never "completed", never "running · no steps".
@@ -93,7 +88,7 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
     await page.goto(`/console/tasks/${taskId}`);
     await expect(page.getByText(`incident: ${REASON}`).first()).toBeVisible({ timeout: 15_000 });
     await expect(page.getByTestId("task-ended")).toHaveCount(0); // the "Completed at …" line of a task the agent completed
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "console-stopped-desktop");
     const refusedId = ((await refused.json()) as { details?: { taskId?: string } }).details?.taskId;
     const tasks = (await (await request.get(`/api/tasks?conversationId=${conversation}`, { headers: AUTH })).json()) as { tasks: { id: string; stage: string; standing: string }[] };
@@ -104,7 +99,7 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
     const auditRow = page.getByTestId("audit-task").first();
     await expect(auditRow).toContainText("refused");
     await expect(auditRow).toContainText("The message was refused — nothing was started");
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "audit-refused-desktop");
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, "audit-refused-phone");
@@ -134,7 +129,7 @@ test("console - a long owner address stays on one line in the task list (whole o
   expect((await name.boundingBox())!.height).toBeLessThanOrEqual(lineHeight + 1); // one line, not three
   expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true); // cut with "…"
   await shot(page, "owner-column-desktop");
-  await accessible(page);
+  await accessible(page, "main");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(name).toBeVisible();
@@ -194,11 +189,11 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     // Its resource line: a verification query that found the draft still there is a check, not a verification.
     await expect(email.getByTestId("step-resource")).toContainText(/not released.*mail draft · last checked/);
     await expect(email.getByTestId("step-resource")).not.toContainText("verified");
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "held-draft-chat-desktop");
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await accessible(page);
+    await accessible(page, "main");
     await shot(page, "held-draft-chat-phone");
 
     // The mailer answers again; an operator retries the release from the review queue. Now the mailer witnessed the

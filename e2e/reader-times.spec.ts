@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { WIDTHS, accessible } from "./page-checks";
 
 /**
  * Issue 20, item 5 — times in one format, in the reader's time zone: a Stop whose outcome a person must establish
@@ -11,10 +11,6 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
@@ -38,12 +34,6 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
     }, { timeout: 30_000 })
     .not.toBe("");
   return { taskId: task.id, deadline };
-}
-
-async function accessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 for (const size of WIDTHS) {

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { WIDTHS, accessible, fitsWidth } from "./page-checks";
 
 /**
  * Issue 20, item 6 — the review queue's keys do only what the visible buttons say:
@@ -15,22 +15,9 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 
 test.describe.configure({ mode: "serial", timeout: 150_000 });
 
-async function accessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
-async function fitsWidth(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(client + 1);
-}
 async function tokenSignIn(page: Page, path: string) {
   await page.goto(path);
   await expect(page.getByTestId("entry-sign-in")).toBeVisible();

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type Route } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
 import { demoPassword, personPage } from "./sign-in";
+import { accessible, fitsWidth } from "./page-checks";
 
 /**
  * Issue 12 §5–6, what is left of it: one set of loading / could-not-load / session-ended states on the chat, the task
@@ -21,16 +21,6 @@ const SETTLED = /^(CANCELLED|PARTIALLY_CANCELLED|CANCELLATION_FAILED)$/;
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/states-${name}.png`, fullPage: true });
 
-async function accessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
-async function fitsWidth(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(client + 1);
-}
-
 async function tokenContext(browser: Browser, viewport: { width: number; height: number }) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -38,7 +28,6 @@ async function tokenContext(browser: Browser, viewport: { width: number; height:
   expect(signIn.status(), await signIn.text()).toBe(200);
   return page;
 }
-
 
 /** Holds every matching API answer until `release(status)`; then answers with that error. */
 async function holdThenFail(page: Page, pattern: string | RegExp) {

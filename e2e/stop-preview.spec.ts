@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { accessible } from "./page-checks";
 
 /**
  * The Stop preview (issue 13): what Stop would do, shown before it is pressed — in the chat while the pointer rests
@@ -13,12 +13,6 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/stop-preview-${name}.png` });
-
-async function accessible(page: Page, selector: string) {
-  const result = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
 
 test.describe.configure({ mode: "serial" });
 

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../lib/escalation/webhook-receiver";
 import { personPage } from "./sign-in";
+import { WIDTHS, accessible, fitsWidth } from "./page-checks";
 
 /**
  * Issue 12, per role, in Chromium at desktop and at 390 px: the operator triages from the task list to the most
@@ -17,23 +17,8 @@ import { personPage } from "./sign-in";
 const TOKEN = process.env.STOPLINE_BOOTSTRAP_TOKEN ?? "";
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const SECRET = "whsec_e2e_triage_receiver_0123456789";
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
-
-async function accessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
-/** No sideways scrolling: the page is no wider than the window. */
-async function fitsWidth(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(client + 1);
-}
 
 /** A task whose order's outcome nobody can establish but a person: submitted, reported uncertain, stopped. */
 async function uncertainOrder(request: APIRequestContext, conversationId: string, orderId: string, riskLevel: "low" | "high" = "low") {
@@ -75,7 +60,6 @@ async function tokenSignIn(page: Page, path: string) {
   await page.getByLabel("Admin token").fill(TOKEN);
   await page.getByRole("button", { name: "Sign in with token" }).click();
 }
-
 
 for (const size of WIDTHS) {
   const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/triage-${size.name}-${name}.png`, fullPage: true });
