@@ -2,7 +2,22 @@
 const nextConfig = {
   // Native and server-only packages stay out of the bundle (Next already externalises most of these).
   // prom-client and OpenTelemetry keep process-wide state (the metrics registry, the tracer provider): one copy.
-  serverExternalPackages: ["better-sqlite3", "pg", "@prisma/client", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "prom-client", "pino", "@opentelemetry/api", "@opentelemetry/core", "@opentelemetry/resources", "@opentelemetry/sdk-trace-node", "@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/exporter-trace-otlp-http"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "pg",
+    "@prisma/client",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "prom-client",
+    "pino",
+    "@opentelemetry/api",
+    "@opentelemetry/core",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   poweredByHeader: false,
   // The production build type-checks the app only; `npm test` type-checks everything (tests included).
   typescript: { tsconfigPath: "tsconfig.build.json" },

@@ -1,11 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import {
-  API_CONTENT_SECURITY_POLICY,
-  commonSecurityHeaders,
-  malformedPathSegment,
-  newNonce,
-  pageContentSecurityPolicy,
-} from "./lib/http/security-headers";
+import { API_CONTENT_SECURITY_POLICY, commonSecurityHeaders, malformedPathSegment, newNonce, pageContentSecurityPolicy } from "./lib/http/security-headers";
 
 /**
  * Runs before every request (Next 16 calls middleware "proxy"): refuses paths that cannot be decoded, and

@@ -8,19 +8,39 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"], environment: "node" } },
       {
         resolve: { alias },
         test: {
-          name: "sqlite", include: ["**/*.int.test.ts"], exclude: ["node_modules/**"], environment: "node",
-          env: { STOPLINE_TEST_DB: "sqlite" }, testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: true,
+          name: "unit",
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          environment: "node",
         },
       },
       {
         resolve: { alias },
         test: {
-          name: "postgres", include: ["**/*.int.test.ts"], exclude: ["node_modules/**"], environment: "node",
-          env: { STOPLINE_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: true,
+          name: "sqlite",
+          include: ["**/*.int.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          env: { STOPLINE_TEST_DB: "sqlite" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: true,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "postgres",
+          include: ["**/*.int.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          env: { STOPLINE_TEST_DB: "postgres" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: true,
         },
       },
     ],

@@ -39,7 +39,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <ul className="flex items-center gap-0.5 text-sm sm:gap-1">
                 {NAV.map((item) => (
                   <li key={item.href}>
-                    <Link href={item.href} className="whitespace-nowrap rounded-md px-2 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink sm:px-3">
+                    <Link
+                      href={item.href}
+                      className="whitespace-nowrap rounded-md px-2 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink sm:px-3"
+                    >
                       {item.label}
                     </Link>
                   </li>

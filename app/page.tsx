@@ -35,12 +35,10 @@ export default async function HomePage() {
           Stopline
         </h1>
         <p className="text-lg leading-8 text-muted">
-          Stopline is the cancellation ledger and cleanup console for AI agents. When a person presses{" "}
-          <strong className="font-semibold text-ink">Stop</strong> while an agent&apos;s asynchronous tool calls are in
-          flight, Stopline makes sure that no new work starts, tells every in-flight child to stop through the mechanism
-          that child actually supports, finds out what each child really did, verifies that its resources were released,
-          routes what cannot be undone to a human, and tells the person — plainly and truthfully — what stopped, what
-          completed and what is still uncertain.
+          Stopline is the cancellation ledger and cleanup console for AI agents. When a person presses <strong className="font-semibold text-ink">Stop</strong>{" "}
+          while an agent&apos;s asynchronous tool calls are in flight, Stopline makes sure that no new work starts, tells every in-flight child to stop through
+          the mechanism that child actually supports, finds out what each child really did, verifies that its resources were released, routes what cannot be
+          undone to a human, and tells the person — plainly and truthfully — what stopped, what completed and what is still uncertain.
         </p>
         <div className="flex flex-wrap gap-3" data-testid="entry-links">
           {entries.map((e, i) => (
@@ -53,8 +51,15 @@ export default async function HomePage() {
           </Link>
         </div>
         <p className="text-sm text-muted">
-          People who ask the agent for something use the <Link href="/chat" className="text-ink underline">chat</Link>; operators, support and admins use
-          the <Link href="/console" className="text-ink underline">console</Link>.
+          People who ask the agent for something use the{" "}
+          <Link href="/chat" className="text-ink underline">
+            chat
+          </Link>
+          ; operators, support and admins use the{" "}
+          <Link href="/console" className="text-ink underline">
+            console
+          </Link>
+          .
         </p>
       </section>
 

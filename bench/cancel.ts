@@ -34,14 +34,22 @@ const started = new Set<string>();
 
 function registries() {
   const cooperative = {
-    name: "bench.cooperative", kind: "local_worker" as const, risk: "low" as const, commitsEffect: false, mechanism: "abort_signal" as const,
+    name: "bench.cooperative",
+    kind: "local_worker" as const,
+    risk: "low" as const,
+    commitsEffect: false,
+    mechanism: "abort_signal" as const,
     run: (_input: unknown, ctx: { signal: AbortSignal; workItemId: string }) =>
       new Promise<never>((_, reject) => {
         started.add(ctx.workItemId);
-        ctx.signal.addEventListener("abort", () => {
-          signalledAt.set(ctx.workItemId, performance.now());
-          reject(ctx.signal.reason);
-        }, { once: true });
+        ctx.signal.addEventListener(
+          "abort",
+          () => {
+            signalledAt.set(ctx.workItemId, performance.now());
+            reject(ctx.signal.reason);
+          },
+          { once: true },
+        );
       }),
   };
   const queuedOnly = { ...cooperative, name: "bench.queued" };
@@ -59,7 +67,8 @@ async function freshDatabase(name: string): Promise<Database> {
 
 async function schedule(database: Database, taskId: string, tool: string, n: number) {
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await scheduleWorkItem(database, { taskId, kind: "local_worker", toolName: tool, mechanism: "abort_signal", intentVersion: 1 }, "bench")).id);
+  for (let i = 0; i < n; i++)
+    ids.push((await scheduleWorkItem(database, { taskId, kind: "local_worker", toolName: tool, mechanism: "abort_signal", intentVersion: 1 }, "bench")).id);
   return ids;
 }
 
@@ -107,15 +116,18 @@ async function scenario(database: Database, tasks: number, runningPerTask: numbe
 
   const boundaryLatency: number[] = [];
   const t0 = performance.now();
-  await Promise.all(ids.map(async (taskId) => {
-    const s = performance.now();
-    await requestCancellation(database, { taskId, reason: "bench", actor: "bench" });
-    boundaryLatency.push(performance.now() - s);
-  }));
+  await Promise.all(
+    ids.map(async (taskId) => {
+      const s = performance.now();
+      await requestCancellation(database, { taskId, reason: "bench", actor: "bench" });
+      boundaryLatency.push(performance.now() - s);
+    }),
+  );
   await until(() => queuedClock.done() && settledClock.done());
   const lastBoundary = Math.max(...boundaryCommittedAt.values());
   const taskOf = new Map<string, string>();
-  for (const item of await database.prisma.workItem.findMany({ where: { id: { in: running } }, select: { id: true, taskId: true } })) taskOf.set(item.id, item.taskId);
+  for (const item of await database.prisma.workItem.findMany({ where: { id: { in: running } }, select: { id: true, taskId: true } }))
+    taskOf.set(item.id, item.taskId);
   const signal = running.map((id) => signalledAt.get(id)! - boundaryCommittedAt.get(taskOf.get(id)!)!);
   queuedClock.off();
   settledClock.off();
@@ -139,21 +151,29 @@ for (let r = 0; r < REPEAT; r++) {
   single.signal.push(...result.signal);
   single.settled.push(result.allSettledMs);
   await database.close();
-  console.log(`run ${r + 1}: boundary ${round(result.boundary[0])} ms, all ${QUEUED} queued cancelled ${round(result.allQueuedCancelledMs)} ms after it, signals p99 ${round(percentile(result.signal, 99))} ms, task settled ${round(result.allSettledMs)} ms`);
+  console.log(
+    `run ${r + 1}: boundary ${round(result.boundary[0])} ms, all ${QUEUED} queued cancelled ${round(result.allQueuedCancelledMs)} ms after it, signals p99 ${round(percentile(result.signal, 99))} ms, task settled ${round(result.allSettledMs)} ms`,
+  );
 }
-console.log(`A. 1 task, ${QUEUED} queued + ${RUNNING} running, ${REPEAT} runs: boundary p50 ${round(percentile(single.boundary, 50))} ms, p99 ${round(percentile(single.boundary, 99))} ms; all queued cancelled (median of runs) ${round(percentile(single.queued, 50))} ms; running children signalled p50 ${round(percentile(single.signal, 50))} ms, p99 ${round(percentile(single.signal, 99))} ms`);
+console.log(
+  `A. 1 task, ${QUEUED} queued + ${RUNNING} running, ${REPEAT} runs: boundary p50 ${round(percentile(single.boundary, 50))} ms, p99 ${round(percentile(single.boundary, 99))} ms; all queued cancelled (median of runs) ${round(percentile(single.queued, 50))} ms; running children signalled p50 ${round(percentile(single.signal, 50))} ms, p99 ${round(percentile(single.signal, 99))} ms`,
+);
 
 const database = await freshDatabase("cancel-50.db");
 const many = await scenario(database, TASKS, RUNNING / TASKS, QUEUED / TASKS);
 await database.close();
-console.log(`B. ${TASKS} tasks stopped at once (${QUEUED / TASKS} queued + ${RUNNING / TASKS} running each): boundary p50 ${round(percentile(many.boundary, 50))} ms, p99 ${round(percentile(many.boundary, 99))} ms; all queued cancelled ${round(many.allQueuedCancelledMs)} ms after the last boundary; signals p99 ${round(percentile(many.signal, 99))} ms; all ${TASKS} settled ${round(many.allSettledMs)} ms`);
+console.log(
+  `B. ${TASKS} tasks stopped at once (${QUEUED / TASKS} queued + ${RUNNING / TASKS} running each): boundary p50 ${round(percentile(many.boundary, 50))} ms, p99 ${round(percentile(many.boundary, 99))} ms; all queued cancelled ${round(many.allQueuedCancelledMs)} ms after the last boundary; signals p99 ${round(percentile(many.signal, 99))} ms; all ${TASKS} settled ${round(many.allSettledMs)} ms`,
+);
 
-console.log(JSON.stringify({
-  boundary_p99_ms: round(percentile(single.boundary, 99)),
-  all_queued_cancelled_ms: round(percentile(single.queued, 50)),
-  signal_p99_ms: round(percentile(single.signal, 99)),
-  tasks50_all_settled_ms: round(many.allSettledMs),
-  tasks50_boundary_p99_ms: round(percentile(many.boundary, 99)),
-  tasks50_signal_p99_ms: round(percentile(many.signal, 99)),
-}));
+console.log(
+  JSON.stringify({
+    boundary_p99_ms: round(percentile(single.boundary, 99)),
+    all_queued_cancelled_ms: round(percentile(single.queued, 50)),
+    signal_p99_ms: round(percentile(single.signal, 99)),
+    tasks50_all_settled_ms: round(many.allSettledMs),
+    tasks50_boundary_p99_ms: round(percentile(many.boundary, 99)),
+    tasks50_signal_p99_ms: round(percentile(many.signal, 99)),
+  }),
+);
 process.exit(0);

@@ -8,7 +8,7 @@
  *     8 in-process workers (how `npm start` runs on the embedded database), then 8 worker processes.
  * The last line is one JSON object with the figures.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -86,7 +86,10 @@ async function cancelLatencyUnderLoad(mode: WorkerMode): Promise<{ p50: number; 
   for (let i = 0; i < WORKERS; i++) {
     if (mode === "processes") {
       const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "worker-process.ts"), url, `w${i}`], { stdio: ["ignore", "pipe", "inherit"], env });
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "worker-process.ts"), url, `w${i}`], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env,
+      });
       let out = "";
       child.stdout!.on("data", (d) => (out += d));
       counts.push(new Promise((resolve) => child.on("exit", () => resolve(out ? JSON.parse(out.trim().split("\n").at(-1)!).done : 0))));
@@ -101,7 +104,9 @@ async function cancelLatencyUnderLoad(mode: WorkerMode): Promise<{ p50: number; 
               await new Promise((r) => setTimeout(r, 5));
               continue;
             }
-            await completeWorkItem(database, { workItemId: item.id, leaseToken: item.leaseToken!, outcome: "completed", actor: `worker:w${i}` }).catch(() => {});
+            await completeWorkItem(database, { workItemId: item.id, leaseToken: item.leaseToken!, outcome: "completed", actor: `worker:w${i}` }).catch(
+              () => {},
+            );
             done++;
           }
           return done;
@@ -114,7 +119,11 @@ async function cancelLatencyUnderLoad(mode: WorkerMode): Promise<{ p50: number; 
     const task = await createTask(database, { title: "bench load", ownerId: "bench" }, "bench");
     while (running) {
       for (let i = 0; i < 8; i++) {
-        await scheduleWorkItem(database, { taskId: task.id, kind: "local_worker", toolName: "bench.work", mechanism: "abort_signal", intentVersion: 1 }, "bench");
+        await scheduleWorkItem(
+          database,
+          { taskId: task.id, kind: "local_worker", toolName: "bench.work", mechanism: "abort_signal", intentVersion: 1 },
+          "bench",
+        );
       }
       await new Promise((r) => setTimeout(r, 2));
     }
@@ -154,12 +163,22 @@ const rawTps = rawCommitsPerSecond();
 console.log(`raw single-row commits/s (better-sqlite3, WAL, synchronous=FULL, same disk):  ${round(rawTps, 0)}`);
 console.log(`ratio ledger/raw: ${round(ledgerTps / rawTps, 3)} (target ≥ 0.5)`);
 const cancel = await cancelLatencyUnderLoad("in-process");
-console.log(`POST /api/tasks/{id}/cancel, ${WORKERS} in-process workers claiming and completing (${cancel.workerItems} items meanwhile): p50 ${round(cancel.p50)} ms, p99 ${round(cancel.p99)} ms over ${CANCELS} cancels`);
+console.log(
+  `POST /api/tasks/{id}/cancel, ${WORKERS} in-process workers claiming and completing (${cancel.workerItems} items meanwhile): p50 ${round(cancel.p50)} ms, p99 ${round(cancel.p99)} ms over ${CANCELS} cancels`,
+);
 const cancelProcesses = await cancelLatencyUnderLoad("processes");
-console.log(`POST /api/tasks/{id}/cancel, ${WORKERS} worker processes on the same SQLite file (${cancelProcesses.workerItems} items meanwhile): p50 ${round(cancelProcesses.p50)} ms, p99 ${round(cancelProcesses.p99)} ms`);
-console.log(JSON.stringify({
-  ledger_tps: round(ledgerTps, 1), raw_tps: round(rawTps, 1), ratio: round(ledgerTps / rawTps, 3),
-  cancel_p50_ms: round(cancel.p50), cancel_p99_ms: round(cancel.p99),
-  cancel_processes_p50_ms: round(cancelProcesses.p50), cancel_processes_p99_ms: round(cancelProcesses.p99),
-}));
+console.log(
+  `POST /api/tasks/{id}/cancel, ${WORKERS} worker processes on the same SQLite file (${cancelProcesses.workerItems} items meanwhile): p50 ${round(cancelProcesses.p50)} ms, p99 ${round(cancelProcesses.p99)} ms`,
+);
+console.log(
+  JSON.stringify({
+    ledger_tps: round(ledgerTps, 1),
+    raw_tps: round(rawTps, 1),
+    ratio: round(ledgerTps / rawTps, 3),
+    cancel_p50_ms: round(cancel.p50),
+    cancel_p99_ms: round(cancel.p99),
+    cancel_processes_p50_ms: round(cancelProcesses.p50),
+    cancel_processes_p99_ms: round(cancelProcesses.p99),
+  }),
+);
 process.exit(0);

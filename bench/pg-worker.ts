@@ -16,16 +16,24 @@ await liveLedger(database).ready;
 const now = () => performance.timeOrigin + performance.now();
 let running = 0;
 const registry = new ToolRegistry().register({
-  name: "bench.cooperative", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+  name: "bench.cooperative",
+  kind: "local_worker",
+  risk: "low",
+  commitsEffect: false,
+  mechanism: "abort_signal",
   run: (_input: unknown, ctx: { signal: AbortSignal; workItemId: string }) =>
     new Promise<never>((_, reject) => {
       running++;
       console.log(JSON.stringify({ ready: running }));
-      ctx.signal.addEventListener("abort", () => {
-        console.log(JSON.stringify({ aborted: ctx.workItemId, at: now() }));
-        running--;
-        reject(ctx.signal.reason);
-      }, { once: true });
+      ctx.signal.addEventListener(
+        "abort",
+        () => {
+          console.log(JSON.stringify({ aborted: ctx.workItemId, at: now() }));
+          running--;
+          reject(ctx.signal.reason);
+        },
+        { once: true },
+      );
     }),
 });
 const pool = new WorkerPool({ database, registry, concurrency: Number(concurrencyArg), leaseMs: 120_000, pollMs: 50 }).start();

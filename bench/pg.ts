@@ -172,14 +172,33 @@ async function seedItems(database: Database, tasks: number, items: number, toolN
   for (let i = 0; i < rows.length; i += batch) {
     const chunk = rows.slice(i, i + batch);
     if (database.pg) {
-      const values = chunk.map((_, j) => `(${Array.from({ length: 9 }, (_, k) => `$${j * 9 + k + 1}`).join(",")}, timezone('UTC', clock_timestamp()) + make_interval(secs => ${i + j} / 1000000.0), timezone('UTC', clock_timestamp()))`).join(",");
-      await database.pg.query(`INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES ${values}`, chunk.flat());
-      const events = chunk.map((_, j) => `($${j * 2 + 1}, $${j * 2 + 2}, 'workItem', $${j * 2 + 2}, 'bench', 'work_item.scheduled', 'queued', timezone('UTC', clock_timestamp()))`).join(",");
-      await database.pg.query(`INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES ${events}`, chunk.flatMap((r) => [r[1], r[0]]));
+      const values = chunk
+        .map(
+          (_, j) =>
+            `(${Array.from({ length: 9 }, (_, k) => `$${j * 9 + k + 1}`).join(",")}, timezone('UTC', clock_timestamp()) + make_interval(secs => ${i + j} / 1000000.0), timezone('UTC', clock_timestamp()))`,
+        )
+        .join(",");
+      await database.pg.query(
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES ${values}`,
+        chunk.flat(),
+      );
+      const events = chunk
+        .map(
+          (_, j) => `($${j * 2 + 1}, $${j * 2 + 2}, 'workItem', $${j * 2 + 2}, 'bench', 'work_item.scheduled', 'queued', timezone('UTC', clock_timestamp()))`,
+        )
+        .join(",");
+      await database.pg.query(
+        `INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES ${events}`,
+        chunk.flatMap((r) => [r[1], r[0]]),
+      );
     } else {
       await database.sqlite!.transaction((db) => {
-        const insert = db.prepare(`INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
-        const event = db.prepare(`INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES (?,?,'workItem',?,'bench','work_item.scheduled','queued',?)`);
+        const insert = db.prepare(
+          `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+        );
+        const event = db.prepare(
+          `INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES (?,?,'workItem',?,'bench','work_item.scheduled','queued',?)`,
+        );
         chunk.forEach((r, j) => {
           const at = new Date(Date.now() + i + j).toISOString().replace("Z", "+00:00");
           insert.run(...r, at, at);
@@ -217,13 +236,23 @@ async function prepareSide(connectionString: string, warm: string) {
 }
 
 type SideName = "stopline" | "graphile" | "batched" | "sqlite";
-interface SideResult { jobsPerS: number; walPerItem: number; commitsPerItem: number; nodeCpuUs: number; pgCpuUs: number; }
+interface SideResult {
+  jobsPerS: number;
+  walPerItem: number;
+  commitsPerItem: number;
+  nodeCpuUs: number;
+  pgCpuUs: number;
+}
 
 /**
  * Measures one side: `started` = every runner ready (the first job cannot have begun before it: the clock starts
  * at the earlier of "runners ready" and "first job began"); `finished` = the last completion committed.
  */
-async function measure(ready: () => Promise<void>, allCommitted: Promise<number>, firstJob: () => number): Promise<{ ms: number; wal: number; commits: number; node: number; pg: number }> {
+async function measure(
+  ready: () => Promise<void>,
+  allCommitted: Promise<number>,
+  firstJob: () => number,
+): Promise<{ ms: number; wal: number; commits: number; node: number; pg: number }> {
   const wal0 = await walLsn();
   const xid0 = await nextXid();
   const node0 = process.cpuUsage();
@@ -235,12 +264,17 @@ async function measure(ready: () => Promise<void>, allCommitted: Promise<number>
   const pgMs = postgresCpuMs() - pg0;
   const wal = (await walLsn()) - wal0;
   const commits = (await nextXid()) - xid0 - 1; // the first nextXid's own read assigns none; walLsn none
-  return { ms: finishedAt - Math.min(readyAt, firstJob()), wal, commits, node: (node.user + node.system), pg: pgMs * 1000 };
+  return { ms: finishedAt - Math.min(readyAt, firstJob()), wal, commits, node: node.user + node.system, pg: pgMs * 1000 };
 }
 
-const toSide = (m: { ms: number; wal: number; commits: number; node: number; pg: number }, ITEMS_ = ITEMS): SideResult => ((ITEMS) => ({
-  jobsPerS: ITEMS / (m.ms / 1000), walPerItem: m.wal / ITEMS, commitsPerItem: m.commits / ITEMS, nodeCpuUs: m.node / ITEMS, pgCpuUs: m.pg / ITEMS,
-}))(ITEMS_);
+const toSide = (m: { ms: number; wal: number; commits: number; node: number; pg: number }, ITEMS_ = ITEMS): SideResult =>
+  ((ITEMS) => ({
+    jobsPerS: ITEMS / (m.ms / 1000),
+    walPerItem: m.wal / ITEMS,
+    commitsPerItem: m.commits / ITEMS,
+    nodeCpuUs: m.node / ITEMS,
+    pgCpuUs: m.pg / ITEMS,
+  }))(ITEMS_);
 
 /**
  * Stopline as `npm run worker` runs it (lib/runtime/background.ts startBackground): the worker pool, its process
@@ -257,33 +291,45 @@ async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = 
   let first = Infinity;
   const allCommitted = new Promise<number>((resolve) => {
     const off = onCommitted((events) => {
-      for (const e of events) if (e.type === "work_item.finished" && e.origin === "local" && ++done === items) {
-        off();
-        resolve(performance.now());
-      }
+      for (const e of events)
+        if (e.type === "work_item.finished" && e.origin === "local" && ++done === items) {
+          off();
+          resolve(performance.now());
+        }
     });
   });
-  const registry = new ToolRegistry().register({ name: "bench.noop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => {
-    if (first === Infinity) first = performance.now();
-    return null;
-  } });
+  const registry = new ToolRegistry().register({
+    name: "bench.noop",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
+    run: async () => {
+      if (first === Infinity) first = performance.now();
+      return null;
+    },
+  });
   let stopAll = async () => {};
-  const m = await measure(async () => {
-    const hosted = attachHostedTools(registry, database);
-    const engine = new CancellationEngine(database, { registry }).start();
-    const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
-    const releaseLease = keepWorkerProcessLease(database, pool.workerId);
-    const escalations = startEscalationDeliveries(database, { registry });
-    const stopSettler = startTurnSettler(database);
-    stopAll = async () => {
-      await pool.stop();
-      await releaseLease();
-      await engine.stop();
-      await escalations.stop();
-      await stopSettler();
-      hosted.stop();
-    };
-  }, allCommitted, () => first);
+  const m = await measure(
+    async () => {
+      const hosted = attachHostedTools(registry, database);
+      const engine = new CancellationEngine(database, { registry }).start();
+      const pool = new WorkerPool({ database, registry, concurrency: WORKERS }).start();
+      const releaseLease = keepWorkerProcessLease(database, pool.workerId);
+      const escalations = startEscalationDeliveries(database, { registry });
+      const stopSettler = startTurnSettler(database);
+      stopAll = async () => {
+        await pool.stop();
+        await releaseLease();
+        await engine.stop();
+        await escalations.stop();
+        await stopSettler();
+        hosted.stop();
+      };
+    },
+    allCommitted,
+    () => first,
+  );
   await stopAll();
   const completed = database.pg
     ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed' AND "id" NOT LIKE 'hist-%'`))[0].n)
@@ -330,20 +376,27 @@ async function graphileSide(label: string, batched: boolean): Promise<SideResult
     }
   });
   let runner!: Awaited<ReturnType<typeof runGraphile>>;
-  const m = await measure(async () => {
-    runner = await runGraphile({
-      pgPool, concurrency: WORKERS, noHandleSignals: true, pollInterval: 1_000,
-      // Silent, as Stopline's worker is: its default logger writes a line per job.
-      logger,
-      taskList: {
-        noop: async () => {
-          if (first === Infinity) first = performance.now();
-          if (++done === ITEMS) lastStarted();
+  const m = await measure(
+    async () => {
+      runner = await runGraphile({
+        pgPool,
+        concurrency: WORKERS,
+        noHandleSignals: true,
+        pollInterval: 1_000,
+        // Silent, as Stopline's worker is: its default logger writes a line per job.
+        logger,
+        taskList: {
+          noop: async () => {
+            if (first === Infinity) first = performance.now();
+            if (++done === ITEMS) lastStarted();
+          },
         },
-      },
-      preset: batched ? { worker: GRAPHILE_BATCHED } : undefined,
-    });
-  }, allCommitted, () => first);
+        preset: batched ? { worker: GRAPHILE_BATCHED } : undefined,
+      });
+    },
+    allCommitted,
+    () => first,
+  );
   await check.end();
   await runner.stop();
   await pgPool.end();
@@ -360,7 +413,11 @@ interface WorkerHandle {
 
 function startWorkerProcess(url: string, concurrency: number): WorkerHandle {
   const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "pg-worker.ts"), url, String(concurrency)], { cwd: ROOT, env: { ...env, STOPLINE_PROCESS_NAME: "bench-worker" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "pg-worker.ts"), url, String(concurrency)], {
+    cwd: ROOT,
+    env: { ...env, STOPLINE_PROCESS_NAME: "bench-worker" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const aborted = new Map<string, number>();
   let running = 0;
   createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -384,11 +441,22 @@ async function scheduleRaw(database: Database, taskId: string, toolName: string,
   const ids = Array.from({ length: n }, () => randomUUID());
   for (let i = 0; i < n; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const values = chunk.map((_, j) => `($${j * 2 + 1}, $${j * 2 + 2}, 'local_worker', '${toolName}', $${j * 2 + 1}, 'queued', 1, 'abort_signal', $${j * 2 + 1} || ':key', timezone('UTC', clock_timestamp()), timezone('UTC', clock_timestamp()))`).join(",");
-    await database.pg!.query(`INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES ${values}`, chunk.flatMap((id) => [id, taskId]));
+    const values = chunk
+      .map(
+        (_, j) =>
+          `($${j * 2 + 1}, $${j * 2 + 2}, 'local_worker', '${toolName}', $${j * 2 + 1}, 'queued', 1, 'abort_signal', $${j * 2 + 1} || ':key', timezone('UTC', clock_timestamp()), timezone('UTC', clock_timestamp()))`,
+      )
+      .join(",");
+    await database.pg!.query(
+      `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt") VALUES ${values}`,
+      chunk.flatMap((id) => [id, taskId]),
+    );
   }
   // Wake the worker process as scheduleWorkItem's event would (one event for the batch is enough to wake it).
-  await database.pg!.query(`INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES ($1, $2, 'workItem', $2, 'bench', 'work_item.scheduled', 'queued', timezone('UTC', clock_timestamp()))`, [taskId, ids[0]]);
+  await database.pg!.query(
+    `INSERT INTO "LedgerEvent" ("taskId","workItemId","entityType","entityId","actor","type","toState","createdAt") VALUES ($1, $2, 'workItem', $2, 'bench', 'work_item.scheduled', 'queued', timezone('UTC', clock_timestamp()))`,
+    [taskId, ids[0]],
+  );
   await database.pg!.query(`SELECT pg_notify('stopline_ledger', 'bench')`);
   return ids;
 }
@@ -396,8 +464,19 @@ async function scheduleRaw(database: Database, taskId: string, toolName: string,
 async function cancelFanOut() {
   const { url, database } = await freshStopline("postgres", "cancel");
   await liveLedger(database).ready;
-  const cooperative = { name: "bench.cooperative", kind: "local_worker" as const, risk: "low" as const, commitsEffect: false, mechanism: "abort_signal" as const, run: async () => null };
-  const engine = new CancellationEngine(database, { registry: new ToolRegistry().register(cooperative).register({ ...cooperative, name: "bench.queued" }), verifyDelayMs: 0, settleTimeoutMs: 10_000 }).start(60_000);
+  const cooperative = {
+    name: "bench.cooperative",
+    kind: "local_worker" as const,
+    risk: "low" as const,
+    commitsEffect: false,
+    mechanism: "abort_signal" as const,
+    run: async () => null,
+  };
+  const engine = new CancellationEngine(database, {
+    registry: new ToolRegistry().register(cooperative).register({ ...cooperative, name: "bench.queued" }),
+    verifyDelayMs: 0,
+    settleTimeoutMs: 10_000,
+  }).start(60_000);
   const worker = startWorkerProcess(url, 100);
   const boundaryMs: number[] = [];
   const queuedMs: number[] = [];
@@ -407,7 +486,13 @@ async function cancelFanOut() {
     const before = worker.running();
     const running = await scheduleRaw(database, task.id, "bench.cooperative", 100);
     await until(() => worker.running() >= before + 100 || worker.running() >= 100, "100 children running in the worker process");
-    await until(async () => Number((await database.pg!.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "taskId" = $1 AND "status" = 'running'`, [task.id]))[0].n) === 100, "100 running rows");
+    await until(
+      async () =>
+        Number(
+          (await database.pg!.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "taskId" = $1 AND "status" = 'running'`, [task.id]))[0].n,
+        ) === 100,
+      "100 running rows",
+    );
     await scheduleRaw(database, task.id, "bench.queued", 1_000);
     let removed = 0;
     let allRemovedAt = 0;
@@ -422,18 +507,22 @@ async function cancelFanOut() {
     off();
     queuedMs.push(allRemovedAt - committedAt);
     for (const id of running) signalMs.push(worker.aborted.get(id)! - committedAt);
-    log(`  B run ${r + 1}: boundary ${round(boundaryMs.at(-1)!)} ms; 1,000 queued cancelled ${round(queuedMs.at(-1)!)} ms after it; 100 children in the worker process signalled p50 ${round(percentile(signalMs.slice(-100), 50))} / p99 ${round(percentile(signalMs.slice(-100), 99))} ms`);
+    log(
+      `  B run ${r + 1}: boundary ${round(boundaryMs.at(-1)!)} ms; 1,000 queued cancelled ${round(queuedMs.at(-1)!)} ms after it; 100 children in the worker process signalled p50 ${round(percentile(signalMs.slice(-100), 50))} / p99 ${round(percentile(signalMs.slice(-100), 99))} ms`,
+    );
     await until(async () => (await database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).stage === "cancelled", "the task to settle", 30_000);
   }
   // 50 tasks stopped at once (20 queued each).
   const tasks = await Promise.all(Array.from({ length: 50 }, (_, i) => createTask(database, { title: `fifty ${i}`, ownerId: "bench" }, "bench")));
   for (const t of tasks) await scheduleRaw(database, t.id, "bench.queued", 20);
   const fifty: number[] = [];
-  await Promise.all(tasks.map(async (t) => {
-    const s = wallNow();
-    await requestCancellation(database, { taskId: t.id, reason: "bench", actor: "bench" });
-    fifty.push(wallNow() - s);
-  }));
+  await Promise.all(
+    tasks.map(async (t) => {
+      const s = wallNow();
+      await requestCancellation(database, { taskId: t.id, reason: "bench", actor: "bench" });
+      fifty.push(wallNow() - s);
+    }),
+  );
   log(`  B 50 simultaneous Stops: boundary p50 ${round(percentile(fifty, 50))} / p99 ${round(percentile(fifty, 99))} ms`);
   worker.child.kill("SIGTERM");
   await new Promise((r) => worker.child.once("exit", r));
@@ -441,7 +530,6 @@ async function cancelFanOut() {
   await database.close();
   return { boundaryMs, queuedMs, signalMs, fifty };
 }
-
 
 // ---- H. cost as the ledger grows ----------------------------------------------------------------------
 
@@ -458,7 +546,14 @@ async function timed(n: number, f: () => Promise<unknown>): Promise<number> {
   return median(xs);
 }
 
-interface HistoryProbe { jobsPerS: number; boundaryMs: number; queuedMs: number; taskListMs: number; auditMs: number; reviewMs: number }
+interface HistoryProbe {
+  jobsPerS: number;
+  boundaryMs: number;
+  queuedMs: number;
+  taskListMs: number;
+  auditMs: number;
+  reviewMs: number;
+}
 async function historyProbe(history: number): Promise<HistoryProbe> {
   const label = history ? "hh" : "he";
   const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
@@ -466,10 +561,20 @@ async function historyProbe(history: number): Promise<HistoryProbe> {
   const { url, database } = await freshStopline("postgres", label);
   const s0 = performance.now();
   if (history) await loadHistory(database, history);
-  if (history) log(`  history loaded: ${history.toLocaleString("en")} finished items, ${(history * 5).toLocaleString("en")} events, ${(history / 10).toLocaleString("en")} tasks in ${round((performance.now() - s0) / 1000, 1)} s`);
+  if (history)
+    log(
+      `  history loaded: ${history.toLocaleString("en")} finished items, ${(history * 5).toLocaleString("en")} events, ${(history / 10).toLocaleString("en")} tasks in ${round((performance.now() - s0) / 1000, 1)} s`,
+    );
   await prepareSide(url, `"WorkItem"`);
   await liveLedger(database).ready;
-  const queued = { name: "bench.queued", kind: "local_worker" as const, risk: "low" as const, commitsEffect: false, mechanism: "abort_signal" as const, run: async () => null };
+  const queued = {
+    name: "bench.queued",
+    kind: "local_worker" as const,
+    risk: "low" as const,
+    commitsEffect: false,
+    mechanism: "abort_signal" as const,
+    run: async () => null,
+  };
   const engine = new CancellationEngine(database, { registry: new ToolRegistry().register(queued), verifyDelayMs: 0, settleTimeoutMs: 10_000 }).start(60_000);
   const boundary: number[] = [];
   const queuedMs: number[] = [];
@@ -532,19 +637,34 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
   // BENCH_PG_APP_CPU_PROF=<dir>: the app process writes a V8 CPU profile there when it ends (to see where its time goes).
   const profile = process.env.BENCH_PG_APP_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PG_APP_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "scripts", "start", "serve.ts")], {
-    cwd: ROOT, detached: true, stdio: ["ignore", "ignore", "inherit"],
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "ignore", "inherit"],
     env: {
-      ...process.env, PORT: String(PORT), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: url, STOPLINE_BOOTSTRAP_TOKEN: token, STOPLINE_WORKERS: "0", STOPLINE_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1",
-      STOPLINE_SSE_MAX_TOTAL: "5000", STOPLINE_PROCESS_NAME: "bench-app",
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      DATABASE_URL: url,
+      STOPLINE_BOOTSTRAP_TOKEN: token,
+      STOPLINE_WORKERS: "0",
+      STOPLINE_DEMO: "0",
+      NEXT_TELEMETRY_DISABLED: "1",
+      STOPLINE_SSE_MAX_TOTAL: "5000",
+      STOPLINE_PROCESS_NAME: "bench-app",
     },
   });
-  await until(async () => {
-    try {
-      return (await fetch(`http://127.0.0.1:${PORT}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok;
-    } catch {
-      return false;
-    }
-  }, "the app to answer", 120_000);
+  await until(
+    async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${PORT}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok;
+      } catch {
+        return false;
+      }
+    },
+    "the app to answer",
+    120_000,
+  );
   return child;
 }
 
@@ -560,27 +680,32 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
   const aborts: AbortController[] = [];
   const received = new Map<number, number[]>(); // seq → receipt times
   let connected = 0;
-  await Promise.all(Array.from({ length: subscribers }, async (_, i) => {
-    const abort = new AbortController();
-    aborts.push(abort);
-    const res = await fetch(`http://127.0.0.1:${PORT}/api/events`, { headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, accept: "text/event-stream" }, signal: abort.signal });
-    if (res.status !== 200) throw new Error(`subscriber ${i}: HTTP ${res.status} ${await res.text()}`);
-    connected++;
-    void (async () => {
-      try {
-        for await (const m of readEventStream(res.body!)) {
-          if (m.event !== "ledger") continue;
-          const at = wallNow();
-          const seq = Number(m.id);
-          let list = received.get(seq);
-          if (!list) received.set(seq, (list = []));
-          list.push(at);
+  await Promise.all(
+    Array.from({ length: subscribers }, async (_, i) => {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const res = await fetch(`http://127.0.0.1:${PORT}/api/events`, {
+        headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, accept: "text/event-stream" },
+        signal: abort.signal,
+      });
+      if (res.status !== 200) throw new Error(`subscriber ${i}: HTTP ${res.status} ${await res.text()}`);
+      connected++;
+      void (async () => {
+        try {
+          for await (const m of readEventStream(res.body!)) {
+            if (m.event !== "ledger") continue;
+            const at = wallNow();
+            const seq = Number(m.id);
+            let list = received.get(seq);
+            if (!list) received.set(seq, (list = []));
+            list.push(at);
+          }
+        } catch {
+          /* aborted at the end */
         }
-      } catch {
-        /* aborted at the end */
-      }
-    })();
-  }));
+      })();
+    }),
+  );
   await until(() => connected === subscribers, "subscribers to connect");
   await new Promise((r) => setTimeout(r, 500));
   const committed = new Map<number, number>();
@@ -592,7 +717,11 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
     committed.set(row.seq, wallNow());
     await new Promise((r) => setTimeout(r, 20));
   }
-  await until(() => [...committed.keys()].every((seq) => (received.get(seq)?.length ?? 0) >= subscribers), `every event at all ${subscribers} subscribers`, 60_000);
+  await until(
+    () => [...committed.keys()].every((seq) => (received.get(seq)?.length ?? 0) >= subscribers),
+    `every event at all ${subscribers} subscribers`,
+    60_000,
+  );
   const cpuAfter = groupCpuMs(app.pid!);
   const elapsed = wallNow() - t0;
   for (const a of aborts) a.abort();
@@ -607,13 +736,20 @@ async function http(tokens: string[], path: (i: number) => string, body: (i: num
     url: `http://127.0.0.1:${PORT}`,
     connections: 16,
     duration: size(8, 1),
-    requests: [{
-      method: "POST",
-      setupRequest: (req) => {
-        const n = i++;
-        return { ...req, path: path(n), body: body(n), headers: { "content-type": "application/json", authorization: `Bearer ${tokens[n % tokens.length]}` } };
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (req) => {
+          const n = i++;
+          return {
+            ...req,
+            path: path(n),
+            body: body(n),
+            headers: { "content-type": "application/json", authorization: `Bearer ${tokens[n % tokens.length]}` },
+          };
+        },
       },
-    }],
+    ],
   });
   if (result.non2xx) throw new Error(`${result.non2xx} requests answered non-2xx`);
   return { rps: result.requests.mean, p99: result.latency.p99, p50: result.latency.p50 };
@@ -622,7 +758,9 @@ async function http(tokens: string[], path: (i: number) => string, body: (i: num
 // ---- main ----------------------------------------------------------------------------------------------
 
 if (!(await postgresAnswers())) {
-  console.error(`bench:pg needs PostgreSQL: none answers at ${ADMIN_URL.replace(/:[^:@/]*@/, ":***@")} (set TEST_PG_URL, or start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start)`);
+  console.error(
+    `bench:pg needs PostgreSQL: none answers at ${ADMIN_URL.replace(/:[^:@/]*@/, ":***@")} (set TEST_PG_URL, or start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start)`,
+  );
   process.exit(1);
 }
 
@@ -634,37 +772,57 @@ try {
   const ratios: number[] = [];
   const ratiosBatched: number[] = [];
   if (PARTS.includes("A")) {
-    log(`A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} slots in one process per side; ${WARMUP} discarded warm-up round(s), then ${ROUNDS} rounds, order rotating`);
-    log(`  Stopline: what \`npm run worker\` runs (worker pool, process lease, cancellation engine + maintenance, hosted tools, escalation deliverer, turn settler, live view); holds ≤ ${WORKERS} items leased at once`);
-    log(`  graphile-worker 0.18 unbatched: its defaults; batched: ${JSON.stringify(GRAPHILE_BATCHED)} (≤ ${WORKERS} running + ${WORKERS + 1} in its local queue locked at once)`);
-    log(`  each side: its own fresh database (dropped after), ANALYZE + the queue table read once + CHECKPOINT before its clock; clock = every runner ready → last completion committed`);
+    log(
+      `A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} slots in one process per side; ${WARMUP} discarded warm-up round(s), then ${ROUNDS} rounds, order rotating`,
+    );
+    log(
+      `  Stopline: what \`npm run worker\` runs (worker pool, process lease, cancellation engine + maintenance, hosted tools, escalation deliverer, turn settler, live view); holds ≤ ${WORKERS} items leased at once`,
+    );
+    log(
+      `  graphile-worker 0.18 unbatched: its defaults; batched: ${JSON.stringify(GRAPHILE_BATCHED)} (≤ ${WORKERS} running + ${WORKERS + 1} in its local queue locked at once)`,
+    );
+    log(
+      `  each side: its own fresh database (dropped after), ANALYZE + the queue table read once + CHECKPOINT before its clock; clock = every runner ready → last completion committed`,
+    );
     for (let r = 0; r < WARMUP + ROUNDS; r++) {
       const order = sides.map((_, i) => sides[(i + r) % sides.length]);
       const got: Partial<Record<SideName, SideResult>> = {};
       for (const side of order) {
         const label = `tp${r}${side.slice(0, 2)}`;
-        got[side] = side === "stopline" ? await stoplineSide("postgres", label) : side === "sqlite" ? await stoplineSide("sqlite", label) : await graphileSide(label, side === "batched");
+        got[side] =
+          side === "stopline"
+            ? await stoplineSide("postgres", label)
+            : side === "sqlite"
+              ? await stoplineSide("sqlite", label)
+              : await graphileSide(label, side === "batched");
         await dropAll();
       }
       const warm = r < WARMUP;
       if (!warm) for (const side of order) results[side].push(got[side]!);
       if (!warm && got.graphile) ratios.push(got.stopline!.jobsPerS / got.graphile.jobsPerS);
       if (!warm && got.batched) ratiosBatched.push(got.stopline!.jobsPerS / got.batched.jobsPerS);
-      log(`  ${warm ? "warm-up (discarded)" : `round ${r - WARMUP + 1}`} [${order.join(" → ")}]: ${order.map((s) => `${s} ${round(got[s]!.jobsPerS, 0)}/s`).join(" · ")}`);
+      log(
+        `  ${warm ? "warm-up (discarded)" : `round ${r - WARMUP + 1}`} [${order.join(" → ")}]: ${order.map((s) => `${s} ${round(got[s]!.jobsPerS, 0)}/s`).join(" · ")}`,
+      );
     }
     const med = (side: SideName, k: keyof SideResult) => median(results[side].map((x) => x[k]));
     for (const side of sides) {
-      log(`  ${side.padEnd(9)} median ${round(med(side, "jobsPerS"), 0)} jobs/s · WAL ${round(med(side, "walPerItem"), 0)} B/item · ${round(med(side, "commitsPerItem"), 3)} write commits/item · CPU ${round(med(side, "nodeCpuUs"), 0)} µs Node + ${round(med(side, "pgCpuUs"), 0)} µs PostgreSQL per item`);
+      log(
+        `  ${side.padEnd(9)} median ${round(med(side, "jobsPerS"), 0)} jobs/s · WAL ${round(med(side, "walPerItem"), 0)} B/item · ${round(med(side, "commitsPerItem"), 3)} write commits/item · CPU ${round(med(side, "nodeCpuUs"), 0)} µs Node + ${round(med(side, "pgCpuUs"), 0)} µs PostgreSQL per item`,
+      );
     }
-    log(`  HEADLINE batched vs batched: Stopline / graphile-worker batched = ${round(median(ratiosBatched))} (rounds ${ratiosBatched.map((x) => round(x)).join(", ")})`);
+    log(
+      `  HEADLINE batched vs batched: Stopline / graphile-worker batched = ${round(median(ratiosBatched))} (rounds ${ratiosBatched.map((x) => round(x)).join(", ")})`,
+    );
     log(`  unbatched: Stopline / graphile-worker unbatched = ${round(median(ratios))} (rounds ${ratios.map((x) => round(x)).join(", ")})`);
   }
   const medA = (side: SideName, k: keyof SideResult) => median(results[side].map((x) => x[k]));
 
-
   const h = { worstPct: NaN, items: HISTORY };
   if (PARTS.includes("H")) {
-    log(`H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads: median of 20)`);
+    log(
+      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads: median of 20)`,
+    );
     const empty = await historyProbe(0);
     const full = await historyProbe(HISTORY);
     const rows: [string, number, number, number][] = [
@@ -679,45 +837,65 @@ try {
     h.worstPct = round(Math.max(...rows.map((r) => r[3])), 1);
     log(`  worst slowdown: ${h.worstPct}% (goal ≤ 10%)`);
   }
-  const b = PARTS.includes("B") ? (log("B. cancel fan-out on PostgreSQL (1,000 queued + 100 running in another process)"), await cancelFanOut()) : { boundaryMs: [], queuedMs: [], signalMs: [], fifty: [] };
+  const b = PARTS.includes("B")
+    ? (log("B. cancel fan-out on PostgreSQL (1,000 queued + 100 running in another process)"), await cancelFanOut())
+    : { boundaryMs: [], queuedMs: [], signalMs: [], fifty: [] };
   await dropAll();
   const c100 = { p50: NaN, p99: NaN, cpuPerEventMs: NaN };
   const c1000 = { ...c100 };
   const creates: { rps: number; p99: number; p50: number }[] = [];
   const cancels: { rps: number; p99: number; p50: number }[] = [];
   if (PARTS.includes("C") || PARTS.includes("D")) {
-
-  log("C/D. one app process (npm start's server) on PostgreSQL");
-  const { url, database } = await freshStopline("postgres", "app");
-  // This process commits the events the app delivers, as another instance would: with its live view, which
-  // tells the app's by NOTIFY (without one the app would find them only at its 1 s poll).
-  await liveLedger(database).ready;
-  const bootstrap = `stl_bench_${randomBytes(16).toString("hex")}`;
-  const tokens: string[] = [];
-  for (let i = 0; i < 100; i++) tokens.push((await createApiToken(database, { name: `bench-${i}`, role: "agent" })).token);
-  app = await startApp(url, bootstrap);
-  if (PARTS.includes("C")) {
-    Object.assign(c100, await sse(database, app, tokens, size(100, 10)));
-    log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
-    Object.assign(c1000, await sse(database, app, tokens, size(1_000, 20)));
-    log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
-  }
-  for (let r = 0; r < (PARTS.includes("D") ? size(3, 1) : 0); r++) {
-    creates.push(await http(tokens, () => "/api/tasks", (n) => JSON.stringify({ title: `http ${r}.${n}` })));
-    // Each Stop on a task of its own (a repeated Stop is an idempotent no-op, cheaper than the real thing).
-    const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map((row) => row.id);
-    // Real children (issue 22 §5): 10 per task, 5 running (leased to a live worker process's pool lease) and 5 queued.
-    await database.pg!.query(`INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","leaseOwner","leaseToken","leaseExpiresAt","heartbeatAt","attempt","startedAt","createdAt","updatedAt")
+    log("C/D. one app process (npm start's server) on PostgreSQL");
+    const { url, database } = await freshStopline("postgres", "app");
+    // This process commits the events the app delivers, as another instance would: with its live view, which
+    // tells the app's by NOTIFY (without one the app would find them only at its 1 s poll).
+    await liveLedger(database).ready;
+    const bootstrap = `stl_bench_${randomBytes(16).toString("hex")}`;
+    const tokens: string[] = [];
+    for (let i = 0; i < 100; i++) tokens.push((await createApiToken(database, { name: `bench-${i}`, role: "agent" })).token);
+    app = await startApp(url, bootstrap);
+    if (PARTS.includes("C")) {
+      Object.assign(c100, await sse(database, app, tokens, size(100, 10)));
+      log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
+      Object.assign(c1000, await sse(database, app, tokens, size(1_000, 20)));
+      log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
+    }
+    for (let r = 0; r < (PARTS.includes("D") ? size(3, 1) : 0); r++) {
+      creates.push(
+        await http(
+          tokens,
+          () => "/api/tasks",
+          (n) => JSON.stringify({ title: `http ${r}.${n}` }),
+        ),
+      );
+      // Each Stop on a task of its own (a repeated Stop is an idempotent no-op, cheaper than the real thing).
+      const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map(
+        (row) => row.id,
+      );
+      // Real children (issue 22 §5): 10 per task, 5 running (leased to a live worker process's pool lease) and 5 queued.
+      await database.pg!.query(
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","leaseOwner","leaseToken","leaseExpiresAt","heartbeatAt","attempt","startedAt","createdAt","updatedAt")
       SELECT c.id, c.tid, 'model_request', 'inference.generate', c.id, CASE WHEN c.g <= 5 THEN 'running' ELSE 'queued' END, 1, 'abort_signal', c.id || ':key',
              CASE WHEN c.g <= 5 THEN 'bench-worker' END, CASE WHEN c.g <= 5 THEN c.id || ':lease' END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) + interval '10 minutes' END,
              CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, CASE WHEN c.g <= 5 THEN 1 ELSE 0 END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, timezone('UTC', now()), timezone('UTC', now())
-      FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`, [ids]);
-    cancels.push(await http(tokens, (n) => `/api/tasks/${ids[n % ids.length]}/cancel`, () => JSON.stringify({ reason: "bench" })));
-    log(`  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`);
-  }
-  stopApp(app);
-  app = null;
-  await database.close();
+      FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`,
+        [ids],
+      );
+      cancels.push(
+        await http(
+          tokens,
+          (n) => `/api/tasks/${ids[n % ids.length]}/cancel`,
+          () => JSON.stringify({ reason: "bench" }),
+        ),
+      );
+      log(
+        `  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,
+      );
+    }
+    stopApp(app);
+    app = null;
+    await database.close();
   }
 
   const figures = {

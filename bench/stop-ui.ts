@@ -195,10 +195,11 @@ async function installProbe(page: Page, taskId: string) {
           if (id && final.includes(state) && badge.trim() !== "" && !probe.finalOnScreen[id]) pending.push([id, state]);
         });
         for (const [id, state] of pending) probe.finalOnScreen[id] = { at: NaN, mutationAt: now, state };
-        if (pending.length) requestAnimationFrame(() => {
-          const painted = Date.now();
-          for (const [id] of pending) probe.finalOnScreen[id].at = painted;
-        });
+        if (pending.length)
+          requestAnimationFrame(() => {
+            const painted = Date.now();
+            for (const [id] of pending) probe.finalOnScreen[id].at = painted;
+          });
       };
       new MutationObserver(check).observe(turn, { subtree: true, attributes: true, attributeFilter: ["data-status"], childList: true, characterData: true });
     },
@@ -226,7 +227,10 @@ async function runOnce(page: Page, run: number): Promise<RunResult> {
 
   await page.goto(`/chat/${encodeURIComponent(conversationId)}`);
   const turn = page.locator(`[data-testid="turn"][data-task-id="${taskId}"]`);
-  await turn.locator('[data-testid="step"][data-status="running"]').nth(CHILDREN - 1).waitFor({ timeout: 30_000 });
+  await turn
+    .locator('[data-testid="step"][data-status="running"]')
+    .nth(CHILDREN - 1)
+    .waitFor({ timeout: 30_000 });
   const stopButton = page.getByTestId("stop-button");
   await page.waitForFunction(() => document.querySelector('[data-testid="stop-button"]')?.getAttribute("aria-disabled") !== "true");
   // Let the stream open and the page settle: the measured part starts from a quiet page.
@@ -239,11 +243,15 @@ async function runOnce(page: Page, run: number): Promise<RunResult> {
   await stopButton.click();
   const final = await ledger;
   // Every child on screen in its final state.
-  await page.waitForFunction((n) => {
-    const p = (window as unknown as { __stopUi: Probe }).__stopUi;
-    const shown = Object.values(p.finalOnScreen);
-    return p.stoppingPerf !== undefined && shown.length >= n && shown.every((s) => !Number.isNaN(s.at));
-  }, CHILDREN, { timeout: 30_000 });
+  await page.waitForFunction(
+    (n) => {
+      const p = (window as unknown as { __stopUi: Probe }).__stopUi;
+      const shown = Object.values(p.finalOnScreen);
+      return p.stoppingPerf !== undefined && shown.length >= n && shown.every((s) => !Number.isNaN(s.at));
+    },
+    CHILDREN,
+    { timeout: 30_000 },
+  );
   const probe = await page.evaluate(() => (window as unknown as { __stopUi: Probe }).__stopUi);
   const arrivals = await page.evaluate(() => (window as unknown as { __stopUiArrivals: Record<string, number> }).__stopUiArrivals);
 
@@ -318,7 +326,8 @@ try {
   for (let run = 1; run <= REPEAT; run++) {
     const r = await runOnce(page, run);
     results.push(r);
-    const f = (values: number[]) => `p50 ${round(percentile(values, 50), 1)} / p95 ${round(percentile(values, 95), 1)} / max ${round(Math.max(...values), 1)} ms`;
+    const f = (values: number[]) =>
+      `p50 ${round(percentile(values, 50), 1)} / p95 ${round(percentile(values, 95), 1)} / max ${round(Math.max(...values), 1)} ms`;
     log(
       `run ${run}: stopping on screen ${round(r.stoppingMs, 1)} ms after the click (label changed at ${round(r.stoppingMutationMs, 1)} ms); ` +
         `final state on screen − ledger: ${f(r.perChild)} (DOM mutation: ${f(r.perChildMutation)}; SSE arrival in the page: ${f(r.toPage)}); ` +

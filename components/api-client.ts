@@ -46,7 +46,12 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const e = (payload as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
-    throw new ApiError(response.status, e?.code ?? "http_error", e?.message ?? `the server answered ${response.status} ${response.statusText}`.trim(), e?.details ?? {});
+    throw new ApiError(
+      response.status,
+      e?.code ?? "http_error",
+      e?.message ?? `the server answered ${response.status} ${response.statusText}`.trim(),
+      e?.details ?? {},
+    );
   }
   return payload as T;
 }

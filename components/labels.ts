@@ -57,4 +57,3 @@ export const SUMMARY_STATUS: Record<string, { title: string; tone: BadgeTone }> 
   PARTIALLY_CANCELLED: { title: "Stopped — some work had already happened", tone: "warn" },
   CANCELLATION_FAILED: { title: "Not everything could be stopped", tone: "danger" },
 };
-

@@ -17,8 +17,14 @@ type Reversal = z.output<typeof ReversalResponseSchema>;
  */
 export function RequestReversal({ detail, onRequested }: { detail: TaskDetail; onRequested: () => void }) {
   const id = useId();
-  const [state, setState] = useState<{ kind: "idle" } | { kind: "sending" } | { kind: "done"; message: string } | { kind: "failed"; message: string }>({ kind: "idle" });
-  const asked = new Set(detail.reviewItems.filter((r) => r.kind === ReviewItemKind.approveCompensation && (isOpenReview(r.status) || r.status === "approved")).map((r) => r.sideEffectId));
+  const [state, setState] = useState<{ kind: "idle" } | { kind: "sending" } | { kind: "done"; message: string } | { kind: "failed"; message: string }>({
+    kind: "idle",
+  });
+  const asked = new Set(
+    detail.reviewItems
+      .filter((r) => r.kind === ReviewItemKind.approveCompensation && (isOpenReview(r.status) || r.status === "approved"))
+      .map((r) => r.sideEffectId),
+  );
   const reversible = detail.sideEffects.filter((e) => e.outcome === SideEffectOutcome.committed && e.reversible && !asked.has(e.id));
   if (state.kind === "done") {
     return (
@@ -32,7 +38,10 @@ export function RequestReversal({ detail, onRequested }: { detail: TaskDetail; o
   async function ask() {
     setState({ kind: "sending" });
     try {
-      const answer = await apiFetch<Reversal>(`/api/tasks/${encodeURIComponent(detail.id)}/reversal`, { method: "POST", body: { reason: "a person asked to undo what this request did" } });
+      const answer = await apiFetch<Reversal>(`/api/tasks/${encodeURIComponent(detail.id)}/reversal`, {
+        method: "POST",
+        body: { reason: "a person asked to undo what this request did" },
+      });
       setState({ kind: "done", message: answer.message });
       onRequested();
     } catch (error) {
@@ -46,7 +55,8 @@ export function RequestReversal({ detail, onRequested }: { detail: TaskDetail; o
         {state.kind === "sending" ? "Requesting…" : "Request reversal"}
       </Button>
       <span id={`${id}-what`} className="text-muted">
-        {reversible.length === 1 ? "Ask for what this request did to be undone" : `Ask for the ${reversible.length} things this request did to be undone`} — another person decides.
+        {reversible.length === 1 ? "Ask for what this request did to be undone" : `Ask for the ${reversible.length} things this request did to be undone`} —
+        another person decides.
       </span>
       {state.kind === "failed" && (
         <p role="alert" className="w-full text-danger">

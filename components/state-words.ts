@@ -29,7 +29,6 @@ export interface LoadWords {
   stale: (message: string) => string;
 }
 
-
 /** The loading, failed and stale sentences of one subject. */
 export function loadWords(subject: StateSubject): LoadWords {
   const noun = STATE_SUBJECTS[subject];
@@ -80,7 +79,10 @@ export const EMPTY_WORDS = {
     title: "Nothing has been escalated.",
     body: "An item appears here when its review deadline passes without a decision, or when a high-risk orphan is found.",
   },
-  auditUnsearched: { title: "Search by user, conversation, task, tool or time.", body: "Open a task's audit from its page in the console, or type an id above." },
+  auditUnsearched: {
+    title: "Search by user, conversation, task, tool or time.",
+    body: "Open a task's audit from its page in the console, or type an id above.",
+  },
   auditNoMatch: { title: "No task matches this search.", body: "Check the id, or widen the time window." },
 } as const satisfies Record<string, { title: string; body: string }>;
 export type EmptyKind = keyof typeof EMPTY_WORDS;

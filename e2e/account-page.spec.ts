@@ -58,7 +58,9 @@ async function restoreDemoPassword() {
     if (await signIn(DEMO_PASSWORD)) return;
     if (!(await signIn(NEW_PASSWORD))) throw new Error(`neither the demo password nor ${NEW_PASSWORD} signs ${EMAIL} in: restore it by hand`);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const res = await api.post("/api/auth/change-password", { data: { currentPassword: NEW_PASSWORD, newPassword: DEMO_PASSWORD, revokeOtherSessions: true } });
+      const res = await api.post("/api/auth/change-password", {
+        data: { currentPassword: NEW_PASSWORD, newPassword: DEMO_PASSWORD, revokeOtherSessions: true },
+      });
       if (res.ok()) return;
       if (res.status() !== 429) throw new Error(`restoring ${EMAIL}'s demo password failed: HTTP ${res.status()} ${await res.text()}`);
       await new Promise((r) => setTimeout(r, 1000 * (Number(res.headers()["x-retry-after"]) || 5)));

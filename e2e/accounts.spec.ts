@@ -100,7 +100,10 @@ test("support: reads the console, sees no write controls, and every write route 
 
 test("a cross-site POST to Stop with a session cookie is refused", async ({ browser }) => {
   const page = await signIn(browser, "user");
-  const refused = await page.request.post(`/api/tasks/${taskId}/cancel`, { data: { reason: "forged" }, headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+  const refused = await page.request.post(`/api/tasks/${taskId}/cancel`, {
+    data: { reason: "forged" },
+    headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+  });
   expect(refused.status()).toBe(403);
   expect(await refused.text()).toMatch(/cross-site/);
   // Signing out ends the session in the database: the cookie no longer works.

@@ -91,7 +91,9 @@ test("admin: the page's loading and error states, then accounts and an empty tok
 
   // Error: the token list fails once; the page says so and offers a retry that works.
   await admin.route("**/api/tokens", (route) =>
-    route.request().method() === "GET" ? route.fulfill({ status: 500, json: { error: { code: "internal", message: "internal error (details are in the server log)" } } }) : route.continue(),
+    route.request().method() === "GET"
+      ? route.fulfill({ status: 500, json: { error: { code: "internal", message: "internal error (details are in the server log)" } } })
+      : route.continue(),
   );
   await admin.reload();
   const failed = admin.getByTestId("tokens-section").getByRole("alert");
@@ -156,7 +158,9 @@ test("admin: revokes the token after a confirmation (keyboard); it gets 401 at o
   await admin.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(revoke).toBeFocused();
-  expect((await admin.request.post("/api/workers/claim", { data: { workerId: "e2e-worker" }, headers: { authorization: `Bearer ${workerToken}` } })).status()).toBe(200);
+  expect(
+    (await admin.request.post("/api/workers/claim", { data: { workerId: "e2e-worker" }, headers: { authorization: `Bearer ${workerToken}` } })).status(),
+  ).toBe(200);
 
   await admin.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
@@ -183,7 +187,9 @@ test("admin: revokes the token after a confirmation (keyboard); it gets 401 at o
 test("admin: the History shows the token created and revoked, by the admin, without the token", async () => {
   const history = admin.getByTestId("history-section");
   // The history fails to load: the section says so and its retry works.
-  await admin.route("**/api/admin/history?*", (route) => route.fulfill({ status: 500, json: { error: { code: "internal", message: "internal error (details are in the server log)" } } }));
+  await admin.route("**/api/admin/history?*", (route) =>
+    route.fulfill({ status: 500, json: { error: { code: "internal", message: "internal error (details are in the server log)" } } }),
+  );
   await admin.reload();
   await expect(history.getByRole("alert")).toContainText("Could not load the history", { timeout: 15_000 });
   await history.scrollIntoViewIfNeeded();

@@ -35,7 +35,10 @@ async function send(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill(text);
   await box.press("Enter");
-  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: text }) }).last();
+  const turn = page
+    .getByTestId("turn")
+    .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: text }) })
+    .last();
   // The message is answered by the server's agent: on a loaded machine that takes more than the default 5 s.
   await expect(turn).toBeVisible({ timeout: 20_000 });
   return turn;
@@ -55,11 +58,14 @@ async function taskDetail(request: APIRequestContext, taskId: string) {
 async function settledSummary(request: APIRequestContext, taskId: string) {
   let summary: { status: string; user_message: string } | null = null;
   await expect
-    .poll(async () => {
-      const response = await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH });
-      summary = response.ok() ? await response.json() : null;
-      return summary?.status;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const response = await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH });
+        summary = response.ok() ? await response.json() : null;
+        return summary?.status;
+      },
+      { timeout: 30_000 },
+    )
     .toMatch(new RegExp(`^(${SETTLED.join("|")})$`));
   return summary!;
 }
@@ -83,7 +89,10 @@ test("GET /chat - signed out: the sign-in form, no conversation", async ({ page 
   await shot(page, "signed-out");
 });
 
-test("chat - export: Stop during the tool call, the children settle, the honest summary; then order → confirm → done: Stop has nothing to stop, Request reversal", async ({ page, request }) => {
+test("chat - export: Stop during the tool call, the children settle, the honest summary; then order → confirm → done: Stop has nothing to stop, Request reversal", async ({
+  page,
+  request,
+}) => {
   test.slow(); // a long scenario against a real server
 
   await signIn(page);
@@ -200,7 +209,9 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
   await expect(step(orderTurn, "shop.create_order")).toContainText("2 × chair, €120.00");
   // The demo agent completes the request once its work settled: a completed request has nothing running.
   const orderTaskId = (await orderTurn.getAttribute("data-task-id"))!;
-  await expect.poll(async () => ((await (await request.get(`/api/tasks/${orderTaskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 }).toBe("completed");
+  await expect
+    .poll(async () => ((await (await request.get(`/api/tasks/${orderTaskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 })
+    .toBe("completed");
   await expect(orderTurn.getByTestId("turn-phase")).toHaveText("done");
   await expect(page.getByTestId("composer-slot")).toHaveAttribute("data-holds", "send");
   await shotOf(page, orderTurn.getByTestId("work-panel"), "order-completed");
@@ -212,12 +223,17 @@ test("chat - export: Stop during the tool call, the children settle, the honest 
 
   // Undoing it is its own request, decided by another person.
   await orderTurn.getByTestId("request-reversal").click();
-  await expect(orderTurn.getByTestId("reversal-requested")).toContainText(/^Reversal requested: another person decides by \d\d:\d\d UTC whether to reverse what this request did; nothing is undone before then\.$/);
+  await expect(orderTurn.getByTestId("reversal-requested")).toContainText(
+    /^Reversal requested: another person decides by \d\d:\d\d UTC whether to reverse what this request did; nothing is undone before then\.$/,
+  );
   await expect(orderTurn.getByTestId("request-reversal")).toHaveCount(0);
   await shotOf(page, orderTurn, "order-reversal-requested");
 });
 
-test("chat - record and email: the exact record and email are confirmed; a reversal request names the sent email as irreversible", async ({ page, request }) => {
+test("chat - record and email: the exact record and email are confirmed; a reversal request names the sent email as irreversible", async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   const turn = await send(page, "record customer Ada ada@example.com");
   const proposal = turn.getByTestId("proposal");
@@ -235,7 +251,9 @@ test("chat - record and email: the exact record and email are confirmed; a rever
   await expect(step(turn, "mailer.send_email")).toContainText("cannot be undone");
 
   const taskId = (await turn.getAttribute("data-task-id"))!;
-  await expect.poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 }).toBe("completed");
+  await expect
+    .poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 15_000 })
+    .toBe("completed");
   await expect(turn.getByTestId("turn-phase")).toHaveText("done");
   await turn.getByTestId("request-reversal").click();
   await expect(turn.getByTestId("reversal-requested")).toContainText("Reversal requested: another person decides by");
@@ -302,7 +320,10 @@ test("chat - Stop pressed before the agent answered stops the request as soon as
   await expect(step(turn, "reports.export_report")).toHaveAttribute("data-status", /^(cancelled|partial|cancelled_incomplete)$/);
 });
 
-test("chat - Stop pressed right after Enter, before the message reached the agent: the request is born stopped and nothing of it starts", async ({ page, request }) => {
+test("chat - Stop pressed right after Enter, before the message reached the agent: the request is born stopped and nothing of it starts", async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   // The message waits a moment before it leaves the browser: the Stop (named by the message's turn id) gets there first.
   await page.route("**/api/conversations/*/messages", async (route) => {
@@ -394,7 +415,9 @@ test("chat - close the page mid-cancellation, reopen the conversation: what happ
     tasks: Record<string, { stage: string; items: Record<string, string> }>;
   } | null;
   expect(saved?.tasks[taskId], "the first page saved what it showed").toBeTruthy();
-  const ledger = (await (await request.get(`/api/tasks/${taskId}`, { headers: { Authorization: `Bearer ${process.env.STOPLINE_BOOTSTRAP_TOKEN ?? ""}` } })).json()) as {
+  const ledger = (await (
+    await request.get(`/api/tasks/${taskId}`, { headers: { Authorization: `Bearer ${process.env.STOPLINE_BOOTSTRAP_TOKEN ?? ""}` } })
+  ).json()) as {
     stage: string;
     workItems: { id: string; toolName: string; status: string }[];
   };
@@ -412,7 +435,10 @@ test("chat - close the page mid-cancellation, reopen the conversation: what happ
     if (stageMoved) await expect(meanwhile).toContainText(/This request: \w[\w ]* → cancelled/);
     const exportStep = movedSteps.find((w) => w.toolName === "reports.export_report");
     if (exportStep) await expect(meanwhile).toContainText(/Exporting the report: .+ → partial/);
-    test.info().annotations.push({ type: "note", description: `saved at close: stage ${before.stage}, export ${before.items[ledger.workItems.find((w) => w.toolName === "reports.export_report")!.id] ?? "unseen"}` });
+    test.info().annotations.push({
+      type: "note",
+      description: `saved at close: stage ${before.stage}, export ${before.items[ledger.workItems.find((w) => w.toolName === "reports.export_report")!.id] ?? "unseen"}`,
+    });
   }
   const summary = reopened.getByTestId("stop-summary");
   await expect(summary).toHaveAttribute("data-status", api.status);

@@ -96,7 +96,10 @@ test("GET /console - sign in, tasks appear and stop live without a reload, filte
     data: { kind: "external_action", toolName: "e2e_reserve_table", mechanism: "none", intentVersion: booking.intentVersion },
   });
   expect(scheduled.status(), await scheduled.text()).toBe(201);
-  const claim = await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-worker", toolNames: ["e2e_reserve_table"], leaseMs: 120_000 } });
+  const claim = await request.post("/api/workers/claim", {
+    headers: AUTH,
+    data: { workerId: "e2e-worker", toolNames: ["e2e_reserve_table"], leaseMs: 120_000 },
+  });
   expect(claim.status(), await claim.text()).toBe(200);
   const child = (await claim.json()).workItem as { id: string; leaseToken: string };
   expect(child).not.toBeNull();
@@ -206,9 +209,9 @@ test("GET /api-docs - every route of the contract, with roles and a link to the 
   // Read every card once (one round trip, not a few per route: the contract has over fifty routes).
   await expect(page.locator("article[id]").first()).toBeVisible();
   const cards = new Map(
-    await page.locator("article[id]").evaluateAll((articles) =>
-      articles.map((a) => [a.id, { heading: a.querySelector("h3")?.textContent ?? "", text: a.textContent ?? "" }] as const),
-    ),
+    await page
+      .locator("article[id]")
+      .evaluateAll((articles) => articles.map((a) => [a.id, { heading: a.querySelector("h3")?.textContent ?? "", text: a.textContent ?? "" }] as const)),
   );
   for (const [operationId, route] of Object.entries(contract)) {
     const card = cards.get(operationId);

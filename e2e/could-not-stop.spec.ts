@@ -22,7 +22,10 @@ let taskId = "";
 let sinceText = "";
 
 async function shots(page: Page, name: string, target?: ReturnType<Page["locator"]>) {
-  for (const [size, viewport] of [["desktop", DESKTOP], ["390", PHONE]] as const) {
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["390", PHONE],
+  ] as const) {
     await page.setViewportSize(viewport);
     // Nothing wider than the screen: a phone scrolls down, never sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}`).toBeLessThanOrEqual(viewport.width);
@@ -61,7 +64,10 @@ test("chat - could not stop: the export's cancel is refused; the chat says it is
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 450 rows");
   await box.press("Enter");
-  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 450 rows" }) }).last();
+  const turn = page
+    .getByTestId("turn")
+    .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 450 rows" }) })
+    .last();
   const exportStep = turn.locator('[data-testid="step"][data-tool="reports.export_report"]');
   await expect(exportStep).toHaveAttribute("data-status", "running", { timeout: 15_000 });
   taskId = (await turn.getAttribute("data-task-id"))!;
@@ -80,9 +86,13 @@ test("chat - could not stop: the export's cancel is refused; the chat says it is
 
   // It finishes anyway: what happened after the Stop is added to the story, never written over it (issue 20, item 4) —
   // the settled verdict stays, and "Since the Stop" says it ran on and finished; never "finished before the Stop could reach it".
-  await expect(summary.getByTestId("summary-since-settlement")).toContainText(/Exporting the report: it ran \d+ s past the Stop, then finished/, { timeout: 30_000 });
+  await expect(summary.getByTestId("summary-since-settlement")).toContainText(/Exporting the report: it ran \d+ s past the Stop, then finished/, {
+    timeout: 30_000,
+  });
   await expect(summary).toHaveAttribute("data-status", "CANCELLATION_FAILED");
-  await expect(summary.getByTestId("user-message")).toContainText("One step could not be stopped — the service refused the cancel; it was still running when the Stop settled.");
+  await expect(summary.getByTestId("user-message")).toContainText(
+    "One step could not be stopped — the service refused the cancel; it was still running when the Stop settled.",
+  );
   await expect(summary.getByTestId("user-message")).toContainText(/Since the Stop: Exporting the report: it ran \d+ s past the Stop, then finished/);
   sinceText = (await summary.getByTestId("since-line").first().textContent())!;
   expect(sinceText).toMatch(/^Exporting the report: it ran \d+ s past the Stop, then finished/);
@@ -109,7 +119,9 @@ test("task detail - could not stop: what each step did, in the same words, with 
   await consoleSignIn(page, `/console/tasks/${taskId}`);
   const step = page.locator('[data-testid="step-outcome"][data-tool="reports.export_report"]');
   await expect(step).toHaveAttribute("data-outcome", "could_not_stop_finished", { timeout: 15_000 });
-  await expect(step.getByTestId("step-outcome-words")).toHaveText(/^Could not be stopped — the service refused the cancel; it finished \d+ s after the Stop\.$/);
+  await expect(step.getByTestId("step-outcome-words")).toHaveText(
+    /^Could not be stopped — the service refused the cancel; it finished \d+ s after the Stop\.$/,
+  );
   await expect(step).toContainText("could not stop — finished anyway");
   await expect(page.getByTestId("settlement")).toContainText("Settled at");
   await expect(page.locator('[data-testid="timeline-row"][data-outcome="could_not_stop_finished"]')).toHaveCount(1);

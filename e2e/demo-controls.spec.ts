@@ -44,7 +44,10 @@ test("GET /api/demo/services - admin only", async ({ request }) => {
   expect((await request.get("/api/demo/services")).status()).toBe(401);
 });
 
-test("/console/demo - switch on “cancel endpoint unavailable” for the shop: saved, still on after a reload, confirmed by the API", async ({ page, request }) => {
+test("/console/demo - switch on “cancel endpoint unavailable” for the shop: saved, still on after a reload, confirmed by the API", async ({
+  page,
+  request,
+}) => {
   test.slow(); // a real server on a machine that is often busy
   await page.goto("/console/demo");
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
@@ -111,7 +114,10 @@ test("/console/demo - a refused save says why and keeps the change; services tha
 
   // the API refuses the save (as it would if the demo services went away in between)
   await page.route("**/api/demo/services/shop/faults", (route) =>
-    route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "the demo services are not running at http://127.0.0.1:1 (npm start runs them unless STOPLINE_DEMO=0)" } } }),
+    route.fulfill({
+      status: 503,
+      json: { error: { code: "unavailable", message: "the demo services are not running at http://127.0.0.1:1 (npm start runs them unless STOPLINE_DEMO=0)" } },
+    }),
   );
   await shop.getByRole("switch", { name: "Ignore cancellation" }).click();
   await shop.getByRole("button", { name: "Save", exact: true }).click();
@@ -123,7 +129,10 @@ test("/console/demo - a refused save says why and keeps the change; services tha
 
   // the whole page when the demo services are down
   await page.route("**/api/demo/services", (route) =>
-    route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "the demo services are not running at http://127.0.0.1:1 (npm start runs them unless STOPLINE_DEMO=0)" } } }),
+    route.fulfill({
+      status: 503,
+      json: { error: { code: "unavailable", message: "the demo services are not running at http://127.0.0.1:1 (npm start runs them unless STOPLINE_DEMO=0)" } },
+    }),
   );
   await page.reload();
   await expect(page.getByRole("heading", { name: "The demo services are not answering" })).toBeVisible();

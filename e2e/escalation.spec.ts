@@ -91,7 +91,9 @@ async function reviewItemFromTheDemoWorld(request: APIRequestContext) {
   await expect.poll(async () => (await detail(taskId)).stage, { timeout: 30_000 }).toBe("completed");
   const reversal = await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer changed their mind" } });
   expect(reversal.status(), await reversal.text()).toBe(200);
-  await expect.poll(async () => (await detail(taskId)).reviewItems.filter((r) => r.kind === "approve_compensation").length, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await detail(taskId)).reviewItems.filter((r) => r.kind === "approve_compensation").length, { timeout: 30_000 })
+    .toBeGreaterThan(0);
   const review = (await detail(taskId)).reviewItems.find((r) => r.kind === "approve_compensation")!;
   return { id: review.id, taskId, deadline: review.deadline };
 }
@@ -169,7 +171,12 @@ test("operator: a bad URL or a missing secret is refused with the field named; a
 
   // The API agrees with the page.
   const listed = (await (await page.request.get("/api/escalation-channels")).json()) as { channels: { name: string; active: boolean; hasSecret: boolean }[] };
-  expect(listed.channels.filter((c) => c.active).map((c) => c.name).sort()).toEqual(["Flaky receiver", "On-call webhook"]);
+  expect(
+    listed.channels
+      .filter((c) => c.active)
+      .map((c) => c.name)
+      .sort(),
+  ).toEqual(["Flaky receiver", "On-call webhook"]);
   await page.context().close();
 });
 
@@ -188,7 +195,13 @@ test("operator: the loading and error states of the log", async ({ browser }) =>
   await expect(page.getByText(/Nothing has been escalated\.|No channel has received an escalation yet\./).or(page.getByTestId("delivery-log"))).toBeVisible();
   await page.unroute("**/api/escalations?*");
 
-  await page.route("**/api/escalations?*", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "the database is not answering" } }) }));
+  await page.route("**/api/escalations?*", (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "unavailable", message: "the database is not answering" } }),
+    }),
+  );
   await page.reload();
   const error = page.getByRole("alert").filter({ hasText: "Could not load the delivery log" });
   await expect(error).toContainText("The database is not answering.", { timeout: 15_000 });
@@ -233,8 +246,16 @@ test("operator: an item past its deadline escalates to the test's receiver, sign
   await expect(card.getByTestId("trigger")).toHaveText("Deadline passed");
   await expect(card.getByTestId("why")).toContainText("Nobody decided before the review deadline");
   await expect(card.getByTestId("task-link")).toHaveAttribute("href", `/console/tasks/${item.taskId}`);
-  const hookRow = (kind: string) => card.getByTestId("delivery").filter({ hasText: "On-call webhook" }).and(card.locator(`[data-kind="${kind}"]`));
-  const flakyRow = (kind: string) => card.getByTestId("delivery").filter({ hasText: "Flaky receiver" }).and(card.locator(`[data-kind="${kind}"]`));
+  const hookRow = (kind: string) =>
+    card
+      .getByTestId("delivery")
+      .filter({ hasText: "On-call webhook" })
+      .and(card.locator(`[data-kind="${kind}"]`));
+  const flakyRow = (kind: string) =>
+    card
+      .getByTestId("delivery")
+      .filter({ hasText: "Flaky receiver" })
+      .and(card.locator(`[data-kind="${kind}"]`));
   await expect(hookRow("escalated")).toHaveAttribute("data-state", "delivered", { timeout: 15_000 });
   await expect(hookRow("escalated")).toContainText("HTTP 200");
   await expect(flakyRow("escalated")).toHaveAttribute("data-state", "retrying", { timeout: 15_000 });
@@ -245,7 +266,9 @@ test("operator: an item past its deadline escalates to the test's receiver, sign
   expect(about(flaky, item.id).every((r) => r.verified)).toBe(true);
 
   // The API's log says the same.
-  const log = (await (await page.request.get(`/api/escalations?reviewItemId=${item.id}`)).json()) as { deliveries: { id: string; kind: string; status: string; channel: { name: string } }[] };
+  const log = (await (await page.request.get(`/api/escalations?reviewItemId=${item.id}`)).json()) as {
+    deliveries: { id: string; kind: string; status: string; channel: { name: string } }[];
+  };
   const logged = log.deliveries.find((d) => d.kind === "escalated" && d.channel.name === "On-call webhook")!;
   expect(logged.status).toBe("delivered");
   expect(escalation.deliveryId).toBe(logged.id);
@@ -309,7 +332,11 @@ test("support: reads the delivery log; no channel controls, and the channel rout
   const readable = await page.request.get("/api/escalation-channels");
   expect(readable.status()).toBe(200);
   expect(await readable.text()).not.toContain(SECRET);
-  expect((await page.request.post("/api/escalation-channels", { data: { name: "x", kind: "webhook", url: hook.url, secret: SECRET }, headers: SAME_ORIGIN })).status()).toBe(403);
+  expect(
+    (
+      await page.request.post("/api/escalation-channels", { data: { name: "x", kind: "webhook", url: hook.url, secret: SECRET }, headers: SAME_ORIGIN })
+    ).status(),
+  ).toBe(403);
   const channels = (await (await request.get("/api/escalation-channels", { headers: AUTH })).json()) as { channels: { id: string }[] };
   expect((await page.request.delete(`/api/escalation-channels/${channels.channels[0].id}`, { headers: SAME_ORIGIN })).status()).toBe(403);
   await page.context().close();

@@ -17,12 +17,21 @@ async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+    .map(
+      (v) =>
+        `${page.url()} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")})`,
+    );
 }
 
 for (const size of WIDTHS) {
   test(`${size.name}: every page — axe 0 serious, 0 critical; no sideways scrolling on a phone`, async ({ browser, request }) => {
-    const created = await request.post("/api/tasks", { headers: AUTH, data: { title: "A task for the page sweep", conversationId: `conv-sweep-${Date.now()}` } });
+    const created = await request.post("/api/tasks", {
+      headers: AUTH,
+      data: { title: "A task for the page sweep", conversationId: `conv-sweep-${Date.now()}` },
+    });
     expect(created.status()).toBe(201);
     const task = (await created.json()) as { id: string; conversationId: string };
     const context = await browser.newContext({ viewport: size });
@@ -40,7 +49,13 @@ for (const size of WIDTHS) {
       if (scroll > client + 1) wide.push(`${path}: ${scroll}px wide in a ${client}px window`);
       await page.screenshot({ path: `output/screenshots/every-page-${size.name}-${name}.png`, fullPage: true });
     };
-    for (const [path, name] of [["/", "home"], ["/sign-in", "sign-in"], ["/chat", "chat-signed-out"], ["/console", "console-signed-out"]] as const) await visit(path, name);
+    for (const [path, name] of [
+      ["/", "home"],
+      ["/sign-in", "sign-in"],
+      ["/chat", "chat-signed-out"],
+      ["/console", "console-signed-out"],
+    ] as const)
+      await visit(path, name);
     await page.goto("/console");
     await page.getByText("Sign in with an API token instead").click();
     await page.getByLabel("Admin token").fill(TOKEN);
@@ -73,8 +88,12 @@ for (const size of WIDTHS) {
         ["/console/escalations", /\/api\/escalations(\?|$)/, "escalations"],
         [`/chat/${task.conversationId}`, /\/api\/tasks\?conversationId=/, "conversation"],
       ] as const) {
-        await page.route(api, (route) => route.fulfill({ status, json: { error: { code: status === 401 ? "unauthorized" : "unavailable", message: "refused for the page sweep" } } }));
-        await visit(path, `${name}-${state}`, () => expect(page.getByTestId(status === 401 ? "session-ended" : "state-error").first()).toBeVisible({ timeout: 15_000 }));
+        await page.route(api, (route) =>
+          route.fulfill({ status, json: { error: { code: status === 401 ? "unauthorized" : "unavailable", message: "refused for the page sweep" } } }),
+        );
+        await visit(path, `${name}-${state}`, () =>
+          expect(page.getByTestId(status === 401 ? "session-ended" : "state-error").first()).toBeVisible({ timeout: 15_000 }),
+        );
         await page.unroute(api);
       }
     }

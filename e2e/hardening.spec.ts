@@ -23,7 +23,13 @@ const children: ChildProcess[] = [];
 
 test.describe.configure({ mode: "serial" });
 test.afterAll(() => {
-  for (const c of children) if (c.pid && c.exitCode === null) try { process.kill(-c.pid, "SIGKILL"); } catch { /* gone */ }
+  for (const c of children)
+    if (c.pid && c.exitCode === null)
+      try {
+        process.kill(-c.pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `output/playwright/hardening-${name}.png`, fullPage: true });
@@ -58,8 +64,13 @@ test("security headers: every page carries a nonce CSP that Next's scripts satis
 
   // Markup injected into the page (what an XSS would do) cannot run: an inline handler has no nonce.
   const injected = await page.evaluate(async () => {
-    const violation = new Promise<string>((resolve) => document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective), { once: true }));
-    document.body.insertAdjacentHTML("beforeend", '<img alt="" src="data:," onerror="window.__injected = true"><img alt="" src="/nope.png" onerror="window.__injected = true">');
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective), { once: true }),
+    );
+    document.body.insertAdjacentHTML(
+      "beforeend",
+      '<img alt="" src="data:," onerror="window.__injected = true"><img alt="" src="/nope.png" onerror="window.__injected = true">',
+    );
     const directive = await Promise.race([violation, new Promise<string>((r) => setTimeout(() => r("none"), 3_000))]);
     return { ran: (window as unknown as { __injected?: boolean }).__injected === true, directive };
   });
@@ -138,13 +149,19 @@ const portOpen = (port: number, host: string) =>
     s.once("error", () => resolve(false));
     s.setTimeout(2_000, () => (s.destroy(), resolve(false)));
   });
-const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once("exit", () => r())));
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once("exit", () => r()));
 
 test("login rate limit keyed on the real peer: rotating X-Forwarded-For gets nothing; only 127.0.0.1 is bound by default", async () => {
   test.setTimeout(120_000);
   const url = freshDb("ratelimit");
   spawnSync(process.execPath, ["--import", "tsx", "scripts/db-migrate.ts"], { cwd: ROOT, env: env({ DATABASE_URL: url }) });
-  const server = run(["--import", "tsx", "scripts/start/serve.ts"], { PORT: String(OWN_PORT), DATABASE_URL: url, STOPLINE_SIGNIN_MAX_FAILURES_PER_ADDRESS: "8", STOPLINE_BACKGROUND: "0" });
+  const server = run(["--import", "tsx", "scripts/start/serve.ts"], {
+    PORT: String(OWN_PORT),
+    DATABASE_URL: url,
+    STOPLINE_SIGNIN_MAX_FAILURES_PER_ADDRESS: "8",
+    STOPLINE_BACKGROUND: "0",
+  });
   await expect.poll(() => answers(OWN_PORT), { timeout: 60_000 }).toBe(true);
   expect(server.output()).toMatch(/serving on http:\/\/127\.0\.0\.1:\d+/);
 
@@ -163,7 +180,9 @@ test("login rate limit keyed on the real peer: rotating X-Forwarded-For gets not
   expect((await limited.json()).message).toMatch(/from your address/);
 
   // Bound to 127.0.0.1 only: the machine's other addresses do not answer.
-  const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+  const external = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === "IPv4" && !i.internal);
   if (external) expect(await portOpen(OWN_PORT, external.address)).toBe(false);
 
   process.kill(-server.child.pid!, "SIGTERM");
@@ -212,7 +231,8 @@ test("HOST=0.0.0.0: no demo accounts are created — and a database whose demo a
   expect(open.output()).toMatch(/demo accounts: not created — HOST=0\.0\.0\.0/);
   expect(open.output()).not.toMatch(/password: stopline-admin-demo/);
   const signIn = await fetch(`http://127.0.0.1:${START_PORT}/api/auth/sign-in/email`, {
-    method: "POST", headers: { "content-type": "application/json", origin: `http://127.0.0.1:${START_PORT}` },
+    method: "POST",
+    headers: { "content-type": "application/json", origin: `http://127.0.0.1:${START_PORT}` },
     body: JSON.stringify({ email: "admin@stopline.local", password: "stopline-admin-demo" }),
   });
   expect(signIn.status).toBe(401);

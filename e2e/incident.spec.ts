@@ -28,14 +28,27 @@ async function operator(browser: Browser) {
   return page;
 }
 
-test("console - kill switch on the export during a run: the incident page follows it live; new work refused with the reason; lifting takes a second person", async ({ page, request, browser }) => {
+test("console - kill switch on the export during a run: the incident page follows it live; new work refused with the reason; lifting takes a second person", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.slow();
   // An export under way (through the demo agent, as a person's chat would start it) — 3 minutes long, so that it still
   // runs when the switch goes on however slow the machine is.
-  const turn = await request.post("/api/conversations/conv-incident/messages", { headers: AUTH, data: { text: "export a report of 9000 rows", turnId: "incident-turn-1" } });
+  const turn = await request.post("/api/conversations/conv-incident/messages", {
+    headers: AUTH,
+    data: { text: "export a report of 9000 rows", turnId: "incident-turn-1" },
+  });
   expect(turn.status(), await turn.text()).toBe(201);
   const { taskId } = (await turn.json()) as { taskId: string };
-  await expect.poll(async () => (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status, { timeout: 15_000 }).toBe("running");
+  await expect
+    .poll(
+      async () =>
+        (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status,
+      { timeout: 15_000 },
+    )
+    .toBe("running");
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/console/incidents");
@@ -60,7 +73,10 @@ test("console - kill switch on the export during a run: the incident page follow
 
   // New work of the tool is refused with the incident's reason (in a new task: the agent ends the stopped turn's own).
   const fresh = await (await request.post("/api/tasks", { headers: AUTH, data: { title: "another export, during the incident" } })).json();
-  const refused = await request.post(`/api/tasks/${fresh.id}/work-items`, { headers: AUTH, data: { kind: "remote_tool", toolName: TOOL, mechanism: "provider_cancel", intentVersion: 1 } });
+  const refused = await request.post(`/api/tasks/${fresh.id}/work-items`, {
+    headers: AUTH,
+    data: { kind: "remote_tool", toolName: TOOL, mechanism: "provider_cancel", intentVersion: 1 },
+  });
   expect(refused.status()).toBe(409);
   expect((await refused.json()).error).toMatchObject({ code: "quarantined", details: { reason: REASON } });
 

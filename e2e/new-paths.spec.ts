@@ -37,14 +37,27 @@ async function operator(browser: Browser) {
 
 test.afterAll(async ({ request, browser }) => liftEveryIncident(request, browser));
 
-test("chat - a kill switch cuts an export short: a Stop naming who and why; a message refused meanwhile ends at once (console and audit agree)", async ({ page, request, browser }) => {
+test("chat - a kill switch cuts an export short: a Stop naming who and why; a message refused meanwhile ends at once (console and audit agree)", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.slow();
   const conversation = "conv-new-paths";
   // The person's export is under way.
-  const turn = await request.post(`/api/conversations/${conversation}/messages`, { headers: AUTH, data: { text: "export a report of 6000 rows", turnId: "np-turn-1" } });
+  const turn = await request.post(`/api/conversations/${conversation}/messages`, {
+    headers: AUTH,
+    data: { text: "export a report of 6000 rows", turnId: "np-turn-1" },
+  });
   expect(turn.status(), await turn.text()).toBe(201);
   const { taskId } = (await turn.json()) as { taskId: string };
-  await expect.poll(async () => (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status, { timeout: 15_000 }).toBe("running");
+  await expect
+    .poll(
+      async () =>
+        (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()).workItems.find((w: { toolName: string }) => w.toolName === TOOL)?.status,
+      { timeout: 15_000 },
+    )
+    .toBe("running");
 
   // An operator turns the kill switch on for the export.
   const opened = await request.post("/api/incidents", { headers: AUTH, data: { targetKind: "tool", target: TOOL, reason: REASON } });
@@ -52,13 +65,28 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
   const incidentId = ((await opened.json()) as { incident: { id: string } }).incident.id;
   try {
     // ---- item 2: the person's request is stopped by the incident, and settles
-    await expect.poll(async () => (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).ok() ? ((await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { status: string }).status : "none", { timeout: 30_000 }).not.toMatch(/^(none|IN_PROGRESS)$/);
-    const summary = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { user_message: string; scope: { kind: string }; stopped_by: { reason: string } };
+    await expect
+      .poll(
+        async () =>
+          (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).ok()
+            ? ((await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { status: string }).status
+            : "none",
+        { timeout: 30_000 },
+      )
+      .not.toMatch(/^(none|IN_PROGRESS)$/);
+    const summary = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as {
+      user_message: string;
+      scope: { kind: string };
+      stopped_by: { reason: string };
+    };
     expect(summary.scope.kind).toBe("incident");
     expect(summary.user_message).toContain(`stopped this request: “${REASON}”`);
 
     // ---- item 3: a new export while the switch is on is refused, and ends
-    const refused = await request.post(`/api/conversations/${conversation}/messages`, { headers: AUTH, data: { text: "export a report of 200 rows", turnId: "np-turn-2" } });
+    const refused = await request.post(`/api/conversations/${conversation}/messages`, {
+      headers: AUTH,
+      data: { text: "export a report of 200 rows", turnId: "np-turn-2" },
+    });
     expect(refused.status()).toBe(409);
 
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -91,7 +119,9 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
     await accessible(page, "main");
     await shot(page, "console-stopped-desktop");
     const refusedId = ((await refused.json()) as { details?: { taskId?: string } }).details?.taskId;
-    const tasks = (await (await request.get(`/api/tasks?conversationId=${conversation}`, { headers: AUTH })).json()) as { tasks: { id: string; stage: string; standing: string }[] };
+    const tasks = (await (await request.get(`/api/tasks?conversationId=${conversation}`, { headers: AUTH })).json()) as {
+      tasks: { id: string; stage: string; standing: string }[];
+    };
     const refusedRow = tasks.tasks.find((x) => x.id !== taskId)!;
     expect(refusedRow).toMatchObject({ stage: "failed", standing: "refused" });
     void refusedId;
@@ -113,7 +143,10 @@ test("chat - a kill switch cuts an export short: a Stop naming who and why; a me
   }
 });
 
-test("console - a long owner address stays on one line in the task list (whole on hover), and the phone layout does not overflow", async ({ page, request }) => {
+test("console - a long owner address stays on one line in the task list (whole on hover), and the phone layout does not overflow", async ({
+  page,
+  request,
+}) => {
   // Issue 20 item 7: the owner's e-mail wrapped over three lines in the narrow Owner column.
   const owner = `olivia.operations-lead.${Date.now()}@customer-support.example.com`;
   const title = `owner column check ${Date.now()}`;
@@ -138,7 +171,11 @@ test("console - a long owner address stays on one line in the task list (whole o
   await page.screenshot({ path: "output/screenshots/new-paths-owner-column-phone.png" });
 });
 
-test("chat - an email stopped after its draft was created, the mailer unable to discard it: nobody reads “discarded” until the mailer did (console review, then the chat)", async ({ page, request, browser }) => {
+test("chat - an email stopped after its draft was created, the mailer unable to discard it: nobody reads “discarded” until the mailer did (console review, then the chat)", async ({
+  page,
+  request,
+  browser,
+}) => {
   // Issue 20 item 1. The mailer answers every request 3 s after it arrived and cannot discard drafts (its discard answers
   // with the draft still a draft). The Stop lands while the draft request waits at the mailer: the Stop's fence arrives
   // after it and waits as long, so the draft is created after the Stop and the send never happens. The engine finds the
@@ -148,7 +185,12 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
   expect(faults.status(), await faults.text()).toBe(200);
   const name = `Grace${Date.now().toString(36)}`;
   const address = `${name.toLowerCase()}@example.com`;
-  const witness = async () => ((await (await request.get("/api/demo/services/mailer/witness", { headers: AUTH })).json()) as { witness: { action: string; subject: string | null; detail: unknown }[] }).witness;
+  const witness = async () =>
+    (
+      (await (await request.get("/api/demo/services/mailer/witness", { headers: AUTH })).json()) as {
+        witness: { action: string; subject: string | null; detail: unknown }[];
+      }
+    ).witness;
   try {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInWithToken(page, "/chat");
@@ -156,7 +198,10 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     const box = page.getByRole("textbox", { name: "Message to the agent" });
     await box.fill(`record customer ${name} ${address}`);
     await box.press("Enter");
-    const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: address }) }).last();
+    const turn = page
+      .getByTestId("turn")
+      .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: address }) })
+      .last();
     const proposal = turn.getByTestId("proposal");
     await expect(proposal).toContainText(address, { timeout: 20_000 });
     await proposal.getByRole("button", { name: "Confirm record and email" }).click();
@@ -175,7 +220,11 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     expect(await ofDraft()).not.toContain("email_sent");
     expect(await ofDraft()).not.toContain("draft_discarded");
     // The ledger: the draft is orphaned, an operator is asked.
-    const cancellation = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { user_message: string; orphaned_resources: { type: string }[]; tool_calls: { tool_name: string; outcome: { label: string } }[] };
+    const cancellation = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as {
+      user_message: string;
+      orphaned_resources: { type: string }[];
+      tool_calls: { tool_name: string; outcome: { label: string } }[];
+    };
     expect(cancellation.orphaned_resources).toEqual([expect.objectContaining({ type: "mail_draft" })]);
     const label = cancellation.tool_calls.find((c) => c.tool_name === "mailer.send_email")!.outcome.label;
     expect(label).not.toMatch(/discarded before it took effect/);
@@ -199,7 +248,9 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     // The mailer answers again; an operator retries the release from the review queue. Now the mailer witnessed the
     // discard, and the words may say so — in the chat too.
     await request.post("/api/demo/services/mailer/faults", { headers: AUTH, data: {} });
-    const detail = (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { reviewItems: { id: string; kind: string; status: string }[] };
+    const detail = (await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as {
+      reviewItems: { id: string; kind: string; status: string }[];
+    };
     const review = detail.reviewItems.find((r) => r.kind === "orphaned_resource" && r.status === "open")!;
     expect(review, JSON.stringify(detail.reviewItems)).toBeTruthy();
     const op = await operator(browser);
@@ -212,14 +263,22 @@ test("chat - an email stopped after its draft was created, the mailer unable to 
     expect(await ofDraft()).toContain("draft_discarded");
     expect(await ofDraft()).not.toContain("email_sent");
     await op.context().close();
-    const after = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { orphaned_resources: unknown[]; tool_calls: { tool_name: string; outcome: { label: string } }[] };
+    const after = (await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as {
+      orphaned_resources: unknown[];
+      tool_calls: { tool_name: string; outcome: { label: string } }[];
+    };
     expect(after.tool_calls.find((c) => c.tool_name === "mailer.send_email")!.outcome.label).toBe("stopped — its draft was discarded before it took effect");
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
-    const released = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: address }) }).last();
+    const released = page
+      .getByTestId("turn")
+      .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: address }) })
+      .last();
     await expect(released.getByTestId("stop-summary")).toContainText("its draft was discarded before it took effect", { timeout: 20_000 });
     await expect(released.locator('[data-testid="step"][data-tool="mailer.send_email"]').getByTestId("step-status")).toHaveText("discarded");
-    await expect(released.locator('[data-testid="step"][data-tool="mailer.send_email"]').getByTestId("step-resource")).toContainText(/released.*mail draft · verified/);
+    await expect(released.locator('[data-testid="step"][data-tool="mailer.send_email"]').getByTestId("step-resource")).toContainText(
+      /released.*mail draft · verified/,
+    );
     await shot(page, "held-draft-released-desktop");
   } finally {
     await request.post("/api/demo/services/mailer/faults", { headers: AUTH, data: {} });

@@ -74,7 +74,12 @@ async function signIn(page: Page, path: string) {
 test.describe.configure({ mode: "serial" });
 
 test("operator pages: signed out → sign-in form; empty states", async ({ page }) => {
-  for (const [path, name] of [["/console/review", "review"], ["/console/metrics", "metrics"], ["/audit", "audit"], ["/console/tasks/nope", "task"]] as const) {
+  for (const [path, name] of [
+    ["/console/review", "review"],
+    ["/console/metrics", "metrics"],
+    ["/audit", "audit"],
+    ["/console/tasks/nope", "task"],
+  ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
     await expect(page.getByRole("button", { name: /Approve|Export/ })).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { WIDTHS, accessible } from "./page-checks";
 
 /**
@@ -18,20 +18,31 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
   const tool = `e2e_times_order_${orderId}`;
   const created = await request.post("/api/tasks", { headers: AUTH, data: { title: `Place order ${orderId}`, conversationId } });
   const task = (await created.json()) as { id: string; intentVersion: number };
-  await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "external_action", toolName: tool, mechanism: "none", intentVersion: task.intentVersion, commitsEffect: true } });
-  const child = (await (await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-times", toolNames: [tool], leaseMs: 120_000 } })).json()).workItem as { id: string; leaseToken: string };
-  const post = (path: string, data: Record<string, unknown>) => request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
+  await request.post(`/api/tasks/${task.id}/work-items`, {
+    headers: AUTH,
+    data: { kind: "external_action", toolName: tool, mechanism: "none", intentVersion: task.intentVersion, commitsEffect: true },
+  });
+  const child = (
+    await (await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-times", toolNames: [tool], leaseMs: 120_000 } })).json()
+  ).workItem as { id: string; leaseToken: string };
+  const post = (path: string, data: Record<string, unknown>) =>
+    request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
   expect((await post("checkpoint", {})).status()).toBe(200);
   expect((await post("submitted", { operationId: orderId, reversible: false, description: `order ${orderId}` })).status()).toBe(200);
   expect((await post("uncertain", { reason: "the shop timed out" })).status()).toBe(200);
   expect((await request.post(`/api/tasks/${task.id}/cancel`, { headers: AUTH, data: { reason: "the user pressed Stop" } })).status()).toBe(202);
   let deadline = "";
   await expect
-    .poll(async () => {
-      const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as { reviewItems: { kind: string; deadline: string }[] };
-      deadline = reviewItems.find((r) => r.kind === "resolve_uncertain")?.deadline ?? "";
-      return deadline;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as {
+          reviewItems: { kind: string; deadline: string }[];
+        };
+        deadline = reviewItems.find((r) => r.kind === "resolve_uncertain")?.deadline ?? "";
+        return deadline;
+      },
+      { timeout: 30_000 },
+    )
     .not.toBe("");
   return { taskId: task.id, deadline };
 }

@@ -28,11 +28,16 @@ async function tokenSignIn(page: Page, path: string) {
 async function reviewItemOf(request: APIRequestContext, taskId: string, kind: string) {
   let itemId = "";
   await expect
-    .poll(async () => {
-      const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: { id: string; kind: string }[] };
-      itemId = reviewItems.find((r) => r.kind === kind)?.id ?? "";
-      return itemId;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as {
+          reviewItems: { id: string; kind: string }[];
+        };
+        itemId = reviewItems.find((r) => r.kind === kind)?.id ?? "";
+        return itemId;
+      },
+      { timeout: 30_000 },
+    )
     .not.toBe("");
   return itemId;
 }
@@ -43,13 +48,19 @@ async function orphanedLock(request: APIRequestContext, conversationId: string, 
   const created = await request.post("/api/tasks", { headers: AUTH, data: { title: `Export the ${handle} report`, conversationId } });
   expect(created.status(), await created.text()).toBe(201);
   const task = (await created.json()) as { id: string; intentVersion: number };
-  const scheduled = await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: tool, mechanism: "abort_signal", intentVersion: task.intentVersion } });
+  const scheduled = await request.post(`/api/tasks/${task.id}/work-items`, {
+    headers: AUTH,
+    data: { kind: "local_worker", toolName: tool, mechanism: "abort_signal", intentVersion: task.intentVersion },
+  });
   expect(scheduled.status(), await scheduled.text()).toBe(201);
   const claim = await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-keys", toolNames: [tool], leaseMs: 120_000 } });
   const child = (await claim.json()).workItem as { id: string; leaseToken: string };
   const held = await request.post(`/api/work-items/${child.id}/resources`, { headers: AUTH, data: { leaseToken: child.leaseToken, type: "lock", handle } });
   expect(held.status(), await held.text()).toBe(201);
-  const temp = await request.post(`/api/work-items/${child.id}/resources`, { headers: AUTH, data: { leaseToken: child.leaseToken, type: "temp_file", handle: `/tmp/${handle}.csv` } });
+  const temp = await request.post(`/api/work-items/${child.id}/resources`, {
+    headers: AUTH,
+    data: { leaseToken: child.leaseToken, type: "temp_file", handle: `/tmp/${handle}.csv` },
+  });
   expect(temp.status(), await temp.text()).toBe(201);
   expect((await request.post(`/api/tasks/${task.id}/cancel`, { headers: AUTH, data: { reason: "the user pressed Stop" } })).status()).toBe(202);
   // The worker stops (it saw the Stop) without releasing its lock.
@@ -58,12 +69,17 @@ async function orphanedLock(request: APIRequestContext, conversationId: string, 
   // The lock's item (the temp file has its own).
   let itemId = "";
   await expect
-    .poll(async () => {
-      const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as { reviewItems: { id: string; kind: string; subject: string }[] };
-      const orphans = reviewItems.filter((r) => r.kind === "orphaned_resource");
-      itemId = orphans.length === 2 ? (orphans.find((r) => r.subject.startsWith("lock "))?.id ?? "") : "";
-      return itemId;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as {
+          reviewItems: { id: string; kind: string; subject: string }[];
+        };
+        const orphans = reviewItems.filter((r) => r.kind === "orphaned_resource");
+        itemId = orphans.length === 2 ? (orphans.find((r) => r.subject.startsWith("lock "))?.id ?? "") : "";
+        return itemId;
+      },
+      { timeout: 30_000 },
+    )
     .not.toBe("");
   return { taskId: task.id, itemId };
 }
@@ -73,9 +89,15 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
   const tool = `e2e_keys_order_${orderId}`;
   const created = await request.post("/api/tasks", { headers: AUTH, data: { title: `Place order ${orderId}`, conversationId } });
   const task = (await created.json()) as { id: string; intentVersion: number };
-  await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "external_action", toolName: tool, mechanism: "none", intentVersion: task.intentVersion, commitsEffect: true } });
-  const child = (await (await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-keys", toolNames: [tool], leaseMs: 120_000 } })).json()).workItem as { id: string; leaseToken: string };
-  const post = (path: string, data: Record<string, unknown>) => request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
+  await request.post(`/api/tasks/${task.id}/work-items`, {
+    headers: AUTH,
+    data: { kind: "external_action", toolName: tool, mechanism: "none", intentVersion: task.intentVersion, commitsEffect: true },
+  });
+  const child = (
+    await (await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-keys", toolNames: [tool], leaseMs: 120_000 } })).json()
+  ).workItem as { id: string; leaseToken: string };
+  const post = (path: string, data: Record<string, unknown>) =>
+    request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
   expect((await post("checkpoint", {})).status()).toBe(200);
   expect((await post("submitted", { operationId: orderId, reversible: false, description: `order ${orderId}` })).status()).toBe(200);
   expect((await post("uncertain", { reason: "the shop timed out" })).status()).toBe(200);
@@ -84,12 +106,17 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
 }
 
 const statusOf = async (request: APIRequestContext, itemId: string, taskId: string) =>
-  ((await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: { id: string; status: string }[] }).reviewItems.find((r) => r.id === itemId)?.status;
+  (
+    (await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: { id: string; status: string }[] }
+  ).reviewItems.find((r) => r.id === itemId)?.status;
 
 for (const size of WIDTHS) {
   const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/review-keys-${size.name}-${name}.png`, fullPage: true });
 
-  test(`${size.name}: r does nothing where no Reject is shown; a lock is closed without a verified release only with confirmation and evidence; the chat keeps saying not released`, async ({ browser, request }) => {
+  test(`${size.name}: r does nothing where no Reject is shown; a lock is closed without a verified release only with confirmation and evidence; the chat keeps saying not released`, async ({
+    browser,
+    request,
+  }) => {
     const stamp = Date.now();
     const conversation = `conv-keys-${size.name}-${stamp}`;
     const lock = await orphanedLock(request, conversation, `lock-${size.name}-${stamp}`);
@@ -103,7 +130,9 @@ for (const size of WIDTHS) {
     await expect(needs).toContainText("An operator releases the temp file that could not be released");
     await expect(needs.locator("li")).toHaveCount(2);
     // Only a lock and a temp file stayed held: the headline says that, not "some work had already happened".
-    await expect(page.locator(`[data-task-id="${lock.taskId}"]`).getByTestId("stop-summary").locator("h3").first()).toHaveText("Stopped — but something it held could not be released");
+    await expect(page.locator(`[data-task-id="${lock.taskId}"]`).getByTestId("stop-summary").locator("h3").first()).toHaveText(
+      "Stopped — but something it held could not be released",
+    );
     await shot(page, "chat-needs-review");
     await page.goto(`/console/review?item=${lock.itemId}`);
     const card = page.locator(`li[id="${lock.itemId}"]`);
@@ -176,14 +205,21 @@ test("a compensation approved by keyboard that meets a conflict: the card stops 
   const made = await request.post("/api/tokens", { headers: AUTH, data: { name: `keys-e2e-agent-${Date.now()}`, role: "agent" } });
   const AGENT = { Authorization: `Bearer ${((await made.json()) as { token: string }).token}` };
   const conversation = `conv-keys-conflict-${Date.now()}`;
-  const turn = await request.post(`/api/conversations/${conversation}/messages`, { headers: AGENT, data: { text: "add customer Grace Hopper grace.hopper@example.com" } });
+  const turn = await request.post(`/api/conversations/${conversation}/messages`, {
+    headers: AGENT,
+    data: { text: "add customer Grace Hopper grace.hopper@example.com" },
+  });
   expect(turn.status(), await turn.text()).toBe(201);
   const { taskId, proposal } = (await turn.json()) as { taskId: string; proposal: { version: number } };
   expect((await request.post(`/api/tasks/${taskId}/proposal/confirm`, { headers: AGENT, data: { proposalVersion: proposal.version } })).status()).toBe(201);
-  await expect.poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 60_000 }).toBe("completed");
+  await expect
+    .poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 60_000 })
+    .toBe("completed");
   expect((await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer asked to be removed" } })).status()).toBe(200);
   const itemId = await reviewItemOf(request, taskId, "approve_compensation");
-  const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: { id: string; proposal: { target: string } }[] };
+  const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as {
+    reviewItems: { id: string; proposal: { target: string } }[];
+  };
   const target = reviewItems.find((r) => r.id === itemId)!.proposal.target;
 
   for (const size of WIDTHS) {

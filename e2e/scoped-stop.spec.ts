@@ -23,7 +23,10 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 3000 rows");
   await box.press("Enter");
-  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 3000 rows" }) }).last();
+  const turn = page
+    .getByTestId("turn")
+    .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 3000 rows" }) })
+    .last();
   const exportStep = turn.locator('[data-testid="step"][data-tool="reports.export_report"]');
   await expect(exportStep).toHaveAttribute("data-status", "running", { timeout: 15_000 });
   const taskId = (await turn.getAttribute("data-task-id"))!;
@@ -53,7 +56,9 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   await expect(turn.getByTestId("stop-summary")).toHaveCount(0);
   const stepId = detail.workItems.find((w: { toolName: string }) => w.toolName === "reports.export_report").id;
   let summary: { status: string; scope: { kind: string; ref: string } } | null = null;
-  await expect.poll(async () => (summary = await (await request.get(`/api/work-items/${stepId}/cancellation`, { headers: AUTH })).json())!.status, { timeout: 20_000 }).not.toBe("IN_PROGRESS");
+  await expect
+    .poll(async () => (summary = await (await request.get(`/api/work-items/${stepId}/cancellation`, { headers: AUTH })).json())!.status, { timeout: 20_000 })
+    .not.toBe("IN_PROGRESS");
   expect(summary!.scope).toEqual({ kind: "work_item", ref: stepId });
   expect(["CANCELLED", "PARTIALLY_CANCELLED"]).toContain(summary!.status);
 
@@ -63,12 +68,18 @@ test("chat - a single step stopped: it ends stopped, the rest of the request goe
   await shot(page, "stopped-390");
 });
 
-test("console - Stop the whole conversation: every request of it still under way gets its Stop (scope conversation); another conversation's does not", async ({ page, request }) => {
+test("console - Stop the whole conversation: every request of it still under way gets its Stop (scope conversation); another conversation's does not", async ({
+  page,
+  request,
+}) => {
   const conversation = `conv-scoped-${Date.now()}`;
   const make = async (title: string, conversationId: string) => {
     const task = await (await request.post("/api/tasks", { headers: AUTH, data: { title, conversationId } })).json();
     // A step no worker serves: it stays queued until a Stop removes it.
-    const step = await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 } });
+    const step = await request.post(`/api/tasks/${task.id}/work-items`, {
+      headers: AUTH,
+      data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 },
+    });
     expect(step.status()).toBe(201);
     return task.id as string;
   };
@@ -88,17 +99,25 @@ test("console - Stop the whole conversation: every request of it still under way
   await shot(page, "conversation-stopped-desktop");
 
   for (const id of [first, second]) {
-    await expect.poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 }).toBe("CANCELLED");
+    await expect
+      .poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 })
+      .toBe("CANCELLED");
     expect((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).scope).toEqual({ kind: "conversation", ref: conversation });
   }
   expect((await (await request.get(`/api/tasks/${elsewhere}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();
 });
 
-test("console - Stop everything of a person: every request of the task's owner still under way gets its Stop (scope person); another person's does not", async ({ page, request }) => {
+test("console - Stop everything of a person: every request of the task's owner still under way gets its Stop (scope person); another person's does not", async ({
+  page,
+  request,
+}) => {
   const owner = `e2e-person-${Date.now()}`;
   const make = async (title: string, ownerId: string, conversationId: string) => {
     const task = await (await request.post("/api/tasks", { headers: AUTH, data: { title, ownerId, conversationId } })).json();
-    const step = await request.post(`/api/tasks/${task.id}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 } });
+    const step = await request.post(`/api/tasks/${task.id}/work-items`, {
+      headers: AUTH,
+      data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 },
+    });
     expect(step.status()).toBe(201);
     return task.id as string;
   };
@@ -123,7 +142,9 @@ test("console - Stop everything of a person: every request of the task's owner s
   await shot(page, "person-stopped-390");
 
   for (const id of [first, second]) {
-    await expect.poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 }).toBe("CANCELLED");
+    await expect
+      .poll(async () => (await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).status, { timeout: 20_000 })
+      .toBe("CANCELLED");
     expect((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()).scope).toEqual({ kind: "person", ref: owner });
   }
   expect((await (await request.get(`/api/tasks/${someoneElse}`, { headers: AUTH })).json()).cancelRequestedAt).toBeNull();

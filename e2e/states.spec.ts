@@ -38,7 +38,9 @@ async function holdThenFail(page: Page, pattern: string | RegExp) {
     const status = await answer;
     await route.fulfill({
       status,
-      json: { error: status === 401 ? { code: "unauthorized", message: "sign in first" } : { code: "unavailable", message: "the ledger is not reachable right now" } },
+      json: {
+        error: status === 401 ? { code: "unauthorized", message: "sign in first" } : { code: "unavailable", message: "the ledger is not reachable right now" },
+      },
     });
   });
   return release;
@@ -61,7 +63,10 @@ for (const size of [
   { name: "desktop", ...DESKTOP },
   { name: "phone", ...PHONE },
 ] as const) {
-  test(`${size.name}: chat, task list, task, review and escalations load, fail and lose their session with one set of states and words`, async ({ browser, request }) => {
+  test(`${size.name}: chat, task list, task, review and escalations load, fail and lose their session with one set of states and words`, async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(180_000);
     const conversationId = `conv-states-${size.name}-${Date.now()}`;
     const created = await request.post("/api/tasks", { headers: AUTH, data: { title: "A task whose pages fail on purpose", conversationId } });
@@ -106,7 +111,9 @@ for (const size of [
   });
 }
 
-test("chat: a session that ends while the chat is open — the next message leads to 'Your session ended — sign in again', and the link leads back in", async ({ browser }) => {
+test("chat: a session that ends while the chat is open — the next message leads to 'Your session ended — sign in again', and the link leads back in", async ({
+  browser,
+}) => {
   test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   await expect(page.getByTestId("chat-empty")).toBeVisible();
@@ -131,7 +138,10 @@ test("chat: a session that ends while the chat is open — the next message lead
   await page.context().close();
 });
 
-test("phone: Send and Stop share one slot at the composer's bottom right (44 px); a message typed meanwhile can still be sent; the limit shows", async ({ browser, request }) => {
+test("phone: Send and Stop share one slot at the composer's bottom right (44 px); a message typed meanwhile can still be sent; the limit shows", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   const slot = page.getByTestId("composer-slot");
@@ -173,7 +183,9 @@ test("phone: Send and Stop share one slot at the composer's bottom right (44 px)
   expect(Math.abs(stoppingBox.y - stopBox.y)).toBeLessThanOrEqual(1);
   const taskId = (await page.getByTestId("turn").last().getAttribute("data-task-id"))!;
   await expect
-    .poll(async () => ((await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", { timeout: 30_000 })
+    .poll(async () => ((await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", {
+      timeout: 30_000,
+    })
     .toMatch(SETTLED);
   await expect(slot).toHaveAttribute("data-holds", "send", { timeout: 20_000 });
 
@@ -184,7 +196,10 @@ test("phone: Send and Stop share one slot at the composer's bottom right (44 px)
   await expect(box).toHaveAttribute("aria-invalid", "true");
   await fitsWidth(page);
   await shot(page, "phone-composer-limit");
-  const tooLong = await page.request.post(`/api/conversations/conv-too-long-${Date.now()}/messages`, { data: { text: "x".repeat(2_001) }, headers: SAME_ORIGIN });
+  const tooLong = await page.request.post(`/api/conversations/conv-too-long-${Date.now()}/messages`, {
+    data: { text: "x".repeat(2_001) },
+    headers: SAME_ORIGIN,
+  });
   expect(tooLong.status()).toBe(400);
   expect(await tooLong.text()).toMatch(/2000|2,000/);
   await page.context().close();
@@ -205,7 +220,9 @@ test("phone: a reopened conversation shows its latest outcome, not its top; the 
   const last = await say(conversationId, "export a report of 9000 rows");
   expect((await request.post(`/api/tasks/${last}/cancel`, { headers: AUTH, data: { reason: "the e2e test stops it" } })).status()).toBe(202);
   await expect
-    .poll(async () => ((await (await request.get(`/api/tasks/${last}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", { timeout: 30_000 })
+    .poll(async () => ((await (await request.get(`/api/tasks/${last}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", {
+      timeout: 30_000,
+    })
     .toMatch(SETTLED);
 
   const page = await tokenContext(browser, PHONE);
@@ -238,7 +255,10 @@ test("phone: a reopened conversation shows its latest outcome, not its top; the 
   await page.context().close();
 });
 
-test("chat: a person stops all their own requests from the history drawer — every conversation of theirs, nobody else's; support gets no such control", async ({ browser, request }) => {
+test("chat: a person stops all their own requests from the history drawer — every conversation of theirs, nobody else's; support gets no such control", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000); // a Stop, its cleanup and verification on 2 cores under the whole suite: 90 s was too little once
   const page = await personPage(browser, "user", PHONE);
   // Two running requests of this person, in two conversations, sent through the chat's own API as them.
@@ -251,9 +271,21 @@ test("chat: a person stops all their own requests from the history drawer — ev
   const mine = [await start(`conv-mine-a-${stamp}`), await start(`conv-mine-b-${stamp}`)];
   const ownerId = ((await (await request.get(`/api/tasks/${mine[0]}`, { headers: AUTH })).json()) as { ownerId: string }).ownerId;
   // Someone else's request, under way too.
-  const theirs = ((await (await request.post("/api/tasks", { headers: AUTH, data: { title: "someone else's request", ownerId: `${ownerId}-other`, conversationId: `conv-theirs-${stamp}` } })).json()) as { id: string }).id;
+  const theirs = (
+    (await (
+      await request.post("/api/tasks", {
+        headers: AUTH,
+        data: { title: "someone else's request", ownerId: `${ownerId}-other`, conversationId: `conv-theirs-${stamp}` },
+      })
+    ).json()) as { id: string }
+  ).id;
   expect(
-    (await request.post(`/api/tasks/${theirs}/work-items`, { headers: AUTH, data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 } })).status(),
+    (
+      await request.post(`/api/tasks/${theirs}/work-items`, {
+        headers: AUTH,
+        data: { kind: "local_worker", toolName: "e2e.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1 },
+      })
+    ).status(),
   ).toBe(201);
 
   await page.goto(`/chat/conv-mine-a-${stamp}`);
@@ -271,13 +303,20 @@ test("chat: a person stops all their own requests from the history drawer — ev
   // Both of theirs were stopped as one person's Stop; the other person's request was not touched.
   for (const id of mine) {
     await expect
-      .poll(async () => ((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", { timeout: 30_000 })
+      .poll(async () => ((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()) as { status?: string }).status ?? "", {
+        timeout: 30_000,
+      })
       .toMatch(SETTLED);
-    expect(((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()) as { scope: unknown }).scope).toEqual({ kind: "person", ref: ownerId });
+    expect(((await (await request.get(`/api/tasks/${id}/cancellation`, { headers: AUTH })).json()) as { scope: unknown }).scope).toEqual({
+      kind: "person",
+      ref: ownerId,
+    });
   }
   expect(((await (await request.get(`/api/tasks/${theirs}`, { headers: AUTH })).json()) as { cancelRequestedAt: string | null }).cancelRequestedAt).toBeNull();
   // The open conversation follows its Stop from the ledger: its turn ends with the summary.
-  await expect(page.locator(`[data-testid="turn"][data-task-id="${mine[0]}"]`).getByTestId("stop-summary")).toHaveAttribute("data-status", SETTLED, { timeout: 30_000 });
+  await expect(page.locator(`[data-testid="turn"][data-task-id="${mine[0]}"]`).getByTestId("stop-summary")).toHaveAttribute("data-status", SETTLED, {
+    timeout: 30_000,
+  });
   await fitsWidth(page);
   await shot(page, "phone-stop-mine-done");
   await page.context().close();

@@ -27,7 +27,10 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   const box = page.getByRole("textbox", { name: "Message to the agent" });
   await box.fill("export a report of 9000 rows");
   await box.press("Enter");
-  const turn = page.getByTestId("turn").filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 9000 rows" }) }).last();
+  const turn = page
+    .getByTestId("turn")
+    .filter({ has: page.getByTestId("user-message-bubble").filter({ hasText: "export a report of 9000 rows" }) })
+    .last();
   const exportStep = turn.locator('[data-testid="step"][data-tool="reports.export_report"]');
   await expect(exportStep).toHaveAttribute("data-status", "running", { timeout: 15_000 });
   const taskId = (await turn.getAttribute("data-task-id"))!;
@@ -52,7 +55,10 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   // The API says the same, and wrote nothing: the task is still running, no boundary.
   const api = await (await request.get(`/api/tasks/${taskId}/stop-preview`, { headers: AUTH })).json();
   expect(api.state).toBe("would_stop");
-  expect(api.children.find((c: { tool_name: string }) => c.tool_name === "reports.export_report")).toMatchObject({ action: "abort", preview: { kind: "service_cancels" } });
+  expect(api.children.find((c: { tool_name: string }) => c.tool_name === "reports.export_report")).toMatchObject({
+    action: "abort",
+    preview: { kind: "service_cancels" },
+  });
   const before = await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json();
   expect(before.cancelRequestedAt).toBeNull();
 
@@ -102,7 +108,11 @@ test("chat - hovering, focusing and long-pressing Stop shows what it would do; S
   await expect(page.getByTestId("stop-label")).toHaveText("Stopping…", { timeout: 1_000 });
   let summary: { status: string; tool_calls: { tool_name: string; outcome: { kind: string } }[] } | null = null;
   // Until the click's boundary is recorded there is no summary yet (an error answer, no status): wait for a settled one.
-  await expect.poll(async () => (summary = await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json())!.status ?? "no summary yet", { timeout: 30_000 }).not.toMatch(/^(IN_PROGRESS|no summary yet)$/);
+  await expect
+    .poll(async () => (summary = await (await request.get(`/api/tasks/${taskId}/cancellation`, { headers: AUTH })).json())!.status ?? "no summary yet", {
+      timeout: 30_000,
+    })
+    .not.toMatch(/^(IN_PROGRESS|no summary yet)$/);
   const exported = summary!.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
   expect(["stopped", "stopped_partial_kept", "discarded"]).toContain(exported.outcome.kind);
   await expect(preview).toBeHidden();

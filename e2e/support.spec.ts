@@ -90,7 +90,9 @@ test("user: an export stopped in the chat, and an order whose reversal they requ
   await expect.poll(async () => (await detail(request, taskId)).stage, { timeout: 30_000 }).toBe("completed");
   const reversal = await page.request.post(`/api/tasks/${taskId}/reversal`, { data: { reason: "changed my mind" }, headers: SAME_ORIGIN });
   expect(reversal.status(), await reversal.text()).toBe(200);
-  await expect.poll(async () => (await detail(request, taskId)).reviewItems.find((r) => r.kind === "approve_compensation")?.id ?? "", { timeout: 30_000 }).not.toBe("");
+  await expect
+    .poll(async () => (await detail(request, taskId)).reviewItems.find((r) => r.kind === "approve_compensation")?.id ?? "", { timeout: 30_000 })
+    .not.toBe("");
   made.reviewId = (await detail(request, taskId)).reviewItems.find((r) => r.kind === "approve_compensation")!.id;
   await page.context().close();
 });
@@ -298,14 +300,19 @@ test("operator: the same review queue has the decision forms; the console's Stop
   await shot(page, "operator-stop-confirm");
   await confirm.getByRole("button", { name: "Stop now" }).click();
   // …followed by where the engine stands: still finding out, or settled.
-  await expect(page.locator("p", { hasText: /^Stop at .+ by operator:operator@stopline\.local — “runaway job”\. (Settled at|The engine is still finding out)/ })).toBeVisible({ timeout: 15_000 });
+  await expect(
+    page.locator("p", { hasText: /^Stop at .+ by operator:operator@stopline\.local — “runaway job”\. (Settled at|The engine is still finding out)/ }),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("console-stop")).toHaveCount(0);
   expect((await detail(request, active.id)).cancelRequestedBy).toBe("operator:operator@stopline.local");
   await shot(page, "operator-stopped");
   await page.context().close();
 });
 
-test("support: older history that left the ledger under the retention policy is named in the audit — when and where (1280 and 390 px)", async ({ browser, request }) => {
+test("support: older history that left the ledger under the retention policy is named in the audit — when and where (1280 and 390 px)", async ({
+  browser,
+  request,
+}) => {
   test.slow(); // sign-in hashes a password; the retention CLI starts a process
   expect(made.ownerId).not.toBe("");
   // A finished task of the user's, settled a moment ago; the retention CLI with a policy of ~1 s archives it (this task
@@ -324,8 +331,14 @@ test("support: older history that left the ledger under the retention policy is 
   // The API: the task is gone, and its 404 says when and where.
   const gone = await request.get(`/api/tasks/${id}`, { headers: ADMIN });
   expect(gone.status()).toBe(404);
-  expect(((await gone.json()) as { error: { message: string } }).error.message).toMatch(new RegExp(`^task ${id} is no longer in the ledger: it settled on \\d{4}-\\d\\d-\\d\\d and, under the retention policy, was archived on \\d{4}-\\d\\d-\\d\\d to ${archiveDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/stopline-archive-`));
-  const report = (await (await request.get(`/api/audit?user=${encodeURIComponent(USER_EMAIL)}`, { headers: ADMIN })).json()) as { archived: { line: string; archivePath: string }[] };
+  expect(((await gone.json()) as { error: { message: string } }).error.message).toMatch(
+    new RegExp(
+      `^task ${id} is no longer in the ledger: it settled on \\d{4}-\\d\\d-\\d\\d and, under the retention policy, was archived on \\d{4}-\\d\\d-\\d\\d to ${archiveDir.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/stopline-archive-`,
+    ),
+  );
+  const report = (await (await request.get(`/api/audit?user=${encodeURIComponent(USER_EMAIL)}`, { headers: ADMIN })).json()) as {
+    archived: { line: string; archivePath: string }[];
+  };
   const ours = report.archived.find((a) => a.archivePath.startsWith(archiveDir));
   expect(ours?.line).toMatch(/^Older history \(1 task settled before \d{4}-\d\d-\d\d\) was archived on \d{4}-\d\d-\d\d to .+\.jsonl\.gz\.$/);
 
@@ -336,7 +349,10 @@ test("support: older history that left the ledger under the retention policy is 
   await expect(lines.filter({ hasText: ours!.archivePath })).toHaveText(ours!.line);
   await expect(page.getByTestId("announcer")).toContainText("older task");
   await expect(page.locator(`[data-testid="audit-task"][data-task-id="${id}"]`)).toHaveCount(0);
-  for (const [size, viewport] of [["1280", { width: 1280, height: 900 }], ["390", { width: 390, height: 844 }]] as const) {
+  for (const [size, viewport] of [
+    ["1280", { width: 1280, height: 900 }],
+    ["390", { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(viewport);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `audit at ${size}`).toBeLessThanOrEqual(viewport.width);
     await page.getByTestId("audit-archived").scrollIntoViewIfNeeded();

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../lib/escalation/webhook-receiver";
 import { personPage } from "./sign-in";
 import { WIDTHS, accessible, fitsWidth } from "./page-checks";
@@ -23,7 +23,10 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 /** A task whose order's outcome nobody can establish but a person: submitted, reported uncertain, stopped. */
 async function uncertainOrder(request: APIRequestContext, conversationId: string, orderId: string, riskLevel: "low" | "high" = "low") {
   const tool = `e2e_triage_order_${orderId}`;
-  const created = await request.post("/api/tasks", { headers: AUTH, data: { title: `Place order ${orderId} for the Lisbon office`, conversationId, riskLevel } });
+  const created = await request.post("/api/tasks", {
+    headers: AUTH,
+    data: { title: `Place order ${orderId} for the Lisbon office`, conversationId, riskLevel },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const task = (await created.json()) as { id: string; intentVersion: number };
   const scheduled = await request.post(`/api/tasks/${task.id}/work-items`, {
@@ -33,7 +36,8 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
   expect(scheduled.status(), await scheduled.text()).toBe(201);
   const claim = await request.post("/api/workers/claim", { headers: AUTH, data: { workerId: "e2e-triage", toolNames: [tool], leaseMs: 120_000 } });
   const child = (await claim.json()).workItem as { id: string; leaseToken: string };
-  const post = (path: string, data: Record<string, unknown>) => request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
+  const post = (path: string, data: Record<string, unknown>) =>
+    request.post(`/api/work-items/${child.id}/${path}`, { headers: AUTH, data: { leaseToken: child.leaseToken, ...data } });
   expect((await post("checkpoint", {})).status()).toBe(200);
   expect((await post("submitted", { operationId: orderId, reversible: false, description: `order ${orderId}` })).status()).toBe(200);
   expect((await post("uncertain", { reason: "the shop timed out" })).status()).toBe(200);
@@ -43,7 +47,9 @@ async function uncertainOrder(request: APIRequestContext, conversationId: string
   await expect
     .poll(
       async () => {
-        const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as { reviewItems: { id: string; kind: string }[] };
+        const { reviewItems } = (await (await request.get(`/api/review-items?taskId=${task.id}`, { headers: AUTH })).json()) as {
+          reviewItems: { id: string; kind: string }[];
+        };
         itemId = reviewItems.find((r) => r.kind === "resolve_uncertain")?.id ?? "";
         return itemId;
       },
@@ -64,7 +70,10 @@ async function tokenSignIn(page: Page, path: string) {
 for (const size of WIDTHS) {
   const shot = (page: Page, name: string) => page.screenshot({ path: `output/screenshots/triage-${size.name}-${name}.png`, fullPage: true });
 
-  test(`${size.name}: the operator triages from the list to the most urgent item and decides it by keyboard; the person's chat says so`, async ({ browser, request }) => {
+  test(`${size.name}: the operator triages from the list to the most urgent item and decides it by keyboard; the person's chat says so`, async ({
+    browser,
+    request,
+  }) => {
     const conversation = `conv-triage-${size.name}-${Date.now()}`;
     const first = await uncertainOrder(request, conversation, `o-${size.name}-1-${Date.now()}`);
     const second = await uncertainOrder(request, conversation, `o-${size.name}-2-${Date.now()}`);
@@ -156,31 +165,47 @@ for (const size of WIDTHS) {
   });
 }
 
-test("a conflict shows what changed (agent's version, version now, who, each write) and offers only the choices still possible", async ({ browser, request }) => {
+test("a conflict shows what changed (agent's version, version now, who, each write) and offers only the choices still possible", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const made = await request.post("/api/tokens", { headers: AUTH, data: { name: `triage-e2e-agent-${Date.now()}`, role: "agent" } });
   expect(made.status(), await made.text()).toBe(201);
   const AGENT = { Authorization: `Bearer ${((await made.json()) as { token: string }).token}` };
   const conversation = `conv-triage-conflict-${Date.now()}`;
-  const turn = await request.post(`/api/conversations/${conversation}/messages`, { headers: AGENT, data: { text: "add customer Ada Lovelace ada.lovelace@example.com" } });
+  const turn = await request.post(`/api/conversations/${conversation}/messages`, {
+    headers: AGENT,
+    data: { text: "add customer Ada Lovelace ada.lovelace@example.com" },
+  });
   expect(turn.status(), await turn.text()).toBe(201);
   const { taskId, proposal } = (await turn.json()) as { taskId: string; proposal: { version: number } };
   expect((await request.post(`/api/tasks/${taskId}/proposal/confirm`, { headers: AGENT, data: { proposalVersion: proposal.version } })).status()).toBe(201);
-  await expect.poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 60_000 }).toBe("completed");
+  await expect
+    .poll(async () => ((await (await request.get(`/api/tasks/${taskId}`, { headers: AUTH })).json()) as { stage: string }).stage, { timeout: 60_000 })
+    .toBe("completed");
   expect((await request.post(`/api/tasks/${taskId}/reversal`, { headers: AGENT, data: { reason: "the customer asked to be removed" } })).status()).toBe(200);
   type Item = { id: string; kind: string; proposal: { target: string; expectedVersion: string } | null };
   let item: Item | undefined;
   await expect
-    .poll(async () => {
-      item = ((await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: Item[] }).reviewItems.find((r) => r.kind === "approve_compensation");
-      return !!item;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        item = ((await (await request.get(`/api/review-items?taskId=${taskId}`, { headers: AUTH })).json()) as { reviewItems: Item[] }).reviewItems.find(
+          (r) => r.kind === "approve_compensation",
+        );
+        return !!item;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   // Other staff edit the record in the CRM after the agent created it.
   const { demoUrl } = (await (await request.get("/api/demo/services", { headers: AUTH })).json()) as { demoUrl: string };
   expect((await request.post(`${demoUrl}/crm/records/${item!.proposal!.target}/edit`)).status()).toBe(200);
   // An approval now meets the edit: refused, nothing overwritten, escalated — and the service's account kept.
-  const approve = await request.post(`/api/review-items/${item!.id}/decision`, { headers: AUTH, data: { decision: "approve", reason: "undo it", target: item!.proposal!.target, expectedVersion: item!.proposal!.expectedVersion } });
+  const approve = await request.post(`/api/review-items/${item!.id}/decision`, {
+    headers: AUTH,
+    data: { decision: "approve", reason: "undo it", target: item!.proposal!.target, expectedVersion: item!.proposal!.expectedVersion },
+  });
   expect(approve.status()).toBe(409);
 
   for (const size of WIDTHS) {
@@ -213,7 +238,13 @@ test("an item escalated while no channel existed is listed, and a channel added 
     const { itemId } = await uncertainOrder(request, `conv-triage-late-${Date.now()}`, `o-late-${Date.now()}`, "high");
     // The high-risk deadline is 20 s on the e2e server: nobody decides, it escalates — to nobody.
     await expect
-      .poll(async () => ((await (await request.get(`/api/review-items?status=escalated`, { headers: AUTH })).json()) as { reviewItems: { id: string }[] }).reviewItems.some((r) => r.id === itemId), { timeout: 60_000 })
+      .poll(
+        async () =>
+          ((await (await request.get(`/api/review-items?status=escalated`, { headers: AUTH })).json()) as { reviewItems: { id: string }[] }).reviewItems.some(
+            (r) => r.id === itemId,
+          ),
+        { timeout: 60_000 },
+      )
       .toBe(true);
 
     const page = await (await browser.newContext()).newPage();
@@ -230,8 +261,13 @@ test("an item escalated while no channel existed is listed, and a channel added 
     await form.getByLabel("URL").fill(hook.url);
     await form.getByLabel(/Shared secret/).fill(SECRET);
     await form.getByRole("button", { name: "Add channel" }).click();
-    await expect.poll(() => hook!.requests.filter((r) => (r.body as { reviewItem?: { id?: string } } | null)?.reviewItem?.id === itemId).length, { timeout: 20_000 }).toBe(1);
-    const body = hook.requests.find((r) => (r.body as { reviewItem?: { id?: string } } | null)?.reviewItem?.id === itemId)!.body as { late?: { channelAddedAt?: string }; event?: string };
+    await expect
+      .poll(() => hook!.requests.filter((r) => (r.body as { reviewItem?: { id?: string } } | null)?.reviewItem?.id === itemId).length, { timeout: 20_000 })
+      .toBe(1);
+    const body = hook.requests.find((r) => (r.body as { reviewItem?: { id?: string } } | null)?.reviewItem?.id === itemId)!.body as {
+      late?: { channelAddedAt?: string };
+      event?: string;
+    };
     expect(body.event).toBe("review_item.escalated");
     expect(body.late?.channelAddedAt).toBeTruthy();
     const escalation = page.locator(`[data-testid="escalation"][data-review-item-id="${itemId}"]`);

@@ -28,8 +28,12 @@ console.log(`created task ${task.id} (intent version ${task.intentVersion})`);
 for (const n of [1, 2, 3]) {
   // A correlationId makes scheduling idempotent: the SDK may retry it safely.
   const item = await client.scheduleWorkItem(task.id, {
-    kind: "local_worker", toolName: SLOW_COUNT, mechanism: "abort_signal", intentVersion: task.intentVersion,
-    correlationId: `count-${n}`, input: { to: 200, stepMs: 50 },
+    kind: "local_worker",
+    toolName: SLOW_COUNT,
+    mechanism: "abort_signal",
+    intentVersion: task.intentVersion,
+    correlationId: `count-${n}`,
+    input: { to: 200, stepMs: 50 },
   });
   console.log(`scheduled ${item.id} ${item.toolName} (${item.correlationId})`);
 }
@@ -51,9 +55,18 @@ const settledSummary = async () => {
   return summary;
 };
 const timer = setTimeout(() => follow.abort(), timeoutMs);
-const poll = setInterval(() => void settledSummary().then((s) => s && follow.abort(), () => {}), 2_000);
+const poll = setInterval(
+  () =>
+    void settledSummary().then(
+      (s) => s && follow.abort(),
+      () => {},
+    ),
+  2_000,
+);
 const show = (e: LedgerEvent) =>
-  console.log(`  #${e.seq} ${e.type}${e.fromState || e.toState ? ` ${e.fromState ?? "∅"} → ${e.toState ?? "∅"}` : ""} (${e.actor})${e.reason ? ` — ${e.reason}` : ""}`);
+  console.log(
+    `  #${e.seq} ${e.type}${e.fromState || e.toState ? ` ${e.fromState ?? "∅"} → ${e.toState ?? "∅"}` : ""} (${e.actor})${e.reason ? ` — ${e.reason}` : ""}`,
+  );
 try {
   for await (const event of client.events({ taskId: task.id, signal: follow.signal })) {
     show(event);

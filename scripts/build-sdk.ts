@@ -32,11 +32,23 @@ for (const dep of Object.keys(pkg.dependencies)) {
 
 // Declarations come from the project's own TypeScript (7, the native compiler): rolldown-plugin-dts runs it as tsgo.
 const require = createRequire(import.meta.url);
-const { default: getExePath } = (await import(pathToFileURL(path.join(path.dirname(require.resolve("typescript/package.json")), "lib", "getExePath.js")).href)) as { default: () => string };
+const { default: getExePath } = (await import(
+  pathToFileURL(path.join(path.dirname(require.resolve("typescript/package.json")), "lib", "getExePath.js")).href
+)) as { default: () => string };
 const tsgo = { path: getExePath() };
 
 rmSync(OUT, { recursive: true, force: true });
-const common = { cwd: ROOT, outDir: OUT, config: false, logLevel: "warn", target: "es2022", fixedExtension: true, hash: true, report: false, clean: false } as const;
+const common = {
+  cwd: ROOT,
+  outDir: OUT,
+  config: false,
+  logLevel: "warn",
+  target: "es2022",
+  fixedExtension: true,
+  hash: true,
+  report: false,
+  clean: false,
+} as const;
 await build({
   ...common,
   entry: { index: path.join(SDK, "index.ts"), ai: path.join(SDK, "ai.ts") },
@@ -54,9 +66,13 @@ await build({
   dts: false,
   banner: { js: "#!/usr/bin/env node" },
   minify: true,
-  deps: { neverBundle: ["zod", "eventsource-parser", /^eventsource-parser\//], alwaysBundle: (id) => !/^(zod|eventsource-parser)(\/|$)/.test(id), onlyBundle: false },
+  deps: {
+    neverBundle: ["zod", "eventsource-parser", /^eventsource-parser\//],
+    alwaysBundle: (id) => !/^(zod|eventsource-parser)(\/|$)/.test(id),
+    onlyBundle: false,
+  },
 });
 copyFileSync(path.join(SDK, "README.md"), path.join(OUT, "README.md"));
 copyFileSync(path.join(SDK, "CHANGELOG.md"), path.join(OUT, "CHANGELOG.md"));
-writeFileSync(path.join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+writeFileSync(path.join(OUT, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(`built ${pkg.name} ${pkg.version} in ${path.relative(process.cwd(), OUT) || OUT}`);

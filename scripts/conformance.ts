@@ -21,8 +21,15 @@ import { failedCases, formatTable, runConformance } from "../lib/conformance/run
 if (process.argv.includes("--mcp")) process.exit(await (await import("../lib/conformance/mcp/cli")).mcpConformanceCli(process.argv.slice(2)));
 const { values } = parseArgs({
   options: {
-    tool: { type: "string", multiple: true }, all: { type: "boolean" }, list: { type: "boolean" },
-    random: { type: "string" }, seed: { type: "string" }, crash: { type: "boolean" }, db: { type: "string" }, batch: { type: "string" }, only: { type: "string", multiple: true },
+    tool: { type: "string", multiple: true },
+    all: { type: "boolean" },
+    list: { type: "boolean" },
+    random: { type: "string" },
+    seed: { type: "string" },
+    crash: { type: "boolean" },
+    db: { type: "string" },
+    batch: { type: "string" },
+    only: { type: "string", multiple: true },
   },
 });
 process.env.STOPLINE_VERIFY_DELAY_MS ??= "50";

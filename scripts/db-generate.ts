@@ -12,9 +12,17 @@ const check = process.argv.includes("--check");
 let drift = false;
 for (const { file, text } of deriveSchemas()) {
   let current = "";
-  try { current = readFileSync(file, "utf8"); } catch { /* absent */ }
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    /* absent */
+  }
   if (current === text) continue;
-  if (check) { console.error(`drift: ${path.relative(process.cwd(), file)} differs from prisma/models.prisma`); drift = true; continue; }
+  if (check) {
+    console.error(`drift: ${path.relative(process.cwd(), file)} differs from prisma/models.prisma`);
+    drift = true;
+    continue;
+  }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -35,11 +35,15 @@ const paths = (): Node22 => ({
   conformance: path.join(MODULES, "@modelcontextprotocol", "conformance", "dist", "index.js"),
 });
 
-const lockHash = () => createHash("sha256").update(readFileSync(path.join(DIR, "package-lock.json"))).digest("hex");
+const lockHash = () =>
+  createHash("sha256")
+    .update(readFileSync(path.join(DIR, "package-lock.json")))
+    .digest("hex");
 const installed = () => existsSync(paths().node) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === lockHash();
 
 export async function ensureNode22(): Promise<Node22> {
-  if (process.platform !== "linux" || process.arch !== "x64") throw new Error(`tools/node22 ships Node 22 for linux-x64 only (this is ${process.platform}-${process.arch})`);
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(`tools/node22 ships Node 22 for linux-x64 only (this is ${process.platform}-${process.arch})`);
   for (const started = Date.now(); !installed(); ) {
     try {
       mkdirSync(LOCK); // one installer at a time (test files run in parallel)
@@ -53,7 +57,12 @@ export async function ensureNode22(): Promise<Node22> {
     try {
       if (!installed()) {
         const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-        await promisify(execFile)("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: DIR, env, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
+        await promisify(execFile)("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+          cwd: DIR,
+          env,
+          timeout: 600_000,
+          maxBuffer: 16 * 1024 * 1024,
+        });
         writeFileSync(STAMP, lockHash());
       }
     } finally {

@@ -46,11 +46,16 @@ try {
     const run = await withRetentionLease(database, `retention-cli-${process.pid}`, () => archiveSettledTasks(database, policy, scope));
     if (!run) {
       const lease = await database.prisma.processLease.findUnique({ where: { name: "retention" } });
-      console.error(`[stopline] another process (${lease?.owner ?? "unknown"}) is running a retention pass; try again when it ends (its lease expires ${lease?.expiresAt.toISOString() ?? "soon"}).`);
+      console.error(
+        `[stopline] another process (${lease?.owner ?? "unknown"}) is running a retention pass; try again when it ends (its lease expires ${lease?.expiresAt.toISOString() ?? "soon"}).`,
+      );
       process.exitCode = 3;
     } else {
-      console.log(`[stopline] archived ${run.archived} task(s)${run.recovered ? `, finishing ${run.recovered} archive(s) a stopped pass had left pending` : ""}.`);
-      for (const f of run.files) console.log(`  ${f.path}: ${f.archived} task(s)${f.stayed ? ` (${f.stayed} changed after the export and stay for a later pass)` : ""}`);
+      console.log(
+        `[stopline] archived ${run.archived} task(s)${run.recovered ? `, finishing ${run.recovered} archive(s) a stopped pass had left pending` : ""}.`,
+      );
+      for (const f of run.files)
+        console.log(`  ${f.path}: ${f.archived} task(s)${f.stayed ? ` (${f.stayed} changed after the export and stay for a later pass)` : ""}`);
       console.log(JSON.stringify(run));
     }
   }

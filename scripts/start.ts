@@ -44,7 +44,11 @@ if (process.env.npm_lifecycle_event) stopWithParent();
 // The retention policy (STOPLINE_RETENTION_DAYS, lib/retention): a bad value is an error now, not a surprise later.
 try {
   const retention = retentionPolicy();
-  log(retention.days === null ? "retention: every task is kept (STOPLINE_RETENTION_DAYS unset)" : `retention: settled tasks older than ${retention.days} day(s) are archived to ${retention.archiveDir}`);
+  log(
+    retention.days === null
+      ? "retention: every task is kept (STOPLINE_RETENTION_DAYS unset)"
+      : `retention: settled tasks older than ${retention.days} day(s) are archived to ${retention.archiveDir}`,
+  );
 } catch (error) {
   fail((error as Error).message);
 }
@@ -75,7 +79,9 @@ if (database.provider === "sqlite" && process.env.STOPLINE_DEMO_ACCOUNTS !== "0"
       demo = accounts;
       log(created.length ? `demo accounts created: ${created.join(", ")}` : "demo accounts: present");
     } else {
-      log(`demo accounts: not created — HOST=${host} can be reached from other machines and their passwords are published (STOPLINE_DEMO_ACCOUNTS=1 creates them anyway)`);
+      log(
+        `demo accounts: not created — HOST=${host} can be reached from other machines and their passwords are published (STOPLINE_DEMO_ACCOUNTS=1 creates them anyway)`,
+      );
       const open = await demoAccountsStillPublished(seeding);
       if (open.length) {
         fail(
@@ -181,7 +187,9 @@ function printSignIn(port: number, token: BootstrapToken | null) {
   } else if (token) {
     const where = path.relative(PROJECT_ROOT, token.file ?? "");
     lines.push(`  Token:     ${token.token}`);
-    lines.push(`             (${token.source === "generated" ? "generated at this first start and saved in" : "kept in"} ${where}; set STOPLINE_BOOTSTRAP_TOKEN to use your own)`);
+    lines.push(
+      `             (${token.source === "generated" ? "generated at this first start and saved in" : "kept in"} ${where}; set STOPLINE_BOOTSTRAP_TOKEN to use your own)`,
+    );
   } else {
     lines.push("  Token:     none yet — set STOPLINE_BOOTSTRAP_TOKEN for a first sign-in, or create one (below)");
   }

@@ -5,6 +5,7 @@
  *                 one line; and whether PostgreSQL answers
  *   0. typecheck  tsc --noEmit over the whole tree (tests, scripts and benchmarks included; `next build`
  *                 checks only the app, see tsconfig.build.json)
+ *      lint       biome check . (format and lint, biome.jsonc; `npm run format` rewrites the tree to the format)
  *   1. unit       vitest --project unit
  *   2. sqlite     vitest --project sqlite      (integration tests, *.int.test.ts, on SQLite)
  *   3. postgres   vitest --project postgres    (the same tests on PostgreSQL) — TEST_PG_URL if set, else a
@@ -84,6 +85,7 @@ const noBrowser = (suite: string) => results.push({ suite, outcome: "failed", no
 const vitest = path.join(BIN, "vitest");
 
 await run("typecheck", path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
+await run("lint", path.join(BIN, "biome"), ["check", "."]);
 await run("unit", vitest, ["run", "--project", "unit"]);
 await run("sqlite", vitest, ["run", "--project", "sqlite"]);
 
@@ -108,7 +110,14 @@ for (const bench of BENCHES) {
   const suite = `${bench.script} (smoke)`;
   if (bench.needs === "postgres" && !pgUrl) noPg(suite);
   else if (bench.needs === "browser" && !browser.path) noBrowser(suite);
-  else await run(suite, "npm", ["run", "--silent", bench.script], { BENCH_SMOKE: "1", ...browserEnv, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) }, benchOutputProblem);
+  else
+    await run(
+      suite,
+      "npm",
+      ["run", "--silent", bench.script],
+      { BENCH_SMOKE: "1", ...browserEnv, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) },
+      benchOutputProblem,
+    );
 }
 
 const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;

@@ -21,7 +21,9 @@ try {
 }
 await migrate();
 const { pool } = startBackground({ workerId: process.env.STOPLINE_WORKER_ID });
-console.log(`stopline worker ${pool?.workerId ?? "(no pool: STOPLINE_WORKERS=0)"} on ${resolveDatabase().provider}; tools: ${appRegistry().names().join(", ") || "none registered"}`);
+console.log(
+  `stopline worker ${pool?.workerId ?? "(no pool: STOPLINE_WORKERS=0)"} on ${resolveDatabase().provider}; tools: ${appRegistry().names().join(", ") || "none registered"}`,
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await stopBackground();

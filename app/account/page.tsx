@@ -35,8 +35,8 @@ export default async function AccountPage() {
         <Card className="p-6 sm:p-8" data-testid="token-account">
           <h1 className="text-xl font-semibold tracking-tight text-ink">Signed in with an API token</h1>
           <p className="mt-2 text-sm leading-6 text-muted">
-            This browser is signed in with the admin token <strong className="text-ink">{principal.name}</strong>, not with a person&apos;s account, so
-            there is no password to change here. Tokens are created and revoked under{" "}
+            This browser is signed in with the admin token <strong className="text-ink">{principal.name}</strong>, not with a person&apos;s account, so there is
+            no password to change here. Tokens are created and revoked under{" "}
             <Link href="/console/admin" className="font-medium text-ink underline">
               Accounts &amp; tokens
             </Link>

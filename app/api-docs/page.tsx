@@ -35,12 +35,14 @@ const GROUPS: { title: string; intro: string; match: (e: Entry) => boolean }[] =
   },
   {
     title: "Live events",
-    intro: "Server-sent events of the ledger. Each message is `event: ledger`, its `id:` is the ledger sequence, and its data is one ledger event (below). Reconnect with Last-Event-ID to resume exactly after the last event seen.",
+    intro:
+      "Server-sent events of the ledger. Each message is `event: ledger`, its `id:` is the ledger sequence, and its data is one ledger event (below). Reconnect with Last-Event-ID to resume exactly after the last event seen.",
     match: isStream,
   },
   {
     title: "Workers",
-    intro: "The lease protocol: claim a queued item, heartbeat (which tells you when to stop), pass the checkpoint right before a commitment, record the submission, report the outcome.",
+    intro:
+      "The lease protocol: claim a queued item, heartbeat (which tells you when to stop), pass the checkpoint right before a commitment, record the submission, report the outcome.",
     match: (e) => e.path.startsWith("/api/workers") || e.path.startsWith("/api/work-items"),
   },
   {
@@ -50,7 +52,8 @@ const GROUPS: { title: string; intro: string; match: (e: Entry) => boolean }[] =
   },
   {
     title: "MCP gateway",
-    intro: "MCP clients reach the tools of the configured MCP servers through Stopline: each tools/call is a work item, stopped and reported like every child; resources, prompts and completions are relayed as they are. The bodies are MCP JSON-RPC messages (the MCP specification defines them).",
+    intro:
+      "MCP clients reach the tools of the configured MCP servers through Stopline: each tools/call is a work item, stopped and reported like every child; resources, prompts and completions are relayed as they are. The bodies are MCP JSON-RPC messages (the MCP specification defines them).",
     match: (e) => e.path === "/api/mcp",
   },
   {
@@ -134,15 +137,14 @@ export default function ApiDocsPage() {
           <Card className="space-y-2 text-sm leading-6 text-muted">
             <h2 className="text-base font-semibold text-ink">Authentication</h2>
             <p>
-              Send <Code>Authorization: Bearer &lt;token&gt;</Code>. Each token has one role — <Code>admin</Code>,{" "}
-              <Code>agent</Code> or <Code>worker</Code> — and each endpoint below lists the roles it accepts. An admin creates
-              tokens with <Code>POST /api/tokens</Code> (or <Code>npm run token:create</Code>); a token is shown once.
+              Send <Code>Authorization: Bearer &lt;token&gt;</Code>. Each token has one role — <Code>admin</Code>, <Code>agent</Code> or <Code>worker</Code> —
+              and each endpoint below lists the roles it accepts. An admin creates tokens with <Code>POST /api/tokens</Code> (or{" "}
+              <Code>npm run token:create</Code>); a token is shown once.
             </p>
             <p>
-              The console signs in with an admin token and keeps a session for it in an httpOnly cookie (the cookie never holds
-              the token; revoking the token ends the session); writes authenticated by that cookie are accepted only from the same
-              origin. Too many failed sign-ins answer 429 with <Code>Retry-After</Code>, as does a database that is unavailable
-              (503).
+              The console signs in with an admin token and keeps a session for it in an httpOnly cookie (the cookie never holds the token; revoking the token
+              ends the session); writes authenticated by that cookie are accepted only from the same origin. Too many failed sign-ins answer 429 with{" "}
+              <Code>Retry-After</Code>, as does a database that is unavailable (503).
             </p>
           </Card>
         </header>
@@ -161,7 +163,8 @@ export default function ApiDocsPage() {
                 <SchemaFields schema={eventFields} mode="response" />
                 <h3 className="text-sm font-semibold text-ink">The data of each event type</h3>
                 <p className="text-xs text-muted">
-                  An event&apos;s <code className="font-mono">data</code> has the shape its <code className="font-mono">type</code> names, or is null. Objects may carry fields added later.
+                  An event&apos;s <code className="font-mono">data</code> has the shape its <code className="font-mono">type</code> names, or is null. Objects
+                  may carry fields added later.
                 </p>
                 <EventCatalogue />
                 <RawSchema schema={eventSchema} />
@@ -181,8 +184,8 @@ export default function ApiDocsPage() {
               Errors
             </h2>
             <p className="max-w-3xl text-sm leading-6 text-muted">
-              Every error has the same shape: <Code>{"{ error: { code, message, details?, issues? } }"}</Code>. The message says what
-              was wrong in words; <Code>issues</Code> names each invalid field.
+              Every error has the same shape: <Code>{"{ error: { code, message, details?, issues? } }"}</Code>. The message says what was wrong in words;{" "}
+              <Code>issues</Code> names each invalid field.
             </p>
           </div>
           <Card className="space-y-4">
@@ -209,7 +212,11 @@ function OperationCard({ entry }: { entry: Entry }) {
   const [success, errors] = partition(Object.entries(operation.responses), ([status]) => status.startsWith("2"));
 
   return (
-    <article id={operation.operationId} aria-labelledby={`${operation.operationId}-title`} className="scroll-mt-6 rounded-card border border-line bg-surface shadow-xs">
+    <article
+      id={operation.operationId}
+      aria-labelledby={`${operation.operationId}-title`}
+      className="scroll-mt-6 rounded-card border border-line bg-surface shadow-xs"
+    >
       <header className="space-y-2 border-b border-line px-5 py-4">
         <h3 id={`${operation.operationId}-title`} className="flex flex-wrap items-center gap-3">
           <Badge tone={METHOD_TONE[method]} className="w-16 justify-center font-mono font-semibold uppercase">
@@ -298,14 +305,25 @@ function OperationCard({ entry }: { entry: Entry }) {
 
 function ParameterTable({ parameters }: { parameters: Parameter[] }) {
   return (
-    <div className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
+    <div
+      className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+      tabIndex={0}
+    >
       <table className="w-full text-left text-xs">
         <thead className="bg-canvas text-muted">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Name</th>
-            <th scope="col" className="px-3 py-2 font-medium">In</th>
-            <th scope="col" className="px-3 py-2 font-medium">Type</th>
-            <th scope="col" className="px-3 py-2 font-medium">Limits</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Name
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              In
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Type
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Limits
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-line">

@@ -112,14 +112,29 @@ function FieldTable({ fields, mode }: { fields: Field[]; mode: Mode }) {
   // What a field means, where the schema says (e.g. which children each of the summary's lists holds).
   const anyMeaning = fields.some((f) => f.schema.description);
   return (
-    <div className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent" tabIndex={0}>
+    <div
+      className="relative overflow-x-auto rounded-md border border-line focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+      tabIndex={0}
+    >
       <table className="w-full text-left text-xs">
         <thead className="bg-canvas text-muted">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Field</th>
-            <th scope="col" className="px-3 py-2 font-medium">Type</th>
-            {anyLimits && <th scope="col" className="px-3 py-2 font-medium">Limits</th>}
-            {anyMeaning && <th scope="col" className="px-3 py-2 font-medium">Meaning</th>}
+            <th scope="col" className="px-3 py-2 font-medium">
+              Field
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Type
+            </th>
+            {anyLimits && (
+              <th scope="col" className="px-3 py-2 font-medium">
+                Limits
+              </th>
+            )}
+            {anyMeaning && (
+              <th scope="col" className="px-3 py-2 font-medium">
+                Meaning
+              </th>
+            )}
           </tr>
         </thead>
         <tbody className="divide-y divide-line">
@@ -162,9 +177,7 @@ export function RawSchema({ schema, label = "JSON Schema" }: { schema: JsonSchem
   const { $schema: _ignored, ...rest } = schema;
   return (
     <details className="group">
-      <summary className="cursor-pointer text-xs font-medium text-accent select-none hover:text-accent-strong">
-        {label}
-      </summary>
+      <summary className="cursor-pointer text-xs font-medium text-accent select-none hover:text-accent-strong">{label}</summary>
       <pre className="mt-2 max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-[0.7rem] leading-5 text-ink">
         {JSON.stringify(rest, null, 2)}
       </pre>

@@ -14,7 +14,14 @@ export const dynamic = "force-dynamic";
 export default async function ConsolePage() {
   const principal = await getSignedInPrincipal();
 
-  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="The console shows every task and what its agents are doing, live, for operators, support and admins." next="/console" />;
+  if (!isConsolePrincipal(principal))
+    return (
+      <ConsoleGate
+        principal={principal}
+        what="The console shows every task and what its agents are doing, live, for operators, support and admins."
+        next="/console"
+      />
+    );
 
   const can = capabilitiesOf(principal.role);
   return (

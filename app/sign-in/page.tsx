@@ -35,12 +35,15 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         ) : (
           <>
             <p className="mt-2 mb-6 text-sm leading-6 text-muted">
-              Use your Stopline account. People with the user role chat with the agent and stop their own tasks; operators,
-              support and admins open the console.
+              Use your Stopline account. People with the user role chat with the agent and stop their own tasks; operators, support and admins open the console.
             </p>
             <PasswordSignInForm next={next} />
             <p className="mt-6 text-xs leading-5 text-muted">
-              Machine clients use API tokens; an admin token also opens the <Link className="underline" href="/console">console</Link>.
+              Machine clients use API tokens; an admin token also opens the{" "}
+              <Link className="underline" href="/console">
+                console
+              </Link>
+              .
             </p>
           </>
         )}

@@ -80,7 +80,9 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
     <div className="space-y-4">
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">Audit</h1>
-        <p className="text-sm text-muted">What the agent actually changed: every external effect with its evidence, every compensation, everything still uncertain.</p>
+        <p className="text-sm text-muted">
+          What the agent actually changed: every external effect with its evidence, every compensation, everything still uncertain.
+        </p>
       </div>
 
       <Card as="section" aria-labelledby="search-title">
@@ -118,10 +120,20 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
             </Button>
             {report && (
               <span className="ml-auto flex gap-2">
-                <a href={`/api/audit?${queryString(filter, "csv")}`} download className={buttonStyles({ variant: "secondary", size: "sm" })} data-testid="export-csv">
+                <a
+                  href={`/api/audit?${queryString(filter, "csv")}`}
+                  download
+                  className={buttonStyles({ variant: "secondary", size: "sm" })}
+                  data-testid="export-csv"
+                >
                   Export CSV
                 </a>
-                <a href={`/api/audit?${queryString(filter, "json")}`} download className={buttonStyles({ variant: "secondary", size: "sm" })} data-testid="export-json">
+                <a
+                  href={`/api/audit?${queryString(filter, "json")}`}
+                  download
+                  className={buttonStyles({ variant: "secondary", size: "sm" })}
+                  data-testid="export-json"
+                >
                   Export JSON
                 </a>
               </span>
@@ -185,7 +197,10 @@ function ArchivedHistory({ archived }: { archived: Report["archived"] }) {
           </li>
         ))}
       </ul>
-      <p className="mt-2 text-xs text-muted">These tasks are no longer in the ledger. Their full record — steps, effects, decisions and events — is in that archive file on the server, readable by its operators only.</p>
+      <p className="mt-2 text-xs text-muted">
+        These tasks are no longer in the ledger. Their full record — steps, effects, decisions and events — is in that archive file on the server, readable by
+        its operators only.
+      </p>
     </Card>
   );
 }
@@ -218,7 +233,12 @@ function ReportView({ report }: { report: Report }) {
                       {t.cancelReason && <> — “{t.cancelReason}”</>}
                     </>
                   )}
-                  {t.endedAt && <> · {refusalOf(t) !== null ? "refused" : t.stage === "failed" ? "failed" : "completed"} {shortTime(t.endedAt)}</>}
+                  {t.endedAt && (
+                    <>
+                      {" "}
+                      · {refusalOf(t) !== null ? "refused" : t.stage === "failed" ? "failed" : "completed"} {shortTime(t.endedAt)}
+                    </>
+                  )}
                   {refusalOf(t) !== null && <> — {refusalSentence(refusalOf(t)!)}</>}
                 </span>
               </div>
@@ -365,7 +385,6 @@ function ReportView({ report }: { report: Report }) {
           )}
         </Card>
       </div>
-
     </div>
   );
 }

@@ -36,7 +36,11 @@ export function PasswordSignInForm({ next }: { next?: string }) {
       });
       const data = (await response.json().catch(() => null)) as { user?: { role?: string }; message?: string } | null;
       if (!response.ok) {
-        setError(response.status === 401 ? "That e-mail address and password do not match an account." : (data?.message ?? `Sign-in failed (HTTP ${response.status}).`));
+        setError(
+          response.status === 401
+            ? "That e-mail address and password do not match an account."
+            : (data?.message ?? `Sign-in failed (HTTP ${response.status}).`),
+        );
         setPending(false);
         return;
       }
@@ -55,7 +59,15 @@ export function PasswordSignInForm({ next }: { next?: string }) {
         <label htmlFor={`${id}-email`} className="block text-sm font-medium text-ink">
           Email
         </label>
-        <Input id={`${id}-email`} name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={error ? true : undefined} />
+        <Input
+          id={`${id}-email`}
+          name="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={error ? true : undefined}
+        />
       </div>
       <div className="space-y-1.5">
         <label htmlFor={`${id}-password`} className="block text-sm font-medium text-ink">

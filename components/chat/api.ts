@@ -1,12 +1,5 @@
 import type { z } from "zod";
-import type {
-  CancelResponseSchema,
-  CancellationSummarySchema,
-  ConfirmationSchema,
-  TaskDetailSchema,
-  TaskListSchema,
-  TurnSchema,
-} from "@/lib/api/schemas";
+import type { CancelResponseSchema, CancellationSummarySchema, ConfirmationSchema, TaskDetailSchema, TaskListSchema, TurnSchema } from "@/lib/api/schemas";
 
 // Types only: the chat trusts its own API's contract and ships no zod to the browser.
 export type TaskList = z.output<typeof TaskListSchema>;

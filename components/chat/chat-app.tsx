@@ -16,7 +16,9 @@ export function ChatApp({ conversationId, isNew, readOnly = false, ownerId }: { 
       <details className="group rounded-card border border-line bg-surface lg:hidden" data-testid="conversations-drawer">
         <summary className="flex cursor-pointer items-center justify-between px-4 py-2.5 text-sm font-medium text-ink">
           Your conversations
-          <span aria-hidden="true" className="text-muted transition-transform group-open:rotate-180">▾</span>
+          <span aria-hidden="true" className="text-muted transition-transform group-open:rotate-180">
+            ▾
+          </span>
         </summary>
         <div className="max-h-[60vh] overflow-y-auto border-t border-line px-3 py-2">
           <ConversationList current={conversationId} stopAllOf={stopAllOf} />

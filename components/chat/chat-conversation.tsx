@@ -7,27 +7,15 @@ import { fullTime, shortTime } from "@/components/console/format";
 import type { LiveState } from "@/components/use-event-stream";
 import { LedgerEvent } from "@/lib/ledger/events";
 import { TaskStage } from "@/lib/ledger/states";
-import {
-  asSentence,
-  chatKeys,
-  isUnauthorized,
-  sendMessage,
-  stopTask,
-  stopTurn,
-  type LedgerEventRecord,
-  type TaskDetail,
-  type TaskRow,
-  type Turn,
-} from "./api";
+import { asSentence, chatKeys, isUnauthorized, sendMessage, stopTask, stopTurn, type LedgerEventRecord, type TaskDetail, type Turn } from "./api";
 import { Composer } from "./composer";
 import { useChatTasks, useConversation, useSummaries } from "@/components/data/use-conversation";
 import { aggregate, patchFromEvent, patchTask, TaskSubscriber, useChangeAnnouncements, useRefetchSoon } from "./conversation-live";
 import { ChatEmptyState, PendingTurn, type PendingMessage } from "./conversation-states";
 import { ErrorState, LoadingState, SessionEnded, StaleNotice } from "@/components/ui/states";
 import { changesSince, readSnapshot, writeSnapshot, type Change } from "./meanwhile";
-import { AgentMark, TurnView, UserBubble } from "./turn";
+import { TurnView } from "./turn";
 import { isLive, isStoppable, isStopping, type StopRequest, type TurnFacts } from "./turn-state";
-
 
 /** At most this many task event streams at once (browsers allow ~6 connections per host over HTTP/1.1). */
 const MAX_STREAMS = 4;
@@ -50,16 +38,17 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
   const details = useMemo(() => new Map(tasks.map((t, i) => [t.id, detailQueries[i]?.data])), [tasks, detailQueries]);
 
   const [stops, setStops] = useState<Record<string, StopRequest>>({});
-  const summaryIds = tasks
-    .filter((t) => details.get(t.id)?.cancelRequestedAt || t.cancelRequestedAt || stops[t.id]?.state === "recorded")
-    .map((t) => t.id);
+  const summaryIds = tasks.filter((t) => details.get(t.id)?.cancelRequestedAt || t.cancelRequestedAt || stops[t.id]?.state === "recorded").map((t) => t.id);
   const summaryQueries = useSummaries(summaryIds);
   const summaries = new Map(summaryIds.map((id, i) => [id, summaryQueries[i]?.data]));
 
   const factsOf = (id: string): TurnFacts => ({ detail: details.get(id), summary: summaries.get(id), stop: stops[id] });
   const stoppable = tasks.filter((t) => isStoppable(factsOf(t.id), details.get(t.id)?.stage ?? t.stage, t.id === latestId)).map((t) => t.id);
   const stopping = tasks.some((t) => isStopping(factsOf(t.id)));
-  const live = tasks.filter((t) => isLive(factsOf(t.id), t.id === latestId)).slice(-MAX_STREAMS).map((t) => t.id);
+  const live = tasks
+    .filter((t) => isLive(factsOf(t.id), t.id === latestId))
+    .slice(-MAX_STREAMS)
+    .map((t) => t.id);
 
   // A 401 on any read or write (a message, a Stop) ends the page's session: one state says so, never a raw refusal.
   const [writeRefused, setWriteRefused] = useState(false);
@@ -247,8 +236,11 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
         <p className="text-sm text-muted">
           {started ? (
             <>
-              Conversation started <time dateTime={started} title={fullTime(started)}>{shortTime(started)}</time>. Everything here is read from the
-              ledger: closing this tab changes nothing, and reopening it shows what happened meanwhile.
+              Conversation started{" "}
+              <time dateTime={started} title={fullTime(started)}>
+                {shortTime(started)}
+              </time>
+              . Everything here is read from the ledger: closing this tab changes nothing, and reopening it shows what happened meanwhile.
             </>
           ) : (
             "Ask the demo agent for something. Stop ends whatever it is doing — and tells you exactly what stopped and what had already happened."
@@ -302,21 +294,25 @@ export function ChatConversation({ conversationId, isNew, readOnly = false }: { 
 
       {readOnly ? (
         <p data-testid="read-only-chat" className="sticky bottom-0 rounded-card border border-line bg-surface px-4 py-3 text-sm text-muted shadow-xs">
-          You can read this conversation. Only the person it belongs to talks to the agent and presses Stop here; operators stop tasks and decide
-          what is left in the <a href="/console" className="font-medium text-accent underline-offset-2 hover:underline">console</a>.
+          You can read this conversation. Only the person it belongs to talks to the agent and presses Stop here; operators stop tasks and decide what is left
+          in the{" "}
+          <a href="/console" className="font-medium text-accent underline-offset-2 hover:underline">
+            console
+          </a>
+          .
         </p>
       ) : (
-      <Composer
-        ref={composerRef}
-        draft={draft}
-        onDraftChange={setDraft}
-        onSend={() => void send()}
-        canStop={canStop}
-        stopping={stopping || pending.some((m) => m.stopOnArrival)}
-        onStop={stop}
-        announcement={announcement}
-        stopPreviewTaskIds={stoppable}
-      />
+        <Composer
+          ref={composerRef}
+          draft={draft}
+          onDraftChange={setDraft}
+          onSend={() => void send()}
+          canStop={canStop}
+          stopping={stopping || pending.some((m) => m.stopOnArrival)}
+          onStop={stop}
+          announcement={announcement}
+          stopPreviewTaskIds={stoppable}
+        />
       )}
     </div>
   );

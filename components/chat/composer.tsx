@@ -91,6 +91,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
                 >
                   <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-white" />
                   <span data-testid="stop-label">{stopLabel}</span>
+                  {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a <kbd> is not focusable; the button is, and its name is "Stop" */}
                   <kbd aria-hidden="true" className="hidden rounded border border-white/40 px-1 font-sans text-[0.6875rem] leading-4 font-medium sm:inline">
                     Esc
                   </kbd>
@@ -113,7 +114,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
       <p id={`${id}-keys`} className="mt-1.5 text-xs text-muted">
         Enter sends · Shift+Enter adds a line ·{" "}
         <span id={`${id}-stop-hint`}>
-          {canStop ? "Esc or Stop ends what the agent is doing" : stopping ? "Stopping — each step's outcome appears above as it is established" : "Nothing to stop right now"}
+          {canStop
+            ? "Esc or Stop ends what the agent is doing"
+            : stopping
+              ? "Stopping — each step's outcome appears above as it is established"
+              : "Nothing to stop right now"}
         </span>
       </p>
     </div>

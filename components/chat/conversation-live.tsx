@@ -119,4 +119,3 @@ export function useChangeAnnouncements(
     // eslint-disable-next-line react-hooks/exhaustive-deps -- key stands for current's contents
   }, [key, loaded]);
 }
-

@@ -18,7 +18,6 @@ export interface PendingMessage {
 
 const SUGGESTIONS = ["Export a report of 3000 rows", "Order two chairs", "Record customer Ada ada@example.com"] as const;
 
-
 export function PendingTurn({ message, onRestore }: { message: PendingMessage; onRestore: () => void }) {
   return (
     <div className="space-y-3" data-testid="pending-turn">
@@ -30,7 +29,7 @@ export function PendingTurn({ message, onRestore }: { message: PendingMessage; o
             <p className="flex min-h-7 items-center text-sm text-warn">Stopping… this request is stopped, whether or not the agent has started on it yet.</p>
           ) : (
             <p className="flex h-7 items-center gap-1" role="status">
-        <span className="sr-only">The agent is reading your message</span>
+              <span className="sr-only">The agent is reading your message</span>
               {[0, 1, 2].map((i) => (
                 <span key={i} aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-muted/70" style={{ animationDelay: `${i * 150}ms` }} />
               ))}

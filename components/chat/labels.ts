@@ -1,7 +1,17 @@
 /** The chat's words: the shared label and colour map (components/labels.ts) and the demo tools' names. */
 import { readerClock } from "@/lib/outcomes/time";
 
-export { ITEM_STATUS, isItemStatus, itemLook, RESOURCE_STATE, resourceLook, EFFECT_OUTCOME, effectLook, SUMMARY_STATUS, type StatusLook } from "@/components/labels";
+export {
+  ITEM_STATUS,
+  isItemStatus,
+  itemLook,
+  RESOURCE_STATE,
+  resourceLook,
+  EFFECT_OUTCOME,
+  effectLook,
+  SUMMARY_STATUS,
+  type StatusLook,
+} from "@/components/labels";
 
 /** What each demo tool does, in the person's words. Unknown tools show their name. */
 const TOOL_LABEL: Record<string, string> = {

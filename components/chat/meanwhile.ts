@@ -36,9 +36,7 @@ export function readSnapshot(conversationId: string): Snapshot | null {
 export function writeSnapshot(conversationId: string, details: TaskDetail[]) {
   const snapshot: Snapshot = {
     savedAt: new Date().toISOString(),
-    tasks: Object.fromEntries(
-      details.slice(-50).map((d) => [d.id, { stage: d.stage, items: Object.fromEntries(d.workItems.map((i) => [i.id, i.status])) }]),
-    ),
+    tasks: Object.fromEntries(details.slice(-50).map((d) => [d.id, { stage: d.stage, items: Object.fromEntries(d.workItems.map((i) => [i.id, i.status])) }])),
   };
   try {
     window.localStorage.setItem(key(conversationId), JSON.stringify(snapshot));

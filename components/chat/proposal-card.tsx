@@ -68,7 +68,13 @@ export function ProposalCard({ taskId, proposal: latest, version: latestVersion,
   }
 
   const title =
-    proposal.type === "order" ? (isConfirmed ? "Order you confirmed" : "Order to confirm") : isConfirmed ? "Record and email you confirmed" : "Record and email to confirm";
+    proposal.type === "order"
+      ? isConfirmed
+        ? "Order you confirmed"
+        : "Order to confirm"
+      : isConfirmed
+        ? "Record and email you confirmed"
+        : "Record and email to confirm";
   return (
     <section aria-label="Proposal" data-testid="proposal" data-version={version} className="rounded-card border border-line bg-surface shadow-xs">
       <header className="flex items-center justify-between gap-3 border-b border-line px-4 py-2.5">
@@ -122,16 +128,26 @@ function OrderView({ proposal }: { proposal: Extract<Proposal, { type: "order" }
       <caption className="sr-only">Items of the order</caption>
       <thead className="text-left text-xs text-muted">
         <tr>
-          <th scope="col" className="pb-1.5 font-medium">Item</th>
-          <th scope="col" className="pb-1.5 text-right font-medium">Quantity</th>
-          <th scope="col" className="pb-1.5 text-right font-medium">Unit price</th>
-          <th scope="col" className="pb-1.5 text-right font-medium">Subtotal</th>
+          <th scope="col" className="pb-1.5 font-medium">
+            Item
+          </th>
+          <th scope="col" className="pb-1.5 text-right font-medium">
+            Quantity
+          </th>
+          <th scope="col" className="pb-1.5 text-right font-medium">
+            Unit price
+          </th>
+          <th scope="col" className="pb-1.5 text-right font-medium">
+            Subtotal
+          </th>
         </tr>
       </thead>
       <tbody className="tabular-nums">
         {proposal.items.map((item) => (
           <tr key={item.sku} className="border-t border-line">
-            <th scope="row" className="py-1.5 text-left font-medium text-ink">{item.sku}</th>
+            <th scope="row" className="py-1.5 text-left font-medium text-ink">
+              {item.sku}
+            </th>
             <td className="py-1.5 text-right">{item.quantity} ×</td>
             <td className="py-1.5 text-right">{formatCents(item.unitCents)}</td>
             <td className="py-1.5 text-right">{formatCents(item.unitCents * item.quantity)}</td>

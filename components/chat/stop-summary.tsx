@@ -6,7 +6,7 @@ import { partialStopHeadline } from "@/lib/outcomes/headline";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
-import { childFacts, describeOutcome, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, outcomesOfTask, sinceLine, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
+import { childFacts, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, sinceLine, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
 import { ranOnReviews } from "@/lib/review/ran-on-reviews";
 import type { StopRequest } from "./turn-state";
 import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
@@ -52,7 +52,12 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
   if (!summary) {
     const failed = stop?.state === "failed";
     return (
-      <section aria-label="What the Stop did" data-testid="stop-summary" data-status={failed ? "FAILED_TO_SEND" : "PENDING"} className={cx(FRAME, failed ? TONE_FRAME.danger : TONE_FRAME.warn)}>
+      <section
+        aria-label="What the Stop did"
+        data-testid="stop-summary"
+        data-status={failed ? "FAILED_TO_SEND" : "PENDING"}
+        className={cx(FRAME, failed ? TONE_FRAME.danger : TONE_FRAME.warn)}
+      >
         <h3 className={cx("text-sm font-semibold", failed ? "text-danger" : "text-warn")}>{failed ? "Stop was not recorded" : "Stopping…"}</h3>
         <p className="mt-1 text-sm text-ink">
           {failed
@@ -70,7 +75,13 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
     summary.status === "PARTIALLY_CANCELLED" && ranOn
       ? { title: "Stopped — but not everything stopped in time", tone: "warn" as const }
       : summary.status === "PARTIALLY_CANCELLED"
-        ? { title: partialStopHeadline(summary.tool_calls.map((c) => c.outcome.kind), summary.orphaned_resources.length), tone: base.tone }
+        ? {
+            title: partialStopHeadline(
+              summary.tool_calls.map((c) => c.outcome.kind),
+              summary.orphaned_resources.length,
+            ),
+            tone: base.tone,
+          }
         : base;
   const inProgress = summary.status === "IN_PROGRESS";
   // Grouped by the outcome AS SETTLED: what happened after the settlement is added below ("Since the Stop"), never
@@ -92,28 +103,32 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
       </p>
 
       <dl className="mt-3 space-y-3 text-sm">
-        {outcomes
-          ? GROUPS.filter((g) => g.group !== OutcomeGroup.underWay || inProgress).map((g) => (
-              <Group key={g.group} title={g.title} testId={g.testId}>
-                {rows
-                  .filter((r) => OUTCOME_WORDS[r.outcome.kind].group === g.group && r.outcome.kind !== OutcomeKind.completedBeforeStop)
-                  .map((r) => (
-                    <li key={r.item.id} data-outcome={r.outcome.kind}>
-                      {line(r.item, r.outcome, detail!)}
-                    </li>
-                  ))}
-              </Group>
-            ))
-          : (
-              <Group title="Each step" testId="steps">
-                {summary.tool_calls.map((c) => (
-                  <li key={c.tool_call_id}>{toolLabel(c.tool_name)} — {inReaderZone(c.outcome.label, Date.parse(summary.cancel_requested_at))}</li>
+        {outcomes ? (
+          GROUPS.filter((g) => g.group !== OutcomeGroup.underWay || inProgress).map((g) => (
+            <Group key={g.group} title={g.title} testId={g.testId}>
+              {rows
+                .filter((r) => OUTCOME_WORDS[r.outcome.kind].group === g.group && r.outcome.kind !== OutcomeKind.completedBeforeStop)
+                .map((r) => (
+                  <li key={r.item.id} data-outcome={r.outcome.kind}>
+                    {line(r.item, r.outcome, detail!)}
+                  </li>
                 ))}
-              </Group>
-            )}
+            </Group>
+          ))
+        ) : (
+          <Group title="Each step" testId="steps">
+            {summary.tool_calls.map((c) => (
+              <li key={c.tool_call_id}>
+                {toolLabel(c.tool_name)} — {inReaderZone(c.outcome.label, Date.parse(summary.cancel_requested_at))}
+              </li>
+            ))}
+          </Group>
+        )}
         <Group title="Since the Stop" testId="since-settlement">
           {since.map((x) => (
-            <li key={x.tool_call_id} data-testid="since-line">{sinceLine(x.sentence, toolLabel(x.tool_name))}</li>
+            <li key={x.tool_call_id} data-testid="since-line">
+              {sinceLine(x.sentence, toolLabel(x.tool_name))}
+            </li>
           ))}
         </Group>
         <Group title="Not released" testId="orphaned-resources">
@@ -130,7 +145,9 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         </Group>
         <Group title="Needs review" testId="needs-review">
           {ranOnLines.map((r) => (
-            <li key={`ran-on-${r.key}`} data-testid="ran-on-review">{r.line}</li>
+            <li key={`ran-on-${r.key}`} data-testid="ran-on-review">
+              {r.line}
+            </li>
           ))}
           {review.length > 0
             ? review.map((r) => <li key={r.id}>{reviewSentence(r, detail!)}</li>)
@@ -163,8 +180,10 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
  */
 function line(item: TaskDetail["workItems"][number], outcome: ChildOutcome, detail: TaskDetail): string {
   const facts = {
-    child: childFacts(item, { sideEffects: detail.sideEffects, reviewItems: detail.reviewItems, resources: detail.resources }, Date.now()), stop: stopFacts(detail),
-    partialResult: item.partialResult, effects: detail.sideEffects.filter((e: SideEffect) => e.workItemId === item.id),
+    child: childFacts(item, { sideEffects: detail.sideEffects, reviewItems: detail.reviewItems, resources: detail.resources }, Date.now()),
+    stop: stopFacts(detail),
+    partialResult: item.partialResult,
+    effects: detail.sideEffects.filter((e: SideEffect) => e.workItemId === item.id),
   };
   return `${toolLabel(item.toolName)} — ${toolResultText(facts, localWords, outcome)}`;
 }
@@ -194,7 +213,12 @@ function reviewSentence(item: ReviewItem, detail: TaskDetail): ReactNode {
   const what = (item.proposal as { description?: unknown } | null)?.description;
   const step = detail.workItems.find((w) => w.id === item.workItemId);
   const subject = effect ?? (typeof what === "string" ? what : step ? toolLabel(step.toolName).toLowerCase() : "this step");
-  const by = <span className="text-muted"> — by <span className="whitespace-nowrap">{clock(item.deadline)}</span></span>;
+  const by = (
+    <span className="text-muted">
+      {" "}
+      — by <span className="whitespace-nowrap">{clock(item.deadline)}</span>
+    </span>
+  );
   const text: Record<ReviewItemKind, string> = {
     [ReviewItemKind.approveCompensation]: `An operator decides whether to reverse ${subject}`,
     [ReviewItemKind.resolveUncertain]: effect ? `An operator finds out whether ${subject} took effect` : `An operator finds out what became of ${subject}`,

@@ -73,7 +73,7 @@ export function isStoppable(facts: TurnFacts, stage: string, isLatest: boolean):
 /** The task still changes on its own: keep its event stream open. */
 export function isLive(facts: TurnFacts, isLatest: boolean): boolean {
   if (isLatest || !facts.detail || isStopping(facts)) return true;
-  return facts.detail.workItems.some((i) => isActiveItem(i.status)) || (facts.summary?.status === "IN_PROGRESS");
+  return facts.detail.workItems.some((i) => isActiveItem(i.status)) || facts.summary?.status === "IN_PROGRESS";
 }
 
 /** The person confirmed the proposal version shown: commitments bound to it were scheduled. */

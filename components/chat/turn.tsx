@@ -34,7 +34,14 @@ export function TurnView({ task, detail, summary, stop, turn, changes, onDismiss
   const generate = detail?.workItems.find((i) => i.toolName === GENERATE);
   // Born stopped (Stop pressed right after Enter): there is no reply to wait for.
   const refusal = detail ? refusalOf(detail) : null;
-  const reply = turn?.reply ?? replyOf(generate?.input) ?? (detail && !generate && detail.cancelRequestedAt ? "You pressed Stop before I started, so I did nothing." : refusal !== null ? refusalSentence(refusal) : null);
+  const reply =
+    turn?.reply ??
+    replyOf(generate?.input) ??
+    (detail && !generate && detail.cancelRequestedAt
+      ? "You pressed Stop before I started, so I did nothing."
+      : refusal !== null
+        ? refusalSentence(refusal)
+        : null);
   const proposal = asProposal(detail?.proposal ?? turn?.proposal ?? null);
   const proposalVersion = detail ? detail.proposalVersion : (turn?.proposal?.version as number | undefined);
   const confirmed = isConfirmed(detail, proposalVersion);
@@ -57,7 +64,13 @@ export function TurnView({ task, detail, summary, stop, turn, changes, onDismiss
         <AgentMark />
         <div className="min-w-0 flex-1 space-y-3">
           <div className="text-[0.9375rem] leading-7 text-ink" data-testid="agent-reply">
-            {reply ? <p>{reply}</p> : <p className="h-7 w-2/3 animate-pulse rounded bg-line/70" role="status"><span className="sr-only">Loading the reply</span></p>}
+            {reply ? (
+              <p>{reply}</p>
+            ) : (
+              <p className="h-7 w-2/3 animate-pulse rounded bg-line/70" role="status">
+                <span className="sr-only">Loading the reply</span>
+              </p>
+            )}
             <GeneratedText status={generate?.status} result={generate?.result} />
           </div>
 
@@ -120,7 +133,11 @@ function GeneratedText({ status, result }: { status: string | undefined; result:
   if (!status) return null;
   const text = (result as { text?: unknown } | null)?.text;
   if (status === WorkItemStatus.completed && typeof text === "string") {
-    return <p className="mt-2 text-muted" data-testid="generated-text">{text}</p>;
+    return (
+      <p className="mt-2 text-muted" data-testid="generated-text">
+        {text}
+      </p>
+    );
   }
   if (status === WorkItemStatus.queued || status === WorkItemStatus.running) {
     return (

@@ -55,12 +55,36 @@ export function WorkPanel({ detail, phase }: { detail: TaskDetail; phase: TurnPh
   );
 }
 
-function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, stoppedAlone }: { item: WorkItem; outcome: ChildOutcome; now: number; resources: Resource[]; effects: SideEffect[]; stoppable: boolean; stopped: boolean; stoppedAlone: boolean }) {
+function StepRow({
+  item,
+  outcome,
+  now,
+  resources,
+  effects,
+  stoppable,
+  stopped,
+  stoppedAlone,
+}: {
+  item: WorkItem;
+  outcome: ChildOutcome;
+  now: number;
+  resources: Resource[];
+  effects: SideEffect[];
+  stoppable: boolean;
+  stopped: boolean;
+  stoppedAlone: boolean;
+}) {
   const look = outcomeBadge(outcome);
   // "Stop this step": once the step settled, what it did, in the vocabulary's words (issue 20 item 7).
   const stopSummary = stoppedAlone ? stepStopSummary({ label: toolLabel(item.toolName), outcome, rows: rowsOf(item) }, localWords) : null;
   return (
-    <li data-testid="step" data-tool={item.toolName} data-status={item.status} data-outcome={outcome.kind} className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]">
+    <li
+      data-testid="step"
+      data-tool={item.toolName}
+      data-status={item.status}
+      data-outcome={outcome.kind}
+      className="relative grid grid-cols-1 items-start gap-x-4 gap-y-1.5 px-4 py-3 sm:grid-cols-[1fr_auto]"
+    >
       <div className="min-w-0">
         <p className="text-sm font-medium text-ink">{toolLabel(item.toolName)}</p>
         <p className="mt-0.5 min-h-5 text-sm text-muted" data-testid="step-detail">
@@ -87,7 +111,12 @@ function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, s
                   <Badge tone={words.tone}>{words.short}</Badge>
                   <span>
                     {r.type.replaceAll("_", " ")}
-                    {r.verifiedAt && <> · {verificationWord(resourceOutcome)} {clock(r.verifiedAt)}</>}
+                    {r.verifiedAt && (
+                      <>
+                        {" "}
+                        · {verificationWord(resourceOutcome)} {clock(r.verifiedAt)}
+                      </>
+                    )}
                   </span>
                 </li>
               );
@@ -102,7 +131,11 @@ function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, s
         {stoppable && <StepStop workItemId={item.id} label={toolLabel(item.toolName)} />}
         <StepDetails item={item} resources={resources} effects={effects} />
       </div>
-      <Badge tone={look.tone} data-testid="step-status" className="row-start-1 justify-self-start gap-1.5 sm:row-start-auto sm:min-w-28 sm:justify-center sm:justify-self-auto">
+      <Badge
+        tone={look.tone}
+        data-testid="step-status"
+        className="row-start-1 justify-self-start gap-1.5 sm:row-start-auto sm:min-w-28 sm:justify-center sm:justify-self-auto"
+      >
         {look.moving && <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-current" />}
         {look.label}
       </Badge>
@@ -115,7 +148,14 @@ function StepRow({ item, outcome, now, resources, effects, stoppable, stopped, s
 function ProgressBar({ done, total }: { done: number; total: number }) {
   const percent = Math.max(0, Math.min(100, Math.round((done / total) * 100)));
   return (
-    <div role="progressbar" aria-label="Progress of this step" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="absolute inset-x-4 bottom-1 h-1 overflow-hidden rounded-full bg-line/60">
+    <div
+      role="progressbar"
+      aria-label="Progress of this step"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      className="absolute inset-x-4 bottom-1 h-1 overflow-hidden rounded-full bg-line/60"
+    >
       <div className="h-full rounded-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
     </div>
   );
@@ -124,9 +164,10 @@ function ProgressBar({ done, total }: { done: number; total: number }) {
 /** "1,200 of 3,000 rows (40%)", "step 3", "writing the file" — what the running code last said. */
 export function progressText(progress: NonNullable<WorkItem["progress"]>): string {
   const n = (x: number) => x.toLocaleString("en");
-  const counted = progress.total !== undefined
-    ? `${n(progress.done)} of ${n(progress.total)}${progress.unit ? ` ${progress.unit}` : ""} (${Math.min(100, Math.round((progress.done / progress.total) * 100))}%)`
-    : `${n(progress.done)}${progress.unit ? ` ${progress.unit}` : ""}`;
+  const counted =
+    progress.total !== undefined
+      ? `${n(progress.done)} of ${n(progress.total)}${progress.unit ? ` ${progress.unit}` : ""} (${Math.min(100, Math.round((progress.done / progress.total) * 100))}%)`
+      : `${n(progress.done)}${progress.unit ? ` ${progress.unit}` : ""}`;
   return progress.message ? `${counted} · ${progress.message}` : counted;
 }
 

@@ -55,8 +55,7 @@ export function SignInForm() {
           className="font-mono"
         />
         <p id={`${id}-hint`} className="text-xs leading-5 text-muted">
-          On a first start, <code className="font-mono">npm start</code> prints one (or uses{" "}
-          <code className="font-mono">STOPLINE_BOOTSTRAP_TOKEN</code>).
+          On a first start, <code className="font-mono">npm start</code> prints one (or uses <code className="font-mono">STOPLINE_BOOTSTRAP_TOKEN</code>).
         </p>
       </div>
       {error && (

@@ -13,7 +13,7 @@ import { SignOutButton } from "./sign-out-button";
 import { TaskFilters, type RiskFilter, type SortOrder, type StandingFilter } from "./task-filters";
 import { TaskTable } from "./task-table";
 import { isTaskStage } from "./task-stage";
-import { SummaryStatus, TASK_STANDING_WORDS, TASK_STANDINGS, taskStanding } from "@/lib/outcomes";
+import { TASK_STANDING_WORDS, TASK_STANDINGS } from "@/lib/outcomes";
 import { sortNeedsMeFirst } from "@/lib/review/triage";
 import { useNow } from "@/components/chat/use-now";
 import { useRefetchSoon } from "./use-refetch-soon";
@@ -171,14 +171,16 @@ export function TaskConsole({ signedInAs, can }: { signedInAs: string; can: Capa
 function patchTaskStage(queryClient: QueryClient, event: LedgerEventRecord) {
   if (event.entityType !== "task" || !event.taskId || !isTaskStage(event.toState)) return;
   const stage = event.toState;
-  queryClient.setQueryData<Pages>(TASKS_KEY, (data) =>
-    data && {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        tasks: page.tasks.map((task) => (task.id === event.taskId ? applyToRow(task, event) : task)),
-      })),
-    },
+  queryClient.setQueryData<Pages>(
+    TASKS_KEY,
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          tasks: page.tasks.map((task) => (task.id === event.taskId ? applyToRow(task, event) : task)),
+        })),
+      },
   );
 }
 
@@ -239,10 +241,11 @@ function uniqueTasks(data: Pages | undefined): TaskRow[] {
   return [...byId.values()];
 }
 
-
 /** The search: the title, the task id, the conversation, the owner (e-mail or id) and the tools its steps called. */
 function matches(task: TaskRow, needle: string) {
-  return [task.title, task.id, task.conversationId ?? "", task.ownerId, task.ownerEmail ?? "", ...task.tools].some((text) => text.toLocaleLowerCase().includes(needle));
+  return [task.title, task.id, task.conversationId ?? "", task.ownerId, task.ownerEmail ?? "", ...task.tools].some((text) =>
+    text.toLocaleLowerCase().includes(needle),
+  );
 }
 
 function countByStanding(tasks: TaskRow[]): Record<StandingFilter, number> {

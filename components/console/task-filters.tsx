@@ -44,7 +44,20 @@ const selectStyle =
  * id, the conversation, the owner's e-mail and the tools. All work on the loaded tasks.
  */
 export function TaskFilters(props: Props) {
-  const { standing, onStandingChange, sort, onSortChange, risk, onRiskChange, needsReview, onNeedsReviewChange, needsReviewCount, search, onSearchChange, counts } = props;
+  const {
+    standing,
+    onStandingChange,
+    sort,
+    onSortChange,
+    risk,
+    onRiskChange,
+    needsReview,
+    onNeedsReviewChange,
+    needsReviewCount,
+    search,
+    onSearchChange,
+    counts,
+  } = props;
   const id = useId();
   const options: StandingFilter[] = ["all", ...TASK_STANDINGS.filter((s) => counts[s] > 0 || s === standing)];
   return (
@@ -57,7 +70,14 @@ export function TaskFilters(props: Props) {
               const checked = standing === option;
               return (
                 <label key={option} className={pill(checked)}>
-                  <input type="radio" name={`${id}-standing`} value={option} checked={checked} onChange={() => onStandingChange(option)} className={hiddenInput} />
+                  <input
+                    type="radio"
+                    name={`${id}-standing`}
+                    value={option}
+                    checked={checked}
+                    onChange={() => onStandingChange(option)}
+                    className={hiddenInput}
+                  />
                   <span>{option === "all" ? "All" : capitalise(TASK_STANDING_WORDS[option].short)}</span>
                   <span className={cx("tabular-nums text-xs", checked ? "text-white/80" : "text-muted")}>{counts[option]}</span>
                 </label>

@@ -24,13 +24,7 @@ export const STAGE_TONE: Record<TaskStage, BadgeTone> = {
 };
 
 /** The order of the status filter. */
-export const STAGES: readonly TaskStage[] = [
-  TaskStage.active,
-  TaskStage.cancelRequested,
-  TaskStage.cancelled,
-  TaskStage.completed,
-  TaskStage.failed,
-];
+export const STAGES: readonly TaskStage[] = [TaskStage.active, TaskStage.cancelRequested, TaskStage.cancelled, TaskStage.completed, TaskStage.failed];
 
 const KNOWN = new Set<string>(Object.values(TaskStage));
 export const isTaskStage = (value: unknown): value is TaskStage => typeof value === "string" && KNOWN.has(value);

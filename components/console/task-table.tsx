@@ -22,12 +22,24 @@ export function TaskTable({ tasks, highlighted, now }: { tasks: TaskRow[]; highl
       <caption className="sr-only">Tasks</caption>
       <thead className="hidden border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted md:table-header-group">
         <tr>
-          <th scope="col" className="px-5 py-2.5 font-medium">Task</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Outcome</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Owner</th>
-          <th scope="col" className="px-3 py-2.5 text-right font-medium">Effects</th>
-          <th scope="col" className="px-3 py-2.5 font-medium">Awaiting decision</th>
-          <th scope="col" className="px-5 py-2.5 font-medium">Started · stopped</th>
+          <th scope="col" className="px-5 py-2.5 font-medium">
+            Task
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Outcome
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Owner
+          </th>
+          <th scope="col" className="px-3 py-2.5 text-right font-medium">
+            Effects
+          </th>
+          <th scope="col" className="px-3 py-2.5 font-medium">
+            Awaiting decision
+          </th>
+          <th scope="col" className="px-5 py-2.5 font-medium">
+            Started · stopped
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-line">
@@ -72,7 +84,11 @@ export function TaskTable({ tasks, highlighted, now }: { tasks: TaskRow[]; highl
               <td className="min-w-0 text-ink md:px-3 md:py-3" data-testid="owner">
                 <span className="text-xs text-muted md:hidden">Owner </span>
                 {/* One line in the narrow column (issue 20 item 7): cut with "…", the whole address on hover; the text itself stays whole for screen readers and search. */}
-                <span data-testid="owner-name" title={task.ownerEmail ?? task.ownerId} className="[overflow-wrap:anywhere] md:block md:max-w-52 md:truncate md:[overflow-wrap:normal]">
+                <span
+                  data-testid="owner-name"
+                  title={task.ownerEmail ?? task.ownerId}
+                  className="[overflow-wrap:anywhere] md:block md:max-w-52 md:truncate md:[overflow-wrap:normal]"
+                >
                   {task.ownerEmail ?? task.ownerId}
                 </span>
               </td>
@@ -86,7 +102,10 @@ export function TaskTable({ tasks, highlighted, now }: { tasks: TaskRow[]; highl
                     <time
                       dateTime={task.nextDeadline}
                       title={fullTime(task.nextDeadline)}
-                      className={cx("block text-xs", urgency === Urgency.overdue ? "font-medium text-danger" : urgency === Urgency.dueSoon ? "text-warn" : "text-muted")}
+                      className={cx(
+                        "block text-xs",
+                        urgency === Urgency.overdue ? "font-medium text-danger" : urgency === Urgency.dueSoon ? "text-warn" : "text-muted",
+                      )}
                     >
                       {deadlineWords(task.nextDeadline, now)}
                     </time>
@@ -139,7 +158,11 @@ function EffectsCell({ effects }: { effects: TaskRow["effects"] }) {
   return (
     <span className="text-xs">
       {effects.committed > 0 && <span className="block font-medium text-ink">{effects.committed} took effect</span>}
-      {effects.unknown > 0 && <span className="block text-warn">{effects.unknown} {effects.unknown === 1 ? "outcome" : "outcomes"} not yet known</span>}
+      {effects.unknown > 0 && (
+        <span className="block text-warn">
+          {effects.unknown} {effects.unknown === 1 ? "outcome" : "outcomes"} not yet known
+        </span>
+      )}
     </span>
   );
 }

@@ -7,7 +7,15 @@ const task = {
   cancelRequestedAt: null as string | null,
   workItems: [{ id: "w1", status: "running", updatedAt: "2026-12-01T10:00:00.000Z", progress: null as unknown }],
 };
-const ev = (over: Partial<EventLike>): EventLike => ({ type: "x", entityType: "task", workItemId: null, toState: null, data: null, createdAt: "2026-12-01T10:00:05.000Z", ...over });
+const ev = (over: Partial<EventLike>): EventLike => ({
+  type: "x",
+  entityType: "task",
+  workItemId: null,
+  toState: null,
+  data: null,
+  createdAt: "2026-12-01T10:00:05.000Z",
+  ...over,
+});
 
 describe("applyToTask (the one reducer)", () => {
   it("a Stop: the stage and its time at once", () => {

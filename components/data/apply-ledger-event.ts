@@ -43,14 +43,19 @@ export function applyToTask<W extends WorkItemLike, T extends TaskLike<W>>(task:
     return {
       ...task,
       workItems: task.workItems.map((i) =>
-        i.id === event.workItemId && (!i.progress || Date.parse((i.progress as { at: string }).at) <= Date.parse(progress.data.at)) ? { ...i, progress: progress.data } : i,
+        i.id === event.workItemId && (!i.progress || Date.parse((i.progress as { at: string }).at) <= Date.parse(progress.data.at))
+          ? { ...i, progress: progress.data }
+          : i,
       ),
     };
   }
   if (event.entityType === "workItem" && event.workItemId && isItemStatus(event.toState)) {
     const status = event.toState;
     if (!task.workItems.some((i) => i.id === event.workItemId && at >= Date.parse(i.updatedAt))) return task;
-    return { ...task, workItems: task.workItems.map((i) => (i.id === event.workItemId && at >= Date.parse(i.updatedAt) ? { ...i, status, updatedAt: event.createdAt } : i)) };
+    return {
+      ...task,
+      workItems: task.workItems.map((i) => (i.id === event.workItemId && at >= Date.parse(i.updatedAt) ? { ...i, status, updatedAt: event.createdAt } : i)),
+    };
   }
   if (event.entityType === "task" && isTaskStage(event.toState) && at >= Date.parse(task.updatedAt)) {
     const stage = event.toState;

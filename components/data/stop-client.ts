@@ -25,4 +25,7 @@ export async function withStopRetries<T>(send: () => Promise<T>, attempts = 4): 
 
 /** Stop a task (POST /api/tasks/{id}/cancel), with the reason the summary and the audit show. */
 export const sendStop = (taskId: string, reason: string | null, attempts = 4) =>
-  withStopRetries(() => apiFetch<CancelResponse>(`/api/tasks/${encodeURIComponent(taskId)}/cancel`, { method: "POST", body: reason ? { reason } : {} }), attempts);
+  withStopRetries(
+    () => apiFetch<CancelResponse>(`/api/tasks/${encodeURIComponent(taskId)}/cancel`, { method: "POST", body: reason ? { reason } : {} }),
+    attempts,
+  );

@@ -18,5 +18,7 @@ export function useTask(taskId: string) {
 
 /** Several tasks at once (the review queue's evidence), sharing the same cache entries as useTask. */
 export function useTasks(taskIds: string[]) {
-  return useQueries({ queries: taskIds.map((id) => ({ queryKey: QueryKeys.task(id), queryFn: ({ signal }: { signal: AbortSignal }) => fetchTaskDetail(id, signal) })) });
+  return useQueries({
+    queries: taskIds.map((id) => ({ queryKey: QueryKeys.task(id), queryFn: ({ signal }: { signal: AbortSignal }) => fetchTaskDetail(id, signal) })),
+  });
 }

@@ -47,8 +47,19 @@ export function IncidentDetailView({ incidentId, canLift }: { incidentId: string
           <p className="mt-1 text-sm text-ink">{incident.reason}</p>
           <p className="mt-1 text-sm text-muted">
             Switched on by {incident.openedBy} at {shortTime(incident.createdAt)}.
-            {incident.state === "lift_requested" && <> {incident.liftRequestedBy} asked to lift it: “{incident.liftReason}”. Another person must confirm.</>}
-            {incident.state === "lifted" && <> Lifted by {incident.liftedBy} at {incident.liftedAt && shortTime(incident.liftedAt)} (asked by {incident.liftRequestedBy}: “{incident.liftReason}”).</>}
+            {incident.state === "lift_requested" && (
+              <>
+                {" "}
+                {incident.liftRequestedBy} asked to lift it: “{incident.liftReason}”. Another person must confirm.
+              </>
+            )}
+            {incident.state === "lifted" && (
+              <>
+                {" "}
+                Lifted by {incident.liftedBy} at {incident.liftedAt && shortTime(incident.liftedAt)} (asked by {incident.liftRequestedBy}: “
+                {incident.liftReason}”).
+              </>
+            )}
           </p>
         </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">

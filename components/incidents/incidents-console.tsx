@@ -24,7 +24,11 @@ const KEY = QueryKeys.incidents;
 export function IncidentsConsole({ canOpen }: { canOpen: boolean }) {
   const list = useQuery({ queryKey: KEY, queryFn: ({ signal }) => apiFetch<IncidentList>("/api/incidents", { signal }) });
   const refetchSoon = useRefetchSoon([KEY], 200);
-  const live = useLedgerEvents({ enabled: !isUnauthorized(list.error), onOpen: refetchSoon, onEvent: (e) => (e.type.startsWith("incident.") || e.type.startsWith("review_item.")) && refetchSoon() });
+  const live = useLedgerEvents({
+    enabled: !isUnauthorized(list.error),
+    onOpen: refetchSoon,
+    onEvent: (e) => (e.type.startsWith("incident.") || e.type.startsWith("review_item.")) && refetchSoon(),
+  });
   if (isUnauthorized(list.error)) return <SessionEndedBlock />;
   return (
     <div className="space-y-6">
@@ -32,7 +36,8 @@ export function IncidentsConsole({ canOpen }: { canOpen: boolean }) {
         <div>
           <h1 className="text-2xl font-semibold text-ink">Incidents</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted">
-            A kill switch quarantines a tool or an agent token: from the moment it is on, nothing of it is scheduled or started anywhere, and everything of it already running is stopped like a Stop — with the same checks and the same review.
+            A kill switch quarantines a tool or an agent token: from the moment it is on, nothing of it is scheduled or started anywhere, and everything of it
+            already running is stopped like a Stop — with the same checks and the same review.
           </p>
         </div>
         <ConnectionStatus state={live} />
@@ -77,7 +82,10 @@ function OpenIncidentForm({ onOpened }: { onOpened: () => void }) {
   const [target, setTarget] = useState("");
   // What a switch can name: it matches a tool's ledger name exactly and a token by its id, so typing is helped and
   // a name that matches nothing known is said before the switch is turned on.
-  const targets = useQuery({ queryKey: QueryKeys.incidentTargets, queryFn: ({ signal }) => apiFetch<z.output<typeof IncidentTargetsSchema>>("/api/incidents/targets", { signal }) });
+  const targets = useQuery({
+    queryKey: QueryKeys.incidentTargets,
+    queryFn: ({ signal }) => apiFetch<z.output<typeof IncidentTargetsSchema>>("/api/incidents/targets", { signal }),
+  });
   const known = targetKind === "tool" ? targets.data?.tools.map((t) => t.name) : targets.data?.tokens.map((t) => t.id);
   const unknownTarget = !!target.trim() && !!known && !known.includes(target.trim());
   const [reason, setReason] = useState("");
@@ -88,17 +96,26 @@ function OpenIncidentForm({ onOpened }: { onOpened: () => void }) {
     setPending(true);
     setMessage(null);
     try {
-      const answer = await apiFetch<z.output<typeof OpenIncidentResponseSchema>>("/api/incidents", { method: "POST", body: { targetKind, target: target.trim(), reason: reason.trim() } });
+      const answer = await apiFetch<z.output<typeof OpenIncidentResponseSchema>>("/api/incidents", {
+        method: "POST",
+        body: { targetKind, target: target.trim(), reason: reason.trim() },
+      });
       const stopped = answer.stoppedWorkItems.length + answer.stoppedTasks.length;
       setMessage({
-        ok: true, href: `/console/incidents/${answer.incident.id}`,
-        text: answer.alreadyOpen ? "A kill switch was already on for it: nothing changed." : `The kill switch is on. ${stopped === 0 ? "Nothing of it was running." : `${stopped} ${stopped === 1 ? "thing" : "things"} of it being stopped.`}`,
+        ok: true,
+        href: `/console/incidents/${answer.incident.id}`,
+        text: answer.alreadyOpen
+          ? "A kill switch was already on for it: nothing changed."
+          : `The kill switch is on. ${stopped === 0 ? "Nothing of it was running." : `${stopped} ${stopped === 1 ? "thing" : "things"} of it being stopped.`}`,
       });
       setTarget("");
       setReason("");
       onOpened();
     } catch (err) {
-      setMessage({ ok: false, text: err instanceof ApiError ? asSentence(err.message) : "The switch could not be turned on; check the connection and try again." });
+      setMessage({
+        ok: false,
+        text: err instanceof ApiError ? asSentence(err.message) : "The switch could not be turned on; check the connection and try again.",
+      });
     } finally {
       setPending(false);
     }
@@ -120,8 +137,14 @@ function OpenIncidentForm({ onOpened }: { onOpened: () => void }) {
           <label className="block text-sm">
             <span className="font-medium text-ink">{targetKind === "tool" ? "Tool name" : "Token id"}</span>
             <Input
-              value={target} onChange={(e) => setTarget(e.target.value)} required maxLength={200} list={`${id}-targets`} autoComplete="off"
-              placeholder={targetKind === "tool" ? "e.g. shop.create_order" : "the token's id"} className="mt-1 h-9"
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+              required
+              maxLength={200}
+              list={`${id}-targets`}
+              autoComplete="off"
+              placeholder={targetKind === "tool" ? "e.g. shop.create_order" : "the token's id"}
+              className="mt-1 h-9"
               aria-describedby={unknownTarget ? `${id}-unknown` : undefined}
             />
             <datalist id={`${id}-targets`} data-testid="incident-targets">

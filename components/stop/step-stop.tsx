@@ -11,7 +11,12 @@ type ChildCancelResponse = z.output<typeof ChildCancelResponseSchema>;
 
 /** A step a person may stop alone: still queued or under way, not yet stopped, and its task not stopped as a whole. */
 export const stepStoppable = (item: { status: string; stopRequestedAt?: string | null }, task: { cancelRequestedAt: string | null; stage: string }) =>
-  task.stage === "active" && !task.cancelRequestedAt && !item.stopRequestedAt && isActiveItem(item.status) && item.status !== WorkItemStatus.cancelling && item.status !== WorkItemStatus.unrecoverable;
+  task.stage === "active" &&
+  !task.cancelRequestedAt &&
+  !item.stopRequestedAt &&
+  isActiveItem(item.status) &&
+  item.status !== WorkItemStatus.cancelling &&
+  item.status !== WorkItemStatus.unrecoverable;
 
 /**
  * A small Stop for one running step (a scoped Stop, issue 13): the rest of the request goes on. The step's row then
@@ -35,7 +40,15 @@ export function StepStop({ workItemId, label }: { workItemId: string; label: str
   }
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <Button variant="ghost" size="sm" onClick={() => void stop()} disabled={state !== "idle"} aria-label={`Stop this step: ${label}`} data-testid="step-stop" className="h-7 px-2 text-stop">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => void stop()}
+        disabled={state !== "idle"}
+        aria-label={`Stop this step: ${label}`}
+        data-testid="step-stop"
+        className="h-7 px-2 text-stop"
+      >
         <span aria-hidden="true" className="size-2 rounded-[2px] bg-current" />
         {state === "idle" ? "Stop this step" : "Stopping this step…"}
       </Button>

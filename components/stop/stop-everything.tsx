@@ -64,14 +64,20 @@ export function StopEverything({ reach, onStopped, className }: { reach: StopRea
     setMessage(null);
     try {
       // The one Stop client's retry (components/data/stop-client.ts): a scoped Stop is idempotent at the API too.
-      const answer = await withStopRetries(() => apiFetch<ManyCancelResponse>(words.path, { method: "POST", body: words.reason ? { reason: words.reason } : {} }));
+      const answer = await withStopRetries(() =>
+        apiFetch<ManyCancelResponse>(words.path, { method: "POST", body: words.reason ? { reason: words.reason } : {} }),
+      );
       const fresh = answer.boundaries.filter((b) => !b.alreadyRequested).length;
       setMessage({ ok: true, text: fresh === 0 ? words.none : words.done(fresh) });
       onStopped();
     } catch (e) {
       setMessage({
         ok: false,
-        text: isUnauthorized(e) ? SESSION_ENDED.title : e instanceof ApiError ? asSentence(e.message) : "The Stop could not be sent; check the connection and try again.",
+        text: isUnauthorized(e)
+          ? SESSION_ENDED.title
+          : e instanceof ApiError
+            ? asSentence(e.message)
+            : "The Stop could not be sent; check the connection and try again.",
       });
     } finally {
       setState("idle");

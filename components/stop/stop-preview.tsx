@@ -39,7 +39,9 @@ function usePreviews(taskIds: string[], open: boolean) {
           setPreviews(p);
           setError(null);
         })
-        .catch((e) => !controller.signal.aborted && setError(e instanceof ApiError ? asSentence(e.message) : "What Stop would do could not be read right now."));
+        .catch(
+          (e) => !controller.signal.aborted && setError(e instanceof ApiError ? asSentence(e.message) : "What Stop would do could not be read right now."),
+        );
     void load();
     const timer = setInterval(load, REFRESH_MS);
     return () => (controller.abort(), clearInterval(timer));
@@ -72,7 +74,9 @@ export function StopPreviewBody({ previews, error }: { previews: StopPreview[] |
         </ul>
       )}
       {previews.some((p) => p.state === "would_stop" && p.model_may_advise) && (
-        <p className="text-xs text-muted">A planning model may choose another allowed way to stop a step; what is said here about what cannot be undone stays true.</p>
+        <p className="text-xs text-muted">
+          A planning model may choose another allowed way to stop a step; what is said here about what cannot be undone stays true.
+        </p>
       )}
     </div>
   );
@@ -109,6 +113,7 @@ export function StopPreviewHover({
   const visible = open && taskIds.length > 0;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the wrapper only listens; the Stop button inside is the control (focus shows the preview too)
     <span
       className={cx("relative inline-flex", className)}
       onPointerEnter={(e) => e.pointerType !== "touch" && show()}

@@ -9,7 +9,9 @@ export function Details({ children, label = "Details", className, testId }: { ch
   return (
     <details className={cx("group text-xs text-muted", className)} data-testid={testId}>
       <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded font-medium text-muted select-none hover:text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent [&::-webkit-details-marker]:hidden">
-        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">›</span>
+        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+          ›
+        </span>
         {label}
       </summary>
       <div className="mt-1.5 space-y-1 border-l border-line pl-3 break-words">{children}</div>

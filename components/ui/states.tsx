@@ -18,7 +18,17 @@ import { cx } from "./cx";
 /** How a loading state looks: a table's rows, a conversation's turns, a short list, or a plain block. */
 export type LoadingShape = "block" | "rows" | "conversation" | "list";
 
-export function LoadingState({ subject, label, shape = "block", className }: { subject?: StateSubject; label?: string; shape?: LoadingShape; className?: string }) {
+export function LoadingState({
+  subject,
+  label,
+  shape = "block",
+  className,
+}: {
+  subject?: StateSubject;
+  label?: string;
+  shape?: LoadingShape;
+  className?: string;
+}) {
   const text = label ?? (subject ? loadWords(subject).loading : "Loading…");
   const status = (
     <p role="status" className={shape === "block" ? "flex items-center gap-2 text-sm text-muted" : "sr-only"}>

@@ -32,7 +32,12 @@ export function createChatHandler(options: ChatHandlerOptions) {
   const stopline = createStopline({ client: options.client, worker: options.worker });
   const base = options.demoUrl.replace(/\/$/, "");
   const call = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> => {
-    const res = await fetch(`${base}${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined, signal });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      signal,
+    });
     const json = await res.json();
     if (!res.ok) throw Object.assign(new Error(`${method} ${path} → ${res.status}: ${json.error ?? ""}`), { status: res.status });
     return json as T;
@@ -82,12 +87,16 @@ export function createChatHandler(options: ChatHandlerOptions) {
     },
   };
 
+  // biome-ignore lint/correctness/noComponentHookFactories: a Next.js route handler, named as Next.js requires, not a component
   return async function POST(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as { message?: unknown; conversationId?: unknown } | null;
     if (!body || typeof body.message !== "string" || !body.message.trim()) {
       return Response.json({ error: { code: "bad_request", message: "message (a non-empty string) is required", field: "message" } }, { status: 400 });
     }
-    const task = await stopline.startTask({ title: body.message.slice(0, 200), ...(typeof body.conversationId === "string" ? { conversationId: body.conversationId } : {}) });
+    const task = await stopline.startTask({
+      title: body.message.slice(0, 200),
+      ...(typeof body.conversationId === "string" ? { conversationId: body.conversationId } : {}),
+    });
     const result = streamText({
       model: stopline.wrapModel(task, options.model),
       tools: stopline.wrapTools(task, {

@@ -48,11 +48,17 @@ describe("the demo agent prepares, asks, and only then commits", () => {
       const slowPrices: ReturnType<typeof agent>["prices"] = async (skus) => {
         // the agent is still working out the price: the stock check it scheduled has already ended
         const [task] = await t.database.prisma.task.findMany({ where: { conversationId: "c-prep" } });
-        await until(async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: task.id, toolName: "shop.check_stock" } })).status === "completed");
+        await until(
+          async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: task.id, toolName: "shop.check_stock" } })).status === "completed",
+        );
         settledMeanwhile = await settleTurn(t.database, task.id); // what the turn settler does when a child ends
         return shopPrices(demo.url)(skus);
       };
-      const turn = await startTurn(t.database, { prices: slowPrices }, { ownerId: "alice", conversationId: "c-prep", text: "order two chairs", actor: "user:alice" });
+      const turn = await startTurn(
+        t.database,
+        { prices: slowPrices },
+        { ownerId: "alice", conversationId: "c-prep", text: "order two chairs", actor: "user:alice" },
+      );
       expect(settledMeanwhile).toBeNull();
       expect(turn.proposal).toMatchObject({ type: "order", version: 1 });
       const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId }, include: { workItems: true } });
@@ -81,8 +87,24 @@ describe("the demo agent prepares, asks, and only then commits", () => {
     const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
     try {
       // what confirmProposal does first: the commitment, bound to the confirmed version — it runs and ends…
-      const order = await scheduleWorkItem(t.database, { taskId: turn.taskId, kind: "external_action", correlationId: "proposal-v1-order", toolName: "shop.create_order", mechanism: "provider_cancel", commitsEffect: true, intentVersion: 1, proposalVersion: 1, input: { items: [{ sku: "chair", quantity: 2 }] } }, "user:alice");
-      await until(async () => (await t.database.prisma.workItem.count({ where: { taskId: turn.taskId, status: { in: ["queued", "running", "submitted"] } } })) === 0);
+      const order = await scheduleWorkItem(
+        t.database,
+        {
+          taskId: turn.taskId,
+          kind: "external_action",
+          correlationId: "proposal-v1-order",
+          toolName: "shop.create_order",
+          mechanism: "provider_cancel",
+          commitsEffect: true,
+          intentVersion: 1,
+          proposalVersion: 1,
+          input: { items: [{ sku: "chair", quantity: 2 }] },
+        },
+        "user:alice",
+      );
+      await until(
+        async () => (await t.database.prisma.workItem.count({ where: { taskId: turn.taskId, status: { in: ["queued", "running", "submitted"] } } })) === 0,
+      );
       expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("completed");
       // …before the confirmation (and any later commitment of it) is recorded: the turn is not over yet
       expect(await settleTurn(t.database, turn.taskId)).toBeNull();
@@ -99,12 +121,19 @@ describe("the demo agent prepares, asks, and only then commits", () => {
     const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "c-2", text: "order two chairs", actor: "user:alice" });
     const confirmed = await confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" });
     // the person edits the proposal before the order was committed
-    const edited = await editProposal(t.database, agent(), { taskId: turn.taskId, items: [{ sku: "chair", quantity: 3 }], expectedVersion: 1, actor: "user:alice" });
+    const edited = await editProposal(t.database, agent(), {
+      taskId: turn.taskId,
+      items: [{ sku: "chair", quantity: 3 }],
+      expectedVersion: 1,
+      actor: "user:alice",
+    });
     expect(edited).toMatchObject({ version: 2, amountCents: 18000 });
     const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
     try {
       const orderItem = confirmed.workItems[0];
-      await until(async () => ["failed", "cancelled", "completed"].includes((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: orderItem } })).status));
+      await until(async () =>
+        ["failed", "cancelled", "completed"].includes((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: orderItem } })).status),
+      );
       const row = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: orderItem } });
       expect(row.status).toBe("failed");
       expect(row.error).toMatch(/confirmed proposal version 1, but the task's proposal is at 2/);
@@ -136,7 +165,9 @@ describe("the demo agent prepares, asks, and only then commits", () => {
       await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: turn.taskId } })).stage === "cancelled");
       const summary = await getCancellationSummary(t.database, turn.taskId);
       expect(summary.status).toBe("PARTIALLY_CANCELLED");
-      expect(summary.orphaned_side_effects[0].description).toMatch(/^order ord_\w+ \(1 × lamp, €35\.00\): took effect — a person decides by \d\d:\d\d UTC whether to reverse it$/);
+      expect(summary.orphaned_side_effects[0].description).toMatch(
+        /^order ord_\w+ \(1 × lamp, €35\.00\): took effect — a person decides by \d\d:\d\d UTC whether to reverse it$/,
+      );
       expect(summary.user_message).toMatch(/One action took effect; a person decides by \d\d:\d\d UTC whether to reverse it\./);
       expect(orders().length).toBe(before + 1);
       const review = await t.database.prisma.reviewItem.findFirstOrThrow({ where: { taskId: turn.taskId } });

@@ -13,7 +13,10 @@ const SUBJECT: Record<NonNullable<About>, RegExp> = { order: /order/, export: /e
 export function answerFromHistory(turns: TranscriptTurn[], about: About, f: WordsFormat = utcFormat): string {
   const matches = (toolName: string) => (about ? SUBJECT[about].test(toolName) : true);
   const turn = [...turns].reverse().find((t) => t.toolCalls.some((c) => matches(c.toolName)));
-  if (!turn) return about ? `I find no earlier request in this conversation that ran a step about ${about === "email" ? "an email" : `a ${about}`}.` : "I find no earlier request in this conversation that ran a step.";
+  if (!turn)
+    return about
+      ? `I find no earlier request in this conversation that ran a step about ${about === "email" ? "an email" : `a ${about}`}.`
+      : "I find no earlier request in this conversation that ran a step.";
   const calls = turn.toolCalls.filter((c) => matches(c.toolName));
   const shown = about ? calls : calls.some((c) => c.touchedByStop) ? calls.filter((c) => c.touchedByStop) : calls;
   const s = [`About “${turn.userText}”${turn.stop ? ` (you pressed Stop at ${f.time(turn.stop.requestedAt)})` : ""}:`];

@@ -22,7 +22,11 @@ import { answerFromHistory } from "./answer-from-history";
  */
 
 export const ProposalSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("order"), items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1), unitCents: z.number().int() })).min(1), amountCents: z.number().int() }),
+  z.object({
+    type: z.literal("order"),
+    items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1), unitCents: z.number().int() })).min(1),
+    amountCents: z.number().int(),
+  }),
   z.object({ type: z.literal("record_and_email"), name: z.string(), email: z.string(), subject: z.string(), body: z.string() }),
 ]);
 export type Proposal = z.infer<typeof ProposalSchema>;
@@ -50,16 +54,36 @@ export const STOPPED_BEFORE_START = "You pressed Stop before I started, so I did
  * already exists with its boundary (lib/agent/stop-turn.ts): nothing is scheduled and the reply says so. A
  * repeat of the same turn answers the first one.
  */
-export async function startTurn(database: Database, options: AgentOptions, input: { ownerId: string; conversationId: string; text: string; actor: string; turnId?: string; createdById?: string | null }): Promise<TurnResult> {
+export async function startTurn(
+  database: Database,
+  options: AgentOptions,
+  input: { ownerId: string; conversationId: string; text: string; actor: string; turnId?: string; createdById?: string | null },
+): Promise<TurnResult> {
   const intent = understand(input.text);
-  const { task, created } = await createTurnTask(database, {
-    title: input.text.slice(0, 200), ownerId: input.ownerId, conversationId: input.conversationId, turnId: input.turnId ?? randomUUID(),
-    riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low", createdById: input.createdById ?? null,
-  }, input.actor);
-  if (task.ownerId !== input.ownerId) throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
+  const { task, created } = await createTurnTask(
+    database,
+    {
+      title: input.text.slice(0, 200),
+      ownerId: input.ownerId,
+      conversationId: input.conversationId,
+      turnId: input.turnId ?? randomUUID(),
+      riskLevel: intent.type === "order" || intent.type === "record_and_email" ? "high" : "low",
+      createdById: input.createdById ?? null,
+    },
+    input.actor,
+  );
+  if (task.ownerId !== input.ownerId)
+    throw new AppError(ErrorCode.notFound, `conversation ${input.conversationId} not found`, { conversationId: input.conversationId });
   if (!created) return answerOf(database, task.id, intent);
   try {
-    return await prepare(database, options, { taskId: task.id, intent, actor: input.actor, conversationId: input.conversationId, ownerId: input.ownerId, text: input.text });
+    return await prepare(database, options, {
+      taskId: task.id,
+      intent,
+      actor: input.actor,
+      conversationId: input.conversationId,
+      ownerId: input.ownerId,
+      text: input.text,
+    });
   } catch (error) {
     // Stop landed while the agent was preparing: what was scheduled is removed from dispatch by the engine.
     if (error instanceof AppError && error.code === ErrorCode.cancelRequested) return answerOf(database, task.id, intent);
@@ -83,10 +107,19 @@ async function endRefused(database: Database, taskId: string, error: AppError, a
   });
 }
 
-async function prepare(database: Database, options: AgentOptions, input: { taskId: string; intent: Intent; actor: string; conversationId: string; ownerId: string; text: string }): Promise<TurnResult> {
+async function prepare(
+  database: Database,
+  options: AgentOptions,
+  input: { taskId: string; intent: Intent; actor: string; conversationId: string; ownerId: string; text: string },
+): Promise<TurnResult> {
   const { taskId, intent } = input;
-  const child = (toolName: string, kind: "model_request" | "remote_tool" | "external_action", mechanism: string, data: unknown, extra: { commitsEffect?: boolean; proposalVersion?: number } = {}) =>
-    scheduleWorkItem(database, { taskId, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
+  const child = (
+    toolName: string,
+    kind: "model_request" | "remote_tool" | "external_action",
+    mechanism: string,
+    data: unknown,
+    extra: { commitsEffect?: boolean; proposalVersion?: number } = {},
+  ) => scheduleWorkItem(database, { taskId, kind, toolName, mechanism: mechanism as never, intentVersion: 1, input: data, ...extra }, input.actor);
 
   let text: string;
   let proposal: TurnResult["proposal"] = null;
@@ -102,7 +135,13 @@ async function prepare(database: Database, options: AgentOptions, input: { taskI
       break;
     }
     case "record_and_email": {
-      const draft: Proposal = { type: "record_and_email", name: intent.name, email: intent.email, subject: "Welcome", body: `Hello ${intent.name}, thank you for getting in touch.` };
+      const draft: Proposal = {
+        type: "record_and_email",
+        name: intent.name,
+        email: intent.email,
+        subject: "Welcome",
+        body: `Hello ${intent.name}, thank you for getting in touch.`,
+      };
       proposal = await setProposal(database, taskId, draft, input.actor, 0);
       text = `I can add ${intent.name} <${intent.email}> to the CRM and email them a welcome. Please confirm.`;
       break;
@@ -117,7 +156,8 @@ async function prepare(database: Database, options: AgentOptions, input: { taskI
       text = answerFromHistory(history, intent.about);
       break;
     default:
-      text = "I can order items (\"order two chairs\"), export a report (\"export a report of 500 rows\"), or record a customer and email them (\"record customer Ada ada@example.com\").";
+      text =
+        'I can order items ("order two chairs"), export a report ("export a report of 500 rows"), or record a customer and email them ("record customer Ada ada@example.com").';
   }
   // The rest of the reply says what will actually happen next; it streams as a cancellable model request.
   // (`reply` keeps the headline with it, for a page that reopens the conversation.)
@@ -125,7 +165,12 @@ async function prepare(database: Database, options: AgentOptions, input: { taskI
   // (lib/transcript): the same words the person is shown, so it does not order again what was already ordered.
   history ??= await loadTranscript(database, { conversationId: input.conversationId, ownerId: input.ownerId, before: taskId });
   const messages = [...toModelMessages(history), { role: "user" as const, content: input.text }];
-  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", { prompt: whatHappensNext(intent), reply: text, wordMs: 40, messages });
+  await child(options.replyTool ?? "inference.generate", "model_request", "abort_signal", {
+    prompt: whatHappensNext(intent),
+    reply: text,
+    wordMs: 40,
+    messages,
+  });
   return { taskId, intent: intent.type, reply: text, proposal };
 }
 
@@ -150,11 +195,19 @@ export function whatHappensNext(intent: Intent): string {
 
 /** The answer to a turn that was already taken up (a repeat), or stopped before the agent prepared anything. */
 async function answerOf(database: Database, taskId: string, intent: Intent): Promise<TurnResult> {
-  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId }, include: { workItems: { select: { kind: true, input: true }, orderBy: { createdAt: "asc" } } } });
+  const task = await database.prisma.task.findUniqueOrThrow({
+    where: { id: taskId },
+    include: { workItems: { select: { kind: true, input: true }, orderBy: { createdAt: "asc" } } },
+  });
   const proposal = task.proposal ? { ...ProposalSchema.parse(task.proposal), version: task.proposalVersion } : null;
   if (task.cancelRequestedAt && task.workItems.length === 0) return { taskId, intent: intent.type, reply: STOPPED_BEFORE_START, proposal };
   const said = task.workItems.find((i) => i.kind === "model_request")?.input as { reply?: string } | undefined;
-  return { taskId, intent: intent.type, reply: task.cancelRequestedAt ? "You pressed Stop while I was preparing this request." : (said?.reply ?? ""), proposal };
+  return {
+    taskId,
+    intent: intent.type,
+    reply: task.cancelRequestedAt ? "You pressed Stop while I was preparing this request." : (said?.reply ?? ""),
+    proposal,
+  };
 }
 
 async function setProposal(database: Database, taskId: string, proposal: Proposal, actor: string, expectedVersion: number) {
@@ -167,8 +220,14 @@ async function setProposal(database: Database, taskId: string, proposal: Proposa
       const task = await w.tx.task.findUnique({ where: { id: taskId } });
       if (!task) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
       if (task.cancelRequestedAt) throw new AppError(ErrorCode.cancelRequested, "the task was stopped; its proposal cannot change", { taskId });
-      if (task.stage !== TaskStage.active) throw new AppError(ErrorCode.conflict, `task ${taskId} already ended: it is "${task.stage}"; its proposal cannot change`, { taskId, currentState: task.stage });
-      throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, { currentProposalVersion: task.proposalVersion });
+      if (task.stage !== TaskStage.active)
+        throw new AppError(ErrorCode.conflict, `task ${taskId} already ended: it is "${task.stage}"; its proposal cannot change`, {
+          taskId,
+          currentState: task.stage,
+        });
+      throw new AppError(ErrorCode.staleIntent, `the proposal is at version ${task.proposalVersion}, not ${expectedVersion}`, {
+        currentProposalVersion: task.proposalVersion,
+      });
     }
     await w.event({ taskId, entityType: "task", entityId: taskId, actor, type: LedgerEvent.agentProposal, data: { version: expectedVersion + 1, proposal } });
     return { ...proposal, version: expectedVersion + 1 };
@@ -176,12 +235,22 @@ async function setProposal(database: Database, taskId: string, proposal: Proposa
 }
 
 /** A person edits the proposal (e.g. three chairs instead of two): a new version that needs its own confirmation. */
-export async function editProposal(database: Database, options: AgentOptions, input: { taskId: string; items: { sku: string; quantity: number }[]; expectedVersion: number; actor: string }) {
+export async function editProposal(
+  database: Database,
+  options: AgentOptions,
+  input: { taskId: string; items: { sku: string; quantity: number }[]; expectedVersion: number; actor: string },
+) {
   const task = await database.prisma.task.findUnique({ where: { id: input.taskId } });
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
   const prices = await options.prices(input.items.map((i) => i.sku));
   const items = input.items.map((i) => ({ ...i, unitCents: prices[i.sku] ?? 0 }));
-  return setProposal(database, task.id, { type: "order", items, amountCents: items.reduce((s, i) => s + i.unitCents * i.quantity, 0) }, input.actor, input.expectedVersion);
+  return setProposal(
+    database,
+    task.id,
+    { type: "order", items, amountCents: items.reduce((s, i) => s + i.unitCents * i.quantity, 0) },
+    input.actor,
+    input.expectedVersion,
+  );
 }
 
 /**
@@ -193,9 +262,15 @@ export async function confirmProposal(database: Database, input: { taskId: strin
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
   if (!task.proposal) throw new AppError(ErrorCode.badRequest, "this task has no proposal to confirm", { field: "proposalVersion" });
   if (task.proposalVersion !== input.proposalVersion) {
-    throw new AppError(ErrorCode.staleIntent, `you confirmed proposal version ${input.proposalVersion}, but it is now version ${task.proposalVersion}; confirm the current one`, {
-      confirmedProposalVersion: input.proposalVersion, currentProposalVersion: task.proposalVersion, proposal: task.proposal,
-    });
+    throw new AppError(
+      ErrorCode.staleIntent,
+      `you confirmed proposal version ${input.proposalVersion}, but it is now version ${task.proposalVersion}; confirm the current one`,
+      {
+        confirmedProposalVersion: input.proposalVersion,
+        currentProposalVersion: task.proposalVersion,
+        proposal: task.proposal,
+      },
+    );
   }
   const proposal = ProposalSchema.parse(task.proposal);
   const bound = { intentVersion: task.intentVersion, proposalVersion: input.proposalVersion, commitsEffect: true };
@@ -204,12 +279,32 @@ export async function confirmProposal(database: Database, input: { taskId: strin
   // first one's work items instead of ordering twice.
   const commitments: { correlationId: string; toolName: string; mechanism: "provider_cancel"; input: unknown }[] =
     proposal.type === "order"
-      ? [{ correlationId: `proposal-v${input.proposalVersion}-order`, toolName: "shop.create_order", mechanism: "provider_cancel", input: { items: proposal.items.map(({ sku, quantity }) => ({ sku, quantity })) } }]
+      ? [
+          {
+            correlationId: `proposal-v${input.proposalVersion}-order`,
+            toolName: "shop.create_order",
+            mechanism: "provider_cancel",
+            input: { items: proposal.items.map(({ sku, quantity }) => ({ sku, quantity })) },
+          },
+        ]
       : [
-          { correlationId: `proposal-v${input.proposalVersion}-record`, toolName: "crm.create_record", mechanism: "provider_cancel", input: { name: proposal.name, email: proposal.email } },
-          { correlationId: `proposal-v${input.proposalVersion}-email`, toolName: "mailer.send_email", mechanism: "provider_cancel", input: { to: proposal.email, subject: proposal.subject, body: proposal.body } },
+          {
+            correlationId: `proposal-v${input.proposalVersion}-record`,
+            toolName: "crm.create_record",
+            mechanism: "provider_cancel",
+            input: { name: proposal.name, email: proposal.email },
+          },
+          {
+            correlationId: `proposal-v${input.proposalVersion}-email`,
+            toolName: "mailer.send_email",
+            mechanism: "provider_cancel",
+            input: { to: proposal.email, subject: proposal.subject, body: proposal.body },
+          },
         ];
-  const existing = await database.prisma.workItem.findMany({ where: { taskId: task.id, correlationId: { in: commitments.map((c) => c.correlationId) } }, select: { id: true } });
+  const existing = await database.prisma.workItem.findMany({
+    where: { taskId: task.id, correlationId: { in: commitments.map((c) => c.correlationId) } },
+    select: { id: true },
+  });
   if (existing.length) return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: existing.map((e) => e.id), alreadyConfirmed: true };
   const scheduled: string[] = [];
   for (const c of commitments) {
@@ -218,14 +313,26 @@ export async function confirmProposal(database: Database, input: { taskId: strin
     } catch (error) {
       // A concurrent confirmation won the race for this correlation id: answer with its work items.
       if (error instanceof AppError && error.code === ErrorCode.conflict && scheduled.length === 0) {
-        const winner = await database.prisma.workItem.findMany({ where: { taskId: task.id, correlationId: { in: commitments.map((x) => x.correlationId) } }, select: { id: true } });
+        const winner = await database.prisma.workItem.findMany({
+          where: { taskId: task.id, correlationId: { in: commitments.map((x) => x.correlationId) } },
+          select: { id: true },
+        });
         return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: winner.map((w) => w.id), alreadyConfirmed: true };
       }
       throw error;
     }
   }
   // Recorded after scheduling: a confirmation refused by a Stop leaves no "confirmed" in the ledger.
-  await writeLedger(database, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.agentProposalConfirmed, data: { version: input.proposalVersion, proposal } }));
+  await writeLedger(database, (w) =>
+    w.event({
+      taskId: task.id,
+      entityType: "task",
+      entityId: task.id,
+      actor: input.actor,
+      type: LedgerEvent.agentProposalConfirmed,
+      data: { version: input.proposalVersion, proposal },
+    }),
+  );
   return { taskId: task.id, proposalVersion: input.proposalVersion, workItems: scheduled, alreadyConfirmed: false };
 }
 

@@ -15,7 +15,11 @@ const streamingModel = (chunkDelayInMs: number) =>
           { type: "text-start", id: "t" },
           ...words.map((delta) => ({ type: "text-delta" as const, id: "t", delta })),
           { type: "text-end", id: "t" },
-          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 9, text: 9, reasoning: 0 } } },
+          {
+            type: "finish",
+            finishReason: { unified: "stop", raw: "stop" },
+            usage: { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 9, text: 9, reasoning: 0 } },
+          },
         ] as never,
       }),
     }),
@@ -24,9 +28,16 @@ const streamingModel = (chunkDelayInMs: number) =>
 function context(signal: AbortSignal) {
   const partials: { result: unknown; complete: boolean }[] = [];
   const ctx = {
-    signal, idempotencyKey: "k", workItemId: "w", taskId: "t", toolCallId: "c",
-    checkpoint: async () => {}, submitted: async () => {}, holdResource: async () => ({ id: "r", workItemId: "w", type: "x", handle: "y" }),
-    releaseResource: async () => {}, reportPartial: async (result: unknown, { complete }: { complete: boolean }) => void partials.push({ result, complete }),
+    signal,
+    idempotencyKey: "k",
+    workItemId: "w",
+    taskId: "t",
+    toolCallId: "c",
+    checkpoint: async () => {},
+    submitted: async () => {},
+    holdResource: async () => ({ id: "r", workItemId: "w", type: "x", handle: "y" }),
+    releaseResource: async () => {},
+    reportPartial: async (result: unknown, { complete }: { complete: boolean }) => void partials.push({ result, complete }),
     reportProgress: async () => {},
   } satisfies ToolContext;
   return { ctx, partials };
@@ -44,7 +55,11 @@ describe("the demo agent's optional real model", () => {
     // The model sends five words and then stalls, as a slow model does; Stop comes while it stalls. Driven by the
     // stream, not by a clock: under load a 100 ms timer could fire before the first word arrived.
     const controller = new AbortController();
-    const chunks: unknown[] = [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, ...words.slice(0, 5).map((delta) => ({ type: "text-delta", id: "t", delta }))];
+    const chunks: unknown[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "text-start", id: "t" },
+      ...words.slice(0, 5).map((delta) => ({ type: "text-delta", id: "t", delta })),
+    ];
     const model = new MockLanguageModelV3({
       doStream: async () => ({
         stream: new ReadableStream({

@@ -21,11 +21,16 @@ export function agentModelFromEnvironment(env: Readonly<Record<string, string | 
   }).chatModel(modelId);
 }
 
-const SYSTEM = "You are the assistant of a small shop. You are given what the application will do next. Tell the person exactly that, in at most two sentences, and promise nothing else.";
+const SYSTEM =
+  "You are the assistant of a small shop. You are given what the application will do next. Tell the person exactly that, in at most two sentences, and promise nothing else.";
 
 export function modelReplyTool(model: ReplyModel): ToolDefinition<{ prompt: string; messages?: unknown[] }> {
   return {
-    name: MODEL_REPLY_TOOL, kind: "model_request", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name: MODEL_REPLY_TOOL,
+    kind: "model_request",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     // `messages`: the conversation so far (lib/transcript), each stopped call's result as the ledger records it.
     input: z.object({ prompt: z.string().min(1), messages: z.array(z.any()).optional() }).loose(),
     async run(input, ctx) {

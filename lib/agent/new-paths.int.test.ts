@@ -52,13 +52,28 @@ const until = async <T>(probe: () => Promise<T>, what: string, ms = 15_000): Pro
 
 describe(`issue 20: what people read stays true on the new paths (${testEngine()})`, () => {
   it("item 3 — a message refused because its tool is quarantined ends at once: no running task, nothing to stop; the console and the audit say refused", async () => {
-    const incident = await openIncident(t.database, { targetKind: "tool", target: "reports.export_report", reason: "exports leak rows of other tenants", actor: "operator:olivia", actorId: "person:olivia" });
+    const incident = await openIncident(t.database, {
+      targetKind: "tool",
+      target: "reports.export_report",
+      reason: "exports leak rows of other tenants",
+      actor: "operator:olivia",
+      actorId: "person:olivia",
+    });
     try {
-      const refused = await startTurn(t.database, agent(), { ownerId: "rita", conversationId: "c-refused", text: "export a report of 500 rows", actor: "user:rita", turnId: "turn-refused" }).catch((e) => e);
+      const refused = await startTurn(t.database, agent(), {
+        ownerId: "rita",
+        conversationId: "c-refused",
+        text: "export a report of 500 rows",
+        actor: "user:rita",
+        turnId: "turn-refused",
+      }).catch((e) => e);
       expect(refused).toBeInstanceOf(AppError);
       expect(refused).toMatchObject({ code: "quarantined", details: { reason: "exports leak rows of other tenants" } });
 
-      const task = await t.database.prisma.task.findUniqueOrThrow({ where: { conversationId_turnId: { conversationId: "c-refused", turnId: "turn-refused" } }, include: { workItems: true } });
+      const task = await t.database.prisma.task.findUniqueOrThrow({
+        where: { conversationId_turnId: { conversationId: "c-refused", turnId: "turn-refused" } },
+        include: { workItems: true },
+      });
       // The task ended with the message: nothing of it runs, no Stop has anything to stop.
       expect(task.stage).toBe("failed");
       expect(task.workItems).toHaveLength(0);
@@ -84,12 +99,24 @@ describe(`issue 20: what people read stays true on the new paths (${testEngine()
     const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000 }).start();
     const stopSettler = startTurnSettler(t.database, { sweepMs: 60_000 });
     try {
-      const turn = await startTurn(t.database, agent(), { ownerId: "kim", conversationId: "c-incident", text: "export a report of 6000 rows", actor: "user:kim@example.com", turnId: "turn-incident" });
+      const turn = await startTurn(t.database, agent(), {
+        ownerId: "kim",
+        conversationId: "c-incident",
+        text: "export a report of 6000 rows",
+        actor: "user:kim@example.com",
+        turnId: "turn-incident",
+      });
       const exportItem = await until(async () => {
         const item = await t.database.prisma.workItem.findFirst({ where: { taskId: turn.taskId, toolName: "reports.export_report", status: "running" } });
         return item && witnessLog(demo.db, "reports").some((w) => w.action === "export_started") ? item : null;
       }, "the export to run at the service");
-      const opened = await openIncident(t.database, { targetKind: "tool", target: "reports.export_report", reason: "exports leak rows of other tenants", actor: "operator:olivia", actorId: "person:olivia" });
+      const opened = await openIncident(t.database, {
+        targetKind: "tool",
+        target: "reports.export_report",
+        reason: "exports leak rows of other tenants",
+        actor: "operator:olivia",
+        actorId: "person:olivia",
+      });
       try {
         expect(opened.stoppedWorkItems).toContain(exportItem.id);
         // The turn is stopped by the incident — the settler records it as soon as the incident's Stop of its export is in.
@@ -99,7 +126,13 @@ describe(`issue 20: what people read stays true on the new paths (${testEngine()
           // (on a287450 the turn ended "completed" once its steps had: that is what this waits for too)
           return exported.stopSettledAt && ((row.settledAt && row.stage === "cancelled") || row.stage === "completed" || row.stage === "failed") ? row : null;
         }, "the incident's Stop of the turn and of its export to settle");
-        expect(task).toMatchObject({ stage: "cancelled", cancelScope: "incident", cancelScopeRef: opened.incident.id, cancelRequestedBy: "operator:olivia", cancelReason: "incident: exports leak rows of other tenants" });
+        expect(task).toMatchObject({
+          stage: "cancelled",
+          cancelScope: "incident",
+          cancelScopeRef: opened.incident.id,
+          cancelRequestedBy: "operator:olivia",
+          cancelReason: "incident: exports leak rows of other tenants",
+        });
         const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: turn.taskId, entityType: "task" }, orderBy: { seq: "asc" } });
         expect(events.map((e) => e.type)).not.toContain(LedgerEvent.taskCompleted);
         expect(events.map((e) => e.type)).toContain(LedgerEvent.taskCancelRequested);
@@ -108,14 +141,20 @@ describe(`issue 20: what people read stays true on the new paths (${testEngine()
         const summary = await getCancellationSummary(t.database, turn.taskId);
         expect(summary.scope).toEqual({ kind: "incident", ref: opened.incident.id });
         expect(summary.stopped_by).toEqual({ actor: "operator:olivia", reason: "incident: exports leak rows of other tenants" });
-        expect(summary.user_message).toMatch(/^An incident that operator olivia opened stopped this request: “exports leak rows of other tenants”\. Stopped new work\./);
+        expect(summary.user_message).toMatch(
+          /^An incident that operator olivia opened stopped this request: “exports leak rows of other tenants”\. Stopped new work\./,
+        );
         expect(summary.status).not.toBe("IN_PROGRESS");
         const exportCall = summary.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
         expect(["stopped_partial_kept", "stopped", "discarded"]).toContain(exportCall.outcome.kind);
         // The console's row: stopped, never "completed".
         expect((await taskRowFacts(t.database, [task])).get(task.id)?.standing).toMatch(/^stopped/);
         const audit = await queryAudit(t.database, { taskId: task.id });
-        expect(audit.tasks[0]).toMatchObject({ stage: "cancelled", cancelRequestedBy: "operator:olivia", cancelReason: "incident: exports leak rows of other tenants" });
+        expect(audit.tasks[0]).toMatchObject({
+          stage: "cancelled",
+          cancelRequestedBy: "operator:olivia",
+          cancelReason: "incident: exports leak rows of other tenants",
+        });
         // The reports service's witness log agrees: the export was cancelled there, after the rows it had written.
         const witnessed = witnessLog(demo.db, "reports");
         expect(witnessed.some((w) => w.action === "export_cancelled")).toBe(true);

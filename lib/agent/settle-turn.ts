@@ -16,7 +16,24 @@ export const AGENT_ACTOR = "agent:demo";
  * nothing is running (request-cancellation.ts).
  */
 export async function settleTurn(database: Database, taskId: string): Promise<TaskEnding | null> {
-  const task = await database.prisma.task.findUnique({ where: { id: taskId }, include: { workItems: { select: { kind: true, toolName: true, status: true, error: true, commitsEffect: true, proposalVersion: true, stopIncidentId: true, stopRequestedAt: true }, orderBy: { createdAt: "asc" } } } });
+  const task = await database.prisma.task.findUnique({
+    where: { id: taskId },
+    include: {
+      workItems: {
+        select: {
+          kind: true,
+          toolName: true,
+          status: true,
+          error: true,
+          commitsEffect: true,
+          proposalVersion: true,
+          stopIncidentId: true,
+          stopRequestedAt: true,
+        },
+        orderBy: { createdAt: "asc" },
+      },
+    },
+  });
   if (!task || task.turnId === null || task.stage !== TaskStage.active || task.cancelRequestedAt) return null;
   // A kill switch stopped part of this person's request: the request is cut short — a Stop by the incident, with
   // its opener and reason, like any Stop (a summary, "stopped" in the console and the audit), never "completed".
@@ -43,7 +60,9 @@ export async function settleTurn(database: Database, taskId: string): Promise<Ta
   const ending = failed ? TaskEnding.failed : TaskEnding.completed;
   try {
     await finishTask(database, {
-      taskId, ending, actor: AGENT_ACTOR,
+      taskId,
+      ending,
+      actor: AGENT_ACTOR,
       reason: failed ? `${failed.toolName} failed: ${failed.error ?? "no reason given"}` : "every step of the request ended",
     });
     return ending;
@@ -59,7 +78,12 @@ async function stopByIncident(database: Database, taskId: string, incidentId: st
   const incident = await database.prisma.incident.findUnique({ where: { id: incidentId } });
   if (!incident) return;
   await requestCancellation(database, {
-    taskId, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById, scope: StopScope.incident, scopeRef: incident.id,
+    taskId,
+    reason: `incident: ${incident.reason}`,
+    actor: incident.openedBy,
+    actorId: incident.openedById,
+    scope: StopScope.incident,
+    scopeRef: incident.id,
   }).catch((error) => {
     // the task ended or was stopped meanwhile: the ledger's answer stands
     if (!isAppError(error)) throw error;
@@ -76,7 +100,13 @@ export function startTurnSettler(database: Database, options: { sweepMs?: number
   // (not on work_item.stop_requested: a kill switch stopping 30 children woke every process's settler 30 times at the
   // moment the workers needed the embedded database most — kill-switch.int saw writes wait past 5 s; the stopped
   // child's work_item.finished comes a moment later and settles the turn as cut short by the incident)
-  const ENDINGS = new Set<string>([LedgerEvent.workItemFinished, LedgerEvent.workItemReconciled, LedgerEvent.leaseExpired, LedgerEvent.workItemRemovedFromDispatch, LedgerEvent.agentProposalConfirmed]);
+  const ENDINGS = new Set<string>([
+    LedgerEvent.workItemFinished,
+    LedgerEvent.workItemReconciled,
+    LedgerEvent.leaseExpired,
+    LedgerEvent.workItemRemovedFromDispatch,
+    LedgerEvent.agentProposalConfirmed,
+  ]);
   const drain = () => {
     running = running.then(async () => {
       for (const id of [...due]) {
@@ -87,14 +117,17 @@ export function startTurnSettler(database: Database, options: { sweepMs?: number
   };
   const unsubscribe = onCommitted((events) => {
     let any = false;
-    for (const e of events) if (e.taskId && ENDINGS.has(e.type)) (due.add(e.taskId), (any = true));
+    for (const e of events) if (e.taskId && ENDINGS.has(e.type)) due.add(e.taskId), (any = true);
     if (any) drain();
   });
   const sweep = async () => {
-    const open = await database.prisma.task.findMany({
-      where: { stage: TaskStage.active, turnId: { not: null }, cancelRequestedAt: null, workItems: { none: { status: { in: ACTIVE_ITEM_STATUSES } } } },
-      select: { id: true }, take: 50,
-    }).catch(() => []);
+    const open = await database.prisma.task
+      .findMany({
+        where: { stage: TaskStage.active, turnId: { not: null }, cancelRequestedAt: null, workItems: { none: { status: { in: ACTIVE_ITEM_STATUSES } } } },
+        select: { id: true },
+        take: 50,
+      })
+      .catch(() => []);
     for (const t of open) due.add(t.id);
     if (open.length) drain();
   };

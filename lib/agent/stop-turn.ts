@@ -13,15 +13,29 @@ export const UNSENT_TITLE = "(stopped before the agent received the message)";
  */
 export async function stopTurn(
   database: Database,
-  input: { conversationId: string; turnId: string; ownerId: string; text?: string | null; reason?: string | null; actor: string; actorId?: string | null; mayStopOthers: boolean },
+  input: {
+    conversationId: string;
+    turnId: string;
+    ownerId: string;
+    text?: string | null;
+    reason?: string | null;
+    actor: string;
+    actorId?: string | null;
+    mayStopOthers: boolean;
+  },
 ): Promise<CancellationRequestResult> {
   const key = { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } };
   let task = await database.prisma.task.findUnique({ where: key, select: { id: true, ownerId: true } });
   let born = false;
   if (!task) {
     const made = await createTaskBornStopped(database, {
-      conversationId: input.conversationId, turnId: input.turnId, ownerId: input.ownerId,
-      title: input.text?.trim().slice(0, 200) || UNSENT_TITLE, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null,
+      conversationId: input.conversationId,
+      turnId: input.turnId,
+      ownerId: input.ownerId,
+      title: input.text?.trim().slice(0, 200) || UNSENT_TITLE,
+      reason: input.reason ?? null,
+      actor: input.actor,
+      actorId: input.actorId ?? null,
     });
     born = made.created;
     task = await database.prisma.task.findUniqueOrThrow({ where: { id: made.taskId }, select: { id: true, ownerId: true } });

@@ -4,7 +4,16 @@ import { understand } from "./understand";
 describe("the demo agent understands a handful of requests", () => {
   it.each([
     ["Please order two chairs", { type: "order", items: [{ sku: "chair", quantity: 2 }] }],
-    ["buy 3 lamps and a desk", { type: "order", items: [{ sku: "lamp", quantity: 3 }, { sku: "desk", quantity: 1 }] }],
+    [
+      "buy 3 lamps and a desk",
+      {
+        type: "order",
+        items: [
+          { sku: "lamp", quantity: 3 },
+          { sku: "desk", quantity: 1 },
+        ],
+      },
+    ],
     ["order two oak chairs and 2 more chairs", { type: "order", items: [{ sku: "chair", quantity: 4 }] }],
     ["export a report of 1,500 rows", { type: "export", rows: 1500 }],
     ["run the sales report", { type: "export", rows: 200 }],

@@ -10,14 +10,37 @@ export type Intent =
   | { type: "question"; about: "order" | "export" | "record" | "email" | null }
   | { type: "unknown" };
 
-const NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, twenty: 20 };
+const NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  twenty: 20,
+};
 const SKUS: Record<string, string> = { chair: "chair", chairs: "chair", desk: "desk", desks: "desk", lamp: "lamp", lamps: "lamp", mug: "mug", mugs: "mug" };
 
 export function understand(text: string): Intent {
   const t = text.toLowerCase().trim();
   // A question about an earlier request is not a new one: "did the export finish?" exports nothing.
   if (/^(did|was|were|has|have|is|are|what happened|what became)\b/.test(t) || /\b(go|gone|went) through\b/.test(t) || /\bstatus\b/.test(t)) {
-    const about = /\border/.test(t) ? "order" : /\b(export|report)/.test(t) ? "export" : /\b(e-?mail|mail)/.test(t) ? "email" : /\b(record|customer|crm)\b/.test(t) ? "record" : null;
+    const about = /\border/.test(t)
+      ? "order"
+      : /\b(export|report)/.test(t)
+        ? "export"
+        : /\b(e-?mail|mail)/.test(t)
+          ? "email"
+          : /\b(record|customer|crm)\b/.test(t)
+            ? "record"
+            : null;
     return { type: "question", about };
   }
   const email = /([\w.+-]+@[\w-]+(\.[\w-]+)+)/.exec(text)?.[1];

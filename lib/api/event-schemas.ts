@@ -15,7 +15,12 @@ import { StoredProgress } from "../ledger/progress";
  */
 
 const loose = z.looseObject;
-const checkpointVersions = { preparedIntentVersion: z.number(), taskIntentVersion: z.number(), confirmedProposalVersion: z.number().nullable(), taskProposalVersion: z.number() };
+const checkpointVersions = {
+  preparedIntentVersion: z.number(),
+  taskIntentVersion: z.number(),
+  confirmedProposalVersion: z.number().nullable(),
+  taskProposalVersion: z.number(),
+};
 const decision = loose({ decision: z.string(), evidence: z.string().nullable() });
 const tokenFacts = loose({ name: z.string(), role: z.string(), prefix: z.string() });
 const accountFacts = { email: z.string(), name: z.string(), role: z.string() };
@@ -28,7 +33,13 @@ type DataOf<T extends LedgerEventType> = T extends TaskEventType ? TaskEventData
 export const EVENT_DATA = {
   // ---- the task
   "task.created": loose({ title: z.string(), conversationId: z.string().nullable(), riskLevel: z.string(), turnId: z.string().nullable().optional() }),
-  "task.cancel_requested": loose({ intentVersion: z.number(), previousIntentVersion: z.number(), bornStopped: z.boolean().optional(), scope: z.string().optional(), scopeRef: z.string().nullable().optional() }),
+  "task.cancel_requested": loose({
+    intentVersion: z.number(),
+    previousIntentVersion: z.number(),
+    bornStopped: z.boolean().optional(),
+    scope: z.string().optional(),
+    scopeRef: z.string().nullable().optional(),
+  }),
   "task.cancelled": z.null(),
   "task.completed": loose({ note: z.string().nullable() }),
   "task.failed": loose({ error: z.string() }),
@@ -47,7 +58,12 @@ export const EVENT_DATA = {
   "work_item.stop_requested": loose({ scope: z.literal("work_item"), descendantIds: z.array(z.string()), removedFromDispatch: z.number() }),
   "work_item.stop_settled": loose({ openReviewItems: z.number() }),
   // ---- leases and checkpoints
-  "lease.expired": loose({ leaseOwner: z.string().nullable(), attempt: z.number().optional(), operationId: z.string().nullable().optional(), processGone: z.boolean().optional() }),
+  "lease.expired": loose({
+    leaseOwner: z.string().nullable(),
+    attempt: z.number().optional(),
+    operationId: z.string().nullable().optional(),
+    processGone: z.boolean().optional(),
+  }),
   "lease.stale_token_rejected": loose({ action: z.string(), presentedToken: z.string() }),
   "checkpoint.passed": loose(checkpointVersions),
   "checkpoint.rejected": loose({ ...checkpointVersions, code: z.string() }),
@@ -109,9 +125,16 @@ export const EVENT_DATA = {
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as LedgerEventType[];
 
 const eventFields = {
-  seq: z.number().int(), taskId: z.string().nullable(), workItemId: z.string().nullable(), entityType: z.string(),
-  entityId: z.string(), actor: z.string(), fromState: z.string().nullable(), toState: z.string().nullable(),
-  reason: z.string().nullable(), createdAt: z.iso.datetime({ offset: true }),
+  seq: z.number().int(),
+  taskId: z.string().nullable(),
+  workItemId: z.string().nullable(),
+  entityType: z.string(),
+  entityId: z.string(),
+  actor: z.string(),
+  fromState: z.string().nullable(),
+  toState: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
 };
 
 type EventMember<T extends LedgerEventType> = z.ZodObject<typeof eventFields & { type: z.ZodLiteral<T>; data: z.ZodNullable<(typeof EVENT_DATA)[T]> }>;

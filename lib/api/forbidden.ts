@@ -89,7 +89,9 @@ const ACTIONS: Partial<Record<keyof typeof contract, string>> = {
   audit: "read the audit",
 };
 
-const byRoute = new Map<RouteContract, string>(Object.entries(ACTIONS).map(([key, action]) => [contract[key as keyof typeof contract] as RouteContract, action!]));
+const byRoute = new Map<RouteContract, string>(
+  Object.entries(ACTIONS).map(([key, action]) => [contract[key as keyof typeof contract] as RouteContract, action!]),
+);
 
 const actionOf = (route: RouteContract) => byRoute.get(route) ?? `call ${route.method} ${route.path}`;
 const article = (word: string) => (/^[aeio]/i.test(word) ? "an" : "a"); // "a user", "an operator"

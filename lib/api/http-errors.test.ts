@@ -24,7 +24,9 @@ describe("errorResponse", () => {
     const response = errorResponse(error);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("10");
-    expect(await response.json()).toEqual({ error: { code: "too_many_requests", message: "you already have 32 open event streams", details: { limit: 32, retryAfterSeconds: 10 } } });
+    expect(await response.json()).toEqual({
+      error: { code: "too_many_requests", message: "you already have 32 open event streams", details: { limit: 32, retryAfterSeconds: 10 } },
+    });
   });
 
   it("a subclass still checks as itself: an AppError is not an IllegalTransitionError", () => {

@@ -37,11 +37,19 @@ export function errorResponse(error: unknown): Response {
   // The database being down, unreachable or locked is not the request's fault, nor a bug: 503 + Retry-After.
   const unavailable = error instanceof AppError ? null : asUnavailable(error);
   if (unavailable) {
-    console.error(`database unavailable: ${String((error as Error)?.message ?? error).trim().split("\n").at(-1)}`);
+    console.error(
+      `database unavailable: ${String((error as Error)?.message ?? error)
+        .trim()
+        .split("\n")
+        .at(-1)}`,
+    );
     error = unavailable;
   }
   if (error instanceof AppError) {
-    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: STATUS[error.code], headers: retryHeaders(error) });
+    return Response.json(
+      { error: { code: error.code, message: error.message, details: error.details } },
+      { status: STATUS[error.code], headers: retryHeaders(error) },
+    );
   }
   const prismaCode = (error as { code?: unknown })?.code;
   if (prismaCode === "P2002") {
@@ -49,7 +57,16 @@ export function errorResponse(error: unknown): Response {
   }
   if (prismaCode === "P2025") {
     const model = (error as { meta?: { modelName?: string } }).meta?.modelName;
-    return Response.json({ error: { code: ErrorCode.notFound, message: `${model ? `the ${model.replace(/[A-Z]/g, (c, i) => (i ? " " : "") + c.toLowerCase())}` : "a record this request needs"} was not found`, details: {} } }, { status: 404 });
+    return Response.json(
+      {
+        error: {
+          code: ErrorCode.notFound,
+          message: `${model ? `the ${model.replace(/[A-Z]/g, (c, i) => (i ? " " : "") + c.toLowerCase())}` : "a record this request needs"} was not found`,
+          details: {},
+        },
+      },
+      { status: 404 },
+    );
   }
   if (prismaCode === "P2003") {
     return Response.json({ error: { code: ErrorCode.conflict, message: "the request refers to a record that does not exist", details: {} } }, { status: 409 });

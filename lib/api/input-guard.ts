@@ -29,8 +29,7 @@ export function textProblem(s: string): string | null {
   return null;
 }
 
-const refuse = (field: string, problem: string) =>
-  new AppError(ErrorCode.badRequest, `${field}: ${problem}`, { field });
+const refuse = (field: string, problem: string) => new AppError(ErrorCode.badRequest, `${field}: ${problem}`, { field });
 
 /** Throws a 400 naming the first offending field (a dotted path such as `input.items.0.name`). */
 export function assertAcceptableInput(value: unknown, root: string): void {

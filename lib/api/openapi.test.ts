@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi";
 
-type Doc = { paths: Record<string, Record<string, { description?: string; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, { description?: string }> } }> }> }>> };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { description?: string; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, { description?: string }> } }> }> }
+    >
+  >;
+};
 const doc = () => openApiDocument() as unknown as Doc;
 
 describe("the OpenAPI document (what /api-docs shows)", () => {

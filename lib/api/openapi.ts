@@ -5,7 +5,12 @@ import { ErrorSchema } from "./schemas";
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
 
-const SUCCESS: Record<string, string> = { "200": "OK", "201": "Created", "202": "Accepted: recorded; the work it starts continues in the background", "204": "No content" };
+const SUCCESS: Record<string, string> = {
+  "200": "OK",
+  "201": "Created",
+  "202": "Accepted: recorded; the work it starts continues in the background",
+  "204": "No content",
+};
 
 const ERROR_STATUSES: Record<string, string> = {
   "400": "Bad input: the body names each field and what is wrong; nothing was written",
@@ -52,7 +57,10 @@ function buildOpenApiDocument(): Record<string, unknown> {
     const ok = String(route.status ?? 200);
     const responses: Record<string, unknown> = {
       [ok]: route.stream
-        ? { description: "text/event-stream of ledger events; each event's id is the ledger sequence", content: { "text/event-stream": { schema: { type: "string" } } } }
+        ? {
+            description: "text/event-stream of ledger events; each event's id is the ledger sequence",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          }
         : route.response
           ? { description: SUCCESS[ok] ?? "OK", content: { "application/json": { schema: jsonSchema(route.response, "output") } } }
           : { description: SUCCESS[ok] ?? "OK" },
@@ -66,7 +74,8 @@ function buildOpenApiDocument(): Record<string, unknown> {
       if (status === "413" && !route.body) continue;
       responses[status] = { description, ...errorSchema };
     }
-    if (operationId === "createSession") responses["429"] = { description: "Too many failed sign-ins from this address: retry after the Retry-After header's seconds", ...errorSchema };
+    if (operationId === "createSession")
+      responses["429"] = { description: "Too many failed sign-ins from this address: retry after the Retry-After header's seconds", ...errorSchema };
     const path = (paths[route.path] ??= {});
     path[route.method.toLowerCase()] = {
       operationId,
@@ -103,25 +112,57 @@ function mcpGatewayPath(): Record<string, unknown> {
     "An unknown tool is the JSON-RPC error -32602. Clients that cannot send headers (MCP Inspector over stdio, IDEs) use the SDK's stdio relay: `STOPLINE_TOKEN=<agent token> npx stopline-mcp-stdio`.",
     "The upstreams' resources, prompts and completions are relayed as they are (no work items); upstream log messages, subscriptions and sampling/elicitation requests are not. The official conformance results per spec revision are in the README.",
   ].join(" ");
-  const jsonRpc = { type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" }, id: { type: ["string", "integer"] }, method: { type: "string" }, params: { type: "object" } } };
-  const common = { "401": { description: "Missing or invalid bearer token (a JSON-RPC error body)" }, "403": { description: "A Host or Origin header that is not allowed (DNS rebinding protection; STOPLINE_MCP_ALLOWED_HOSTS adds names)" }, "503": { description: "No gateway configured: create stopline.mcp.json or set STOPLINE_MCP_CONFIG" } };
+  const jsonRpc = {
+    type: "object",
+    required: ["jsonrpc"],
+    properties: { jsonrpc: { const: "2.0" }, id: { type: ["string", "integer"] }, method: { type: "string" }, params: { type: "object" } },
+  };
+  const common = {
+    "401": { description: "Missing or invalid bearer token (a JSON-RPC error body)" },
+    "403": { description: "A Host or Origin header that is not allowed (DNS rebinding protection; STOPLINE_MCP_ALLOWED_HOSTS adds names)" },
+    "503": { description: "No gateway configured: create stopline.mcp.json or set STOPLINE_MCP_CONFIG" },
+  };
   return {
     post: {
-      operationId: "mcpMessage", summary: "Send an MCP JSON-RPC message (initialize, tools/list, tools/call, notifications/cancelled, …)", description,
+      operationId: "mcpMessage",
+      summary: "Send an MCP JSON-RPC message (initialize, tools/list, tools/call, notifications/cancelled, …)",
+      description,
       parameters: [
-        { name: "Mcp-Session-Id", in: "header", required: false, description: "2025-11-25: the session the server gave at initialize", schema: { type: "string" } },
+        {
+          name: "Mcp-Session-Id",
+          in: "header",
+          required: false,
+          description: "2025-11-25: the session the server gave at initialize",
+          schema: { type: "string" },
+        },
         { name: "MCP-Protocol-Version", in: "header", required: false, description: "The negotiated protocol version", schema: { type: "string" } },
       ],
       requestBody: { required: true, content: { "application/json": { schema: jsonRpc } } },
       responses: {
-        "200": { description: "The JSON-RPC answer, as JSON or as a text/event-stream (progress notifications, then the result)", content: { "application/json": { schema: jsonRpc }, "text/event-stream": { schema: { type: "string" } } } },
+        "200": {
+          description: "The JSON-RPC answer, as JSON or as a text/event-stream (progress notifications, then the result)",
+          content: { "application/json": { schema: jsonRpc }, "text/event-stream": { schema: { type: "string" } } },
+        },
         "202": { description: "Accepted: a notification or response (no body)" },
         "400": { description: "Not JSON, or a request other than initialize without a session (2025-11-25)" },
         "404": { description: "Unknown or ended session (2025-11-25): initialize again" },
         ...common,
       },
     },
-    get: { operationId: "mcpStream", summary: "Open the session's stream of server messages (2025-11-25)", description: "Roles: admin, agent. See POST /api/mcp.", responses: { "200": { description: "text/event-stream of server messages", content: { "text/event-stream": { schema: { type: "string" } } } }, ...common } },
-    delete: { operationId: "mcpEndSession", summary: "End the MCP session (2025-11-25): its task is completed when nothing runs in it", description: "Roles: admin, agent. See POST /api/mcp.", responses: { "200": { description: "Ended" }, "404": { description: "Unknown session" }, ...common } },
+    get: {
+      operationId: "mcpStream",
+      summary: "Open the session's stream of server messages (2025-11-25)",
+      description: "Roles: admin, agent. See POST /api/mcp.",
+      responses: {
+        "200": { description: "text/event-stream of server messages", content: { "text/event-stream": { schema: { type: "string" } } } },
+        ...common,
+      },
+    },
+    delete: {
+      operationId: "mcpEndSession",
+      summary: "End the MCP session (2025-11-25): its task is completed when nothing runs in it",
+      description: "Roles: admin, agent. See POST /api/mcp.",
+      responses: { "200": { description: "Ended" }, "404": { description: "Unknown session" }, ...common },
+    },
   };
 }

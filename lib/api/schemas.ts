@@ -47,33 +47,74 @@ export const WorkItemParams = z.object({ id });
 
 // ---- resources -------------------------------------------------------------------------------------
 export const TaskSchema = z.object({
-  id, ownerId: z.string(), conversationId: z.string().nullable(), title: z.string(), riskLevel: RiskLevelSchema,
-  stage: TaskStageSchema, intentVersion: z.number().int(), proposalVersion: z.number().int(), proposal: json.nullable(),
-  cancelRequestedAt: isoDate.nullable(), cancelReason: z.string().nullable(), cancelRequestedBy: z.string().nullable(),
-  cancelIntentVersion: z.number().int().nullable(), rowVersion: z.number().int(), createdAt: isoDate, updatedAt: isoDate,
+  id,
+  ownerId: z.string(),
+  conversationId: z.string().nullable(),
+  title: z.string(),
+  riskLevel: RiskLevelSchema,
+  stage: TaskStageSchema,
+  intentVersion: z.number().int(),
+  proposalVersion: z.number().int(),
+  proposal: json.nullable(),
+  cancelRequestedAt: isoDate.nullable(),
+  cancelReason: z.string().nullable(),
+  cancelRequestedBy: z.string().nullable(),
+  cancelIntentVersion: z.number().int().nullable(),
+  rowVersion: z.number().int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
   /** When the engine finished its pass after the Stop (the summary is IN_PROGRESS until then). */
   settledAt: isoDate.nullable(),
   /** The conversation turn this task answers (the chat's idempotency key on the message). */
   turnId: z.string().nullable(),
   /** When the agent completed or failed the task, and why it failed. */
-  endedAt: isoDate.nullable(), endReason: z.string().nullable(),
+  endedAt: isoDate.nullable(),
+  endReason: z.string().nullable(),
 });
 
 export const WorkItemSchema = z.object({
-  id, taskId: id, parentWorkItemId: z.string().nullable(), kind: WorkItemKindSchema, toolName: z.string(),
-  correlationId: z.string(), input: json.nullable(), status: WorkItemStatusSchema, preparedIntentVersion: z.number().int(),
-  proposalVersion: z.number().int().nullable(), mechanism: MechanismSchema, commitsEffect: z.boolean(),
-  operationId: z.string().nullable(), providerRef: z.string().nullable(), idempotencyKey: z.string(),
-  leaseOwner: z.string().nullable(), leaseExpiresAt: isoDate.nullable(), heartbeatAt: isoDate.nullable(),
-  attempt: z.number().int(), partialResult: json.nullable(), partialComplete: z.boolean().nullable(), result: json.nullable(),
+  id,
+  taskId: id,
+  parentWorkItemId: z.string().nullable(),
+  kind: WorkItemKindSchema,
+  toolName: z.string(),
+  correlationId: z.string(),
+  input: json.nullable(),
+  status: WorkItemStatusSchema,
+  preparedIntentVersion: z.number().int(),
+  proposalVersion: z.number().int().nullable(),
+  mechanism: MechanismSchema,
+  commitsEffect: z.boolean(),
+  operationId: z.string().nullable(),
+  providerRef: z.string().nullable(),
+  idempotencyKey: z.string(),
+  leaseOwner: z.string().nullable(),
+  leaseExpiresAt: isoDate.nullable(),
+  heartbeatAt: isoDate.nullable(),
+  attempt: z.number().int(),
+  partialResult: json.nullable(),
+  partialComplete: z.boolean().nullable(),
+  result: json.nullable(),
   progress: StoredProgress.nullable(),
-  error: z.string().nullable(), reconcileDeadline: isoDate.nullable(), rowVersion: z.number().int(),
-  createdAt: isoDate, startedAt: isoDate.nullable(), submittedAt: isoDate.nullable(), finishedAt: isoDate.nullable(), updatedAt: isoDate,
+  error: z.string().nullable(),
+  reconcileDeadline: isoDate.nullable(),
+  rowVersion: z.number().int(),
+  createdAt: isoDate,
+  startedAt: isoDate.nullable(),
+  submittedAt: isoDate.nullable(),
+  finishedAt: isoDate.nullable(),
+  updatedAt: isoDate,
   /** The stop attempt's record: the one provider cancel / rollback sent, when it answered, whether the service acknowledged it. */
-  checkpointPassedAt: isoDate.nullable(), cancelDispatchedAt: isoDate.nullable(), cancelDispatchAction: z.string().nullable(),
-  cancelAnsweredAt: isoDate.nullable(), cancelWithdrawnAt: isoDate.nullable(),
+  checkpointPassedAt: isoDate.nullable(),
+  cancelDispatchedAt: isoDate.nullable(),
+  cancelDispatchAction: z.string().nullable(),
+  cancelAnsweredAt: isoDate.nullable(),
+  cancelWithdrawnAt: isoDate.nullable(),
   /** A Stop of this step alone, or of a step above it (stopRootId): when it was recorded, why, and when it settled. */
-  stopRequestedAt: isoDate.nullable().optional(), stopReason: z.string().nullable().optional(), stopRootId: z.string().nullable().optional(), stopSettledAt: isoDate.nullable().optional(),
+  stopRequestedAt: isoDate.nullable().optional(),
+  stopReason: z.string().nullable().optional(),
+  stopRootId: z.string().nullable().optional(),
+  stopSettledAt: isoDate.nullable().optional(),
 });
 
 /** What a claim returns: the item plus the lease token, which only the claiming worker ever sees. */
@@ -84,53 +125,87 @@ export const ClaimedWorkItemSchema = WorkItemSchema.extend({
 });
 
 export const ResourceSchema = z.object({
-  id, taskId: id, workItemId: id, type: z.string(), handle: z.string(), state: z.enum(values(ResourceState)),
-  attempts: z.number().int(), verifiedAt: isoDate.nullable(), createdAt: isoDate, updatedAt: isoDate,
+  id,
+  taskId: id,
+  workItemId: id,
+  type: z.string(),
+  handle: z.string(),
+  state: z.enum(values(ResourceState)),
+  attempts: z.number().int(),
+  verifiedAt: isoDate.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
 });
 
 export const SideEffectSchema = z.object({
-  id, taskId: id, workItemId: id, operationId: z.string(), providerRef: z.string().nullable(),
-  externalRecordId: z.string().nullable(), externalVersion: z.string().nullable(), reversible: z.boolean(),
-  description: z.string().nullable(), outcome: z.enum(values(SideEffectOutcome)), createdAt: isoDate, updatedAt: isoDate,
+  id,
+  taskId: id,
+  workItemId: id,
+  operationId: z.string(),
+  providerRef: z.string().nullable(),
+  externalRecordId: z.string().nullable(),
+  externalVersion: z.string().nullable(),
+  reversible: z.boolean(),
+  description: z.string().nullable(),
+  outcome: z.enum(values(SideEffectOutcome)),
+  createdAt: isoDate,
+  updatedAt: isoDate,
   /** What the service says about the record: the version the agent's own write produced, the current one, later editors. */
   evidence: json.nullable(),
 });
 
 export const ReviewItemSchema = z.object({
-  id, taskId: id, workItemId: z.string().nullable(), sideEffectId: z.string().nullable(), resourceId: z.string().nullable(),
-  kind: z.enum(values(ReviewItemKind)), subject: z.string(), proposal: json.nullable(), deadline: isoDate,
-  status: z.enum(values(ReviewItemStatus)), assignee: z.string().nullable(), requestedBy: z.string().nullable(),
-  decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+  id,
+  taskId: id,
+  workItemId: z.string().nullable(),
+  sideEffectId: z.string().nullable(),
+  resourceId: z.string().nullable(),
+  kind: z.enum(values(ReviewItemKind)),
+  subject: z.string(),
+  proposal: json.nullable(),
+  deadline: isoDate,
+  status: z.enum(values(ReviewItemStatus)),
+  assignee: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: isoDate.nullable(),
+  resolution: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
 });
 
 export const TaskDetailSchema = TaskSchema.extend({
   /** The owner's account e-mail when the owner is a person; null for a task a token owns. */
   ownerEmail: z.string().nullable().optional(),
-  workItems: z.array(WorkItemSchema), resources: z.array(ResourceSchema),
-  sideEffects: z.array(SideEffectSchema), reviewItems: z.array(ReviewItemSchema),
+  workItems: z.array(WorkItemSchema),
+  resources: z.array(ResourceSchema),
+  sideEffects: z.array(SideEffectSchema),
+  reviewItems: z.array(ReviewItemSchema),
 });
 
 export const TaskListSchema = z.object({
-  tasks: z.array(TaskSchema.extend({
-    workItemCount: z.number().int(),
-    /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
-    outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
-    /** The Stop's summary status (IN_PROGRESS until settlement); null when nobody pressed Stop. */
-    stopStatus: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]).nullable(),
-    /** The task's pill in the one vocabulary (lib/outcomes taskStanding): a Stop with effects is not a clean Stop. */
-    standing: z.enum(values(TaskStanding)),
-    /** The owner's e-mail address when the owner is a person; null for a task a token owns. */
-    ownerEmail: z.string().nullable(),
-    /** The tools its steps called, each once. */
-    tools: z.array(z.string()),
-    /** External effects that took place, and those whose outcome is still unknown. */
-    effects: z.object({ committed: z.number().int(), unknown: z.number().int() }),
-    /** Review items still waiting for a person (open or escalated) and the earliest of their deadlines. */
-    awaitingDecision: z.number().int(),
-    nextDeadline: isoDate.nullable(),
-    /** Steps whose outcome is not known yet. */
-    uncertainSteps: z.number().int(),
-  })),
+  tasks: z.array(
+    TaskSchema.extend({
+      workItemCount: z.number().int(),
+      /** How many of its children ended (or stand) how, in the one outcome vocabulary (lib/outcomes). */
+      outcomes: z.array(z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), count: z.number().int() })),
+      /** The Stop's summary status (IN_PROGRESS until settlement); null when nobody pressed Stop. */
+      stopStatus: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]).nullable(),
+      /** The task's pill in the one vocabulary (lib/outcomes taskStanding): a Stop with effects is not a clean Stop. */
+      standing: z.enum(values(TaskStanding)),
+      /** The owner's e-mail address when the owner is a person; null for a task a token owns. */
+      ownerEmail: z.string().nullable(),
+      /** The tools its steps called, each once. */
+      tools: z.array(z.string()),
+      /** External effects that took place, and those whose outcome is still unknown. */
+      effects: z.object({ committed: z.number().int(), unknown: z.number().int() }),
+      /** Review items still waiting for a person (open or escalated) and the earliest of their deadlines. */
+      awaitingDecision: z.number().int(),
+      nextDeadline: isoDate.nullable(),
+      /** Steps whose outcome is not known yet. */
+      uncertainSteps: z.number().int(),
+    }),
+  ),
   nextCursor: z.string().nullable(),
 });
 
@@ -138,8 +213,12 @@ export const TaskListSchema = z.object({
 export { LedgerEventRecordSchema, type LedgerEventRecord } from "./event-schemas";
 
 export const CancellationBoundarySchema = z.object({
-  taskId: id, intentVersion: z.number().int(), cancelRequestedAt: isoDate, reason: z.string().nullable(),
-  requestedBy: z.string().nullable(), alreadyRequested: z.boolean(),
+  taskId: id,
+  intentVersion: z.number().int(),
+  cancelRequestedAt: isoDate,
+  reason: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  alreadyRequested: z.boolean(),
 });
 export const CancelResponseSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("boundary"), boundary: CancellationBoundarySchema }),
@@ -154,34 +233,57 @@ export const CancellationSummarySchema = z.object({
   scope: z.object({ kind: z.enum(values(StopScope)), ref: z.string().nullable() }),
   status: z.enum(["IN_PROGRESS", "CANCELLED", "PARTIALLY_CANCELLED", "CANCELLATION_FAILED"]),
   cancel_requested_at: isoDate,
-  cancelled_tool_calls: z.array(z.object({
-    tool_call_id: z.string(), tool_name: z.string(),
-    cancellation_status: z.enum(["CANCELLED", "CANCELLED_INCOMPLETE", "UNRECOVERABLE"]),
-    partial_result: z.object({ marker: z.literal("PARTIAL_RESULT"), value: json }).nullable(),
-    orphaned_resources: z.array(z.string()),
-  })).describe(
-    "Children alive at the Stop that it stopped, or that could not be stopped. CANCELLED: never started (removed from dispatch), or stopped — with partial_result when a complete, valid subset was kept; CANCELLED_INCOMPLETE: stopped, its partial result discarded; UNRECOVERABLE: could not be stopped (no way to stop it, or the service refused or ignored the cancel), still running or finished anyway (then also in completed_tool_calls). Not listed: a read we only stopped waiting for (the service may have answered it; a read changes nothing — outcome `abandoned` in tool_calls), and work that ended before the Stop.",
-  ),
-  orphaned_side_effects: z.array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() })).describe(
-    "Every effect the service confirmed took effect (an order placed, an email sent), with what becomes of it: a person decides by a deadline whether to reverse it, it was kept, or it cannot be undone.",
-  ),
-  completed_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() })).describe(
-    "Children that ended at or after the Stop without being stopped: finished anyway, failed, or took effect (status `committed (reported late)` when a stop was reported before the service said it took effect). Work that finished before the Stop is not listed here; it is in tool_calls (outcome `completed_before_stop`).",
-  ),
-  uncertain_tool_calls: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() })).describe(
-    "Children whose outcome is not known yet: their service is being asked (until reconcile_deadline), or a person decides (an open review item; reconcile_deadline null when nothing can ask the service). After settlement they stay here until the answer is in.",
-  ),
+  cancelled_tool_calls: z
+    .array(
+      z.object({
+        tool_call_id: z.string(),
+        tool_name: z.string(),
+        cancellation_status: z.enum(["CANCELLED", "CANCELLED_INCOMPLETE", "UNRECOVERABLE"]),
+        partial_result: z.object({ marker: z.literal("PARTIAL_RESULT"), value: json }).nullable(),
+        orphaned_resources: z.array(z.string()),
+      }),
+    )
+    .describe(
+      "Children alive at the Stop that it stopped, or that could not be stopped. CANCELLED: never started (removed from dispatch), or stopped — with partial_result when a complete, valid subset was kept; CANCELLED_INCOMPLETE: stopped, its partial result discarded; UNRECOVERABLE: could not be stopped (no way to stop it, or the service refused or ignored the cancel), still running or finished anyway (then also in completed_tool_calls). Not listed: a read we only stopped waiting for (the service may have answered it; a read changes nothing — outcome `abandoned` in tool_calls), and work that ended before the Stop.",
+    ),
+  orphaned_side_effects: z
+    .array(z.object({ tool_name: z.string(), tool_call_id: z.string(), description: z.string() }))
+    .describe(
+      "Every effect the service confirmed took effect (an order placed, an email sent), with what becomes of it: a person decides by a deadline whether to reverse it, it was kept, or it cannot be undone.",
+    ),
+  completed_tool_calls: z
+    .array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string() }))
+    .describe(
+      "Children that ended at or after the Stop without being stopped: finished anyway, failed, or took effect (status `committed (reported late)` when a stop was reported before the service said it took effect). Work that finished before the Stop is not listed here; it is in tool_calls (outcome `completed_before_stop`).",
+    ),
+  uncertain_tool_calls: z
+    .array(z.object({ tool_call_id: z.string(), tool_name: z.string(), status: z.string(), reconcile_deadline: isoDate.nullable() }))
+    .describe(
+      "Children whose outcome is not known yet: their service is being asked (until reconcile_deadline), or a person decides (an open review item; reconcile_deadline null when nothing can ask the service). After settlement they stay here until the answer is in.",
+    ),
   /** When the engine finished its pass; null while the status is IN_PROGRESS. */
   settled_at: isoDate.nullable(),
   /** Every child with its outcome in the one vocabulary (lib/outcomes): kind, a badge's words, the full phrase. */
-  tool_calls: z.array(z.object({
-    tool_call_id: z.string(), tool_name: z.string(), status: WorkItemStatusSchema,
-    outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }),
-    /** The outcome as the Stop settled it, when it differs from the outcome now (issue 20: later facts are added, never written over it). */
-    settled_outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }).optional(),
-  })),
+  tool_calls: z.array(
+    z.object({
+      tool_call_id: z.string(),
+      tool_name: z.string(),
+      status: WorkItemStatusSchema,
+      outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }),
+      /** The outcome as the Stop settled it, when it differs from the outcome now (issue 20: later facts are added, never written over it). */
+      settled_outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string() }).optional(),
+    }),
+  ),
   /** What happened after the Stop settled, one line per child that ran on past it. */
-  since_settlement: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), ended_after_stop_ms: z.number().int().nullable(), ignored_cancel: z.boolean(), sentence: z.string() })),
+  since_settlement: z.array(
+    z.object({
+      tool_call_id: z.string(),
+      tool_name: z.string(),
+      ended_after_stop_ms: z.number().int().nullable(),
+      ignored_cancel: z.boolean(),
+      sentence: z.string(),
+    }),
+  ),
   /** Each resource that could not be released: the call that held it, its type and handle. */
   orphaned_resources: z.array(NamedResourceSchema),
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
@@ -194,18 +296,31 @@ export const CancellationSummarySchema = z.object({
 
 /** What Stop would do now (GET /api/tasks/{id}/stop-preview): per child, the plan's action and the words for it. */
 const PreviewChildSchema = z.object({
-  tool_call_id: z.string(), work_item_id: id, tool_name: z.string(),
+  tool_call_id: z.string(),
+  work_item_id: id,
+  tool_name: z.string(),
   action: z.enum(["abort", "await_partial", "rollback", "notify", "noop"]).nullable(),
   preview: z.object({
     kind: z.enum(PREVIEW_KINDS as [PreviewKind, ...PreviewKind[]]),
     headed_for: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]),
-    short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), sentence: z.string(),
+    short: z.string(),
+    tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]),
+    sentence: z.string(),
     /** The sentence in two parts ("reports.export_report" + "will be cancelled at its service, …"): a page may name the step its own way. */
-    subject: z.string(), predicate: z.string(),
+    subject: z.string(),
+    predicate: z.string(),
   }),
 });
 export const StopPreviewSchema = z.discriminatedUnion("state", [
-  z.object({ task_id: id, state: z.literal("would_stop"), plan_source: z.literal("rules"), model_may_advise: z.boolean(), children: z.array(PreviewChildSchema), headline: z.string(), computed_at: isoDate }),
+  z.object({
+    task_id: id,
+    state: z.literal("would_stop"),
+    plan_source: z.literal("rules"),
+    model_may_advise: z.boolean(),
+    children: z.array(PreviewChildSchema),
+    headline: z.string(),
+    computed_at: isoDate,
+  }),
   z.object({ task_id: id, state: z.literal("already_requested"), cancel_requested_at: isoDate, headline: z.string(), computed_at: isoDate }),
   z.object({ task_id: id, state: z.literal("already_finished"), stage: TaskStageSchema, headline: z.string(), computed_at: isoDate }),
 ]);
@@ -214,7 +329,15 @@ export const StopPreviewSchema = z.discriminatedUnion("state", [
 export const ChildCancelResponseSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("boundary"),
-    boundary: z.object({ workItemId: id, taskId: id, stopRequestedAt: isoDate, reason: z.string().nullable(), requestedBy: z.string().nullable(), descendants: z.number().int(), alreadyRequested: z.boolean() }),
+    boundary: z.object({
+      workItemId: id,
+      taskId: id,
+      stopRequestedAt: isoDate,
+      reason: z.string().nullable(),
+      requestedBy: z.string().nullable(),
+      descendants: z.number().int(),
+      alreadyRequested: z.boolean(),
+    }),
   }),
   /** The step (and everything under it) had already ended: nothing was changed. */
   z.object({ kind: z.literal("already_finished"), workItemId: id, taskId: id, status: WorkItemStatusSchema, message: z.string() }),
@@ -229,9 +352,19 @@ export const PersonParams = z.object({ ownerId: z.string().trim().min(1).max(200
 
 // ---- incidents (a kill switch) ------------------------------------------------------------------------
 export const IncidentSchema = z.object({
-  id, targetKind: z.enum(values(IncidentTarget)), target: z.string(), reason: z.string(), state: z.enum(values(IncidentState)),
-  openedBy: z.string(), liftRequestedAt: isoDate.nullable(), liftRequestedBy: z.string().nullable(), liftReason: z.string().nullable(),
-  liftedAt: isoDate.nullable(), liftedBy: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+  id,
+  targetKind: z.enum(values(IncidentTarget)),
+  target: z.string(),
+  reason: z.string(),
+  state: z.enum(values(IncidentState)),
+  openedBy: z.string(),
+  liftRequestedAt: isoDate.nullable(),
+  liftRequestedBy: z.string().nullable(),
+  liftReason: z.string().nullable(),
+  liftedAt: isoDate.nullable(),
+  liftedBy: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
 });
 export const IncidentParams = z.object({ id });
 export const IncidentTargetsSchema = z.object({
@@ -246,23 +379,43 @@ export const OpenIncidentBody = z.strictObject({
 });
 export const LiftIncidentBody = z.strictObject({ reason: z.string().trim().min(1, "say why it is safe to lift").max(1000) });
 export const EmptyBody = z.strictObject({});
-export const OpenIncidentResponseSchema = z.object({ incident: IncidentSchema, alreadyOpen: z.boolean(), stoppedWorkItems: z.array(id), stoppedTasks: z.array(id) });
-export const IncidentListSchema = z.object({ incidents: z.array(z.object({ incident: IncidentSchema, on: z.boolean(), tasks: z.number().int(), openReviewItems: z.number().int() })) });
+export const OpenIncidentResponseSchema = z.object({
+  incident: IncidentSchema,
+  alreadyOpen: z.boolean(),
+  stoppedWorkItems: z.array(id),
+  stoppedTasks: z.array(id),
+});
+export const IncidentListSchema = z.object({
+  incidents: z.array(z.object({ incident: IncidentSchema, on: z.boolean(), tasks: z.number().int(), openReviewItems: z.number().int() })),
+});
 export const IncidentDetailSchema = z.object({
-  incident: IncidentSchema, on: z.boolean(),
-  tasks: z.array(z.object({
-    taskId: id, title: z.string(), stage: TaskStageSchema, ownerId: z.string(),
-    steps: z.array(z.object({
-      workItemId: id, toolName: z.string(), status: WorkItemStatusSchema,
-      outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(), moving: z.boolean() }),
-    })),
-    needsPerson: z.array(z.object({ id, kind: z.string(), subject: z.string(), deadline: isoDate, status: z.string() })),
-  })),
+  incident: IncidentSchema,
+  on: z.boolean(),
+  tasks: z.array(
+    z.object({
+      taskId: id,
+      title: z.string(),
+      stage: TaskStageSchema,
+      ownerId: z.string(),
+      steps: z.array(
+        z.object({
+          workItemId: id,
+          toolName: z.string(),
+          status: WorkItemStatusSchema,
+          outcome: z.object({ kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), label: z.string(), moving: z.boolean() }),
+        }),
+      ),
+      needsPerson: z.array(z.object({ id, kind: z.string(), subject: z.string(), deadline: isoDate, status: z.string() })),
+    }),
+  ),
   counts: z.object({ tasks: z.number().int(), steps: z.number().int(), stillStopping: z.number().int(), needsPerson: z.number().int() }),
 });
 
 export const HeartbeatResponseSchema = z.object({
-  status: WorkItemStatusSchema, cancelRequested: z.boolean(), intentVersion: z.number().int(), leaseExpiresAt: isoDate,
+  status: WorkItemStatusSchema,
+  cancelRequested: z.boolean(),
+  intentVersion: z.number().int(),
+  leaseExpiresAt: isoDate,
 });
 export const CheckpointResponseSchema = z.object({ passed: z.literal(true), intentVersion: z.number().int(), proposalVersion: z.number().int() });
 export const SubmissionResponseSchema = z.object({ workItem: WorkItemSchema, sideEffect: SideEffectSchema.nullable() });
@@ -284,7 +437,12 @@ export const ErrorSchema = z.object({
 
 // ---- request bodies and queries --------------------------------------------------------------------
 /** Required text up to `max` characters; a longer one is refused with the limit named (never cut). */
-const text = (max: number) => z.string().trim().min(1).max(max, { message: `at most ${max.toLocaleString("en")} characters` });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max, { message: `at most ${max.toLocaleString("en")} characters` });
 /**
  * A version number as both databases store it (a 32-bit integer): PostgreSQL refuses a larger one, so SQLite
  * must not take it either (issue 11: the two databases accept the same inputs).
@@ -300,17 +458,24 @@ export const CreateTaskBody = z.strictObject({
 });
 
 export const ListTasksQuery = z.strictObject({
-  status: z.string().meta({ description: `comma-separated stages: ${Object.values(TaskStage).join(", ")}` }).optional().transform((s, ctx) => {
-    if (!s) return undefined;
-    const parts = s.split(",").map((p) => p.trim()).filter(Boolean);
-    for (const p of parts) {
-      if (!TaskStageSchema.safeParse(p).success) {
-        ctx.addIssue({ code: "custom", message: `unknown status "${p}"; one of ${Object.values(TaskStage).join(", ")}` });
-        return z.NEVER;
+  status: z
+    .string()
+    .meta({ description: `comma-separated stages: ${Object.values(TaskStage).join(", ")}` })
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return undefined;
+      const parts = s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
+      for (const p of parts) {
+        if (!TaskStageSchema.safeParse(p).success) {
+          ctx.addIssue({ code: "custom", message: `unknown status "${p}"; one of ${Object.values(TaskStage).join(", ")}` });
+          return z.NEVER;
+        }
       }
-    }
-    return parts;
-  }),
+      return parts;
+    }),
   conversationId: text(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
   before: id.optional(),
@@ -413,7 +578,12 @@ export const MetricsQuery = z.strictObject({ since: z.iso.datetime({ offset: tru
 // ---- the demo agent --------------------------------------------------------------------------------
 export const ConversationParams = z.object({ conversationId: id });
 /** A turn's id: chosen by the client before it sends the message, so that a Stop can name the turn before its task exists. */
-export const TurnId = z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, "letters, digits and . _ : - only");
+export const TurnId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:-]+$/, "letters, digits and . _ : - only");
 export const MessageBody = z.strictObject({
   text: text(2000),
   /** The idempotency key of this turn: a repeat with the same id answers the first; a Stop for it (…/turns/{turnId}/cancel) may come first. */
@@ -425,11 +595,16 @@ export const StopTurnBody = z.strictObject({
   /** The message's text, when the Stop arrives before the message: the task it creates carries it as its title. */
   text: z.string().trim().min(1).max(2000).optional(),
 });
-const ProposalItems = z.array(z.strictObject({ sku: text(50), quantity: z.number().int().min(1).max(1000) })).min(1).max(20);
+const ProposalItems = z
+  .array(z.strictObject({ sku: text(50), quantity: z.number().int().min(1).max(1000) }))
+  .min(1)
+  .max(20);
 export const EditProposalBody = z.strictObject({ items: ProposalItems, expectedVersion: version(1) });
 export const ConfirmProposalBody = z.strictObject({ proposalVersion: version(1) });
 export const TurnSchema = z.object({
-  taskId: id, intent: z.enum(["order", "export", "record_and_email", "question", "unknown"]), reply: z.string(),
+  taskId: id,
+  intent: z.enum(["order", "export", "record_and_email", "question", "unknown"]),
+  reply: z.string(),
   proposal: z.record(z.string(), z.unknown()).nullable(),
 });
 export const ProposalSchemaOut = z.record(z.string(), z.unknown());
@@ -459,12 +634,21 @@ export const EscalationChannelKindSchema = z.enum(values(ChannelKind));
 export const EscalationChannelParams = z.object({ id });
 /** A channel as the API shows it: never the secret, and only a preview of the URL (a Slack URL is a credential). */
 export const EscalationChannelSchema = z.object({
-  id, name: z.string(), kind: EscalationChannelKindSchema, urlPreview: z.string(), hasSecret: z.boolean(), active: z.boolean(), createdAt: isoDate,
+  id,
+  name: z.string(),
+  kind: EscalationChannelKindSchema,
+  urlPreview: z.string(),
+  hasSecret: z.boolean(),
+  active: z.boolean(),
+  createdAt: isoDate,
 });
 /** A channel's health, derived from its delivery log (lib/escalation/channel-health.ts). */
 export const ChannelHealthSchema = z.object({
-  health: z.enum(values(ChannelHealth)), lastSuccessAt: isoDate.nullable(), lastFailureAt: isoDate.nullable(),
-  consecutiveFailures: z.number().int(), attempts: z.number().int(),
+  health: z.enum(values(ChannelHealth)),
+  lastSuccessAt: isoDate.nullable(),
+  lastFailureAt: isoDate.nullable(),
+  consecutiveFailures: z.number().int(),
+  attempts: z.number().int(),
 });
 export const EscalationTestSchema = z.object({ delivery: z.object({ id, status: z.enum(values(DeliveryStatus)), createdAt: isoDate }) });
 export const EscalationChannelListSchema = z.object({ channels: z.array(EscalationChannelSchema.extend({ health: ChannelHealthSchema })) });
@@ -476,7 +660,10 @@ export const CreateEscalationChannelBody = z
     /** The shared HMAC secret (stored as given, never returned). Required for webhooks; optional for Slack. */
     secret: z.string().min(16, "at least 16 characters").max(500).optional(),
   })
-  .refine((b) => b.kind !== ChannelKind.webhook || b.secret !== undefined, { message: "a webhook channel needs a secret (at least 16 characters) to sign its deliveries", path: ["secret"] });
+  .refine((b) => b.kind !== ChannelKind.webhook || b.secret !== undefined, {
+    message: "a webhook channel needs a secret (at least 16 characters) to sign its deliveries",
+    path: ["secret"],
+  });
 export const ListEscalationsQuery = z.strictObject({
   reviewItemId: id.optional(),
   taskId: id.optional(),
@@ -486,19 +673,38 @@ export const ListEscalationsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export const EscalationDeliverySchema = z.object({
-  id, channelId: id, channel: z.object({ id, name: z.string(), kind: EscalationChannelKindSchema, active: z.boolean() }),
-  reviewItemId: id, taskId: id, kind: z.enum(values(DeliveryKind)), status: z.enum(values(DeliveryStatus)),
-  attempts: z.number().int(), nextAttemptAt: isoDate, lastAttemptAt: isoDate.nullable(), lastError: z.string().nullable(),
+  id,
+  channelId: id,
+  channel: z.object({ id, name: z.string(), kind: EscalationChannelKindSchema, active: z.boolean() }),
+  reviewItemId: id,
+  taskId: id,
+  kind: z.enum(values(DeliveryKind)),
+  status: z.enum(values(DeliveryStatus)),
+  attempts: z.number().int(),
+  nextAttemptAt: isoDate,
+  lastAttemptAt: isoDate.nullable(),
+  lastError: z.string().nullable(),
   responseStatus: z.number().int().nullable(),
-  attemptLog: z.array(z.object({ attempt: z.number().int(), at: isoDate, status: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() })),
+  attemptLog: z.array(
+    z.object({ attempt: z.number().int(), at: isoDate, status: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() }),
+  ),
   /** Exactly the JSON body sent to the channel. */
   payload: json,
-  createdAt: isoDate, deliveredAt: isoDate.nullable(),
+  createdAt: isoDate,
+  deliveredAt: isoDate.nullable(),
   /** The review item it is about, as it is now (its decision, once decided). */
-  reviewItem: z.object({
-    id, kind: z.enum(values(ReviewItemKind)), subject: z.string(), status: z.enum(values(ReviewItemStatus)), deadline: isoDate,
-    decidedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
-  }).nullable(),
+  reviewItem: z
+    .object({
+      id,
+      kind: z.enum(values(ReviewItemKind)),
+      subject: z.string(),
+      status: z.enum(values(ReviewItemStatus)),
+      deadline: isoDate,
+      decidedBy: z.string().nullable(),
+      decidedAt: isoDate.nullable(),
+      resolution: z.string().nullable(),
+    })
+    .nullable(),
   task: z.object({ id, title: z.string() }).nullable(),
   /** An escalation sent to a channel added after the item escalated (it was still open then). */
   late: z.boolean(),
@@ -517,13 +723,18 @@ export const UncertainBody = z.strictObject({ leaseToken: text(200), reason: tex
 // Tools hosted by their owners (issue 23): a process that runs tools itself answers the engine's questions about them.
 export const RegisterToolHostBody = z.strictObject({
   hostId: text(200),
-  tools: z.array(z.strictObject({
-    name: text(200),
-    capabilities: z.array(z.enum(HOSTED_ACTIONS)).max(4),
-    risk: z.enum(values(RiskLevel)),
-    mechanism: z.enum(values(Mechanism)),
-    commitsEffect: z.boolean(),
-  })).min(1).max(200),
+  tools: z
+    .array(
+      z.strictObject({
+        name: text(200),
+        capabilities: z.array(z.enum(HOSTED_ACTIONS)).max(4),
+        risk: z.enum(values(RiskLevel)),
+        mechanism: z.enum(values(Mechanism)),
+        commitsEffect: z.boolean(),
+      }),
+    )
+    .min(1)
+    .max(200),
   leaseMs: z.number().int().min(5_000).max(600_000).optional(),
 });
 export const ToolHostSchema = z.object({ hostId: z.string(), tools: z.array(z.string()), expiresAt: isoDate });
@@ -570,7 +781,13 @@ export const DemoFaultsSchema = z.strictObject({
 });
 export const DemoFaultNameSchema = z.enum(["latencyMs", "acceptThenTimeout", "cancelUnavailable", "ignoreCancellation", "failToRelease", "someoneElseEdits"]);
 /** The service is checked by the handler (an unknown one is 404, not 400). */
-export const DemoServiceParams = z.object({ service: z.string().min(1).max(50).describe(`one of ${DEMO_SERVICES.join(", ")}`) });
+export const DemoServiceParams = z.object({
+  service: z
+    .string()
+    .min(1)
+    .max(50)
+    .describe(`one of ${DEMO_SERVICES.join(", ")}`),
+});
 export const DemoServiceSchema = z.object({
   name: DemoServiceNameSchema,
   description: z.string(),
@@ -588,7 +805,12 @@ export const DemoWitnessQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export const DemoWitnessEntrySchema = z.object({
-  seq: z.number().int(), service: DemoServiceNameSchema, action: z.string(), subject: z.string().nullable(), detail: json, at: isoDate,
+  seq: z.number().int(),
+  service: DemoServiceNameSchema,
+  action: z.string(),
+  subject: z.string().nullable(),
+  detail: json,
+  at: isoDate,
 });
 export const DemoWitnessSchema = z.object({
   service: DemoServiceNameSchema,
@@ -612,37 +834,103 @@ export const AuditQuery = z
     format: z.enum(["json", "csv"]).optional(),
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: "from must not be after to", path: ["from"] });
-const AuditDecisionSchema = z.object({ reviewItemId: z.string(), kind: z.string(), event: z.string(), actor: z.string(), at: isoDate, reason: z.string().nullable() });
+const AuditDecisionSchema = z.object({
+  reviewItemId: z.string(),
+  kind: z.string(),
+  event: z.string(),
+  actor: z.string(),
+  at: isoDate,
+  reason: z.string().nullable(),
+});
 export const AuditReportSchema = z.object({
   filter: z.record(z.string(), z.unknown()),
   generatedAt: isoDate,
-  tasks: z.array(z.object({
-    id, title: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), stage: z.string(), riskLevel: z.string(),
-    createdAt: isoDate, cancelRequestedAt: isoDate.nullable(), cancelRequestedBy: z.string().nullable(), cancelReason: z.string().nullable(),
-    settledAt: isoDate.nullable(), endedAt: isoDate.nullable(), endReason: z.string().nullable().optional(),
-    /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
-    outcomes: z.array(z.object({
-      workItemId: id, toolCallId: z.string(), toolName: z.string(), kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]), short: z.string(), tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]), label: z.string(),
-    })),
-  })),
-  effects: z.array(z.object({
-    sideEffectId: id, taskId: id, taskTitle: z.string(), ownerId: z.string(), ownerEmail: z.string().nullable(), conversationId: z.string().nullable(), workItemId: id,
-    toolName: z.string(), operationId: z.string(), providerRef: z.string().nullable(), externalRecordId: z.string().nullable(),
-    externalVersion: z.string().nullable(), reversible: z.boolean(), description: z.string().nullable(), outcome: z.string(),
-    recordedAt: isoDate, updatedAt: isoDate, decisions: z.array(AuditDecisionSchema),
-  })),
-  compensations: z.array(z.object({
-    sideEffectId: id, taskId: id, reviewItemId: id, externalRecordId: z.string().nullable(), boundToVersion: z.string().nullable(),
-    status: z.string(), approvedBy: z.string().nullable(), decidedAt: isoDate.nullable(), resolution: z.string().nullable(),
-  })),
-  uncertain: z.array(z.object({
-    taskId: id, kind: z.enum(["work_item", "side_effect", "review_item"]), id, toolName: z.string().nullable(), detail: z.string(), since: isoDate,
-  })),
+  tasks: z.array(
+    z.object({
+      id,
+      title: z.string(),
+      ownerId: z.string(),
+      ownerEmail: z.string().nullable(),
+      conversationId: z.string().nullable(),
+      stage: z.string(),
+      riskLevel: z.string(),
+      createdAt: isoDate,
+      cancelRequestedAt: isoDate.nullable(),
+      cancelRequestedBy: z.string().nullable(),
+      cancelReason: z.string().nullable(),
+      settledAt: isoDate.nullable(),
+      endedAt: isoDate.nullable(),
+      endReason: z.string().nullable().optional(),
+      /** Each step's outcome in the one vocabulary (lib/outcomes); times in UTC. */
+      outcomes: z.array(
+        z.object({
+          workItemId: id,
+          toolCallId: z.string(),
+          toolName: z.string(),
+          kind: z.enum(OUTCOME_KINDS as [OutcomeKind, ...OutcomeKind[]]),
+          short: z.string(),
+          tone: z.enum(["neutral", "accent", "ok", "warn", "danger"]),
+          label: z.string(),
+        }),
+      ),
+    }),
+  ),
+  effects: z.array(
+    z.object({
+      sideEffectId: id,
+      taskId: id,
+      taskTitle: z.string(),
+      ownerId: z.string(),
+      ownerEmail: z.string().nullable(),
+      conversationId: z.string().nullable(),
+      workItemId: id,
+      toolName: z.string(),
+      operationId: z.string(),
+      providerRef: z.string().nullable(),
+      externalRecordId: z.string().nullable(),
+      externalVersion: z.string().nullable(),
+      reversible: z.boolean(),
+      description: z.string().nullable(),
+      outcome: z.string(),
+      recordedAt: isoDate,
+      updatedAt: isoDate,
+      decisions: z.array(AuditDecisionSchema),
+    }),
+  ),
+  compensations: z.array(
+    z.object({
+      sideEffectId: id,
+      taskId: id,
+      reviewItemId: id,
+      externalRecordId: z.string().nullable(),
+      boundToVersion: z.string().nullable(),
+      status: z.string(),
+      approvedBy: z.string().nullable(),
+      decidedAt: isoDate.nullable(),
+      resolution: z.string().nullable(),
+    }),
+  ),
+  uncertain: z.array(
+    z.object({
+      taskId: id,
+      kind: z.enum(["work_item", "side_effect", "review_item"]),
+      id,
+      toolName: z.string().nullable(),
+      detail: z.string(),
+      since: isoDate,
+    }),
+  ),
   /** Matching history that left the ledger under the retention policy, one entry per archive file (lib/retention). */
-  archived: z.array(z.object({
-    archivePath: z.string(), archivedAt: isoDate, taskCount: z.number().int(), firstSettledAt: isoDate, lastSettledAt: isoDate,
-    line: z.string().meta({ description: "\"Older history (N tasks settled before <date>) was archived on <date> to <path>.\"" }),
-  })),
+  archived: z.array(
+    z.object({
+      archivePath: z.string(),
+      archivedAt: isoDate,
+      taskCount: z.number().int(),
+      firstSettledAt: isoDate,
+      lastSettledAt: isoDate,
+      line: z.string().meta({ description: '"Older history (N tasks settled before <date>) was archived on <date> to <path>."' }),
+    }),
+  ),
 });
 
 // ---- administration: API tokens and people's accounts (admin only) -------------------------------------
@@ -658,13 +946,23 @@ export const ApiTokenParams = z.object({ id });
 export const PersonRoleSchema = z.enum(PERSON_ROLES as [PersonRole, ...PersonRole[]]);
 export const AccountParams = z.object({ id });
 export const AccountSchema = z.object({
-  id, name: z.string(), email: z.string(), role: PersonRoleSchema, createdAt: isoDate, disabledAt: isoDate.nullable(),
+  id,
+  name: z.string(),
+  email: z.string(),
+  role: PersonRoleSchema,
+  createdAt: isoDate,
+  disabledAt: isoDate.nullable(),
   activeSessions: z.number().int().meta({ description: "sessions that have not expired (browsers where the person is signed in)" }),
 });
 export const AccountListSchema = z.object({ accounts: z.array(AccountSchema) });
 export const CreateAccountBody = z.strictObject({
   name: text(100),
-  email: z.string().trim().toLowerCase().max(254).pipe(z.email({ message: "must be an e-mail address" })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email({ message: "must be an e-mail address" })),
   role: PersonRoleSchema,
   password: z.string().min(8, { message: "must be at least 8 characters" }).max(128, { message: "must be at most 128 characters" }),
 });

@@ -24,7 +24,8 @@ export async function archivedHistory(
 ): Promise<AuditArchived[]> {
   const owners = [...(filter.ownerId ? [filter.ownerId] : []), ...(filter.ownerIds ?? [])];
   if (filter.ownerId && filter.ownerIds && !filter.ownerIds.includes(filter.ownerId)) return [];
-  const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
+  const createdAt =
+    filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
   const groups = await database.prisma.archivedTask.groupBy({
     by: ["archivePath"],
     where: {
@@ -42,8 +43,12 @@ export async function archivedHistory(
   return groups.map((g) => {
     const facts = { archivePath: g.archivePath, archivedAt: g._max.archivedAt!, taskCount: g._count._all, lastSettledAt: g._max.settledAt! };
     return {
-      archivePath: g.archivePath, archivedAt: g._max.archivedAt!.toISOString(), taskCount: g._count._all,
-      firstSettledAt: g._min.settledAt!.toISOString(), lastSettledAt: g._max.settledAt!.toISOString(), line: archivedHistoryLine(facts),
+      archivePath: g.archivePath,
+      archivedAt: g._max.archivedAt!.toISOString(),
+      taskCount: g._count._all,
+      firstSettledAt: g._min.settledAt!.toISOString(),
+      lastSettledAt: g._max.settledAt!.toISOString(),
+      line: archivedHistoryLine(facts),
     };
   });
 }

@@ -17,7 +17,10 @@ beforeAll(async () => {
   t = await createTestDatabase();
   t.install();
   admin = (await createApiToken(t.database, { name: "admin-audit-user", role: "admin" })).token;
-  for (const [id, email, name] of [["usr_uma_1", "uma@example.test", "Uma"], ["usr_ulf_2", "ulf@example.test", "Ulf"]]) {
+  for (const [id, email, name] of [
+    ["usr_uma_1", "uma@example.test", "Uma"],
+    ["usr_ulf_2", "ulf@example.test", "Ulf"],
+  ]) {
     await t.database.prisma.user.create({ data: { id, email, name, role: "user", emailVerified: true } });
   }
   ids.uma = (await createTask(t.database, { title: "export for Uma", ownerId: "usr_uma_1", conversationId: "conv-uma-1" }, "agent:t")).id;
@@ -26,7 +29,19 @@ beforeAll(async () => {
   await requestCancellation(t.database, { taskId: ids.umaOther, reason: "changed my mind", actor: "user:uma@example.test" });
   ids.agentTask = (await createTask(t.database, { title: "an agent's own task", ownerId: "crm-bot" }, "agent:t")).id;
   // Ulf's agent writes a CRM record and an email for a customer (issue 20, item 7): her e-mail is only in what it wrote.
-  const crm = await scheduleWorkItem(t.database, { taskId: ids.ulf, kind: "external_action", toolName: "crm.create_record", mechanism: "rollback", commitsEffect: true, intentVersion: 1, input: { name: "Ada Lovelace", email: "Ada.Lovelace@example.com" } }, "agent:t");
+  const crm = await scheduleWorkItem(
+    t.database,
+    {
+      taskId: ids.ulf,
+      kind: "external_action",
+      toolName: "crm.create_record",
+      mechanism: "rollback",
+      commitsEffect: true,
+      intentVersion: 1,
+      input: { name: "Ada Lovelace", email: "Ada.Lovelace@example.com" },
+    },
+    "agent:t",
+  );
   expect(crm.id).toBeTruthy();
 });
 afterAll(async () => t?.drop());
@@ -42,7 +57,9 @@ describe("GET /api/audit?user=", () => {
     const { status, body } = await audit(`user=${encodeURIComponent("uma@example.test")}`);
     expect(status).toBe(200);
     expect(taskIds(body)).toEqual([ids.uma, ids.umaOther].sort());
-    expect(body.tasks.every((x: { ownerEmail: string | null; ownerId: string }) => x.ownerEmail === "uma@example.test" && x.ownerId === "usr_uma_1")).toBe(true);
+    expect(body.tasks.every((x: { ownerEmail: string | null; ownerId: string }) => x.ownerEmail === "uma@example.test" && x.ownerId === "usr_uma_1")).toBe(
+      true,
+    );
     expect(taskIds((await audit(`user=${encodeURIComponent("  UMA@Example.TEST ")}`)).body)).toEqual([ids.uma, ids.umaOther].sort());
   });
 
@@ -77,7 +94,10 @@ describe("GET /api/audit?user=", () => {
     expect(res.headers.get("content-disposition")).toContain('filename="stopline-audit-user-uma_example.test.csv"');
     // A UTF-8 byte-order mark first, so that Excel reads € and accents right (issue 20, item 7).
     expect([...new Uint8Array(await res.clone().arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const [header, ...lines] = (await res.text()).split("\r\n").filter(Boolean).map((line) => line.split(","));
+    const [header, ...lines] = (await res.text())
+      .split("\r\n")
+      .filter(Boolean)
+      .map((line) => line.split(","));
     expect(header.slice(0, 6)).toEqual(["record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id"]);
     const col = (name: string) => header.indexOf(name);
     const tasks = lines.filter((r) => r[0] === "task");

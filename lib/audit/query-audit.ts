@@ -127,11 +127,17 @@ export async function queryAudit(database: Database, filter: AuditFilter): Promi
   // A person as support staff know them may also be a customer the agent wrote to or about (an e-mail in a step's
   // input, or in the description of an effect): those tasks match too (issue 20, item 7).
   const written = filter.user ? await tasksNaming(database, filter.user) : [];
-  const createdAt = filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
+  const createdAt =
+    filter.from || filter.to ? { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } : undefined;
   const tasks = await prisma.task.findMany({
     where: {
       ...(filter.ownerId || owners
-        ? { AND: [...(filter.ownerId ? [{ ownerId: filter.ownerId }] : []), ...(owners ? [{ OR: [{ ownerId: { in: owners } }, ...(written.length ? [{ id: { in: written } }] : [])] }] : [])] }
+        ? {
+            AND: [
+              ...(filter.ownerId ? [{ ownerId: filter.ownerId }] : []),
+              ...(owners ? [{ OR: [{ ownerId: { in: owners } }, ...(written.length ? [{ id: { in: written } }] : [])] }] : []),
+            ],
+          }
         : {}),
       ...(filter.conversationId ? { conversationId: filter.conversationId } : {}),
       ...(filter.taskId ? { id: filter.taskId } : {}),
@@ -169,10 +175,27 @@ export async function auditOfTasks(database: Database, filter: AuditFilter, task
   const now = Date.now();
   const outcomesOf = (task: (typeof tasks)[number]): AuditOutcome[] => {
     const own = workItems.filter((w) => w.taskId === task.id);
-    const outcomes = outcomesOfTask({ ...task, workItems: own, sideEffects: sideEffects.filter((s) => s.taskId === task.id), reviewItems: reviewItems.filter((r) => r.taskId === task.id), resources: resources.filter((r) => r.taskId === task.id) }, now);
+    const outcomes = outcomesOfTask(
+      {
+        ...task,
+        workItems: own,
+        sideEffects: sideEffects.filter((s) => s.taskId === task.id),
+        reviewItems: reviewItems.filter((r) => r.taskId === task.id),
+        resources: resources.filter((r) => r.taskId === task.id),
+      },
+      now,
+    );
     return own.map((w) => {
       const o = outcomes.get(w.id)!;
-      return { workItemId: w.id, toolCallId: w.correlationId, toolName: w.toolName, kind: o.kind, short: outcomeBadgeWords(o).short, tone: outcomeBadgeWords(o).tone, label: describeOutcome(o, utcFormat) };
+      return {
+        workItemId: w.id,
+        toolCallId: w.correlationId,
+        toolName: w.toolName,
+        kind: o.kind,
+        short: outcomeBadgeWords(o).short,
+        tone: outcomeBadgeWords(o).tone,
+        label: describeOutcome(o, utcFormat),
+      };
     });
   };
 
@@ -192,44 +215,99 @@ export async function auditOfTasks(database: Database, filter: AuditFilter, task
     const reviews = reviewItems.filter((r) => r.sideEffectId === s.id);
     const decisions = reviews.flatMap((r) => (decisionsByReview.get(r.id) ?? []).map((d) => ({ ...d, kind: r.kind })));
     effects.push({
-      sideEffectId: s.id, taskId: s.taskId, taskTitle: task.title, ownerId: task.ownerId, ownerEmail: emails.get(task.ownerId) ?? null, conversationId: task.conversationId,
-      workItemId: s.workItemId, toolName: item.toolName, operationId: s.operationId, providerRef: s.providerRef,
-      externalRecordId: s.externalRecordId, externalVersion: s.externalVersion, reversible: s.reversible, description: s.description,
-      outcome: s.outcome, recordedAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), decisions,
+      sideEffectId: s.id,
+      taskId: s.taskId,
+      taskTitle: task.title,
+      ownerId: task.ownerId,
+      ownerEmail: emails.get(task.ownerId) ?? null,
+      conversationId: task.conversationId,
+      workItemId: s.workItemId,
+      toolName: item.toolName,
+      operationId: s.operationId,
+      providerRef: s.providerRef,
+      externalRecordId: s.externalRecordId,
+      externalVersion: s.externalVersion,
+      reversible: s.reversible,
+      description: s.description,
+      outcome: s.outcome,
+      recordedAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+      decisions,
     });
     for (const r of reviews.filter((r) => r.kind === "approve_compensation")) {
       const proposal = (r.proposal ?? {}) as { target?: string; expectedVersion?: string };
       const status = s.outcome === "compensated" ? "compensated" : r.status === "rejected" ? "rejected" : r.status === "open" ? "awaiting decision" : r.status;
       compensations.push({
-        sideEffectId: s.id, taskId: s.taskId, reviewItemId: r.id, externalRecordId: proposal.target ?? s.externalRecordId,
-        boundToVersion: proposal.expectedVersion ?? null, status, approvedBy: r.decidedBy, decidedAt: iso(r.decidedAt), resolution: r.resolution,
+        sideEffectId: s.id,
+        taskId: s.taskId,
+        reviewItemId: r.id,
+        externalRecordId: proposal.target ?? s.externalRecordId,
+        boundToVersion: proposal.expectedVersion ?? null,
+        status,
+        approvedBy: r.decidedBy,
+        decidedAt: iso(r.decidedAt),
+        resolution: r.resolution,
       });
     }
   }
 
   const uncertain: AuditUncertain[] = [];
   for (const w of workItems) {
-    if (w.status === "uncertain") uncertain.push({ taskId: w.taskId, kind: "work_item", id: w.id, toolName: w.toolName, detail: w.error ?? "outcome not known yet", since: w.updatedAt.toISOString() });
+    if (w.status === "uncertain")
+      uncertain.push({
+        taskId: w.taskId,
+        kind: "work_item",
+        id: w.id,
+        toolName: w.toolName,
+        detail: w.error ?? "outcome not known yet",
+        since: w.updatedAt.toISOString(),
+      });
   }
   for (const s of sideEffects) {
     const item = items.get(s.workItemId);
-    if (item && s.outcome === "unknown") uncertain.push({ taskId: s.taskId, kind: "side_effect", id: s.id, toolName: item.toolName, detail: `operation ${s.operationId}: outcome unknown`, since: s.updatedAt.toISOString() });
+    if (item && s.outcome === "unknown")
+      uncertain.push({
+        taskId: s.taskId,
+        kind: "side_effect",
+        id: s.id,
+        toolName: item.toolName,
+        detail: `operation ${s.operationId}: outcome unknown`,
+        since: s.updatedAt.toISOString(),
+      });
   }
   for (const r of reviewItems) {
     if (r.status !== "open" && r.status !== "escalated") continue;
     const item = r.workItemId ? items.get(r.workItemId) : undefined;
     if (filter.tool && !item) continue;
-    uncertain.push({ taskId: r.taskId, kind: "review_item", id: r.id, toolName: item?.toolName ?? null, detail: `${r.kind.replaceAll("_", " ")}: ${r.subject}`, since: r.createdAt.toISOString() });
+    uncertain.push({
+      taskId: r.taskId,
+      kind: "review_item",
+      id: r.id,
+      toolName: item?.toolName ?? null,
+      detail: `${r.kind.replaceAll("_", " ")}: ${r.subject}`,
+      since: r.createdAt.toISOString(),
+    });
   }
 
   return {
     filter,
     generatedAt: new Date().toISOString(),
     tasks: tasks.map((t) => ({
-      id: t.id, title: t.title, ownerId: t.ownerId, ownerEmail: emails.get(t.ownerId) ?? null, conversationId: t.conversationId, stage: t.stage, riskLevel: t.riskLevel,
-      createdAt: t.createdAt.toISOString(), cancelRequestedAt: iso(t.cancelRequestedAt),
-      cancelRequestedBy: t.cancelRequestedBy, cancelReason: t.cancelReason,
-      settledAt: iso(t.settledAt), endedAt: iso(t.endedAt), endReason: t.endReason, outcomes: outcomesOf(t),
+      id: t.id,
+      title: t.title,
+      ownerId: t.ownerId,
+      ownerEmail: emails.get(t.ownerId) ?? null,
+      conversationId: t.conversationId,
+      stage: t.stage,
+      riskLevel: t.riskLevel,
+      createdAt: t.createdAt.toISOString(),
+      cancelRequestedAt: iso(t.cancelRequestedAt),
+      cancelRequestedBy: t.cancelRequestedBy,
+      cancelReason: t.cancelReason,
+      settledAt: iso(t.settledAt),
+      endedAt: iso(t.endedAt),
+      endReason: t.endReason,
+      outcomes: outcomesOf(t),
     })),
     effects,
     compensations,

@@ -8,8 +8,22 @@ export function csvField(value: unknown): string {
 }
 
 const COLUMNS = [
-  "record", "task_id", "task_title", "owner_id", "owner_email", "conversation_id", "tool", "operation_id", "external_record_id",
-  "external_version", "outcome", "reversible", "recorded_at", "who", "when", "detail",
+  "record",
+  "task_id",
+  "task_title",
+  "owner_id",
+  "owner_email",
+  "conversation_id",
+  "tool",
+  "operation_id",
+  "external_record_id",
+  "external_version",
+  "outcome",
+  "reversible",
+  "recorded_at",
+  "who",
+  "when",
+  "detail",
 ] as const;
 
 /**
@@ -22,20 +36,105 @@ export function auditToCsv(report: AuditReport): string {
   const rows: unknown[][] = [COLUMNS as unknown as string[]];
   const task = new Map(report.tasks.map((t) => [t.id, t]));
   for (const t of report.tasks) {
-    rows.push(["task", t.id, t.title, t.ownerId, t.ownerEmail, t.conversationId, "", "", "", "", t.stage, "", t.createdAt, t.cancelRequestedBy, t.cancelRequestedAt, t.cancelReason]);
+    rows.push([
+      "task",
+      t.id,
+      t.title,
+      t.ownerId,
+      t.ownerEmail,
+      t.conversationId,
+      "",
+      "",
+      "",
+      "",
+      t.stage,
+      "",
+      t.createdAt,
+      t.cancelRequestedBy,
+      t.cancelRequestedAt,
+      t.cancelReason,
+    ]);
     for (const o of t.outcomes) {
-      rows.push(["outcome", t.id, t.title, t.ownerId, t.ownerEmail, t.conversationId, o.toolName, "", "", "", o.kind, "", "", "", t.settledAt ?? t.endedAt, o.label]);
+      rows.push([
+        "outcome",
+        t.id,
+        t.title,
+        t.ownerId,
+        t.ownerEmail,
+        t.conversationId,
+        o.toolName,
+        "",
+        "",
+        "",
+        o.kind,
+        "",
+        "",
+        "",
+        t.settledAt ?? t.endedAt,
+        o.label,
+      ]);
     }
   }
   for (const e of report.effects) {
-    rows.push(["effect", e.taskId, e.taskTitle, e.ownerId, e.ownerEmail, e.conversationId, e.toolName, e.operationId, e.externalRecordId, e.externalVersion, e.outcome, e.reversible, e.recordedAt, "", "", e.description]);
+    rows.push([
+      "effect",
+      e.taskId,
+      e.taskTitle,
+      e.ownerId,
+      e.ownerEmail,
+      e.conversationId,
+      e.toolName,
+      e.operationId,
+      e.externalRecordId,
+      e.externalVersion,
+      e.outcome,
+      e.reversible,
+      e.recordedAt,
+      "",
+      "",
+      e.description,
+    ]);
     for (const d of e.decisions) {
-      rows.push(["decision", e.taskId, e.taskTitle, e.ownerId, e.ownerEmail, e.conversationId, e.toolName, e.operationId, e.externalRecordId, "", d.event.replace("review_item.", ""), "", "", d.actor, d.at, d.reason]);
+      rows.push([
+        "decision",
+        e.taskId,
+        e.taskTitle,
+        e.ownerId,
+        e.ownerEmail,
+        e.conversationId,
+        e.toolName,
+        e.operationId,
+        e.externalRecordId,
+        "",
+        d.event.replace("review_item.", ""),
+        "",
+        "",
+        d.actor,
+        d.at,
+        d.reason,
+      ]);
     }
   }
   for (const c of report.compensations) {
     const t = task.get(c.taskId);
-    rows.push(["compensation", c.taskId, t?.title, t?.ownerId, t?.ownerEmail, t?.conversationId, "", "", c.externalRecordId, c.boundToVersion, c.status, "", "", c.approvedBy, c.decidedAt, c.resolution]);
+    rows.push([
+      "compensation",
+      c.taskId,
+      t?.title,
+      t?.ownerId,
+      t?.ownerEmail,
+      t?.conversationId,
+      "",
+      "",
+      c.externalRecordId,
+      c.boundToVersion,
+      c.status,
+      "",
+      "",
+      c.approvedBy,
+      c.decidedAt,
+      c.resolution,
+    ]);
   }
   for (const u of report.uncertain) {
     const t = task.get(u.taskId);
@@ -45,12 +144,20 @@ export function auditToCsv(report: AuditReport): string {
   for (const a of report.archived ?? []) {
     rows.push(["archived", "", "", "", "", "", "", "", "", "", "archived", "", a.lastSettledAt, "retention", a.archivedAt, a.line]);
   }
-  return rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+  return `${rows.map((r) => r.map(csvField).join(",")).join("\r\n")}\r\n`;
 }
 
 export function auditFileName(report: AuditReport, ext: "csv" | "json"): string {
   const f = report.filter;
-  const subject = f.taskId ? `task-${f.taskId}` : f.conversationId ? `conversation-${f.conversationId}` : f.user ? `user-${f.user}` : f.ownerId ? `user-${f.ownerId}` : "all";
+  const subject = f.taskId
+    ? `task-${f.taskId}`
+    : f.conversationId
+      ? `conversation-${f.conversationId}`
+      : f.user
+        ? `user-${f.user}`
+        : f.ownerId
+          ? `user-${f.ownerId}`
+          : "all";
   return `stopline-audit-${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80)}.${ext}`;
 }
 

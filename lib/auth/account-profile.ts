@@ -23,7 +23,9 @@ export interface AccountProfile {
  */
 export async function getAccountProfile(database: Database, headers: Headers): Promise<AccountProfile | null> {
   if (!/better-auth\.session_token=/.test(headers.get("cookie") ?? "")) return null;
-  const session = await auth(database).api.getSession({ headers }).catch(() => null);
+  const session = await auth(database)
+    .api.getSession({ headers })
+    .catch(() => null);
   if (!session) return null;
   const user = session.user as { id: string; name: string; email: string; role?: string | null; createdAt: Date; disabledAt?: Date | string | null };
   if (user.disabledAt) return null;

@@ -89,18 +89,36 @@ describe("each administrative action appends one event, by whoever did it, with 
     const created = await recorded(async () => {
       const res = await call("POST", "/api/tokens", as("admin", { body: { name: "nightly worker", role: "worker" } }));
       expect(res.status).toBe(201);
-      ({ token, record: { id } } = await json(res));
+      ({
+        token,
+        record: { id },
+      } = await json(res));
     });
     secrets.push(token);
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
-      taskId: null, workItemId: null, entityType: "token", entityId: id, actor: ADMIN, type: "token.created", fromState: null, toState: "active",
+      taskId: null,
+      workItemId: null,
+      entityType: "token",
+      entityId: id,
+      actor: ADMIN,
+      type: "token.created",
+      fromState: null,
+      toState: "active",
       data: { name: "nightly worker", role: "worker", prefix: token.slice(0, 8) },
     });
 
     const revoked = await recorded(async () => expect((await call("DELETE", `/api/tokens/${id}`, as("admin"))).status).toBe(200));
     expect(revoked).toHaveLength(1);
-    expect(revoked[0]).toMatchObject({ entityType: "token", entityId: id, actor: ADMIN, type: "token.revoked", fromState: "active", toState: "revoked", data: { name: "nightly worker", role: "worker" } });
+    expect(revoked[0]).toMatchObject({
+      entityType: "token",
+      entityId: id,
+      actor: ADMIN,
+      type: "token.revoked",
+      fromState: "active",
+      toState: "revoked",
+      data: { name: "nightly worker", role: "worker" },
+    });
 
     // No secret anywhere: not the token, not its stored hash — in these events or any other row of the ledger.
     const stored = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id } });
@@ -115,7 +133,9 @@ describe("each administrative action appends one event, by whoever did it, with 
     expect(ledger).not.toContain(token);
 
     // An admin token acts under its own name.
-    const [byToken] = await recorded(async () => expect((await call("POST", "/api/tokens", { token: adminToken, body: { name: "ci agent", role: "agent" } })).status).toBe(201));
+    const [byToken] = await recorded(async () =>
+      expect((await call("POST", "/api/tokens", { token: adminToken, body: { name: "ci agent", role: "agent" } })).status).toBe(201),
+    );
     expect(byToken).toMatchObject({ type: "token.created", actor: "admin:history-admin" });
   });
 
@@ -130,7 +150,12 @@ describe("each administrative action appends one event, by whoever did it, with 
     });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      taskId: null, entityType: "account", entityId: id, actor: ADMIN, type: "account.created", toState: "enabled",
+      taskId: null,
+      entityType: "account",
+      entityId: id,
+      actor: ADMIN,
+      type: "account.created",
+      toState: "enabled",
       data: { email: "rita@example.com", name: "Rita Reviewer", role: "operator" },
     });
     const credential = await t.database.prisma.account.findFirstOrThrow({ where: { userId: id } });
@@ -147,8 +172,22 @@ describe("each administrative action appends one event, by whoever did it, with 
       expect((await call("PATCH", `/api/accounts/${operator.id}`, as("admin", { body: { role: "operator" } }))).status).toBe(200);
     });
     expect(events.map((e) => [e.type, e.actor, e.entityId, e.fromState, e.toState, e.data])).toEqual([
-      ["account.role_changed", ADMIN, operator.id, "operator", "support", { email: "operator@stopline.local", name: "Otto Operator", from: "operator", to: "support" }],
-      ["account.role_changed", ADMIN, operator.id, "support", "operator", { email: "operator@stopline.local", name: "Otto Operator", from: "support", to: "operator" }],
+      [
+        "account.role_changed",
+        ADMIN,
+        operator.id,
+        "operator",
+        "support",
+        { email: "operator@stopline.local", name: "Otto Operator", from: "operator", to: "support" },
+      ],
+      [
+        "account.role_changed",
+        ADMIN,
+        operator.id,
+        "support",
+        "operator",
+        { email: "operator@stopline.local", name: "Otto Operator", from: "support", to: "operator" },
+      ],
     ]);
   });
 
@@ -159,7 +198,12 @@ describe("each administrative action appends one event, by whoever did it, with 
     const disabled = await recorded(async () => expect((await call("POST", `/api/accounts/${support.id}/disable`, as("admin"))).status).toBe(200));
     expect(disabled).toHaveLength(1);
     expect(disabled[0]).toMatchObject({
-      entityType: "account", entityId: support.id, actor: ADMIN, type: "account.disabled", fromState: "enabled", toState: "disabled",
+      entityType: "account",
+      entityId: support.id,
+      actor: ADMIN,
+      type: "account.disabled",
+      fromState: "enabled",
+      toState: "disabled",
       data: { email: "support@stopline.local", name: "Sam Support", role: "support", sessionsEnded: sessions },
     });
     const disabledAt = (await t.database.prisma.user.findUniqueOrThrow({ where: { id: support.id } })).disabledAt!;
@@ -167,7 +211,12 @@ describe("each administrative action appends one event, by whoever did it, with 
     const enabled = await recorded(async () => expect((await call("POST", `/api/accounts/${support.id}/enable`, { token: adminToken })).status).toBe(200));
     expect(enabled).toHaveLength(1);
     expect(enabled[0]).toMatchObject({
-      entityType: "account", entityId: support.id, actor: "admin:history-admin", type: "account.enabled", fromState: "disabled", toState: "enabled",
+      entityType: "account",
+      entityId: support.id,
+      actor: "admin:history-admin",
+      type: "account.enabled",
+      fromState: "disabled",
+      toState: "enabled",
       data: { email: "support@stopline.local", role: "support", disabledSince: disabledAt.toISOString() },
     });
     cookies.support = await signIn("support@stopline.local", demoAccounts().find((a) => a.role === "support")!.password);
@@ -253,14 +302,19 @@ describe("GET /api/admin/history", () => {
     expect(events.map((e: { seq: number }) => e.seq)).toEqual(all.map((e) => e.seq));
     expect(events[0]).toMatchObject({ type: "token.revoked", entityType: "token", actor: ADMIN, subject: "to revoke twice", createdAt: expect.any(String) });
     expect(events.find((e: { type: string }) => e.type === "account.created")).toMatchObject({ subject: "rita@example.com", data: { role: "operator" } });
-    expect(events.find((e: { type: string }) => e.type === "escalation_channel.removed")).toMatchObject({ subject: "ops room", entityType: "escalationChannel" });
+    expect(events.find((e: { type: string }) => e.type === "escalation_channel.removed")).toMatchObject({
+      subject: "ops room",
+      entityType: "escalationChannel",
+    });
     for (const secret of secrets) expect(JSON.stringify(events)).not.toContain(secret);
 
     // Paged: limit, then before = nextBefore, until null; together exactly the whole list.
     const seen: number[] = [];
     let before: number | null = null;
     do {
-      const page: { events: { seq: number }[]; nextBefore: number | null } = await json(await call("GET", `/api/admin/history?limit=4${before ? `&before=${before}` : ""}`, { token: adminToken }));
+      const page: { events: { seq: number }[]; nextBefore: number | null } = await json(
+        await call("GET", `/api/admin/history?limit=4${before ? `&before=${before}` : ""}`, { token: adminToken }),
+      );
       expect(page.events.length).toBeLessThanOrEqual(4);
       seen.push(...page.events.map((e) => e.seq));
       before = page.nextBefore;
@@ -284,7 +338,10 @@ describe("GET /api/admin/history", () => {
     ]) {
       const res = await call("GET", `/api/admin/history?${query}`, as("admin"));
       expect(res.status, query).toBe(400);
-      expect((await json(res)).error.issues.map((i: { field: string }) => i.field), query).toEqual([field]);
+      expect(
+        (await json(res)).error.issues.map((i: { field: string }) => i.field),
+        query,
+      ).toEqual([field]);
     }
     const unknown = await call("GET", "/api/admin/history?actor=me", as("admin"));
     expect(unknown.status).toBe(400);
@@ -358,7 +415,18 @@ describe("task-less events elsewhere", () => {
       clearTimeout(timer2);
       all.abort();
     }
-    expect(admin).toEqual(expect.arrayContaining(["token.created", "token.revoked", "account.created", "account.role_changed", "account.disabled", "account.enabled", "escalation_channel.created", "escalation_channel.removed"]));
+    expect(admin).toEqual(
+      expect.arrayContaining([
+        "token.created",
+        "token.revoked",
+        "account.created",
+        "account.role_changed",
+        "account.disabled",
+        "account.enabled",
+        "escalation_channel.created",
+        "escalation_channel.removed",
+      ]),
+    );
     for (const secret of secrets) expect(text).not.toContain(secret);
 
     // The audit and the metrics are about tasks: the task-less events neither break nor join them.

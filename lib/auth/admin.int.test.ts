@@ -122,7 +122,11 @@ describe("API tokens", () => {
 
 describe("accounts", () => {
   it("create → sign in → disable (session ends at once, sign-in refused) → enable → sign in again", async () => {
-    const created = await call("POST", "/api/accounts", as("admin", { body: { name: "Olga Operator", email: "  Olga@Example.COM ", role: "operator", password: "correct horse" } }));
+    const created = await call(
+      "POST",
+      "/api/accounts",
+      as("admin", { body: { name: "Olga Operator", email: "  Olga@Example.COM ", role: "operator", password: "correct horse" } }),
+    );
     expect(created.status, await created.clone().text()).toBe(201);
     const account = await json(created);
     expect(account).toMatchObject({ name: "Olga Operator", email: "olga@example.com", role: "operator", disabledAt: null, activeSessions: 0 });
@@ -162,7 +166,11 @@ describe("accounts", () => {
   });
 
   it("a session that outlived the disable (created in the same instant) is not honoured", async () => {
-    const res = await call("POST", "/api/accounts", as("admin", { body: { name: "Race", email: "race@example.com", role: "support", password: "password-1" } }));
+    const res = await call(
+      "POST",
+      "/api/accounts",
+      as("admin", { body: { name: "Race", email: "race@example.com", role: "support", password: "password-1" } }),
+    );
     const { id } = await json(res);
     const cookie = await signIn("race@example.com", "password-1");
     expect((await call("GET", "/api/tasks", withCookie(cookie))).status).toBe(200);
@@ -173,7 +181,9 @@ describe("accounts", () => {
   });
 
   it("PATCH /api/accounts/{id} - a role change takes effect on the person's next request", async () => {
-    const { id } = await json(await call("POST", "/api/accounts", as("admin", { body: { name: "Rolf", email: "rolf@example.com", role: "support", password: "password-2" } })));
+    const { id } = await json(
+      await call("POST", "/api/accounts", as("admin", { body: { name: "Rolf", email: "rolf@example.com", role: "support", password: "password-2" } })),
+    );
     const cookie = await signIn("rolf@example.com", "password-2");
     expect((await call("GET", "/api/accounts", withCookie(cookie))).status).toBe(403);
     const changed = await call("PATCH", `/api/accounts/${id}`, as("admin", { body: { role: "admin" } }));
@@ -207,7 +217,9 @@ describe("accounts", () => {
     expect(await accountByEmail("admin@stopline.local")).toMatchObject({ role: "admin", disabledAt: null });
 
     // A disabled admin does not count: with a second admin disabled, admin@ is still the last one.
-    const second = await json(await call("POST", "/api/accounts", as("admin", { body: { name: "Second Admin", email: "admin2@example.com", role: "admin", password: "password-3" } })));
+    const second = await json(
+      await call("POST", "/api/accounts", as("admin", { body: { name: "Second Admin", email: "admin2@example.com", role: "admin", password: "password-3" } })),
+    );
     expect((await call("POST", `/api/accounts/${second.id}/disable`, as("admin"))).status).toBe(200);
     expect((await call("PATCH", `/api/accounts/${admin.id}`, { token: tokens.admin, body: { role: "operator" } })).status).toBe(409);
     // Enabled again, the second admin makes it possible (and then it is the last one itself).
@@ -219,7 +231,11 @@ describe("accounts", () => {
 
   it("POST /api/accounts - a taken e-mail address is a 409 that says so (in any letter case)", async () => {
     const before = await t.database.prisma.user.count();
-    const res = await call("POST", "/api/accounts", as("admin", { body: { name: "Copy", email: "Operator@Stopline.local", role: "user", password: "password-4" } }));
+    const res = await call(
+      "POST",
+      "/api/accounts",
+      as("admin", { body: { name: "Copy", email: "Operator@Stopline.local", role: "user", password: "password-4" } }),
+    );
     expect(res.status).toBe(409);
     const body = await json(res);
     expect(body.error.message).toMatch(/operator@stopline\.local already exists/);

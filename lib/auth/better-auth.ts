@@ -23,7 +23,7 @@ function authSecret(): string {
   if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
   const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;
   if (bootstrap && bootstrap.length >= 16) return createHash("sha256").update(`stopline-auth:${bootstrap}`).digest("base64url");
-  return (globalThis as { stoplineAuthSecret?: string }).stoplineAuthSecret ??= randomBytes(32).toString("base64url");
+  return ((globalThis as { stoplineAuthSecret?: string }).stoplineAuthSecret ??= randomBytes(32).toString("base64url"));
 }
 
 /**
@@ -33,7 +33,10 @@ function authSecret(): string {
  */
 function authBaseURL() {
   if (process.env.BETTER_AUTH_URL) return process.env.BETTER_AUTH_URL;
-  const extra = process.env.STOPLINE_ALLOWED_HOSTS?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+  const extra =
+    process.env.STOPLINE_ALLOWED_HOSTS?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
   return {
     allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", "[::1]:*", ...extra],
     fallback: `http://localhost:${process.env.PORT ?? 3000}`,
@@ -68,7 +71,12 @@ export function createAuth(database: Database) {
         if (host) own.push(`${proto}://${host}`);
         own.push(new URL(request.url).origin);
       }
-      return [...own, ...(process.env.BETTER_AUTH_TRUSTED_ORIGINS?.split(",").map((s) => s.trim()).filter(Boolean) ?? [])];
+      return [
+        ...own,
+        ...(process.env.BETTER_AUTH_TRUSTED_ORIGINS?.split(",")
+          .map((s) => s.trim())
+          .filter(Boolean) ?? []),
+      ];
     },
     rateLimit: { enabled: true, window: 60, max: 300, customRules: { "/sign-in/email": { window: 60, max: 30 } } },
     // Better Auth answers an unexpected error with a bare 500; remember it so that handleAuthRequest can say

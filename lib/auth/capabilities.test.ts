@@ -42,12 +42,23 @@ describe("capabilitiesOf", () => {
   }
 
   it("support reads every console page's data and is admitted to no write route", () => {
-    for (const name of ["listTasks", "getTask", "taskEvents", "allEvents", "listReviewItems", "metrics", "audit", "getCancellation", "listEscalations"] as const) {
+    for (const name of [
+      "listTasks",
+      "getTask",
+      "taskEvents",
+      "allEvents",
+      "listReviewItems",
+      "metrics",
+      "audit",
+      "getCancellation",
+      "listEscalations",
+    ] as const) {
       expect(admits(routes[name], "support"), `support may read contract.${name}`).toBe(true);
     }
     const writes = Object.entries(routes).filter(([, r]) => r.method !== "GET" && r.auth !== "public");
     expect(writes.length).toBeGreaterThan(5);
-    for (const [name, route] of writes) expect(admits(route, "support"), `support must not be admitted to contract.${name} (${route.method} ${route.path})`).toBe(false);
+    for (const [name, route] of writes)
+      expect(admits(route, "support"), `support must not be admitted to contract.${name} (${route.method} ${route.path})`).toBe(false);
     expect(Object.values(capabilitiesOf("support")).filter(Boolean)).toEqual([true]); // seeEscalations only
     expect(capabilitiesOf("support").seeEscalations).toBe(true);
   });

@@ -58,7 +58,14 @@ export async function createAccount(database: Database, input: CreateAccountInpu
   // it. So the event is appended right after both rows exist, before the admin gets the answer.
   try {
     await writeLedger(database, (w) =>
-      w.event(adminEvent(AdminEvent.accountCreated, { entityId: userId, actor: actorOf(by), toState: "enabled", data: { email: input.email, name: input.name, role: input.role } })),
+      w.event(
+        adminEvent(AdminEvent.accountCreated, {
+          entityId: userId,
+          actor: actorOf(by),
+          toState: "enabled",
+          data: { email: input.email, name: input.name, role: input.role },
+        }),
+      ),
     );
   } catch (error) {
     return undo(error);

@@ -16,14 +16,17 @@ export const isOwnerScoped = (principal: Principal | null) => !!principal && OWN
 export const ownerIdOf = (principal: Principal) => (principal.kind === "person" ? principal.id : principal.name);
 
 /** The ownerId filter for list queries: the principal's own id when owner-scoped, else none. */
-export const ownerScope = (principal: Principal | null): string | undefined =>
-  principal && isOwnerScoped(principal) ? ownerIdOf(principal) : undefined;
+export const ownerScope = (principal: Principal | null): string | undefined => (principal && isOwnerScoped(principal) ? ownerIdOf(principal) : undefined);
 
 /** 404 unless the principal may see this task. */
 export async function assertTaskAccess(database: Database, principal: Principal | null, taskId: string): Promise<void> {
   if (!principal || !isOwnerScoped(principal)) return;
   const task = await database.prisma.task.findUnique({ where: { id: taskId }, select: { ownerId: true } });
-  if (!task) throw (await archivedTaskError(database, taskId, { withPath: false, ownerId: ownerIdOf(principal) })) ?? new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
+  if (!task)
+    throw (
+      (await archivedTaskError(database, taskId, { withPath: false, ownerId: ownerIdOf(principal) })) ??
+      new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId })
+    );
   if (task.ownerId !== ownerIdOf(principal)) throw new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
 }
 
@@ -32,12 +35,21 @@ export async function assertTaskAccess(database: Database, principal: Principal 
  * row of their own; the person who started one owns it, whoever acts in it later.
  */
 export async function conversationOwner(database: Database, conversationId: string): Promise<string | null> {
-  const earliest = await database.prisma.task.findMany({ where: { conversationId }, orderBy: { createdAt: "asc" }, take: 5, select: { id: true, ownerId: true, createdAt: true } });
+  const earliest = await database.prisma.task.findMany({
+    where: { conversationId },
+    orderBy: { createdAt: "asc" },
+    take: 5,
+    select: { id: true, ownerId: true, createdAt: true },
+  });
   if (!earliest.length) return null;
   const tied = earliest.filter((t) => t.createdAt.getTime() === earliest[0].createdAt.getTime());
   if (tied.length === 1 || tied.every((t) => t.ownerId === tied[0].ownerId)) return tied[0].ownerId;
   // Created in the same millisecond: the ledger's event order decides which came first.
-  const created = await database.prisma.ledgerEvent.findFirst({ where: { type: LedgerEvent.taskCreated, taskId: { in: tied.map((t) => t.id) } }, orderBy: { seq: "asc" }, select: { taskId: true } });
+  const created = await database.prisma.ledgerEvent.findFirst({
+    where: { type: LedgerEvent.taskCreated, taskId: { in: tied.map((t) => t.id) } },
+    orderBy: { seq: "asc" },
+    select: { taskId: true },
+  });
   return tied.find((t) => t.id === created?.taskId)?.ownerId ?? tied[0].ownerId;
 }
 
@@ -76,5 +88,6 @@ export async function assertWorkItemAccess(database: Database, principal: Princi
 
 /** 404 unless the principal may act for this person: an owner-scoped principal (a user) only for themselves. */
 export function assertPersonAccess(principal: Principal | null, ownerId: string): void {
-  if (principal && isOwnerScoped(principal) && ownerIdOf(principal) !== ownerId) throw new AppError(ErrorCode.notFound, `person ${ownerId} not found`, { ownerId });
+  if (principal && isOwnerScoped(principal) && ownerIdOf(principal) !== ownerId)
+    throw new AppError(ErrorCode.notFound, `person ${ownerId} not found`, { ownerId });
 }

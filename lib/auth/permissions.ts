@@ -1,4 +1,4 @@
-import { TokenRole } from "../ledger/states";
+import type { TokenRole } from "../ledger/states";
 
 /**
  * Who may do what — the one permission map. Machine clients (API tokens) have the token roles

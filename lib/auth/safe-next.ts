@@ -12,6 +12,7 @@ const PROBE_ORIGIN = "http://stopline.invalid";
 export function safeNextPath(next: string | null | undefined): string | null {
   if (!next || next.length > 2_000) return null;
   if (!next.startsWith("/") || next.startsWith("//")) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is this check's purpose
   if (/[\\\u0000-\u0020\u007f-\u009f\u2028\u2029\ufeff]/.test(next)) return null;
   let url: URL;
   try {

@@ -32,8 +32,16 @@ export async function seedDemoAccounts(database: Database, accounts: DemoAccount
   for (const account of accounts) {
     const existing = await database.prisma.user.findUnique({ where: { email: account.email }, select: { id: true } });
     if (existing) continue;
-    const user = await ctx.internalAdapter.createUser({ email: account.email, name: account.name, emailVerified: true, role: account.role }, { method: "admin" });
-    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(account.password) });
+    const user = await ctx.internalAdapter.createUser(
+      { email: account.email, name: account.name, emailVerified: true, role: account.role },
+      { method: "admin" },
+    );
+    await ctx.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: await ctx.password.hash(account.password),
+    });
     created.push(account.email);
   }
   return { created, accounts };

@@ -40,7 +40,11 @@ export const accountKey = (email: string) => `signin:account:${email.trim().toLo
 export const addressKey = (address: string | null) => `signin:address:${address ?? "unknown"}`;
 
 /** Throws 429 (too_many_requests, with retryAfterSeconds) when the account or the address used up its failures. */
-export async function assertSignInAllowed(database: Database, who: { email: string | null; address: string | null }, limits = signInLimitsFromEnv()): Promise<void> {
+export async function assertSignInAllowed(
+  database: Database,
+  who: { email: string | null; address: string | null },
+  limits = signInLimitsFromEnv(),
+): Promise<void> {
   const now = Date.now();
   const checks = [
     ...(who.email ? [{ key: accountKey(who.email), max: limits.perAccount, what: "this account" }] : []),
@@ -63,7 +67,11 @@ export async function assertSignInAllowed(database: Database, who: { email: stri
 }
 
 /** Counts one failed attempt for the account (when known) and for the address. */
-export async function recordSignInFailure(database: Database, who: { email: string | null; address: string | null }, limits = signInLimitsFromEnv()): Promise<void> {
+export async function recordSignInFailure(
+  database: Database,
+  who: { email: string | null; address: string | null },
+  limits = signInLimitsFromEnv(),
+): Promise<void> {
   const keys = [...(who.email ? [accountKey(who.email)] : []), addressKey(who.address)];
   for (const key of keys) await bump(database, key, limits.windowMs);
 }
@@ -79,7 +87,8 @@ async function bump(database: Database, key: string, windowMs: number, retry = t
     await database.prisma.$transaction(async (tx) => {
       const bucket = await tx.rateLimitBucket.findUnique({ where: { key } });
       if (!bucket) await tx.rateLimitBucket.create({ data: { key, windowStart: now, count: 1 } });
-      else if (bucket.windowStart.getTime() + windowMs <= now.getTime()) await tx.rateLimitBucket.update({ where: { key }, data: { windowStart: now, count: 1 } });
+      else if (bucket.windowStart.getTime() + windowMs <= now.getTime())
+        await tx.rateLimitBucket.update({ where: { key }, data: { windowStart: now, count: 1 } });
       else await tx.rateLimitBucket.update({ where: { key }, data: { count: { increment: 1 } } });
     });
   } catch (error) {

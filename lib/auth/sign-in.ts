@@ -20,7 +20,8 @@ export async function signInWithToken(database: Database, token: string, request
     await recordSignInFailure(database, { email: null, address });
     throw new AppError(ErrorCode.unauthorized, "that token is not valid (wrong, revoked or mistyped)", { field: "token" });
   }
-  if (principal.role !== TokenRole.admin) throw new AppError(ErrorCode.forbidden, `a ${principal.role} token cannot open the console; use an admin token`, { field: "token" });
+  if (principal.role !== TokenRole.admin)
+    throw new AppError(ErrorCode.forbidden, `a ${principal.role} token cannot open the console; use an admin token`, { field: "token" });
   const session = await createConsoleSession(database, principal);
   return { principal, session };
 }

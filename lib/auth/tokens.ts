@@ -69,7 +69,9 @@ export async function revokeApiToken(database: Database, id: string, by: Princip
   return writeLedger(database, async (w) => {
     const [revoked] = await w.tx.apiToken.updateManyAndReturn({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: API_TOKEN_FIELDS });
     if (revoked) {
-      await w.event(adminEvent(AdminEvent.tokenRevoked, { entityId: id, actor: actorOf(by), fromState: "active", toState: "revoked", data: tokenFacts(revoked) }));
+      await w.event(
+        adminEvent(AdminEvent.tokenRevoked, { entityId: id, actor: actorOf(by), fromState: "active", toState: "revoked", data: tokenFacts(revoked) }),
+      );
       return revoked;
     }
     const existing = await w.tx.apiToken.findUnique({ where: { id }, select: { revokedAt: true, name: true } });
@@ -93,9 +95,13 @@ export async function authenticateToken(database: Database, raw: string): Promis
   if (bootstrap && bootstrap.length >= 16 && sameSecret(raw, bootstrap)) return { id: "bootstrap", name: "bootstrap", role: TokenRole.admin };
   // On every request: through the driver on PostgreSQL (Prisma's executor costs about a millisecond per statement).
   const record = database.pg
-    ? ((await database.pg.query<{ id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
-        `SELECT "id", "name", "role", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = $1`, [hash(raw)], "stopline_token",
-      ))[0] ?? null)
+    ? ((
+        await database.pg.query<{ id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
+          `SELECT "id", "name", "role", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = $1`,
+          [hash(raw)],
+          "stopline_token",
+        )
+      )[0] ?? null)
     : await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } });
   if (!record || record.revokedAt) return null;
   // Best effort and coarse (once a minute): last-use time is informational, not worth a write per request.

@@ -20,13 +20,18 @@ export async function claimEngineRun(database: Database, taskId: string, owner: 
        WHERE "id" = $1 AND "stage" = '${TaskStage.cancelRequested}'
          AND ("engineLeaseExpiresAt" IS NULL OR "engineLeaseExpiresAt" < ${PG_NOW} OR "engineOwner" = $2)
        RETURNING *`,
-      [taskId, owner, ENGINE_LEASE_MS()], "stopline_engine_claim_task",
+      [taskId, owner, ENGINE_LEASE_MS()],
+      "stopline_engine_claim_task",
     );
     return rows[0] ?? null;
   }
   const now = new Date();
   const { count } = await database.prisma.task.updateMany({
-    where: { id: taskId, stage: TaskStage.cancelRequested, OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now } }, { engineOwner: owner }] },
+    where: {
+      id: taskId,
+      stage: TaskStage.cancelRequested,
+      OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now } }, { engineOwner: owner }],
+    },
     data: { engineOwner: owner, engineLeaseExpiresAt: new Date(now.getTime() + ENGINE_LEASE_MS()) },
   });
   return count === 1 ? database.prisma.task.findUnique({ where: { id: taskId } }) : null;
@@ -37,17 +42,25 @@ export async function renewEngineRun(database: Database, taskId: string, owner: 
   if (database.pg) {
     const rows = await database.pg.query(
       `UPDATE "Task" SET "engineLeaseExpiresAt" = ${PG_NOW} + make_interval(secs => $3::double precision / 1000) WHERE "id" = $1 AND "engineOwner" = $2 RETURNING "id"`,
-      [taskId, owner, ENGINE_LEASE_MS()], "stopline_engine_renew",
+      [taskId, owner, ENGINE_LEASE_MS()],
+      "stopline_engine_renew",
     );
     return rows.length === 1;
   }
-  const { count } = await database.prisma.task.updateMany({ where: { id: taskId, engineOwner: owner }, data: { engineLeaseExpiresAt: new Date(Date.now() + ENGINE_LEASE_MS()) } });
+  const { count } = await database.prisma.task.updateMany({
+    where: { id: taskId, engineOwner: owner },
+    data: { engineLeaseExpiresAt: new Date(Date.now() + ENGINE_LEASE_MS()) },
+  });
   return count === 1;
 }
 
 export async function releaseEngineRun(database: Database, taskId: string, owner: string): Promise<void> {
   if (database.pg) {
-    await database.pg.query(`UPDATE "Task" SET "engineOwner" = NULL, "engineLeaseExpiresAt" = NULL WHERE "id" = $1 AND "engineOwner" = $2`, [taskId, owner], "stopline_engine_release");
+    await database.pg.query(
+      `UPDATE "Task" SET "engineOwner" = NULL, "engineLeaseExpiresAt" = NULL WHERE "id" = $1 AND "engineOwner" = $2`,
+      [taskId, owner],
+      "stopline_engine_release",
+    );
     return;
   }
   await database.prisma.task.updateMany({ where: { id: taskId, engineOwner: owner }, data: { engineOwner: null, engineLeaseExpiresAt: null } });

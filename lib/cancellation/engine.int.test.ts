@@ -46,7 +46,10 @@ afterEach(async () => {
 });
 
 /** A worker pool and a started cancellation engine for these tools (both stopped after the test). */
-function boot(tools: ToolDefinition<any, any>[], options: { concurrency?: number; pollMs?: number; maintenanceMs?: number; engine?: boolean; settleTimeoutMs?: number } = {}) {
+function boot(
+  tools: ToolDefinition<any, any>[],
+  options: { concurrency?: number; pollMs?: number; maintenanceMs?: number; engine?: boolean; settleTimeoutMs?: number } = {},
+) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
   const pool = new WorkerPool({ database: t.database, registry, concurrency: options.concurrency ?? 8, pollMs: options.pollMs ?? 20 });
@@ -62,11 +65,24 @@ function boot(tools: ToolDefinition<any, any>[], options: { concurrency?: number
 
 const newTask = (title: string, riskLevel: "low" | "high" = "low") => createTask(t.database, { title, ownerId: "alice", riskLevel }, actor);
 const schedule = (taskId: string, tool: ToolDefinition<any, any>, extra: { input?: unknown; intentVersion?: number } = {}) =>
-  scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: extra.intentVersion ?? 1, input: extra.input }, actor);
+  scheduleWorkItem(
+    t.database,
+    {
+      taskId,
+      kind: tool.kind,
+      toolName: tool.name,
+      mechanism: tool.mechanism,
+      commitsEffect: tool.commitsEffect,
+      intentVersion: extra.intentVersion ?? 1,
+      input: extra.input,
+    },
+    actor,
+  );
 const stop = (taskId: string, reason = "user pressed Stop") => requestCancellation(t.database, { taskId, reason, actor: stopper });
 const item = (id: string) => t.database.prisma.workItem.findUniqueOrThrow({ where: { id } });
 const taskRow = (id: string) => t.database.prisma.task.findUniqueOrThrow({ where: { id } });
-const events = (taskId: string, type?: string) => t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
+const events = (taskId: string, type?: string) =>
+  t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
 const reviews = (taskId: string) => t.database.prisma.reviewItem.findMany({ where: { taskId }, orderBy: { createdAt: "asc" } });
 const summary = (taskId: string) => getCancellationSummary(t.database, taskId);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -98,7 +114,8 @@ async function waitFor<T>(probe: () => Promise<T> | T, what: string, timeoutMs =
     await sleep(10);
   }
 }
-const statusIs = (id: string, ...statuses: string[]) => waitFor(async () => statuses.includes((await item(id)).status), `work item ${id} to be ${statuses.join(" or ")}`);
+const statusIs = (id: string, ...statuses: string[]) =>
+  waitFor(async () => statuses.includes((await item(id)).status), `work item ${id} to be ${statuses.join(" or ")}`);
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -115,7 +132,14 @@ describe("the stop matrix, end to end", () => {
     const work = reportTool(svc, { name: "s1.report", steps: 3, stepMs: 5, lock: false });
     let releaseBlocker!: () => void;
     const gate = new Promise<void>((resolve) => (releaseBlocker = resolve));
-    const blocker: ToolDefinition = { name: "s1.blocker", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "none", run: async () => (await gate, "done") };
+    const blocker: ToolDefinition = {
+      name: "s1.blocker",
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "none",
+      run: async () => (await gate, "done"),
+    };
     // One slot, polling every 5 ms. Another task's item holds the slot; it is freed right after the boundary,
     // so the pool claims again at exactly that moment (and keeps polling). The engine is not running yet:
     // the boundary alone must keep the queued items from starting (the claim's compare-and-set).
@@ -154,7 +178,8 @@ describe("the stop matrix, end to end", () => {
     const s = await summary(task.id);
     expect(s.status).toBe("CANCELLED");
     expect(s.cancelled_tool_calls).toHaveLength(3);
-    for (const c of s.cancelled_tool_calls) expect(c).toMatchObject({ tool_name: "s1.report", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] });
+    for (const c of s.cancelled_tool_calls)
+      expect(c).toMatchObject({ tool_name: "s1.report", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] });
     expect(s.uncertain_tool_calls).toEqual([]);
     expect(s.completed_tool_calls).toEqual([]);
     expect(s.user_message).toMatch(/Three queued steps never started/);
@@ -197,7 +222,13 @@ describe("the stop matrix, end to end", () => {
       const s = await summary(task.id);
       expect(s.status).toBe("CANCELLED");
       expect(s.cancelled_tool_calls).toEqual([
-        { tool_call_id: child.correlationId, tool_name: "s2.report", cancellation_status: "CANCELLED", partial_result: { marker: "PARTIAL_RESULT", value: { rows: steps.map((x) => x.detail.row) } }, orphaned_resources: [] },
+        {
+          tool_call_id: child.correlationId,
+          tool_name: "s2.report",
+          cancellation_status: "CANCELLED",
+          partial_result: { marker: "PARTIAL_RESULT", value: { rows: steps.map((x) => x.detail.row) } },
+          orphaned_resources: [],
+        },
       ]);
       expect(s.user_message).toMatch(/One partial result kept/);
     });
@@ -232,20 +263,40 @@ describe("the stop matrix, end to end", () => {
       let slowMayStop!: () => void;
       const slowStopped = new Promise<void>((resolve) => (slowMayStop = resolve));
       const lockTool = (name: string, onAbort: () => Promise<void>, onCleanup: () => Promise<void>): ToolDefinition<unknown, unknown> => ({
-        name, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+        name,
+        kind: "local_worker",
+        risk: "low",
+        commitsEffect: false,
+        mechanism: "abort_signal",
         async run(_input, ctx) {
           const handle = `lock:${ctx.toolCallId}`;
           svc.acquireLock(handle, name);
           await ctx.holdResource("lock", handle); // left for Stopline's cleanup: the tool never releases it itself
           await new Promise<void>((_, reject) => ctx.signal.addEventListener("abort", () => void onAbort().then(() => reject(ctx.signal.reason))));
         },
-        async cleanup(resource) { await onCleanup(); svc.releaseLock(resource.handle, "stopline:cleanup"); },
-        async verifyReleased(resource) { return !svc.isLockHeld(resource.handle, "stopline:verify"); },
+        async cleanup(resource) {
+          await onCleanup();
+          svc.releaseLock(resource.handle, "stopline:cleanup");
+        },
+        async verifyReleased(resource) {
+          return !svc.isLockHeld(resource.handle, "stopline:verify");
+        },
       });
       let slowId = "";
-      const slow = lockTool("s2.slow-to-stop", () => slowStopped, async () => {});
+      const slow = lockTool(
+        "s2.slow-to-stop",
+        () => slowStopped,
+        async () => {},
+      );
       // the quick child's cleanup is where the slow one finally stops: between cleanup's read and settling
-      const quick = lockTool("s2.quick-to-stop", async () => {}, async () => { slowMayStop(); await statusIs(slowId, "cancelled", "cancelled_incomplete"); });
+      const quick = lockTool(
+        "s2.quick-to-stop",
+        async () => {},
+        async () => {
+          slowMayStop();
+          await statusIs(slowId, "cancelled", "cancelled_incomplete");
+        },
+      );
       const { engine } = boot([slow, quick], { settleTimeoutMs: 300 });
       const task = await newTask("two exports");
       const slowChild = await schedule(task.id, slow);
@@ -257,7 +308,10 @@ describe("the stop matrix, end to end", () => {
       expect((await taskRow(task.id)).stage).toBe("cancelled");
       const resources = await t.database.prisma.resource.findMany({ where: { taskId: task.id }, orderBy: { handle: "asc" } });
       expect(resources.map((r) => [r.handle, r.state, !!r.verifiedAt])).toEqual(
-        [[`lock:${slowChild.correlationId}`, "released", true], [`lock:${quickChild.correlationId}`, "released", true]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+        [
+          [`lock:${slowChild.correlationId}`, "released", true],
+          [`lock:${quickChild.correlationId}`, "released", true],
+        ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       );
       expect(svc.heldLocks()).toEqual([]);
       const s = await summary(task.id);
@@ -265,60 +319,85 @@ describe("the stop matrix, end to end", () => {
       expect(s.orphaned_resources).toEqual([]);
       // the task was called cancelled only after the slow child's lock was verified released
       const [cancelled] = await events(task.id, "task.cancelled");
-      const slowReleased = (await events(task.id, "resource.released")).find((e) => e.entityId === resources.find((r) => r.handle.endsWith(slowChild.correlationId))!.id)!;
+      const slowReleased = (await events(task.id, "resource.released")).find(
+        (e) => e.entityId === resources.find((r) => r.handle.endsWith(slowChild.correlationId))!.id,
+      )!;
       expect(slowReleased.seq).toBeLessThan(cancelled.seq);
     });
 
-    it.skipIf(testEngine() !== "postgres")("a child that ends between the settling transaction's two reads: the task is not called cancelled over its lock (PostgreSQL: each read is its own snapshot)", async () => {
-      // SQLite needs no such test: the settling transaction holds the one write lock, so no child ends inside it.
-      let mayStop!: () => void;
-      const stopAllowed = new Promise<void>((resolve) => (mayStop = resolve));
-      const tool: ToolDefinition<unknown, unknown> = {
-        name: "s2.ends-while-settling", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
-        async run(_input, ctx) {
-          const handle = `lock:${ctx.toolCallId}`;
-          svc.acquireLock(handle, "s2.ends-while-settling");
-          await ctx.holdResource("lock", handle); // left for Stopline's cleanup
-          await new Promise<void>((_, reject) => ctx.signal.addEventListener("abort", () => void stopAllowed.then(() => reject(ctx.signal.reason))));
-        },
-        async cleanup(resource) { svc.releaseLock(resource.handle, "stopline:cleanup"); },
-        async verifyReleased(resource) { return !svc.isLockHeld(resource.handle, "stopline:verify"); },
-      };
-      const registry = new ToolRegistry().register(tool);
-      const pool = new WorkerPool({ database: t.database, registry, concurrency: 2, pollMs: 20 }).start();
-      stops.push(() => pool.stop());
-      let childId = "";
-      let interleaved = false;
-      // The engine's own database client, instrumented: at the settling transaction's FIRST read (whichever of the two
-      // it is), the child ends — its report commits on another connection — before the second read runs.
-      const between = async () => {
-        if (interleaved || !childId) return;
-        interleaved = true;
-        mayStop();
-        await statusIs(childId, "cancelled", "cancelled_incomplete");
-      };
-      const prisma = t.database.prisma.$extends({
-        query: {
-          workItem: { async count({ args, query }) { const n = await query(args); if (isSettlingBusyCount(args)) await between(); return n; } },
-          resource: { async count({ args, query }) { const n = await query(args); if ((args as { where?: { workItem?: unknown } }).where?.workItem) await between(); return n; } },
-        },
-      }) as unknown as typeof t.database.prisma;
-      const engine = new CancellationEngine({ ...t.database, prisma }, { registry, ...ENGINE, settleTimeoutMs: 200 });
-      const task = await newTask("an export that stops late");
-      const child = await schedule(task.id, tool);
-      await waitFor(async () => (await t.database.prisma.resource.count({ where: { taskId: task.id } })) === 1, "the lock held");
-      childId = child.id;
-      await stopAndWait(engine, task.id);
+    it.skipIf(testEngine() !== "postgres")(
+      "a child that ends between the settling transaction's two reads: the task is not called cancelled over its lock (PostgreSQL: each read is its own snapshot)",
+      async () => {
+        // SQLite needs no such test: the settling transaction holds the one write lock, so no child ends inside it.
+        let mayStop!: () => void;
+        const stopAllowed = new Promise<void>((resolve) => (mayStop = resolve));
+        const tool: ToolDefinition<unknown, unknown> = {
+          name: "s2.ends-while-settling",
+          kind: "local_worker",
+          risk: "low",
+          commitsEffect: false,
+          mechanism: "abort_signal",
+          async run(_input, ctx) {
+            const handle = `lock:${ctx.toolCallId}`;
+            svc.acquireLock(handle, "s2.ends-while-settling");
+            await ctx.holdResource("lock", handle); // left for Stopline's cleanup
+            await new Promise<void>((_, reject) => ctx.signal.addEventListener("abort", () => void stopAllowed.then(() => reject(ctx.signal.reason))));
+          },
+          async cleanup(resource) {
+            svc.releaseLock(resource.handle, "stopline:cleanup");
+          },
+          async verifyReleased(resource) {
+            return !svc.isLockHeld(resource.handle, "stopline:verify");
+          },
+        };
+        const registry = new ToolRegistry().register(tool);
+        const pool = new WorkerPool({ database: t.database, registry, concurrency: 2, pollMs: 20 }).start();
+        stops.push(() => pool.stop());
+        let childId = "";
+        let interleaved = false;
+        // The engine's own database client, instrumented: at the settling transaction's FIRST read (whichever of the two
+        // it is), the child ends — its report commits on another connection — before the second read runs.
+        const between = async () => {
+          if (interleaved || !childId) return;
+          interleaved = true;
+          mayStop();
+          await statusIs(childId, "cancelled", "cancelled_incomplete");
+        };
+        const prisma = t.database.prisma.$extends({
+          query: {
+            workItem: {
+              async count({ args, query }) {
+                const n = await query(args);
+                if (isSettlingBusyCount(args)) await between();
+                return n;
+              },
+            },
+            resource: {
+              async count({ args, query }) {
+                const n = await query(args);
+                if ((args as { where?: { workItem?: unknown } }).where?.workItem) await between();
+                return n;
+              },
+            },
+          },
+        }) as unknown as typeof t.database.prisma;
+        const engine = new CancellationEngine({ ...t.database, prisma }, { registry, ...ENGINE, settleTimeoutMs: 200 });
+        const task = await newTask("an export that stops late");
+        const child = await schedule(task.id, tool);
+        await waitFor(async () => (await t.database.prisma.resource.count({ where: { taskId: task.id } })) === 1, "the lock held");
+        childId = child.id;
+        await stopAndWait(engine, task.id);
 
-      expect(interleaved).toBe(true);
-      const [resource] = await t.database.prisma.resource.findMany({ where: { taskId: task.id } });
-      await waitFor(async () => (await taskRow(task.id)).stage === "cancelled" || null, "the task to be cancelled");
-      expect((await t.database.prisma.resource.findUniqueOrThrow({ where: { id: resource.id } })).state).toBe("released");
-      expect(svc.heldLocks()).toEqual([]);
-      const [cancelled] = await events(task.id, "task.cancelled");
-      const [released] = await events(task.id, "resource.released");
-      expect(released.seq).toBeLessThan(cancelled.seq);
-    });
+        expect(interleaved).toBe(true);
+        const [resource] = await t.database.prisma.resource.findMany({ where: { taskId: task.id } });
+        await waitFor(async () => (await taskRow(task.id)).stage === "cancelled" || null, "the task to be cancelled");
+        expect((await t.database.prisma.resource.findUniqueOrThrow({ where: { id: resource.id } })).state).toBe("released");
+        expect(svc.heldLocks()).toEqual([]);
+        const [cancelled] = await events(task.id, "task.cancelled");
+        const [released] = await events(task.id, "resource.released");
+        expect(released.seq).toBeLessThan(cancelled.seq);
+      },
+    );
 
     it("a resource verified released on the first re-query records one verification attempt", async () => {
       const tool = reportTool(svc, { name: "s2.attempts", steps: 500, stepMs: 10 });
@@ -333,7 +412,6 @@ describe("the stop matrix, end to end", () => {
       expect(resource.state).toBe("released");
       expect(resource.attempts).toBe(1);
     });
-
   });
 
   describe("cancel immediately after an external action was accepted", () => {
@@ -364,7 +442,13 @@ describe("the stop matrix, end to end", () => {
       const open = await reviews(task.id);
       expect(open).toHaveLength(1);
       expect(open[0]).toMatchObject({ kind: "approve_compensation", status: "open", sideEffectId: effect.id, workItemId: child.id });
-      expect(open[0].proposal).toMatchObject({ action: "compensate", tool: "s3.crm_create", target: recordId, expectedVersion: "1", operationId: row.operationId });
+      expect(open[0].proposal).toMatchObject({
+        action: "compensate",
+        tool: "s3.crm_create",
+        target: recordId,
+        expectedVersion: "1",
+        operationId: row.operationId,
+      });
       expect(open[0].subject).toContain(recordId);
       expect((await events(task.id, "work_item.reconciled")).length).toBe(1);
 
@@ -382,7 +466,14 @@ describe("the stop matrix, end to end", () => {
       // compensation refuses to overwrite it
       svc.editRecord(recordId, "staff:bob", { phone: "+44 20 7946 0000" });
       const result = await crm.compensate!(
-        { id: effect.id, workItemId: child.id, operationId: effect.operationId, externalRecordId: recordId, externalVersion: "1", description: effect.description },
+        {
+          id: effect.id,
+          workItemId: child.id,
+          operationId: effect.operationId,
+          externalRecordId: recordId,
+          externalVersion: "1",
+          description: effect.description,
+        },
         (open[0].proposal as { expectedVersion: string }).expectedVersion,
       );
       expect(result.status).toBe("conflict");
@@ -410,7 +501,9 @@ describe("the stop matrix, end to end", () => {
       expect((await taskRow(task.id)).stage).toBe("cancelled");
       const s = await summary(task.id);
       expect(s.status).toBe("CANCELLED");
-      expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "s3.crm_pending", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] }]);
+      expect(s.cancelled_tool_calls).toEqual([
+        { tool_call_id: child.correlationId, tool_name: "s3.crm_pending", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] },
+      ]);
       expect(s.orphaned_side_effects).toEqual([]);
     });
 
@@ -484,7 +577,9 @@ describe("the stop matrix, end to end", () => {
     expect(svc.count("job.finished")).toBe(0);
     let s = await summary(task.id);
     expect(s.status).toBe("CANCELLATION_FAILED");
-    expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "s4.export", cancellation_status: "UNRECOVERABLE", partial_result: null, orphaned_resources: [] }]);
+    expect(s.cancelled_tool_calls).toEqual([
+      { tool_call_id: child.correlationId, tool_name: "s4.export", cancellation_status: "UNRECOVERABLE", partial_result: null, orphaned_resources: [] },
+    ]);
     expect(s.user_message).toMatch(/One step could not be stopped — it has no way to be stopped; it is still running\./);
     expect((await taskRow(task.id)).stage).toBe("cancel_requested");
 
@@ -513,13 +608,21 @@ describe("the stop matrix, end to end", () => {
 
   it("a provider-side step whose service acknowledged the cancel, and that reports its stop a moment later: the pass waits for it, so the settled summary never calls it 'not stopped yet'", async () => {
     const tool: ToolDefinition<unknown, unknown> = {
-      name: "s4.acknowledged", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
+      name: "s4.acknowledged",
+      kind: "remote_tool",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "provider_cancel",
       // The runner learns of the stop from its service a moment after the Stop (here 300 ms), then reports it.
       async run(_input, ctx) {
-        await new Promise<never>((_, reject) => ctx.signal.addEventListener("abort", () => setTimeout(() => reject(new StoppedError("the service stopped the job")), 300)));
+        await new Promise<never>((_, reject) =>
+          ctx.signal.addEventListener("abort", () => setTimeout(() => reject(new StoppedError("the service stopped the job")), 300)),
+        );
       },
       async cancel() {}, // acknowledged
-      async inspect() { return { status: "not_committed" as const }; },
+      async inspect() {
+        return { status: "not_committed" as const };
+      },
     };
     const { engine } = boot([tool]);
     const task = await newTask("a remote job that stops when told");
@@ -559,7 +662,9 @@ describe("the stop matrix, end to end", () => {
       expect(row.status).toBe("uncertain");
       expect(row.reconcileDeadline).not.toBeNull();
       const open = await reviews(task.id);
-      expect(open.map((r) => ({ kind: r.kind, workItemId: r.workItemId, status: r.status }))).toEqual([{ kind: "resolve_uncertain", workItemId: child.id, status: "open" }]);
+      expect(open.map((r) => ({ kind: r.kind, workItemId: r.workItemId, status: r.status }))).toEqual([
+        { kind: "resolve_uncertain", workItemId: child.id, status: "open" },
+      ]);
       const failedCancel = (await events(task.id, "cancellation.step")).filter((e) => (e.data as { action?: string }).action === "provider_cancel");
       expect(failedCancel).toHaveLength(1);
       expect(failedCancel[0].data).toMatchObject({ success: false });
@@ -568,7 +673,9 @@ describe("the stop matrix, end to end", () => {
       // summary
       const s = await summary(task.id);
       expect(s.status).not.toBe("CANCELLED");
-      expect(s.uncertain_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "s5.response", status: "uncertain", reconcile_deadline: row.reconcileDeadline!.toISOString() }]);
+      expect(s.uncertain_tool_calls).toEqual([
+        { tool_call_id: child.correlationId, tool_name: "s5.response", status: "uncertain", reconcile_deadline: row.reconcileDeadline!.toISOString() },
+      ]);
       expect(s.cancelled_tool_calls).toEqual([]);
       expect(s.user_message).toMatch(/not yet confirmed/);
       expect(s.user_message).not.toMatch(/step stopped/);
@@ -617,12 +724,22 @@ describe("the stop matrix, end to end", () => {
     expect((await events(task.id, "resource.orphaned")).map((e) => e.entityId)).toEqual([resource.id]);
     expect(await events(task.id, "resource.released")).toEqual([]);
     const open = await reviews(task.id);
-    expect(open.map((r) => ({ kind: r.kind, resourceId: r.resourceId, status: r.status }))).toEqual([{ kind: "orphaned_resource", resourceId: resource.id, status: "open" }]);
+    expect(open.map((r) => ({ kind: r.kind, resourceId: r.resourceId, status: r.status }))).toEqual([
+      { kind: "orphaned_resource", resourceId: resource.id, status: "open" },
+    ]);
 
     // summary
     const s = await summary(task.id);
     expect(s.status).toBe("PARTIALLY_CANCELLED");
-    expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "s6.report", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [`lock:${handle}`] }]);
+    expect(s.cancelled_tool_calls).toEqual([
+      {
+        tool_call_id: child.correlationId,
+        tool_name: "s6.report",
+        cancellation_status: "CANCELLED",
+        partial_result: null,
+        orphaned_resources: [`lock:${handle}`],
+      },
+    ]);
     expect(s.user_message).toMatch(/could not be released/);
     expect(s.user_message.replace(/could not be released/g, "")).not.toMatch(/released|cleaned|cleanup complete|all clear/i);
   });
@@ -671,14 +788,20 @@ describe("the stop matrix, end to end", () => {
     it("several Stops and engine runs at once: one boundary, one plan, one provider cancel per child, one set of effects", async () => {
       const { engine, task, children } = await twoRunningOneQueued("s7.job");
       const results = await Promise.all([
-        stop(task.id), stop(task.id, "again"), stop(task.id, "and again"), stop(task.id), stop(task.id),
-        engine.run(task.id), engine.run(task.id), engine.run(task.id),
+        stop(task.id),
+        stop(task.id, "again"),
+        stop(task.id, "and again"),
+        stop(task.id),
+        stop(task.id),
+        engine.run(task.id),
+        engine.run(task.id),
+        engine.run(task.id),
       ]);
       await notificationsDelivered();
       await engine.run(task.id);
       await waitFor(async () => (await taskRow(task.id)).stage === "cancelled", "the task to settle");
 
-      const boundaries = results.slice(0, 5).map((r) => (r as Awaited<ReturnType<typeof stop>>));
+      const boundaries = results.slice(0, 5).map((r) => r as Awaited<ReturnType<typeof stop>>);
       expect(boundaries.every((b) => b.kind === "boundary")).toBe(true);
       const b = boundaries.map((r) => (r.kind === "boundary" ? r.boundary : null)!);
       expect(new Set(b.map((x) => x.intentVersion))).toEqual(new Set([2]));
@@ -743,7 +866,10 @@ describe("the stop matrix, end to end", () => {
       // The worker sleeps. Meanwhile the user changes the request: the task moves to intent version 2 and
       // stays active. (There is no domain API for "new intent" besides the cancellation boundary; the bump
       // is written here as the compare-and-set such an API would make.)
-      const bumped = await t.database.prisma.task.updateMany({ where: { id: task.id, intentVersion: 1, stage: "active" }, data: { intentVersion: { increment: 1 }, rowVersion: { increment: 1 } } });
+      const bumped = await t.database.prisma.task.updateMany({
+        where: { id: task.id, intentVersion: 1, stage: "active" },
+        data: { intentVersion: { increment: 1 }, rowVersion: { increment: 1 } },
+      });
       expect(bumped.count).toBe(1);
       expect(await taskRow(task.id)).toMatchObject({ stage: "active", intentVersion: 2, cancelRequestedAt: null });
 
@@ -759,7 +885,10 @@ describe("the stop matrix, end to end", () => {
       expect(rejected.data).toMatchObject({ code: "stale_intent", preparedIntentVersion: 1, taskIntentVersion: 2 });
       expect((await events(task.id, "checkpoint.passed")).filter((e) => e.workItemId === old.id)).toEqual([]);
       // its heartbeat also tells it to stop
-      expect(await heartbeatWorkItem(t.database, { workItemId: claimed!.id, leaseToken: claimed!.leaseToken!, actor: "worker:old-worker" })).toMatchObject({ cancelRequested: true, intentVersion: 2 });
+      expect(await heartbeatWorkItem(t.database, { workItemId: claimed!.id, leaseToken: claimed!.leaseToken!, actor: "worker:old-worker" })).toMatchObject({
+        cancelRequested: true,
+        intentVersion: 2,
+      });
 
       // a queued item prepared under the old intent is never claimed; one prepared under the new intent is, and may commit
       const fresh = await schedule(task.id, crm, { input: { name: "three chairs" }, intentVersion: 2 });
@@ -767,7 +896,10 @@ describe("the stop matrix, end to end", () => {
       expect(next?.id).toBe(fresh.id);
       expect(await claimWorkItem(t.database, { workerId: "new-worker", toolNames: [crm.name] })).toBeNull();
       expect((await item(stale.id)).status).toBe("queued");
-      await expect(checkpointWorkItem(t.database, { workItemId: next!.id, leaseToken: next!.leaseToken!, actor: "worker:new-worker" })).resolves.toMatchObject({ passed: true, intentVersion: 2 });
+      await expect(checkpointWorkItem(t.database, { workItemId: next!.id, leaseToken: next!.leaseToken!, actor: "worker:new-worker" })).resolves.toMatchObject({
+        passed: true,
+        intentVersion: 2,
+      });
     });
   });
 
@@ -792,7 +924,13 @@ describe("the stop matrix, end to end", () => {
       expect((await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: review.id } })).status).toBe("escalated");
       const escalated = await events(task.id, "review_item.escalated");
       expect(escalated).toHaveLength(1);
-      expect(escalated[0]).toMatchObject({ entityId: review.id, fromState: "open", toState: "escalated", actor: "system:cancellation-engine", data: { kind: "resolve_uncertain" } });
+      expect(escalated[0]).toMatchObject({
+        entityId: review.id,
+        fromState: "open",
+        toState: "escalated",
+        actor: "system:cancellation-engine",
+        data: { kind: "resolve_uncertain" },
+      });
       expect(escalated[0].reason).toMatch(/deadline .* passed/);
       // once: a second pass escalates nothing more, and the item still counts as open for the user
       expect(await escalateOverdue(t.database)).toEqual([]);
@@ -816,7 +954,7 @@ describe("the stop matrix, end to end", () => {
       return { ...booted, task, running, queued };
     }
 
-    it("a valid model plan is recorded with source \"model\" and followed", async () => {
+    it('a valid model plan is recorded with source "model" and followed', async () => {
       const { registry, task, running, queued } = await runningAndQueued("s10.valid");
       const seen: ActiveToolCall[][] = [];
       const planner = async (calls: ActiveToolCall[]): Promise<CancellationPlan> => {
@@ -835,7 +973,12 @@ describe("the stop matrix, end to end", () => {
       await executeCancellation(t.database, task.id, { registry, ...ENGINE, planner });
 
       expect(seen).toHaveLength(1);
-      expect(seen[0].map((c) => [c.id, c.status]).sort()).toEqual([[running.id, expect.any(String)], [queued.id, "queued"]].sort());
+      expect(seen[0].map((c) => [c.id, c.status]).sort()).toEqual(
+        [
+          [running.id, expect.any(String)],
+          [queued.id, "queued"],
+        ].sort(),
+      );
       const planned = await events(task.id, "cancellation.planned");
       expect(planned).toHaveLength(1);
       const plan = planned[0].data as unknown as CancellationPlan;
@@ -851,7 +994,12 @@ describe("the stop matrix, end to end", () => {
       const { registry, task, running, queued } = await runningAndQueued("s10.invalid");
       const planner = async (calls: ActiveToolCall[]): Promise<CancellationPlan> => ({
         source: "model",
-        steps: calls.map((c) => ({ tool_call_id: c.id, action: c.status === "queued" ? "noop" : "abort", cleanup_steps: [], user_message: "Let the queued one run." })),
+        steps: calls.map((c) => ({
+          tool_call_id: c.id,
+          action: c.status === "queued" ? "noop" : "abort",
+          cleanup_steps: [],
+          user_message: "Let the queued one run.",
+        })),
       });
       await stop(task.id);
       await executeCancellation(t.database, task.id, { registry, ...ENGINE, planner });

@@ -133,12 +133,14 @@ export class CancellationEngine {
     this.#maintaining = true;
     try {
       const database = this.#database;
-      if (!(await holdProcessLease(database, { name: MAINTENANCE_LEASE, owner: this.id, ttlMs: Number(process.env.STOPLINE_MAINTENANCE_LEASE_MS ?? 10_000) }))) return;
+      if (!(await holdProcessLease(database, { name: MAINTENANCE_LEASE, owner: this.id, ttlMs: Number(process.env.STOPLINE_MAINTENANCE_LEASE_MS ?? 10_000) })))
+        return;
       await recoverExpiredLeases(database);
       const now0 = new Date();
       const pending = await database.prisma.task.findMany({
         where: {
-          cancelRequestedAt: { not: null }, OR: [{ stage: TaskStage.cancelRequested }, { settledAt: null }],
+          cancelRequestedAt: { not: null },
+          OR: [{ stage: TaskStage.cancelRequested }, { settledAt: null }],
           AND: [{ OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now0 } }, { engineOwner: this.id }] }],
         },
         select: { id: true, cancelPlannedAt: true, engineOwner: true, stage: true, settledAt: true },
@@ -167,7 +169,11 @@ export class CancellationEngine {
       // An incident's kill switch: anything of its tool still alive and not stopped is stopped now.
       for (const id of await sweepIncidents(database)) void this.runChild(id);
       // Scoped Stops (one child) whose pass has not settled: run again (each step is safe to repeat), at most every 5 s.
-      const childStops = await database.prisma.workItem.findMany({ where: { stopRequestedAt: { lt: new Date(Date.now() - 5_000) }, stopSettledAt: null }, select: { id: true, stopRootId: true }, take: 50 });
+      const childStops = await database.prisma.workItem.findMany({
+        where: { stopRequestedAt: { lt: new Date(Date.now() - 5_000) }, stopSettledAt: null },
+        select: { id: true, stopRootId: true },
+        take: 50,
+      });
       for (const c of childStops) {
         if (c.stopRootId !== c.id || this.#runs.has(`work-item:${c.id}`)) continue;
         if (Date.now() - (this.#lastFinished.get(c.id) ?? 0) < 5_000) continue;
@@ -176,7 +182,11 @@ export class CancellationEngine {
       }
       const now = new Date();
       // (an uncertain item without a deadline is one nobody can check: a person decides, see reconcile.ts)
-      const overdueUncertain = await database.prisma.workItem.findMany({ where: { status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, take: 50, orderBy: { reconcileDeadline: "asc" } });
+      const overdueUncertain = await database.prisma.workItem.findMany({
+        where: { status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } },
+        take: 50,
+        orderBy: { reconcileDeadline: "asc" },
+      });
       for (const item of overdueUncertain) {
         if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
@@ -205,8 +215,18 @@ export async function escalateOverdue(database: Database, now = new Date()): Pro
   for (const r of overdue) {
     const moved = await writeLedger(database, (w) =>
       casUpdate(w, {
-        entity: "reviewItem", id: r.id, from: ReviewItemStatus.open, to: ReviewItemStatus.escalated,
-        event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemEscalated, reason: `deadline ${r.deadline.toISOString()} passed without a decision`, data: { kind: r.kind } },
+        entity: "reviewItem",
+        id: r.id,
+        from: ReviewItemStatus.open,
+        to: ReviewItemStatus.escalated,
+        event: {
+          taskId: r.taskId,
+          workItemId: r.workItemId,
+          actor: ENGINE_ACTOR,
+          type: LedgerEvent.reviewItemEscalated,
+          reason: `deadline ${r.deadline.toISOString()} passed without a decision`,
+          data: { kind: r.kind },
+        },
       }),
     );
     if (moved) escalated.push(r.id);

@@ -3,7 +3,17 @@ import { stopStep } from "../observability/tracing";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordVerification } from "../ledger/resources";
-import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, ResourceState, ReviewItemKind, SideEffectOutcome, TaskStage, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../ledger/states";
+import {
+  isTerminalItem,
+  Mechanism,
+  OPEN_REVIEW_STATUSES,
+  ResourceState,
+  ReviewItemKind,
+  SideEffectOutcome,
+  TaskStage,
+  TERMINAL_ITEM_STATUSES,
+  WorkItemStatus,
+} from "../ledger/states";
 import { cancelQueuedOnPg, settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../ledger/pg-hot-path";
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { LedgerEvent, type DatalessEventType } from "../ledger/events";
@@ -40,10 +50,14 @@ export interface EngineOptions {
   ownerSettleTimeoutMs?: number;
 }
 
-
 export const refOf = (item: WorkItem, effect?: { operationId: string; providerRef: string | null } | null): CallRef => ({
-  workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
-  operationId: item.operationId ?? effect?.operationId ?? null, providerRef: item.providerRef ?? effect?.providerRef ?? null, input: item.input,
+  workItemId: item.id,
+  taskId: item.taskId,
+  toolCallId: item.correlationId,
+  idempotencyKey: item.idempotencyKey,
+  operationId: item.operationId ?? effect?.operationId ?? null,
+  providerRef: item.providerRef ?? effect?.providerRef ?? null,
+  input: item.input,
 });
 
 /**
@@ -52,7 +66,11 @@ export const refOf = (item: WorkItem, effect?: { operationId: string; providerRe
  */
 export async function refFor(database: Database, item: WorkItem): Promise<CallRef> {
   if (item.operationId) return refOf(item);
-  const effect = await database.prisma.sideEffect.findFirst({ where: { workItemId: item.id }, orderBy: { createdAt: "asc" }, select: { operationId: true, providerRef: true } });
+  const effect = await database.prisma.sideEffect.findFirst({
+    where: { workItemId: item.id },
+    orderBy: { createdAt: "asc" },
+    select: { operationId: true, providerRef: true },
+  });
   return refOf(item, effect);
 }
 
@@ -68,8 +86,20 @@ export async function refFor(database: Database, item: WorkItem): Promise<CallRe
  */
 export type PassEnd = "settled_quietly" | "pass" | "no_boundary";
 
-export async function executeCancellation(database: Database, taskId: string, options: EngineOptions, at: { queuedCancelled?: boolean; task?: Task } = {}): Promise<PassEnd> {
-  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
+export async function executeCancellation(
+  database: Database,
+  taskId: string,
+  options: EngineOptions,
+  at: { queuedCancelled?: boolean; task?: Task } = {},
+): Promise<PassEnd> {
+  const o = {
+    verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000),
+    settleTimeoutMs: 5_000,
+    cancelAttempts: 3,
+    cancelBackoffMs: 200,
+    cancelTimeoutMs: 5_000,
+    ...options,
+  };
   // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
   //    child's only allowed action is abort), it needs nothing read before it (one statement, which acts only
   //    once the boundary exists), and every millisecond a queued child waits it could be claimed by a worker
@@ -96,7 +126,11 @@ export async function executeCancellation(database: Database, taskId: string, op
     if (item.status === WorkItemStatus.queued) continue;
     const tool = o.registry.get(item.toolName);
     const action = actionOf.get(item.id) ?? PlanAction.abort;
-    await stopStep({ taskId }, "child", () => stopChild(database, item, tool, action, { ...o, firstRun }), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName, "stopline.action": action });
+    await stopStep({ taskId }, "child", () => stopChild(database, item, tool, action, { ...o, firstRun }), {
+      "stopline.work_item_id": item.id,
+      "stopline.tool": item.toolName,
+      "stopline.action": action,
+    });
   }
 
   // 4. children stopping by themselves get time to report (partial results are classified by their runners)
@@ -108,7 +142,8 @@ export async function executeCancellation(database: Database, taskId: string, op
   // (an acknowledged cancel is not sent twice), then asked about and cleaned up below (process-liveness.ts).
   for (const id of await recoverChildrenOfGoneProcesses(database, taskId)) {
     const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
-    if (!isTerminalItem(item.status)) await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun: false });
+    if (!isTerminalItem(item.status))
+      await stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun: false });
   }
   // …and children whose stop contract runs in their owner's process report what their service said (owner-hosted.ts).
   await waitForOwners(database, { taskId }, o.registry, o.ownerSettleTimeoutMs ?? OWNER_SETTLE_TIMEOUT_MS);
@@ -141,11 +176,22 @@ export async function finishCancellation(database: Database, taskId: string, opt
   // 5. reconcile accepted actions whose outcome is unknown
   // (a cooperative child still `cancelling` is stopping by itself; an uncertain one of any mechanism is asked)
   const unknown = await database.prisma.workItem.findMany({
-    where: { taskId, OR: [{ status: WorkItemStatus.uncertain }, { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } }] },
+    where: {
+      taskId,
+      OR: [
+        { status: WorkItemStatus.uncertain },
+        { status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling] }, mechanism: { not: Mechanism.abortSignal } },
+      ],
+    },
   });
   // (a child whose owner still runs its stop contract is the owner's to report, not this engine's to guess)
   const now = new Date();
-  for (const item of unknown) if (!isOwnerHosted(item, o.registry, now)) await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
+  for (const item of unknown)
+    if (!isOwnerHosted(item, o.registry, now))
+      await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), {
+        "stopline.work_item_id": item.id,
+        "stopline.tool": item.toolName,
+      });
   await reconcileOrphanReports(database, o.registry, { taskId });
 
   // A child that stopped between step 6's read and step 8 left resources no cleanup has seen: step 8 refuses
@@ -192,7 +238,12 @@ export const awaitingCleanup = (scope: { taskId?: string; workItemIds?: string[]
  * One plan per task, however many engine runs (duplicate Stops, several instances, a takeover after a crash):
  * the guarded write of `cancelPlannedAt` decides; a run that loses it uses the winner's plan.
  */
-async function recordPlanOnce(database: Database, task: { id: string; cancelPlan: unknown }, items: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
+async function recordPlanOnce(
+  database: Database,
+  task: { id: string; cancelPlan: unknown },
+  items: WorkItem[],
+  o: EngineOptions,
+): Promise<{ plan: CancellationPlan; recorded: boolean }> {
   const taskId = task.id;
   if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
   const plan = await planFor(activeCallsOf(items, o.registry), o.planner);
@@ -201,12 +252,23 @@ async function recordPlanOnce(database: Database, task: { id: string; cancelPlan
 
 /** The guarded write of the plan and its event, inside a ledger transaction; a run that lost gets the winner's. */
 async function recordPlanIn(w: Writer, taskId: string, plan: CancellationPlan): Promise<{ plan: CancellationPlan; recorded: boolean }> {
-  const { count } = await w.tx.task.updateMany({ where: { id: taskId, cancelPlannedAt: null }, data: { cancelPlan: plan as never, cancelPlannedAt: await w.now() } });
+  const { count } = await w.tx.task.updateMany({
+    where: { id: taskId, cancelPlannedAt: null },
+    data: { cancelPlan: plan as never, cancelPlannedAt: await w.now() },
+  });
   if (!count) {
     const winner = await w.tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { cancelPlan: true } });
     return { plan: winner.cancelPlan as unknown as CancellationPlan, recorded: false };
   }
-  await w.event({ taskId, entityType: "task", entityId: taskId, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned, reason: plan.fallbackReason ?? null, data: plan as never });
+  await w.event({
+    taskId,
+    entityType: "task",
+    entityId: taskId,
+    actor: ENGINE_ACTOR,
+    type: LedgerEvent.cancellationPlanned,
+    reason: plan.fallbackReason ?? null,
+    data: plan as never,
+  });
   return { plan, recorded: true };
 }
 
@@ -217,7 +279,13 @@ async function recordPlanIn(w: Writer, taskId: string, plan: CancellationPlan): 
  * Returns false (nothing written) when there is anything to do; the full pass runs then. "in_one_statement": the
  * PostgreSQL statement settled it, and ended the engine lease with it.
  */
-async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts, items: WorkItem[], active: WorkItem[], o: EngineOptions): Promise<false | "in_one_statement" | "in_a_transaction"> {
+async function settleIfNothingInFlight(
+  database: Database,
+  facts: BoundaryFacts,
+  items: WorkItem[],
+  active: WorkItem[],
+  o: EngineOptions,
+): Promise<false | "in_one_statement" | "in_a_transaction"> {
   const { task } = facts;
   if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
   if (facts.heldResources || facts.effectsToAccountFor) return false;
@@ -225,7 +293,12 @@ async function settleIfNothingInFlight(database: Database, facts: BoundaryFacts,
   if (database.pg) {
     // One statement: plan, cancelled, settled — each with its event (pg-hot-path.ts).
     const settled = await settleQuietlyOnPg(database.pg, {
-      taskId: task.id, plan, planReason: plan.fallbackReason ?? null, busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR,
+      taskId: task.id,
+      plan,
+      planReason: plan.fallbackReason ?? null,
+      busyStatuses: BUSY_STATUSES,
+      openReviewStatuses: OPEN_REVIEW_STATUSES,
+      actor: ENGINE_ACTOR,
     });
     if (settled) return "in_one_statement";
   }
@@ -248,7 +321,14 @@ export async function cancelQueued(database: Database, taskId: string) {
 
 async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {
   return writeLedger(database, (w) =>
-    casUpdate(w, { entity: "workItem", id: item.id, from: item.status, to, data, event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason } }),
+    casUpdate(w, {
+      entity: "workItem",
+      id: item.id,
+      from: item.status,
+      to,
+      data,
+      event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason },
+    }),
   );
 }
 
@@ -257,37 +337,77 @@ async function moveItem(database: Database, item: WorkItem, to: string, type: Da
  * pass) only does — and records — what is still to do; the first run records every child's step.
  */
 export async function stopChild(
-  database: Database, item: WorkItem, tool: ToolDefinition | undefined, action: PlanAction,
+  database: Database,
+  item: WorkItem,
+  tool: ToolDefinition | undefined,
+  action: PlanAction,
   o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean; registry?: ToolRegistry },
 ) {
   const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
   if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
-    const moved = item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
-      ? await moveItem(database, item, WorkItemStatus.unrecoverable, LedgerEvent.workItemUnrecoverable, "no way to stop it: watched until it ends")
-      : null;
-    if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "notify", success: true, detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched` });
+    const moved =
+      item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
+        ? await moveItem(database, item, WorkItemStatus.unrecoverable, LedgerEvent.workItemUnrecoverable, "no way to stop it: watched until it ends")
+        : null;
+    if (moved || o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: "notify",
+        success: true,
+        detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched`,
+      });
     return;
   }
   if (item.mechanism === Mechanism.abortSignal && accepted) {
     // Accepted by the service and not stoppable from here: reconciliation asks the service (step 5).
-    if (o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile_pending", success: true, detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id` });
+    if (o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: "reconcile_pending",
+        success: true,
+        detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id`,
+      });
     return;
   }
   if (item.mechanism === Mechanism.abortSignal) {
-    const moved = item.status === WorkItemStatus.running ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent") : null;
-    if (moved || o.firstRun) await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort", success: true, detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}` });
+    const moved =
+      item.status === WorkItemStatus.running
+        ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent")
+        : null;
+    if (moved || o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort",
+        success: true,
+        detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}`,
+      });
     return;
   }
   // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
   if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
-    await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested");
+    await moveItem(
+      database,
+      item,
+      WorkItemStatus.cancelling,
+      LedgerEvent.workItemCancelling,
+      action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested",
+    );
   }
   const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
   // Its contract lives in the process that holds its lease (owner-hosted.ts): that process runs cancel and inspect
   // and reports; the engine does not run the same contract a second time through the host.
   if (o.registry && isOwnerHosted(current, o.registry, new Date())) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: true, detail: `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports` });
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action,
+      success: true,
+      detail: `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports`,
+    });
     return;
   }
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
@@ -295,24 +415,53 @@ export async function stopChild(
   // the run that records the dispatch makes the call; the others leave it to reconciliation.
   if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
   if (!tool || !call) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action, success: false, detail: tool ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead` : `tool ${item.toolName} is not registered in this process, and no process that runs it answers` });
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action,
+      success: false,
+      detail: tool
+        ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead`
+        : `tool ${item.toolName} is not registered in this process, and no process that runs it answers`,
+    });
     return;
   }
   const ref = await refFor(database, current);
   const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
   await recordCancelAnswer(database, item, result.ok);
   if (result.ok) {
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: true, detail: "acknowledged; an acknowledgement is not proof — inspecting" });
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action: action === PlanAction.rollback ? "rollback" : "provider_cancel",
+      success: true,
+      detail: "acknowledged; an acknowledgement is not proof — inspecting",
+    });
     return;
   }
-  await logStep(database, { taskId: item.taskId, workItemId: item.id, action: action === PlanAction.rollback ? "rollback" : "provider_cancel", success: false, detail: `failed after ${result.attempts} attempts: ${result.error.message}` });
+  await logStep(database, {
+    taskId: item.taskId,
+    workItemId: item.id,
+    action: action === PlanAction.rollback ? "rollback" : "provider_cancel",
+    success: false,
+    detail: `failed after ${result.attempts} attempts: ${result.error.message}`,
+  });
   const latest = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
   if (!isTerminalItem(latest.status) && latest.status !== WorkItemStatus.uncertain) {
-    await markUncertain(database, { workItemId: item.id, from: latest.status, reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`, actor: ENGINE_ACTOR, keepLease: true }).catch(() => {});
+    await markUncertain(database, {
+      workItemId: item.id,
+      from: latest.status,
+      reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`,
+      actor: ENGINE_ACTOR,
+      keepLease: true,
+    }).catch(() => {});
   }
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
   await openReviewItem(database, {
-    taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool.risk === "high" ? "high" : task.riskLevel,
+    taskId: item.taskId,
+    workItemId: item.id,
+    kind: ReviewItemKind.resolveUncertain,
+    risk: tool.risk === "high" ? "high" : task.riskLevel,
     subject: `Could not cancel ${item.toolName} (${item.correlationId}): the cancellation endpoint stayed unavailable (${result.error.message}). Its outcome is uncertain.`,
   });
 }
@@ -340,7 +489,15 @@ export async function claimDispatch(database: Database, item: { id: string; task
       data: { cancelDispatchedAt: now, cancelDispatchAction: action, cancelAnsweredAt: null },
     });
     if (!count) return false;
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationDispatched, data: { action } });
+    await w.event({
+      taskId: item.taskId,
+      workItemId: item.id,
+      entityType: "workItem",
+      entityId: item.id,
+      actor: ENGINE_ACTOR,
+      type: LedgerEvent.cancellationDispatched,
+      data: { action },
+    });
     return true;
   });
 }
@@ -353,12 +510,26 @@ export async function recordCancelAnswer(database: Database, item: { id: string;
   await writeLedger(database, async (w) => {
     const now = await w.now();
     await w.tx.workItem.updateMany({ where: { id: item.id }, data: { cancelAnsweredAt: now, ...(acknowledged ? { cancelWithdrawnAt: now } : {}) } });
-    if (acknowledged) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationWithdrawn });
+    if (acknowledged)
+      await w.event({
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "workItem",
+        entityId: item.id,
+        actor: ENGINE_ACTOR,
+        type: LedgerEvent.cancellationWithdrawn,
+      });
   });
 }
 
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
-export async function cleanupAndVerify(database: Database, taskId: string, o: EngineOptions & { verifyDelayMs: number }, only?: { workItemIds: string[] }, waitForRunningMs = o.settleTimeoutMs ?? 5_000) {
+export async function cleanupAndVerify(
+  database: Database,
+  taskId: string,
+  o: EngineOptions & { verifyDelayMs: number },
+  only?: { workItemIds: string[] },
+  waitForRunningMs = o.settleTimeoutMs ?? 5_000,
+) {
   // Written ahead: what an ended call may hold but never named (its answer was lost) is asked of its service first,
   // so that the cleanup below sees it by its concrete handle (resolve-intents.ts).
   await resolveIntents(database, o.registry, { taskId, workItemIds: only?.workItemIds }, o);
@@ -373,8 +544,21 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
     const tool = o.registry.get(r.workItem.toolName);
     const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
     if (!tool?.cleanup || !tool.verifyReleased) {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: `no way to release or verify ${r.type} ${r.handle}`, attempt: 0 });
-      await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool?.risk ?? task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} cannot be released or verified by Stopline` });
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.orphaned,
+        actor: ENGINE_ACTOR,
+        reason: `no way to release or verify ${r.type} ${r.handle}`,
+        attempt: 0,
+      });
+      await openReviewItem(database, {
+        taskId,
+        resourceId: r.id,
+        workItemId: r.workItemId,
+        kind: ReviewItemKind.orphanedResource,
+        risk: tool?.risk ?? task.riskLevel,
+        subject: `${r.type} ${r.handle} of ${r.workItem.toolName} cannot be released or verified by Stopline`,
+      });
       continue;
     }
     let released = false;
@@ -382,17 +566,48 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
     while (attempt < 2 && !released) {
       attempt++;
       const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0);
-      await logStep(database, { taskId, workItemId: r.workItemId, action: "cleanup", success: cleaned.ok, detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}` });
+      await logStep(database, {
+        taskId,
+        workItemId: r.workItemId,
+        action: "cleanup",
+        success: cleaned.ok,
+        detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}`,
+      });
       await sleep(o.verifyDelayMs);
       const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0);
       released = verified.ok && verified.value === true;
-      await logStep(database, { taskId, workItemId: r.workItemId, action: "verify_release", success: released, detail: `${r.type} ${r.handle}, attempt ${attempt}: ${released ? "released" : "still held"}` });
+      await logStep(database, {
+        taskId,
+        workItemId: r.workItemId,
+        action: "verify_release",
+        success: released,
+        detail: `${r.type} ${r.handle}, attempt ${attempt}: ${released ? "released" : "still held"}`,
+      });
     }
     if (released) {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "verified released by a re-query", attempt });
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.released,
+        actor: ENGINE_ACTOR,
+        reason: "verified released by a re-query",
+        attempt,
+      });
     } else {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.orphaned, actor: ENGINE_ACTOR, reason: "still held after cleanup and one retry", attempt });
-      await openReviewItem(database, { taskId, resourceId: r.id, workItemId: r.workItemId, kind: ReviewItemKind.orphanedResource, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry` });
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.orphaned,
+        actor: ENGINE_ACTOR,
+        reason: "still held after cleanup and one retry",
+        attempt,
+      });
+      await openReviewItem(database, {
+        taskId,
+        resourceId: r.id,
+        workItemId: r.workItemId,
+        kind: ReviewItemKind.orphanedResource,
+        risk: tool.risk === "high" ? "high" : task.riskLevel,
+        subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry`,
+      });
     }
   }
 }
@@ -404,7 +619,12 @@ export async function cleanupAndVerify(database: Database, taskId: string, o: En
  * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is cleaned up as before:
  * what it holds is reported not released (and re-verified later, reverifyOrphans) — never silently left.
  */
-async function waitForCallsRunningAtService(database: Database, resources: { workItemId: string; workItem: { status: string } }[], o: EngineOptions, waitMs: number) {
+async function waitForCallsRunningAtService(
+  database: Database,
+  resources: { workItemId: string; workItem: { status: string } }[],
+  o: EngineOptions,
+  waitMs: number,
+) {
   const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
   const deadline = Date.now() + waitMs;
   for (const id of ids) {
@@ -415,7 +635,14 @@ async function waitForCallsRunningAtService(database: Database, resources: { wor
     for (let first = true; ; first = false) {
       const asked = await withRetries(() => tool.inspect!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
       if (!asked.ok || asked.value.status !== "running" || Date.now() >= deadline) break;
-      if (first) await logStep(database, { taskId: item.taskId, workItemId: id, action: "verify_release", success: false, detail: "waiting: the call is still running at its service, so what it holds cannot be released yet" });
+      if (first)
+        await logStep(database, {
+          taskId: item.taskId,
+          workItemId: id,
+          action: "verify_release",
+          success: false,
+          detail: "waiting: the call is still running at its service, so what it holds cannot be released yet",
+        });
       await sleep(100);
     }
   }
@@ -429,17 +656,39 @@ export async function openReviewsForEffects(database: Database, taskId: string, 
   });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
-    const ref = { id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description };
+    const ref = {
+      id: e.id,
+      workItemId: e.workItemId,
+      operationId: e.operationId,
+      externalRecordId: e.externalRecordId,
+      externalVersion: e.externalVersion,
+      description: e.description,
+    };
     const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
     if (e.reversible && tool?.compensate) {
       await openReviewItem(database, {
-        taskId, sideEffectId: e.id, workItemId: e.workItemId, kind: ReviewItemKind.approveCompensation, risk: tool.risk === "high" ? "high" : risk,
+        taskId,
+        sideEffectId: e.id,
+        workItemId: e.workItemId,
+        kind: ReviewItemKind.approveCompensation,
+        risk: tool.risk === "high" ? "high" : risk,
         subject: `Completed before the Stop took effect: ${what}. Approve compensation?`,
-        proposal: { action: "compensate", tool: e.workItem.toolName, operationId: e.operationId, target: e.externalRecordId, expectedVersion: e.externalVersion, description: what },
+        proposal: {
+          action: "compensate",
+          tool: e.workItem.toolName,
+          operationId: e.operationId,
+          target: e.externalRecordId,
+          expectedVersion: e.externalVersion,
+          description: what,
+        },
       });
     } else {
       await openReviewItem(database, {
-        taskId, sideEffectId: e.id, workItemId: e.workItemId, kind: ReviewItemKind.orphanedSideEffect, risk: tool?.risk === "high" ? "high" : risk,
+        taskId,
+        sideEffectId: e.id,
+        workItemId: e.workItemId,
+        kind: ReviewItemKind.orphanedSideEffect,
+        risk: tool?.risk === "high" ? "high" : risk,
         subject: `Cannot be reversed: ${what}`,
       });
     }
@@ -452,12 +701,24 @@ export async function settleTask(database: Database, taskId: string) {
 }
 
 /** Children still being stopped: while any is, the task stays cancel_requested. */
-export const BUSY_STATUSES: string[] = [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];
+export const BUSY_STATUSES: string[] = [
+  WorkItemStatus.queued,
+  WorkItemStatus.running,
+  WorkItemStatus.submitted,
+  WorkItemStatus.cancelling,
+  WorkItemStatus.unrecoverable,
+];
 
 async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
   const busy = await w.tx.workItem.count({ where: { taskId, status: { in: BUSY_STATUSES } } });
   if (busy) return false;
-  return !!(await casUpdate(w, { entity: "task", id: taskId, from: TaskStage.cancelRequested, to: TaskStage.cancelled, event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: TASK_CANCELLED_REASON } }));
+  return !!(await casUpdate(w, {
+    entity: "task",
+    id: taskId,
+    from: TaskStage.cancelRequested,
+    to: TaskStage.cancelled,
+    event: { taskId, actor: ENGINE_ACTOR, type: LedgerEvent.taskCancelled, reason: TASK_CANCELLED_REASON },
+  }));
 }
 
 /**
@@ -465,13 +726,23 @@ async function settleTaskIn(w: Writer, taskId: string): Promise<boolean> {
  * verified released → `released`. Nothing is cleaned up here; it only records what a re-query confirms.
  */
 export async function reverifyOrphans(database: Database, registry: ToolRegistry) {
-  const orphans = await database.prisma.resource.findMany({ where: { state: ResourceState.orphaned }, include: { workItem: { select: { toolName: true } } }, take: 50 });
+  const orphans = await database.prisma.resource.findMany({
+    where: { state: ResourceState.orphaned },
+    include: { workItem: { select: { toolName: true } } },
+    take: 50,
+  });
   for (const r of orphans) {
     const tool = registry.get(r.workItem.toolName);
     if (!tool?.verifyReleased) continue;
     const verified = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0);
     if (verified.ok && verified.value) {
-      await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "a later re-query found it released", attempt: r.attempts + 1 });
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.released,
+        actor: ENGINE_ACTOR,
+        reason: "a later re-query found it released",
+        attempt: r.attempts + 1,
+      });
     }
   }
 }

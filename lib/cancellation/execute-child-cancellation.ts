@@ -4,7 +4,15 @@ import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
-import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, openReviewsForEffects, stopChild, STOPPING_BY_ITSELF, type EngineOptions } from "./execute-cancellation";
+import {
+  awaitingCleanup,
+  BUSY_STATUSES,
+  cleanupAndVerify,
+  openReviewsForEffects,
+  stopChild,
+  STOPPING_BY_ITSELF,
+  type EngineOptions,
+} from "./execute-cancellation";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { PlanAction, type CancellationPlan } from "./plan";
 import { activeCallsOf, atBoundary, planFor } from "./plan-children";
@@ -23,20 +31,37 @@ import { ENGINE_ACTOR, sleep } from "./steps";
  * What it does NOT do: stop the task.
  */
 export async function executeChildCancellation(database: Database, workItemId: string, options: EngineOptions): Promise<string[]> {
-  const o = { verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000), settleTimeoutMs: 5_000, cancelAttempts: 3, cancelBackoffMs: 200, cancelTimeoutMs: 5_000, ...options };
+  const o = {
+    verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000),
+    settleTimeoutMs: 5_000,
+    cancelAttempts: 3,
+    cancelBackoffMs: 200,
+    cancelTimeoutMs: 5_000,
+    ...options,
+  };
   const root = await database.prisma.workItem.findUnique({ where: { id: workItemId } });
   if (!root?.stopRequestedAt || root.stopRootId !== root.id || root.stopSettledAt) return [];
   const boundary = root.stopRequestedAt;
-  const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const scope = await database.prisma.workItem.findMany({
+    where: { taskId: root.taskId, stopRootId: root.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   const ids = scope.map((i) => i.id);
   const alive = scope.filter((i) => !isTerminalItem(i.status) || (i.finishedAt && i.finishedAt >= boundary));
   // The pass that records the plan is the first (as for a task's Stop): it alone logs the steps that change nothing.
-  const { plan, recorded: firstRun } = await stopStep({ workItemId: root.id, taskId: root.taskId }, "plan", () => recordChildPlanOnce(database, root, alive, o));
+  const { plan, recorded: firstRun } = await stopStep({ workItemId: root.id, taskId: root.taskId }, "plan", () =>
+    recordChildPlanOnce(database, root, alive, o),
+  );
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
   for (const item of scope) {
     if (isTerminalItem(item.status) || item.status === WorkItemStatus.queued) continue;
-    await stopStep({ workItemId: root.id, taskId: root.taskId }, "child", () => stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun }), { "stopline.work_item_id": item.id, "stopline.tool": item.toolName });
+    await stopStep(
+      { workItemId: root.id, taskId: root.taskId },
+      "child",
+      () => stopChild(database, item, o.registry.get(item.toolName), actionOf.get(item.id) ?? PlanAction.abort, { ...o, firstRun }),
+      { "stopline.work_item_id": item.id, "stopline.tool": item.toolName },
+    );
   }
   const deadline = Date.now() + o.settleTimeoutMs;
   while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } })) > 0) await sleep(25);
@@ -49,15 +74,33 @@ export async function executeChildCancellation(database: Database, workItemId: s
  * or a configured model's plan once it passed validation), recorded once on the stopped child with its
  * `cancellation.planned` event (scope work_item). A pass that lost the race, or runs again, follows the recorded plan.
  */
-async function recordChildPlanOnce(database: Database, root: WorkItem, alive: WorkItem[], o: EngineOptions): Promise<{ plan: CancellationPlan; recorded: boolean }> {
+async function recordChildPlanOnce(
+  database: Database,
+  root: WorkItem,
+  alive: WorkItem[],
+  o: EngineOptions,
+): Promise<{ plan: CancellationPlan; recorded: boolean }> {
   if (root.stopPlan) return { plan: root.stopPlan as unknown as CancellationPlan, recorded: false };
   const plan = await planFor(activeCallsOf(alive.map(atBoundary), o.registry), o.planner);
   return writeLedger(database, async (w) => {
-    const { count } = await w.tx.workItem.updateMany({ where: { id: root.id, stopPlannedAt: null }, data: { stopPlan: plan as never, stopPlannedAt: await w.now() } });
-    if (!count) return { plan: (await w.tx.workItem.findUniqueOrThrow({ where: { id: root.id }, select: { stopPlan: true } })).stopPlan as unknown as CancellationPlan, recorded: false };
+    const { count } = await w.tx.workItem.updateMany({
+      where: { id: root.id, stopPlannedAt: null },
+      data: { stopPlan: plan as never, stopPlannedAt: await w.now() },
+    });
+    if (!count)
+      return {
+        plan: (await w.tx.workItem.findUniqueOrThrow({ where: { id: root.id }, select: { stopPlan: true } })).stopPlan as unknown as CancellationPlan,
+        recorded: false,
+      };
     await w.event({
-      taskId: root.taskId, workItemId: root.id, entityType: "workItem", entityId: root.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationPlanned,
-      reason: plan.fallbackReason ?? null, data: { ...plan, scope: "work_item" },
+      taskId: root.taskId,
+      workItemId: root.id,
+      entityType: "workItem",
+      entityId: root.id,
+      actor: ENGINE_ACTOR,
+      type: LedgerEvent.cancellationPlanned,
+      reason: plan.fallbackReason ?? null,
+      data: { ...plan, scope: "work_item" },
     });
     return { plan, recorded: true };
   });
@@ -73,9 +116,14 @@ export async function finishChildCancellation(database: Database, workItemId: st
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: root.taskId } });
   const scope = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id } });
   const ids = scope.map((i) => i.id);
-  const unknown = scope.filter((i) => i.status === WorkItemStatus.uncertain || ((i.status === WorkItemStatus.submitted || i.status === WorkItemStatus.cancelling) && i.mechanism !== Mechanism.abortSignal));
+  const unknown = scope.filter(
+    (i) =>
+      i.status === WorkItemStatus.uncertain ||
+      ((i.status === WorkItemStatus.submitted || i.status === WorkItemStatus.cancelling) && i.mechanism !== Mechanism.abortSignal),
+  );
   const now = new Date();
-  for (const item of unknown) if (!isOwnerHosted(item, options.registry, now)) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
+  for (const item of unknown)
+    if (!isOwnerHosted(item, options.registry, now)) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
   await stopStep({ workItemId: root.id, taskId: root.taskId }, "verification", () => cleanupAndVerify(database, root.taskId, options, { workItemIds: ids }));
   await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
   if (await recordChildSettlement(database, root.id, ids)) return [];
@@ -109,7 +157,15 @@ async function recordChildSettlement(database: Database, rootId: string, ids: st
     const open = await w.tx.reviewItem.count({
       where: { status: { in: OPEN_REVIEW_STATUSES }, OR: [{ workItemId: { in: ids } }, { sideEffectId: { in: effects.map((e) => e.id) } }] },
     });
-    await w.event({ taskId: root.taskId, workItemId: rootId, entityType: "workItem", entityId: rootId, actor: ENGINE_ACTOR, type: LedgerEvent.workItemStopSettled, data: { openReviewItems: open } });
+    await w.event({
+      taskId: root.taskId,
+      workItemId: rootId,
+      entityType: "workItem",
+      entityId: rootId,
+      actor: ENGINE_ACTOR,
+      type: LedgerEvent.workItemStopSettled,
+      data: { openReviewItems: open },
+    });
     return true;
   });
 }

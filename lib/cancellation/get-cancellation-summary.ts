@@ -19,9 +19,18 @@ export async function getCancellationSummary(database: Database, taskId: string)
     throw new AppError(ErrorCode.notFound, `no cancellation was requested for task ${taskId}`, { taskId, stage: task.stage });
   }
   return summarize({
-    task: { id: task.id, cancelRequestedAt: task.cancelRequestedAt, settledAt: task.settledAt, cancelRequestedBy: task.cancelRequestedBy, cancelReason: task.cancelReason },
+    task: {
+      id: task.id,
+      cancelRequestedAt: task.cancelRequestedAt,
+      settledAt: task.settledAt,
+      cancelRequestedBy: task.cancelRequestedBy,
+      cancelReason: task.cancelReason,
+    },
     scope: { kind: (task.cancelScope as StopScope | null) ?? StopScope.task, ref: task.cancelScopeRef },
-    workItems: task.workItems, resources: task.resources, sideEffects: task.sideEffects, reviewItems: task.reviewItems,
+    workItems: task.workItems,
+    resources: task.resources,
+    sideEffects: task.sideEffects,
+    reviewItems: task.reviewItems,
     now: new Date(),
   });
 }
@@ -37,18 +46,32 @@ export async function getChildCancellationSummary(database: Database, workItemId
   const rootId = item.stopRootId;
   const root = rootId ? await database.prisma.workItem.findUnique({ where: { id: rootId } }) : null;
   if (!root?.stopRequestedAt) throw new AppError(ErrorCode.notFound, `no Stop of work item ${workItemId} was requested`, { workItemId });
-  const workItems = await database.prisma.workItem.findMany({ where: { taskId: root.taskId, stopRootId: root.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const workItems = await database.prisma.workItem.findMany({
+    where: { taskId: root.taskId, stopRootId: root.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   const ids = workItems.map((i) => i.id);
   const [resources, sideEffects] = await Promise.all([
     database.prisma.resource.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
     database.prisma.sideEffect.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
   ]);
   const reviewItems = await database.prisma.reviewItem.findMany({
-    where: { OR: [{ workItemId: { in: ids } }, { sideEffectId: { in: sideEffects.map((e) => e.id) } }] }, orderBy: { createdAt: "asc" },
+    where: { OR: [{ workItemId: { in: ids } }, { sideEffectId: { in: sideEffects.map((e) => e.id) } }] },
+    orderBy: { createdAt: "asc" },
   });
   return summarize({
-    task: { id: root.taskId, cancelRequestedAt: root.stopRequestedAt, settledAt: root.stopSettledAt, cancelRequestedBy: root.stopRequestedBy, cancelReason: root.stopReason },
+    task: {
+      id: root.taskId,
+      cancelRequestedAt: root.stopRequestedAt,
+      settledAt: root.stopSettledAt,
+      cancelRequestedBy: root.stopRequestedBy,
+      cancelReason: root.stopReason,
+    },
     scope: { kind: StopScope.workItem, ref: root.id },
-    workItems, resources, sideEffects, reviewItems, now: new Date(),
+    workItems,
+    resources,
+    sideEffects,
+    reviewItems,
+    now: new Date(),
   });
 }

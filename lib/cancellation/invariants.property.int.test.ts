@@ -112,7 +112,10 @@ const worker = fc.constantFrom<Worker>("A", "B");
 const toolKind = fc.constantFrom<ToolKind>(ToolKind.local, ToolKind.cancelable, ToolKind.unstoppable);
 const stopArb = fc.record({ t: fc.constant("stop" as const), times: fc.integer({ min: 1, max: 3 }), concurrent: fc.boolean() });
 const engineArb = fc.record({
-  t: fc.constant("engine" as const), verifyDelayMs: fc.integer({ min: 0, max: 10 }), settleTimeoutMs: fc.constantFrom(0, 20, 100), copies: fc.integer({ min: 1, max: 3 }),
+  t: fc.constant("engine" as const),
+  verifyDelayMs: fc.integer({ min: 0, max: 10 }),
+  settleTimeoutMs: fc.constantFrom(0, 20, 100),
+  copies: fc.integer({ min: 1, max: 3 }),
 });
 /** What workers do (no Stop, no engine). */
 const workArb: fc.Arbitrary<Leaf> = fc.oneof(
@@ -158,7 +161,10 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   stop: fc.option(
     fc.oneof(
       stopArb as fc.Arbitrary<Op>,
-      fc.record({ t: fc.constant("parallel" as const), ops: fc.tuple(stopArb as fc.Arbitrary<Leaf>, fc.oneof(workArb, engineArb as fc.Arbitrary<Leaf>)) }) as fc.Arbitrary<Op>,
+      fc.record({
+        t: fc.constant("parallel" as const),
+        ops: fc.tuple(stopArb as fc.Arbitrary<Leaf>, fc.oneof(workArb, engineArb as fc.Arbitrary<Leaf>)),
+      }) as fc.Arbitrary<Op>,
     ),
     { freq: 8 },
   ),
@@ -217,17 +223,31 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
   const toolName: Record<ToolKind, string> = { local: `${prefix}.draft`, cancelable: `${prefix}.order`, unstoppable: `${prefix}.email` };
   const registry = new ToolRegistry()
     .register({
-      name: toolName.local, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: Mechanism.abortSignal,
+      name: toolName.local,
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: Mechanism.abortSignal,
       run: async () => null,
-      cleanup: (r) => store.cleanup(r), verifyReleased: (r) => store.verifyReleased(r),
+      cleanup: (r) => store.cleanup(r),
+      verifyReleased: (r) => store.verifyReleased(r),
     })
     .register({
-      name: toolName.cancelable, kind: "external_action", risk: "high", commitsEffect: true, mechanism: Mechanism.providerCancel,
+      name: toolName.cancelable,
+      kind: "external_action",
+      risk: "high",
+      commitsEffect: true,
+      mechanism: Mechanism.providerCancel,
       run: async () => null,
-      cancel: (ref) => service.cancel(ref), inspect: (ref) => service.inspect(ref),
+      cancel: (ref) => service.cancel(ref),
+      inspect: (ref) => service.inspect(ref),
     })
     .register({
-      name: toolName.unstoppable, kind: "external_action", risk: "low", commitsEffect: true, mechanism: Mechanism.none,
+      name: toolName.unstoppable,
+      kind: "external_action",
+      risk: "low",
+      commitsEffect: true,
+      mechanism: Mechanism.none,
       run: async () => null,
       inspect: (ref) => service.inspect(ref),
     });
@@ -240,10 +260,18 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
   const schedule = async (kind: ToolKind, stale: boolean) => {
     if (scheduled >= MAX_ITEMS) return;
     const item = await refusable(
-      scheduleWorkItem(database, {
-        taskId: task.id, kind: kind === ToolKind.local ? "local_worker" : "external_action", toolName: toolName[kind],
-        mechanism: mechanismOf[kind], commitsEffect: kind !== ToolKind.local, intentVersion: stale ? initialIntent - 1 : initialIntent,
-      }, actor),
+      scheduleWorkItem(
+        database,
+        {
+          taskId: task.id,
+          kind: kind === ToolKind.local ? "local_worker" : "external_action",
+          toolName: toolName[kind],
+          mechanism: mechanismOf[kind],
+          commitsEffect: kind !== ToolKind.local,
+          intentVersion: stale ? initialIntent - 1 : initialIntent,
+        },
+        actor,
+      ),
     );
     if (item) scheduled++;
   };
@@ -256,12 +284,24 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
     return pool.length ? pool[n % pool.length] : undefined;
   };
   const live = (zombie: boolean) => attempts.filter((a) => a.alive === !zombie);
-  const engineOptions = (verifyDelayMs: number, settleTimeoutMs: number) => ({ registry, verifyDelayMs, settleTimeoutMs, cancelAttempts: 1, cancelBackoffMs: 0 });
+  const engineOptions = (verifyDelayMs: number, settleTimeoutMs: number) => ({
+    registry,
+    verifyDelayMs,
+    settleTimeoutMs,
+    cancelAttempts: 1,
+    cancelBackoffMs: 0,
+  });
 
   const recordOf = (a: Attempt, reversible: boolean): Promise<unknown> =>
     recordSubmission(database, {
-      workItemId: a.itemId, leaseToken: a.token, operationId: a.operationId!, externalRecordId: `rec-${a.operationId}`, externalVersion: "v1",
-      reversible, description: `${a.kind} action ${a.operationId}`, actor: `worker:${a.worker}`,
+      workItemId: a.itemId,
+      leaseToken: a.token,
+      operationId: a.operationId!,
+      externalRecordId: `rec-${a.operationId}`,
+      externalVersion: "v1",
+      reversible,
+      description: `${a.kind} action ${a.operationId}`,
+      actor: `worker:${a.worker}`,
     });
 
   const maySend = (a: Attempt) => a.kind !== ToolKind.local && a.checkpointPassed && !a.recorded && !a.finished;
@@ -307,7 +347,9 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
   const release = async (a: Attempt) => {
     const handle = a.handles.find((h) => store.state.get(h) === "held")!;
     store.release(handle);
-    await refusable(releaseResourceRequested(database, { workItemId: a.itemId, type: "tempfile", handle, actor: worker(a), reason: "released by the running code" }));
+    await refusable(
+      releaseResourceRequested(database, { workItemId: a.itemId, type: "tempfile", handle, actor: worker(a), reason: "released by the running code" }),
+    );
   };
   const complete = async (a: Attempt, requested: WorkerOutcome, partial: boolean) => {
     // Honest workers: an action the service accepted is recorded before the report, and the report
@@ -341,11 +383,26 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
       case "schedule":
         return schedule(op.kind, op.stale);
       case "claim": {
-        const item = (await refusable(claimWorkItem(database, { workerId: op.worker, toolNames: Object.values(toolName), leaseMs: LEASE_MS }))) as WorkItem | null | undefined;
+        const item = (await refusable(claimWorkItem(database, { workerId: op.worker, toolNames: Object.values(toolName), leaseMs: LEASE_MS }))) as
+          | WorkItem
+          | null
+          | undefined;
         if (!item) return;
         attempts.push({
-          itemId: item.id, kind: kindOf.get(item.toolName)!, idempotencyKey: item.idempotencyKey, worker: op.worker, token: item.leaseToken!,
-          alive: true, finished: false, busy: false, checkpointPassed: false, called: false, operationId: null, committed: false, recorded: false, handles: [],
+          itemId: item.id,
+          kind: kindOf.get(item.toolName)!,
+          idempotencyKey: item.idempotencyKey,
+          worker: op.worker,
+          token: item.leaseToken!,
+          alive: true,
+          finished: false,
+          busy: false,
+          checkpointPassed: false,
+          called: false,
+          operationId: null,
+          committed: false,
+          recorded: false,
+          handles: [],
         });
         return;
       }
@@ -357,13 +414,31 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
         // A protocol-following worker (or zombie) sends the action only after its own checkpoint passed.
         return as(choose(live(op.zombie).filter(maySend), op.pick), (a) => submit(a, op));
       case "hold":
-        return as(choose(live(false).filter((x) => x.kind === ToolKind.local), op.pick), hold);
+        return as(
+          choose(
+            live(false).filter((x) => x.kind === ToolKind.local),
+            op.pick,
+          ),
+          hold,
+        );
       case "release":
-        return as(choose(live(false).filter((x) => x.handles.some((h) => store.state.get(h) === "held")), op.pick), release);
+        return as(
+          choose(
+            live(false).filter((x) => x.handles.some((h) => store.state.get(h) === "held")),
+            op.pick,
+          ),
+          release,
+        );
       case "complete":
         return as(choose(live(op.zombie), op.pick), (a) => complete(a, op.outcome, op.partial));
       case "giveUp":
-        return as(choose(live(false).filter((x) => x.called && !x.finished), op.pick), giveUp);
+        return as(
+          choose(
+            live(false).filter((x) => x.called && !x.finished),
+            op.pick,
+          ),
+          giveUp,
+        );
       case "advance":
         return as(choose(live(op.zombie), op.pick), (a) => {
           const bit = (n: number) => ((op.choice >> n) & 1) === 1;
@@ -384,7 +459,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
         return;
       }
       case "crashAfterCall": {
-        const a = choose(live(false).filter((x) => maySend(x) && !x.called), op.pick);
+        const a = choose(
+          live(false).filter((x) => maySend(x) && !x.called),
+          op.pick,
+        );
         if (!a) return;
         await as(a, (x) => submit(x, { record: false, commits: op.commits, reversible: false }));
         return apply({ t: "crash", worker: a.worker });
@@ -399,7 +477,9 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
         return;
       }
       case "engine":
-        await Promise.all(Array.from({ length: op.copies }, () => refusable(executeCancellation(database, task.id, engineOptions(op.verifyDelayMs, op.settleTimeoutMs)))));
+        await Promise.all(
+          Array.from({ length: op.copies }, () => refusable(executeCancellation(database, task.id, engineOptions(op.verifyDelayMs, op.settleTimeoutMs)))),
+        );
         return;
     }
   }
@@ -416,7 +496,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
     const effects = await database.prisma.sideEffect.findMany({ where: { taskId: task.id } });
     return [
       `task ${task.id}`,
-      ...items.map((i) => `item ${i.id.slice(0, 8)} ${kindOf.get(i.toolName)} ${i.status} lease=${i.leaseToken ? "yes" : "no"} op=${i.operationId} deadline=${i.reconcileDeadline?.toISOString() ?? null}`),
+      ...items.map(
+        (i) =>
+          `item ${i.id.slice(0, 8)} ${kindOf.get(i.toolName)} ${i.status} lease=${i.leaseToken ? "yes" : "no"} op=${i.operationId} deadline=${i.reconcileDeadline?.toISOString() ?? null}`,
+      ),
       ...effects.map((e) => `effect ${e.operationId} of ${e.workItemId.slice(0, 8)}: ${e.outcome}`),
       ...events.map((e) => `${e.seq} ${e.type} ${e.workItemId?.slice(0, 8) ?? ""} ${e.fromState ?? ""}→${e.toState ?? ""} ${e.actor}`),
       `service: ${JSON.stringify([...service.operations])} cancelled=${JSON.stringify([...service.cancelledKeys])}`,
@@ -444,7 +527,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
       }
       expect([WorkItemStatus.cancelling, WorkItemStatus.unrecoverable], `item ${i.id} is ${i.status}`).toContain(i.status);
       expect(i.leaseToken && i.leaseExpiresAt && i.leaseExpiresAt.getTime() > now, `item ${i.id} (${i.status}) has a live lease`).toBeTruthy();
-      expect(attempts.some((a) => a.token === i.leaseToken), `the lease of ${i.id} is one a worker was given`).toBe(true);
+      expect(
+        attempts.some((a) => a.token === i.leaseToken),
+        `the lease of ${i.id} is one a worker was given`,
+      ).toBe(true);
     }
   });
   await check("invariant 4 (summary while workers live)", () => checkSummary(false));
@@ -478,7 +564,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
   {
     const events = await database.prisma.ledgerEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: "asc" } });
     const boundarySeq = events.find((e) => e.type === "task.cancel_requested")!.seq;
-    for (const e of events) bump(`${e.seq > boundarySeq ? "after" : "before"} boundary: ${e.type}${e.type === "cancellation.step" ? `:${(e.data as { action?: string })?.action}` : ""}`);
+    for (const e of events)
+      bump(
+        `${e.seq > boundarySeq ? "after" : "before"} boundary: ${e.type}${e.type === "cancellation.step" ? `:${(e.data as { action?: string })?.action}` : ""}`,
+      );
     for (const i of await database.prisma.workItem.findMany({ where: { taskId: task.id } })) bump(`end state: ${kindOf.get(i.toolName)} ${i.status}`);
     bump(`Stop during the run: ${s.stop !== null}`);
   }
@@ -499,7 +588,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
       const before = events.filter((x) => x.workItemId === e.workItemId && x.seq < e.seq);
       const claim = before.filter((x) => x.type === "work_item.claimed").at(-1);
       const checkpoint = before.filter((x) => x.type === "checkpoint.passed").at(-1);
-      expect(claim && checkpoint && claim.seq < checkpoint.seq && checkpoint.seq < boundary.seq, `submission ${e.seq} after the boundary passed its checkpoint, under the same claim, before it`).toBe(true);
+      expect(
+        claim && checkpoint && claim.seq < checkpoint.seq && checkpoint.seq < boundary.seq,
+        `submission ${e.seq} after the boundary passed its checkpoint, under the same claim, before it`,
+      ).toBe(true);
     }
   });
 
@@ -509,7 +601,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
       if (r.kind !== "boundary") throw new Error(`Stop answered ${r.kind}`);
       return r.boundary;
     });
-    expect(boundaries.filter((b) => !b.alreadyRequested), "exactly one Stop recorded the boundary").toHaveLength(1);
+    expect(
+      boundaries.filter((b) => !b.alreadyRequested),
+      "exactly one Stop recorded the boundary",
+    ).toHaveLength(1);
     expect(new Set(boundaries.map((b) => `${b.intentVersion}@${b.cancelRequestedAt.toISOString()}`)).size).toBe(1);
     const row = await database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
     expect(row.intentVersion).toBe(initialIntent + 1);
@@ -520,7 +615,11 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
     // A Stop after everything settled (twice, concurrently) writes nothing at all.
     const eventsBefore = await database.prisma.ledgerEvent.count({ where: { taskId: task.id } });
     const again = await Promise.all([0, 1].map(() => requestCancellation(database, { taskId: task.id, reason: "again", actor: "user:prop" })));
-    for (const r of again) expect(r).toMatchObject({ kind: "boundary", boundary: { alreadyRequested: true, intentVersion: initialIntent + 1, cancelRequestedAt: boundaries[0].cancelRequestedAt } });
+    for (const r of again)
+      expect(r).toMatchObject({
+        kind: "boundary",
+        boundary: { alreadyRequested: true, intentVersion: initialIntent + 1, cancelRequestedAt: boundaries[0].cancelRequestedAt },
+      });
     expect(await database.prisma.ledgerEvent.count({ where: { taskId: task.id } })).toBe(eventsBefore);
     expect(await database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).toEqual(row);
   });
@@ -553,14 +652,21 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
       expect(item, `summary names an item of this task (${c.tool_call_id})`).toBeDefined();
       if (c.cancellation_status === ToolCallStatus.unrecoverable) {
         // "could not be stopped" (lib/outcomes): never said of a child the ledger shows stopped
-        expect([WorkItemStatus.cancelled, WorkItemStatus.partial, WorkItemStatus.cancelledIncomplete], `${item!.id} UNRECOVERABLE although it is ${item!.status}`).not.toContain(item!.status);
+        expect(
+          [WorkItemStatus.cancelled, WorkItemStatus.partial, WorkItemStatus.cancelledIncomplete],
+          `${item!.id} UNRECOVERABLE although it is ${item!.status}`,
+        ).not.toContain(item!.status);
         continue;
       }
       expect(item!.status, `summary says ${c.cancellation_status} for ${item!.id}`).not.toBe(WorkItemStatus.completed);
-      const expected = c.cancellation_status === ToolCallStatus.cancelled ? [WorkItemStatus.cancelled, WorkItemStatus.partial] : [WorkItemStatus.cancelledIncomplete];
+      const expected =
+        c.cancellation_status === ToolCallStatus.cancelled ? [WorkItemStatus.cancelled, WorkItemStatus.partial] : [WorkItemStatus.cancelledIncomplete];
       expect(expected, `summary says ${c.cancellation_status} for ${item!.id}`).toContain(item!.status);
       const effects = effectsOf(item!.id).filter((e) => e.outcome === "committed" || (e.outcome === "unknown" && !(tolerateKnown && lateFact(e))));
-      expect(effects.map((e) => `${e.operationId}:${e.outcome}`), `summary says ${c.cancellation_status} for ${item!.id}, whose recorded action took or may have taken effect`).toEqual([]);
+      expect(
+        effects.map((e) => `${e.operationId}:${e.outcome}`),
+        `summary says ${c.cancellation_status} for ${item!.id}, whose recorded action took or may have taken effect`,
+      ).toEqual([]);
     }
     // A child reported stopped whose late-reported action took effect is listed as completed work; one whose
     // late-reported action is of unknown outcome is listed as uncertain (summarize.ts) — never as cancelled.
@@ -587,7 +693,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
     const uncertain = row.workItems.filter((i) => i.status === WorkItemStatus.uncertain);
     const unknownEffects = row.sideEffects.filter((e) => e.outcome === "unknown");
     if (summary.status === SummaryStatus.cancelled) {
-      expect({ committed: committed.length, unknown: unknownEffects.length, uncertain: uncertain.length }, "CANCELLED only when nothing took effect or is uncertain").toEqual({ committed: 0, unknown: 0, uncertain: 0 });
+      expect(
+        { committed: committed.length, unknown: unknownEffects.length, uncertain: uncertain.length },
+        "CANCELLED only when nothing took effect or is uncertain",
+      ).toEqual({ committed: 0, unknown: 0, uncertain: 0 });
     }
     if (!final) return;
 
@@ -603,7 +712,10 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
     for (const i of row.workItems) {
       if (!committedKeys.has(i.idempotencyKey)) continue;
       const known = effectsOf(i.id).some((e) => e.outcome === "committed" || (tolerateKnown && lateFact(e))) || (tolerateKnown && (await cancelFailed(i.id)));
-      expect(known || i.status === WorkItemStatus.uncertain, `the service committed ${i.id}'s action; the ledger says ${i.status} with effects ${JSON.stringify(effectsOf(i.id).map((e) => e.outcome))}`).toBe(true);
+      expect(
+        known || i.status === WorkItemStatus.uncertain,
+        `the service committed ${i.id}'s action; the ledger says ${i.status} with effects ${JSON.stringify(effectsOf(i.id).map((e) => e.outcome))}`,
+      ).toBe(true);
     }
   }
 }
@@ -648,16 +760,42 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
  *    its operationId), route a committed one to review; and in summarize.ts never list a child as
  *    CANCELLED/CANCELLED_INCOMPLETE while it has a committed or unknown side effect (report it uncertain).
  */
-const claimAndCheckpoint: Op[] = [{ t: "claim", worker: "A" }, { t: "checkpoint", pick: 0, zombie: false }];
+const claimAndCheckpoint: Op[] = [
+  { t: "claim", worker: "A" },
+  { t: "checkpoint", pick: 0, zombie: false },
+];
 const settings = { seed: 0, inspectUnavailable: false, cancelUnavailable: false, cleanupFailRate: 0 };
 const submit = (commits: boolean): Op => ({ t: "submit", pick: 0, zombie: false, record: true, commits, reversible: false });
 const KNOWN: Record<string, Scenario> = {
   // B2: claim, checkpoint, Stop; the cancel endpoint is down; engine; the worker's action commits and is reported.
-  cancelFailed: { kinds: ["cancelable"], before: claimAndCheckpoint, stop: { t: "stop", times: 1, concurrent: false }, after: [{ t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 }, submit(true)], ...settings, cancelUnavailable: true },
+  cancelFailed: {
+    kinds: ["cancelable"],
+    before: claimAndCheckpoint,
+    stop: { t: "stop", times: 1, concurrent: false },
+    after: [{ t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 }, submit(true)],
+    ...settings,
+    cancelUnavailable: true,
+  },
   // B1: claim, checkpoint, Stop; engine (→ unrecoverable); the worker's action commits, is reported, completes.
-  unstoppable: { kinds: ["unstoppable"], before: claimAndCheckpoint, stop: { t: "stop", times: 1, concurrent: false }, after: [{ t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 }, submit(true), { t: "complete", pick: 0, zombie: false, outcome: "completed", partial: false }], ...settings },
+  unstoppable: {
+    kinds: ["unstoppable"],
+    before: claimAndCheckpoint,
+    stop: { t: "stop", times: 1, concurrent: false },
+    after: [
+      { t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 },
+      submit(true),
+      { t: "complete", pick: 0, zombie: false, outcome: "completed", partial: false },
+    ],
+    ...settings,
+  },
   // B3: claim, checkpoint, crash (→ uncertain); Stop; engine (→ cancelled); the zombie's action commits and is reported.
-  zombie: { kinds: ["unstoppable"], before: [...claimAndCheckpoint, { t: "crash", worker: "A" }], stop: { t: "stop", times: 1, concurrent: false }, after: [{ t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 }, { ...submit(true), zombie: true } as Op], ...settings },
+  zombie: {
+    kinds: ["unstoppable"],
+    before: [...claimAndCheckpoint, { t: "crash", worker: "A" }],
+    stop: { t: "stop", times: 1, concurrent: false },
+    after: [{ t: "engine", verifyDelayMs: 0, settleTimeoutMs: 0, copies: 1 }, { ...submit(true), zombie: true } as Op],
+    ...settings,
+  },
 };
 
 describe(`known counterexamples (${testEngine()})`, () => {
@@ -672,6 +810,12 @@ describe(`cancellation invariants, at random (${testEngine()})`, () => {
     // failOnInterrupt: a run cut short by the time limit before numRuns is a failure, never a silent pass.
     await fc.assert(property, { seed: SEED, numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS, { failOnInterrupt: true })] });
     console.log(`[invariants.property] ${testEngine()}: ${RUNS} runs passed in ${Date.now() - started} ms`);
-    if (process.env.FC_COVERAGE) console.log([...coverage].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${String(n).padStart(6)}  ${k}`).join("\n"));
+    if (process.env.FC_COVERAGE)
+      console.log(
+        [...coverage]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, n]) => `${String(n).padStart(6)}  ${k}`)
+          .join("\n"),
+      );
   }, 900_000);
 });

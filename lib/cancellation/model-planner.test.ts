@@ -10,21 +10,52 @@ import { fillPlannerPrompt, MAX_PARTIAL_RESULT_CHARS, PLANNER_PROMPT_TEMPLATE } 
 // Four children alive at the boundary, one of each kind the stop matrix distinguishes.
 const CALLS: ActiveToolCall[] = [
   {
-    id: "wi_queued_report", tool: "generate_report", kind: "local", status: "queued", phase: "queued",
-    mechanism: "abort_signal", commitsEffect: false, supportsRollback: false, started_at: null, partial_result: null,
+    id: "wi_queued_report",
+    tool: "generate_report",
+    kind: "local",
+    status: "queued",
+    phase: "queued",
+    mechanism: "abort_signal",
+    commitsEffect: false,
+    supportsRollback: false,
+    started_at: null,
+    partial_result: null,
   },
   {
-    id: "wi_running_search", tool: "web_search", kind: "local", status: "running", phase: "partial_result_received",
-    mechanism: "abort_signal", commitsEffect: false, supportsRollback: false, started_at: "2026-01-05T10:00:00.000Z",
+    id: "wi_running_search",
+    tool: "web_search",
+    kind: "local",
+    status: "running",
+    phase: "partial_result_received",
+    mechanism: "abort_signal",
+    commitsEffect: false,
+    supportsRollback: false,
+    started_at: "2026-01-05T10:00:00.000Z",
     partial_result: { hits: ["a", "b"] },
   },
   {
-    id: "wi_running_import", tool: "bulk_import", kind: "remote", status: "running", phase: "in_flight",
-    mechanism: "none", commitsEffect: true, supportsRollback: false, started_at: "2026-01-05T10:00:01.000Z", partial_result: null,
+    id: "wi_running_import",
+    tool: "bulk_import",
+    kind: "remote",
+    status: "running",
+    phase: "in_flight",
+    mechanism: "none",
+    commitsEffect: true,
+    supportsRollback: false,
+    started_at: "2026-01-05T10:00:01.000Z",
+    partial_result: null,
   },
   {
-    id: "wi_submitted_crm", tool: "crm_create_record", kind: "external", status: "submitted", phase: "awaiting_callback",
-    mechanism: "rollback", commitsEffect: true, supportsRollback: true, started_at: "2026-01-05T10:00:02.000Z", partial_result: null,
+    id: "wi_submitted_crm",
+    tool: "crm_create_record",
+    kind: "external",
+    status: "submitted",
+    phase: "awaiting_callback",
+    mechanism: "rollback",
+    commitsEffect: true,
+    supportsRollback: true,
+    started_at: "2026-01-05T10:00:02.000Z",
+    partial_result: null,
   },
 ];
 
@@ -32,7 +63,10 @@ type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 
 const step = (tool_call_id: string, action: PlanStep["action"]): PlanStep => ({
-  tool_call_id, action, cleanup_steps: ["release the session"], user_message: `Handling ${tool_call_id}.`,
+  tool_call_id,
+  action,
+  cleanup_steps: ["release the session"],
+  user_message: `Handling ${tool_call_id}.`,
 });
 
 /** A plan that validatePlan accepts, and that differs from the rule plan (so "source: model" is visible). */
@@ -137,19 +171,38 @@ describe("planWithModel", () => {
   });
 
   describe("each malformed plan is rejected, and after two failures the rules are used", () => {
-    const setStatus = (id: string, action: PlanStep["action"]) =>
-      withPlan((a) => a.map((s) => (s.tool_call_id === id ? { ...s, action } : s)));
+    const setStatus = (id: string, action: PlanStep["action"]) => withPlan((a) => a.map((s) => (s.tool_call_id === id ? { ...s, action } : s)));
     const cases: { name: string; answer: string | object; error: string | RegExp }[] = [
-      { name: "a queued item left to run (noop)", answer: setStatus("wi_queued_report", "noop"), error: `wi_queued_report (generate_report, queued): action "noop" is not allowed` },
-      { name: "a queued item left to run (await_partial)", answer: setStatus("wi_queued_report", "await_partial"), error: `wi_queued_report (generate_report, queued): action "await_partial" is not allowed` },
-      { name: "an unstoppable item 'aborted' (mechanism none)", answer: setStatus("wi_running_import", "abort"), error: `wi_running_import (bulk_import, running): action "abort" is not allowed; allowed: notify` },
+      {
+        name: "a queued item left to run (noop)",
+        answer: setStatus("wi_queued_report", "noop"),
+        error: `wi_queued_report (generate_report, queued): action "noop" is not allowed`,
+      },
+      {
+        name: "a queued item left to run (await_partial)",
+        answer: setStatus("wi_queued_report", "await_partial"),
+        error: `wi_queued_report (generate_report, queued): action "await_partial" is not allowed`,
+      },
+      {
+        name: "an unstoppable item 'aborted' (mechanism none)",
+        answer: setStatus("wi_running_import", "abort"),
+        error: `wi_running_import (bulk_import, running): action "abort" is not allowed; allowed: notify`,
+      },
       { name: "an item omitted", answer: withPlan((a) => a.slice(1)), error: "wi_queued_report (generate_report): missing from the plan" },
-      { name: "an item named twice", answer: withPlan((a) => [...a, step("wi_running_search", "await_partial")]), error: "wi_running_search (web_search): appears 2 times" },
+      {
+        name: "an item named twice",
+        answer: withPlan((a) => [...a, step("wi_running_search", "await_partial")]),
+        error: "wi_running_search (web_search): appears 2 times",
+      },
       { name: "an unknown id", answer: withPlan((a) => [...a, step("wi_other_task", "abort")]), error: "wi_other_task: not an active tool call" },
-      { name: "an unknown action", answer: withPlan((a) => [{ ...a[0], action: "cancel_everything" as PlanStep["action"] }, ...a.slice(1)]), error: /^actions\.0\.action: / },
+      {
+        name: "an unknown action",
+        answer: withPlan((a) => [{ ...a[0], action: "cancel_everything" as PlanStep["action"] }, ...a.slice(1)]),
+        error: /^actions\.0\.action: /,
+      },
       { name: "an extra field (approved: true)", answer: { ...VALID_PLAN, approved: true }, error: /^plan: .*approved/ },
       { name: "non-JSON output", answer: "Sure! I would abort everything and roll back the CRM record.", error: /^the answer is not a JSON object/ },
-      { name: "JSON in a code fence", answer: "```json\n" + JSON.stringify(VALID_PLAN) + "\n```", error: /^the answer is not a JSON object/ },
+      { name: "JSON in a code fence", answer: `\`\`\`json\n${JSON.stringify(VALID_PLAN)}\n\`\`\``, error: /^the answer is not a JSON object/ },
       { name: "an empty answer", answer: "", error: "the answer is not a JSON object (empty answer); answer with only the JSON plan" },
     ];
     for (const c of cases) {
@@ -173,8 +226,10 @@ describe("planWithModel", () => {
   it("the model throwing twice (endpoint down): rules, with the error in fallbackReason", async () => {
     // What the provider throws for a refused connection: a retryable APICallError.
     const down = new APICallError({
-      message: "connect ECONNREFUSED 127.0.0.1:11434", url: "http://127.0.0.1:11434/v1/chat/completions",
-      requestBodyValues: {}, isRetryable: true,
+      message: "connect ECONNREFUSED 127.0.0.1:11434",
+      url: "http://127.0.0.1:11434/v1/chat/completions",
+      requestBodyValues: {},
+      isRetryable: true,
     });
     const model = mock(down, down, down, down, down, down);
     const result = await planWithModel({ calls: CALLS, reason: "circuit_breaker", model });
@@ -240,7 +295,9 @@ describe("planWithModel", () => {
 
   it("a throwing logger does not change the plan", async () => {
     const result = await planWithModel({
-      calls: CALLS, reason: "user_interrupt", model: mock(VALID_PLAN),
+      calls: CALLS,
+      reason: "user_interrupt",
+      model: mock(VALID_PLAN),
       log: () => {
         throw new Error("log sink down");
       },
@@ -251,12 +308,24 @@ describe("planWithModel", () => {
 
 describe("the prompt template", () => {
   it("has exactly the three placeholders, each filled once, and cuts long partial results", () => {
-    expect([...PLANNER_PROMPT_TEMPLATE.matchAll(/\{\{([A-Z_]+)\}\}/g)].map((m) => m[1]).sort()).toEqual(["ACTIVE_TOOL_CALLS", "CANCELLATION_REASON", "CONSTRAINTS"]);
+    expect([...PLANNER_PROMPT_TEMPLATE.matchAll(/\{\{([A-Z_]+)\}\}/g)].map((m) => m[1]).sort()).toEqual([
+      "ACTIVE_TOOL_CALLS",
+      "CANCELLATION_REASON",
+      "CONSTRAINTS",
+    ]);
     const text = fillPlannerPrompt({
-      activeToolCalls: [{
-        id: "wi_1", tool: "t", status: "in_flight", started_at: null, mechanism: "abort_signal", supports_rollback: false, allowed_actions: ["abort"],
-        partial_result: { rows: "x".repeat(MAX_PARTIAL_RESULT_CHARS * 2), note: "{{CONSTRAINTS}}" },
-      }],
+      activeToolCalls: [
+        {
+          id: "wi_1",
+          tool: "t",
+          status: "in_flight",
+          started_at: null,
+          mechanism: "abort_signal",
+          supports_rollback: false,
+          allowed_actions: ["abort"],
+          partial_result: { rows: "x".repeat(MAX_PARTIAL_RESULT_CHARS * 2), note: "{{CONSTRAINTS}}" },
+        },
+      ],
       reason: "timeout",
       constraints: ["extra rule"],
     });
@@ -310,11 +379,16 @@ async function planAgainstLocalEndpoint(env: Record<string, string>) {
     for await (const chunk of req) raw += chunk;
     requests.push({ url: req.url, headers: req.headers, body: JSON.parse(raw) });
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({
-      id: "chatcmpl-1", object: "chat.completion", created: 1, model: "test-model",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(VALID_PLAN) } }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-    }));
+    res.end(
+      JSON.stringify({
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1,
+        model: "test-model",
+        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(VALID_PLAN) } }],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {

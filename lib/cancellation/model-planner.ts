@@ -68,10 +68,7 @@ export async function planWithModel(input: PlanWithModelInput): Promise<ModelPla
       // Logging must never change the plan.
     }
     if (attempt.steps) return { source: "model", steps: attempt.steps, attempts };
-    constraints.push(
-      `Your previous plan was rejected for these reasons; fix every one of them:`,
-      ...quoteErrors(attempt.record.errors).map((e) => `  ${e}`),
-    );
+    constraints.push(`Your previous plan was rejected for these reasons; fix every one of them:`, ...quoteErrors(attempt.record.errors).map((e) => `  ${e}`));
   }
 
   return { ...rulePlan(calls), fallbackReason: fallbackReason(attempts, signal), attempts };

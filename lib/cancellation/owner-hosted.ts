@@ -24,16 +24,28 @@ export function ownerHosted(registry: ToolRegistry, now: Date) {
   };
 }
 
-export function isOwnerHosted(item: { status: string; mechanism: string; toolName: string; leaseToken: string | null; leaseExpiresAt: Date | null }, registry: ToolRegistry, now: Date): boolean {
+export function isOwnerHosted(
+  item: { status: string; mechanism: string; toolName: string; leaseToken: string | null; leaseExpiresAt: Date | null },
+  registry: ToolRegistry,
+  now: Date,
+): boolean {
   return (
     ([WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling] as string[]).includes(item.status) &&
     (item.mechanism === Mechanism.providerCancel || item.mechanism === Mechanism.rollback) &&
-    !registry.local(item.toolName) && item.leaseToken !== null && item.leaseExpiresAt !== null && item.leaseExpiresAt > now
+    !registry.local(item.toolName) &&
+    item.leaseToken !== null &&
+    item.leaseExpiresAt !== null &&
+    item.leaseExpiresAt > now
   );
 }
 
 /** Waits (up to timeoutMs) until no child in scope is owner-hosted: each reported, or its owner's lease ran out. */
-export async function waitForOwners(database: Database, scope: { taskId: string } | { ids: string[] }, registry: ToolRegistry, timeoutMs: number): Promise<void> {
+export async function waitForOwners(
+  database: Database,
+  scope: { taskId: string } | { ids: string[] },
+  registry: ToolRegistry,
+  timeoutMs: number,
+): Promise<void> {
   const where = "taskId" in scope ? { taskId: scope.taskId } : { id: { in: scope.ids } };
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
     if (!(await database.prisma.workItem.count({ where: { ...where, ...ownerHosted(registry, new Date()) } }))) return;

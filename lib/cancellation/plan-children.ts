@@ -21,7 +21,11 @@ export const CHILDREN_TO_PLAN_SQL = `SELECT * FROM "WorkItem" WHERE "taskId" = $
 export async function childrenToPlan(database: Database, taskId: string, boundaryAt: Date | null): Promise<{ found: WorkItem[]; items: WorkItem[] }> {
   // On PostgreSQL one statement on `pg` (the engine reads this on every Stop; Prisma's executor costs more CPU).
   const found = database.pg
-    ? await database.pg.query<WorkItem>(`${CHILDREN_TO_PLAN_SQL} ORDER BY "createdAt", "id"`, [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null], "stopline_children_to_plan")
+    ? await database.pg.query<WorkItem>(
+        `${CHILDREN_TO_PLAN_SQL} ORDER BY "createdAt", "id"`,
+        [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null],
+        "stopline_children_to_plan",
+      )
     : await database.prisma.workItem.findMany({
         where: boundaryAt
           ? { taskId, OR: [{ status: { in: ACTIVE_ITEM_STATUSES } }, { finishedAt: { gte: boundaryAt } }] }
@@ -38,8 +42,16 @@ export const atBoundary = (i: WorkItem): WorkItem =>
 /** The planner's view of each child (the seed's ACTIVE_TOOL_CALLS). */
 export function activeCallsOf(items: WorkItem[], registry: ToolRegistry): ActiveToolCall[] {
   return items.map((i) => ({
-    id: i.id, tool: i.toolName, kind: i.kind, status: i.status, phase: phaseOf(i.status, i.partialResult), mechanism: i.mechanism,
-    commitsEffect: i.commitsEffect, supportsRollback: !!registry.get(i.toolName)?.rollback, started_at: i.startedAt?.toISOString() ?? null, partial_result: i.partialResult,
+    id: i.id,
+    tool: i.toolName,
+    kind: i.kind,
+    status: i.status,
+    phase: phaseOf(i.status, i.partialResult),
+    mechanism: i.mechanism,
+    commitsEffect: i.commitsEffect,
+    supportsRollback: !!registry.get(i.toolName)?.rollback,
+    started_at: i.startedAt?.toISOString() ?? null,
+    partial_result: i.partialResult,
   }));
 }
 

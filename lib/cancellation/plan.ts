@@ -143,7 +143,8 @@ export function validatePlan(plan: unknown, calls: ActiveToolCall[]): { plan: Pl
       continue;
     }
     const allowed = allowedActions(call);
-    if (!allowed.includes(step.action)) errors.push(`${step.tool_call_id} (${call.tool}, ${call.status}): action "${step.action}" is not allowed; allowed: ${allowed.join(", ")}`);
+    if (!allowed.includes(step.action))
+      errors.push(`${step.tool_call_id} (${call.tool}, ${call.status}): action "${step.action}" is not allowed; allowed: ${allowed.join(", ")}`);
   }
   for (const call of calls) {
     const n = seen.get(call.id) ?? 0;

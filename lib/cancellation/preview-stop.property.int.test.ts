@@ -50,8 +50,28 @@ const TOOLS: Record<string, ToolDefinition> = {
   read: { name: "pv.read", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null },
   job: { name: "pv.job", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel", run: async () => null, ...quiet },
   none: { name: "pv.none", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "none", run: async () => null },
-  order: { name: "pv.order", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel", run: async () => null, ...quiet, compensate, describeEffect: (e) => `order ${e.operationId}` },
-  undoable: { name: "pv.undoable", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "rollback", run: async () => null, ...quiet, rollback: async () => {}, compensate },
+  order: {
+    name: "pv.order",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "provider_cancel",
+    run: async () => null,
+    ...quiet,
+    compensate,
+    describeEffect: (e) => `order ${e.operationId}`,
+  },
+  undoable: {
+    name: "pv.undoable",
+    kind: "external_action",
+    risk: "low",
+    commitsEffect: true,
+    mechanism: "rollback",
+    run: async () => null,
+    ...quiet,
+    rollback: async () => {},
+    compensate,
+  },
   email: { name: "pv.email", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "none", run: async () => null, inspect: quiet.inspect },
 };
 const registry = new ToolRegistry();
@@ -59,7 +79,12 @@ for (const tool of Object.values(TOOLS)) registry.register(tool);
 
 const State = ["queued", "running", "partial", "submitted", "uncertain", "effect", "completed", "failed"] as const;
 type State = (typeof State)[number];
-const childArb = fc.record({ tool: fc.constantFrom(...Object.keys(TOOLS)), state: fc.constantFrom(...State), reversible: fc.boolean(), done: fc.nat({ max: 5_000 }) });
+const childArb = fc.record({
+  tool: fc.constantFrom(...Object.keys(TOOLS)),
+  state: fc.constantFrom(...State),
+  reversible: fc.boolean(),
+  done: fc.nat({ max: 5_000 }),
+});
 
 let n = 0;
 /** Builds one child in the asked state through the ledger's own write paths (the worker protocol). */
@@ -67,7 +92,11 @@ async function build(taskId: string, c: { tool: string; state: State; reversible
   const tool = TOOLS[c.tool];
   // Submission and effects only for tools that commit; the rest run instead.
   const state: State = !tool.commitsEffect && ["submitted", "uncertain", "effect"].includes(c.state) ? "running" : c.state;
-  const item = await scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1 }, actor);
+  const item = await scheduleWorkItem(
+    t.database,
+    { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1 },
+    actor,
+  );
   if (state === "queued") return;
   const claimed = await claimWorkItem(t.database, { workerId: "w", toolNames: [tool.name], leaseMs: 600_000 });
   if (claimed?.id !== item.id) throw new Error("the claim took another child");
@@ -83,7 +112,8 @@ async function build(taskId: string, c: { tool: string; state: State; reversible
   await checkpointWorkItem(t.database, lease);
   await recordSubmission(t.database, { ...lease, operationId: `op-${++n}-${item.id}`, reversible: c.reversible, description: `effect of ${tool.name}` });
   if (state === "uncertain") await markUncertain(t.database, { workItemId: item.id, leaseToken: lease.leaseToken, reason: "no answer", actor });
-  if (state === "effect") await completeWorkItem(t.database, { ...lease, outcome: "completed", result: "done", externalRecordId: `rec-${n}`, externalVersion: "1" });
+  if (state === "effect")
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", result: "done", externalRecordId: `rec-${n}`, externalVersion: "1" });
 }
 
 const fingerprint = async (taskId: string) => ({
@@ -123,7 +153,10 @@ describe("the Stop preview", () => {
         const after = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
         const plan = after.cancelPlan as unknown as CancellationPlan;
         const planned = preview.children.filter((c) => c.action !== null).map((c) => [c.work_item_id, c.action]);
-        expect(plan.steps.map((s) => [s.tool_call_id, s.action]), "the recorded plan is the preview's").toEqual(planned);
+        expect(
+          plan.steps.map((s) => [s.tool_call_id, s.action]),
+          "the recorded plan is the preview's",
+        ).toEqual(planned);
 
         const items = new Map((await t.database.prisma.workItem.findMany({ where: { taskId: task.id } })).map((i) => [i.id, i]));
         const reviews = await t.database.prisma.reviewItem.findMany({ where: { taskId: task.id } });
@@ -158,10 +191,16 @@ describe("the Stop preview", () => {
               break;
             }
             case PreviewKind.effectNeedsApproval:
-              expect(reviews.some((r) => r.workItemId === item.id && r.kind === ReviewItemKind.approveCompensation), label).toBe(true);
+              expect(
+                reviews.some((r) => r.workItemId === item.id && r.kind === ReviewItemKind.approveCompensation),
+                label,
+              ).toBe(true);
               break;
             case PreviewKind.effectFinal:
-              expect(reviews.some((r) => r.workItemId === item.id && r.kind === ReviewItemKind.orphanedSideEffect), label).toBe(true);
+              expect(
+                reviews.some((r) => r.workItemId === item.id && r.kind === ReviewItemKind.orphanedSideEffect),
+                label,
+              ).toBe(true);
               break;
           }
         }

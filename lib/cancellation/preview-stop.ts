@@ -49,9 +49,16 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
   const now = nowDate.getTime();
   const computed_at = nowDate.toISOString();
   if (task.cancelRequestedAt) {
-    return { task_id: task.id, state: "already_requested", cancel_requested_at: task.cancelRequestedAt.toISOString(), headline: "Stop was already pressed: pressing it again changes nothing.", computed_at };
+    return {
+      task_id: task.id,
+      state: "already_requested",
+      cancel_requested_at: task.cancelRequestedAt.toISOString(),
+      headline: "Stop was already pressed: pressing it again changes nothing.",
+      computed_at,
+    };
   }
-  if (isTerminalTask(task.stage)) return { task_id: task.id, state: "already_finished", stage: task.stage, headline: alreadyFinishedMessage(task.stage), computed_at };
+  if (isTerminalTask(task.stage))
+    return { task_id: task.id, state: "already_finished", stage: task.stage, headline: alreadyFinishedMessage(task.stage), computed_at };
 
   const { items } = await childrenToPlan(database, taskId, null);
   const plan: CancellationPlan = await planFor(activeCallsOf(items, registry));
@@ -59,8 +66,25 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
   const children: StopPreviewChild[] = items.map((i) => {
     const progress = StoredProgress.safeParse(i.progress);
     const action = actionOf.get(i.id)!;
-    const p = predict({ action, status: i.status, mechanism: i.mechanism, label: i.toolName, progress: progress.success ? progress.data : null, effect: null }, now);
-    return { tool_call_id: i.correlationId, work_item_id: i.id, tool_name: i.toolName, action, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence, subject: p.subject, predicate: p.predicate } };
+    const p = predict(
+      { action, status: i.status, mechanism: i.mechanism, label: i.toolName, progress: progress.success ? progress.data : null, effect: null },
+      now,
+    );
+    return {
+      tool_call_id: i.correlationId,
+      work_item_id: i.id,
+      tool_name: i.toolName,
+      action,
+      preview: {
+        kind: p.kind,
+        headed_for: p.headedFor,
+        short: OUTCOME_WORDS[p.headedFor].short,
+        tone: p.tone,
+        sentence: p.sentence,
+        subject: p.subject,
+        predicate: p.predicate,
+      },
+    };
   });
 
   // Effects that already took place: the engine's pass opens a review item for each (openReviewsForEffects).
@@ -71,14 +95,52 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
   });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
-    const description = tool?.describeEffect?.({ id: e.id, workItemId: e.workItemId, operationId: e.operationId, externalRecordId: e.externalRecordId, externalVersion: e.externalVersion, description: e.description })
-      ?? e.description ?? e.workItem.toolName;
+    const description =
+      tool?.describeEffect?.({
+        id: e.id,
+        workItemId: e.workItemId,
+        operationId: e.operationId,
+        externalRecordId: e.externalRecordId,
+        externalVersion: e.externalVersion,
+        description: e.description,
+      }) ??
+      e.description ??
+      e.workItem.toolName;
     const committedAt = (e.workItem.finishedAt ?? e.updatedAt).getTime();
-    const p = predict({ action: null, status: e.workItem.status, mechanism: e.workItem.mechanism, label: e.workItem.toolName, progress: null, effect: { description, committedAt, reversible: e.reversible && !!tool?.compensate } }, now);
-    children.push({ tool_call_id: e.workItem.correlationId, work_item_id: e.workItemId, tool_name: e.workItem.toolName, action: null, preview: { kind: p.kind, headed_for: p.headedFor, short: OUTCOME_WORDS[p.headedFor].short, tone: p.tone, sentence: p.sentence, subject: p.subject, predicate: p.predicate } });
+    const p = predict(
+      {
+        action: null,
+        status: e.workItem.status,
+        mechanism: e.workItem.mechanism,
+        label: e.workItem.toolName,
+        progress: null,
+        effect: { description, committedAt, reversible: e.reversible && !!tool?.compensate },
+      },
+      now,
+    );
+    children.push({
+      tool_call_id: e.workItem.correlationId,
+      work_item_id: e.workItemId,
+      tool_name: e.workItem.toolName,
+      action: null,
+      preview: {
+        kind: p.kind,
+        headed_for: p.headedFor,
+        short: OUTCOME_WORDS[p.headedFor].short,
+        tone: p.tone,
+        sentence: p.sentence,
+        subject: p.subject,
+        predicate: p.predicate,
+      },
+    });
   }
   return {
-    task_id: task.id, state: "would_stop", plan_source: "rules", model_may_advise: !!options.modelPlanner,
-    children, headline: previewHeadline(children.map((c) => c.preview.kind)), computed_at,
+    task_id: task.id,
+    state: "would_stop",
+    plan_source: "rules",
+    model_may_advise: !!options.modelPlanner,
+    children,
+    headline: previewHeadline(children.map((c) => c.preview.kind)),
+    computed_at,
   };
 }

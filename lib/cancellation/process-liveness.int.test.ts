@@ -24,11 +24,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function stoppedChildHeldBy(workerId: string) {
   const task = await createTask(t.database, { title: "export", ownerId: "alice" }, "agent:test");
-  const item = await scheduleWorkItem(t.database, { taskId: task.id, kind: WorkItemKind.remoteTool, toolName: "reports.export_report", mechanism: Mechanism.providerCancel, intentVersion: 1 }, "agent:test");
+  const item = await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: WorkItemKind.remoteTool, toolName: "reports.export_report", mechanism: Mechanism.providerCancel, intentVersion: 1 },
+    "agent:test",
+  );
   const claimed = await claimWorkItem(t.database, { workerId, toolNames: ["reports.export_report"], leaseMs: 30_000 });
   expect(claimed?.id).toBe(item.id);
   await requestCancellation(t.database, { taskId: task.id, reason: "Stop", actor: "user:alice" });
-  await writeLedger(t.database, (w) => casUpdate(w, { entity: "workItem", id: item.id, from: WorkItemStatus.running, to: WorkItemStatus.cancelling, event: { taskId: task.id, workItemId: item.id, actor: "test", type: LedgerEvent.workItemCancelling, reason: "provider cancellation requested" } }));
+  await writeLedger(t.database, (w) =>
+    casUpdate(w, {
+      entity: "workItem",
+      id: item.id,
+      from: WorkItemStatus.running,
+      to: WorkItemStatus.cancelling,
+      event: { taskId: task.id, workItemId: item.id, actor: "test", type: LedgerEvent.workItemCancelling, reason: "provider cancellation requested" },
+    }),
+  );
   return { task, item };
 }
 
@@ -52,7 +64,10 @@ describe(`a child held by a dead process (${testEngine()})`, () => {
     const { task, item } = await stoppedChildHeldBy("w-alive");
     await holdProcessLease(t.database, { name: workerProcessLeaseName("w-alive"), owner: "w-alive", ttlMs: 1_000 });
     let renewing: Promise<unknown> = Promise.resolve();
-    const renew = setInterval(() => (renewing = holdProcessLease(t.database, { name: workerProcessLeaseName("w-alive"), owner: "w-alive", ttlMs: 1_000 })), 200);
+    const renew = setInterval(
+      () => (renewing = holdProcessLease(t.database, { name: workerProcessLeaseName("w-alive"), owner: "w-alive", ttlMs: 1_000 })),
+      200,
+    );
     try {
       expect(await recoverChildrenOfGoneProcesses(t.database, task.id)).toEqual([]);
       expect((await recoverExpiredLeases(t.database)).uncertain).toEqual([]);
@@ -75,7 +90,9 @@ describe(`a child held by a dead process (${testEngine()})`, () => {
   it("the process lease of a worker gone for an hour is forgotten once none of its leases is left; a recent one is kept", async () => {
     const longAgo = new Date(Date.now() - 2 * 3_600_000);
     await t.database.prisma.processLease.create({ data: { name: workerProcessLeaseName("w-old"), owner: "w-old", expiresAt: longAgo } });
-    await t.database.prisma.processLease.create({ data: { name: workerProcessLeaseName("w-recent"), owner: "w-recent", expiresAt: new Date(Date.now() - 60_000) } });
+    await t.database.prisma.processLease.create({
+      data: { name: workerProcessLeaseName("w-recent"), owner: "w-recent", expiresAt: new Date(Date.now() - 60_000) },
+    });
     await recoverExpiredLeases(t.database);
     expect((await t.database.prisma.processLease.findMany({ orderBy: { name: "asc" } })).map((r) => r.owner)).toEqual(["w-recent"]);
   });

@@ -21,10 +21,11 @@ const HELD_BUSY = [WorkItemStatus.running, WorkItemStatus.submitted, WorkItemSta
  * Returns the children recovered because their process was gone.
  */
 export async function recoverChildrenOfGoneProcesses(database: Database, taskId: string): Promise<string[]> {
-  const held = () => database.prisma.workItem.findMany({
-    where: { taskId, status: { in: HELD_BUSY }, leaseToken: { not: null } },
-    select: { id: true, leaseOwner: true, leaseExpiresAt: true, toolName: true },
-  });
+  const held = () =>
+    database.prisma.workItem.findMany({
+      where: { taskId, status: { in: HELD_BUSY }, leaseToken: { not: null } },
+      select: { id: true, leaseOwner: true, leaseExpiresAt: true, toolName: true },
+    });
   let busy = await held();
   if (!busy.length) return [];
   const owners = [...new Set(busy.map((i) => i.leaseOwner).filter((o): o is string => !!o && !isLocalWorker(o)))];
@@ -55,7 +56,10 @@ export async function recoverChildrenOfGoneProcesses(database: Database, taskId:
       told = true;
       for (const i of waiting) {
         await logStep(database, {
-          taskId, workItemId: i.id, action: "await_process", success: true,
+          taskId,
+          workItemId: i.id,
+          action: "await_process",
+          success: true,
           detail: `waiting to hear from the process that runs ${i.toolName} (${i.leaseOwner}) before settling: if it stopped, the service is asked what happened and its resources are cleaned up`,
         });
       }

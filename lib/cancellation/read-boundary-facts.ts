@@ -24,8 +24,9 @@ export interface BoundaryFacts {
  * nothing is busy.
  */
 export async function readBoundaryFacts(database: Database, taskId: string, known?: Task): Promise<BoundaryFacts | null> {
-  const task = known
-    ?? (database.pg
+  const task =
+    known ??
+    (database.pg
       ? ((await database.pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null)
       : await database.prisma.task.findUnique({ where: { id: taskId } }));
   const boundaryAt = task?.cancelRequestedAt;
@@ -40,10 +41,17 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
                     (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($5::text[]))::int AS "_effects") AS n
        LEFT JOIN children c ON true
        ORDER BY c."createdAt", c."id"`,
-      [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR], "stopline_boundary_facts",
+      [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR],
+      "stopline_boundary_facts",
     );
     const found = rows.filter((r) => r.id !== null).map(({ _resources, _effects, ...item }) => item as WorkItem);
-    return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items: found.map(atBoundary), heldResources: rows[0]._resources, effectsToAccountFor: rows[0]._effects };
+    return {
+      task: { ...task, cancelRequestedAt: boundaryAt },
+      found,
+      items: found.map(atBoundary),
+      heldResources: rows[0]._resources,
+      effectsToAccountFor: rows[0]._effects,
+    };
   }
   const { found, items } = await childrenToPlan(database, taskId, boundaryAt);
   const [held, intended, effectsToAccountFor] = await Promise.all([

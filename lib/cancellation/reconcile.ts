@@ -1,6 +1,15 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, Mechanism, ResourceState, ReviewItemKind, ReviewItemStatus, SideEffectOutcome, TERMINAL_ITEM_STATUSES as TERMINAL, WorkItemStatus } from "../ledger/states";
+import {
+  isTerminalItem,
+  Mechanism,
+  ResourceState,
+  ReviewItemKind,
+  ReviewItemStatus,
+  SideEffectOutcome,
+  TERMINAL_ITEM_STATUSES as TERMINAL,
+  WorkItemStatus,
+} from "../ledger/states";
 import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
@@ -31,7 +40,10 @@ export async function reconcileWorkItem(database: Database, item: WorkItem, tool
 
 /** A holder with a live lease that passed its checkpoint could still submit the action. */
 async function mayStillSend(database: Database, item: WorkItem): Promise<boolean> {
-  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { leaseToken: true, leaseExpiresAt: true, checkpointPassedAt: true } });
+  const current = await database.prisma.workItem.findUniqueOrThrow({
+    where: { id: item.id },
+    select: { leaseToken: true, leaseExpiresAt: true, checkpointPassedAt: true },
+  });
   if (!current.leaseToken || !current.leaseExpiresAt || current.leaseExpiresAt.getTime() <= Date.now()) return false;
   return current.checkpointPassedAt !== null;
 }
@@ -48,7 +60,8 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     }
   };
   let outcome = await ask();
-  const withdrawn = async () => (await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { cancelWithdrawnAt: true } })).cancelWithdrawnAt !== null;
+  const withdrawn = async () =>
+    (await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { cancelWithdrawnAt: true } })).cancelWithdrawnAt !== null;
   if (outcome.status === "not_committed" && tool.mechanism === "provider_cancel" && tool.cancel && !isTerminalItem(item.status) && !(await withdrawn())) {
     // "Not found" may only mean "not yet": a request still in flight can land after the answer. Withdraw it
     // first (the tool's cancel never undoes a committed effect), then ask again: that answer is final.
@@ -57,8 +70,14 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     // run's acknowledgement settles it — ask again later instead of cancelling a second time.
     // The fence decides who sends it; losing it means another run's cancel is in flight (or was acknowledged
     // meanwhile): its answer settles this item, so ask again later rather than cancel a second time.
-    if (await cancelInFlight(database, item.id) || !(await claimDispatch(database, item, "provider_cancel"))) {
-      await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: "a cancel sent by another engine run is not answered yet: asked again later" });
+    if ((await cancelInFlight(database, item.id)) || !(await claimDispatch(database, item, "provider_cancel"))) {
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: "reconcile",
+        success: false,
+        detail: "a cancel sent by another engine run is not answered yet: asked again later",
+      });
       return item.status;
     }
     try {
@@ -70,12 +89,25 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
       outcome = { status: "unknown", reason: `could not withdraw the request before concluding it never happened: ${(error as Error).message}` };
     }
   }
-  await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: outcome.status !== "unknown", detail: `the service says: ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}`, data: { operationId: item.operationId } });
+  await logStep(database, {
+    taskId: item.taskId,
+    workItemId: item.id,
+    action: "reconcile",
+    success: outcome.status !== "unknown",
+    detail: `the service says: ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}`,
+    data: { operationId: item.operationId },
+  });
 
   if (outcome.status === "running") return item.status; // still in flight: watched; asked again later
   if (outcome.status === "not_committed" && (await mayStillSend(database, item))) {
     // The service has not seen it YET, but a live worker past its checkpoint can still send it: not final.
-    await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "reconcile", success: false, detail: "not committed so far, but its worker still holds a live lease past the checkpoint: asked again later" });
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action: "reconcile",
+      success: false,
+      detail: "not committed so far, but its worker still holds a live lease past the checkpoint: asked again later",
+    });
     return item.status;
   }
   if (outcome.status === "unknown") {
@@ -84,7 +116,13 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
       await markUncertain(database, { workItemId: item.id, from: item.status, reason: outcome.reason, actor: ENGINE_ACTOR }).catch(() => {});
     }
     const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
-    await openReviewItem(database, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool.risk === "high" ? "high" : task.riskLevel, subject: `The outcome of ${item.toolName} (${item.correlationId}) is not known: ${outcome.reason}` });
+    await openReviewItem(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      kind: ReviewItemKind.resolveUncertain,
+      risk: tool.risk === "high" ? "high" : task.riskLevel,
+      subject: `The outcome of ${item.toolName} (${item.correlationId}) is not known: ${outcome.reason}`,
+    });
     return WorkItemStatus.uncertain;
   }
 
@@ -93,11 +131,27 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   if ((outcome.status === "committed" || outcome.status === "not_committed") && tool.verifyReleased) {
     for (const r of await database.prisma.resource.findMany({ where: { workItemId: item.id, state: ResourceState.orphaned } })) {
       const released = await tool.verifyReleased({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }).catch(() => false);
-      if (released) await recordVerification(database, { resourceId: r.id, to: ResourceState.released, actor: ENGINE_ACTOR, reason: "the call ended at its service; a re-query found it released", attempt: r.attempts + 1 }).catch(() => {});
+      if (released)
+        await recordVerification(database, {
+          resourceId: r.id,
+          to: ResourceState.released,
+          actor: ENGINE_ACTOR,
+          reason: "the call ended at its service; a re-query found it released",
+          attempt: r.attempts + 1,
+        }).catch(() => {});
     }
   }
   // committed or not_committed: read both shapes' optional fields through one view
-  const facts = outcome as { status: "committed" | "not_committed"; partialResult?: unknown; partialComplete?: boolean; result?: unknown; externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown>; description?: string };
+  const facts = outcome as {
+    status: "committed" | "not_committed";
+    partialResult?: unknown;
+    partialComplete?: boolean;
+    result?: unknown;
+    externalRecordId?: string | null;
+    externalVersion?: string | null;
+    evidence?: Record<string, unknown>;
+    description?: string;
+  };
   return writeLedger(database, async (w) => {
     await lockWorkItem(w, item.id); // a late submission report of this item waits, or is seen below
     const current = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } });
@@ -111,36 +165,83 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
       : !stopped
         ? WorkItemStatus.failed // not stopped: the action simply did not happen; the agent may schedule it again
         : facts.partialResult !== undefined && facts.partialResult !== null
-        ? facts.partialComplete ? WorkItemStatus.partial : WorkItemStatus.cancelledIncomplete
-        : WorkItemStatus.cancelled;
+          ? facts.partialComplete
+            ? WorkItemStatus.partial
+            : WorkItemStatus.cancelledIncomplete
+          : WorkItemStatus.cancelled;
     await casUpdate(w, {
-      entity: "workItem", id: current.id, from: current.status, to,
+      entity: "workItem",
+      id: current.id,
+      from: current.status,
+      to,
       data: {
-        finishedAt: now, leaseToken: null, leaseOwner: null, leaseExpiresAt: null,
+        finishedAt: now,
+        leaseToken: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
         ...(!stopped && !committed ? { error: "the service reports the action did not take effect" } : {}),
-        ...(committed ? { result: (facts.result ?? null) as never } : { partialResult: (facts.partialResult ?? undefined) as never, partialComplete: facts.partialComplete ?? null }),
+        ...(committed
+          ? { result: (facts.result ?? null) as never }
+          : { partialResult: (facts.partialResult ?? undefined) as never, partialComplete: facts.partialComplete ?? null }),
       },
-      event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect" },
+      event: {
+        taskId: current.taskId,
+        workItemId: current.id,
+        actor: ENGINE_ACTOR,
+        type: LedgerEvent.workItemReconciled,
+        reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect",
+      },
     });
     const effects = await w.tx.sideEffect.findMany({ where: { workItemId: current.id, outcome: SideEffectOutcome.unknown } });
     for (const e of effects) {
       await casUpdate(w, {
-        entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+        entity: "sideEffect",
+        id: e.id,
+        from: SideEffectOutcome.unknown,
+        to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
         // externalVersion: the version the agent's own write produced (never the record's version now).
-        data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description, evidence: (facts.evidence ?? undefined) as never } : {},
-        event: { taskId: current.taskId, workItemId: current.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${facts.status}` },
+        data: committed
+          ? {
+              externalRecordId: facts.externalRecordId ?? e.externalRecordId,
+              externalVersion: facts.externalVersion ?? e.externalVersion,
+              description: facts.description ?? e.description,
+              evidence: (facts.evidence ?? undefined) as never,
+            }
+          : {},
+        event: {
+          taskId: current.taskId,
+          workItemId: current.id,
+          actor: ENGINE_ACTOR,
+          type: LedgerEvent.sideEffectReconciled,
+          reason: `inspect: ${facts.status}`,
+        },
       });
     }
     if (committed && !effects.length && current.commitsEffect) {
       // Accepted but never recorded as submitted (the worker died between the call and ctx.submitted()).
       const created = await w.tx.sideEffect.create({
         data: {
-          taskId: current.taskId, workItemId: current.id, operationId: current.operationId ?? current.idempotencyKey, outcome: SideEffectOutcome.committed,
-          externalRecordId: facts.externalRecordId ?? null, externalVersion: facts.externalVersion ?? null, description: facts.description ?? null,
-          evidence: (facts.evidence ?? undefined) as never, reversible: !!tool.compensate,
+          taskId: current.taskId,
+          workItemId: current.id,
+          operationId: current.operationId ?? current.idempotencyKey,
+          outcome: SideEffectOutcome.committed,
+          externalRecordId: facts.externalRecordId ?? null,
+          externalVersion: facts.externalVersion ?? null,
+          description: facts.description ?? null,
+          evidence: (facts.evidence ?? undefined) as never,
+          reversible: !!tool.compensate,
         },
       });
-      await w.event({ taskId: current.taskId, workItemId: current.id, entityType: "sideEffect", entityId: created.id, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, toState: created.outcome, reason: "found by inspect" });
+      await w.event({
+        taskId: current.taskId,
+        workItemId: current.id,
+        entityType: "sideEffect",
+        entityId: created.id,
+        actor: ENGINE_ACTOR,
+        type: LedgerEvent.sideEffectReconciled,
+        toState: created.outcome,
+        reason: "found by inspect",
+      });
     }
     return to;
   });
@@ -161,9 +262,19 @@ async function cannotBeEstablished(database: Database, item: WorkItem, tool: Too
       const { stopRequestedAt } = await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id }, select: { stopRequestedAt: true } });
       const to = task.cancelRequestedAt || stopRequestedAt ? WorkItemStatus.cancelledIncomplete : WorkItemStatus.failed;
       const moved = await casUpdate(w, {
-        entity: "workItem", id: item.id, from: WorkItemStatus.uncertain, to, guard: { leaseToken: null },
+        entity: "workItem",
+        id: item.id,
+        from: WorkItemStatus.uncertain,
+        to,
+        guard: { leaseToken: null },
         data: { finishedAt: await w.now(), reconcileDeadline: null, ...(to === WorkItemStatus.failed ? { error: `${why}; it committed nothing` } : {}) },
-        event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.workItemReconciled, reason: `${why}, and it commits nothing: discarded` },
+        event: {
+          taskId: item.taskId,
+          workItemId: item.id,
+          actor: ENGINE_ACTOR,
+          type: LedgerEvent.workItemReconciled,
+          reason: `${why}, and it commits nothing: discarded`,
+        },
       });
       return moved ? to : item.status;
     });
@@ -172,10 +283,28 @@ async function cannotBeEstablished(database: Database, item: WorkItem, tool: Too
   // One transaction: nobody ever reads "nothing will check it" without the person who is asked to.
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId }, select: { riskLevel: true } });
   await writeLedger(database, async (w) => {
-    const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } }, data: { reconcileDeadline: null } });
+    const { count } = await w.tx.workItem.updateMany({
+      where: { id: item.id, status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } },
+      data: { reconcileDeadline: null },
+    });
     if (!count) return;
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: ENGINE_ACTOR, type: LedgerEvent.cancellationStep, reason: `${why}: its outcome cannot be established by Stopline; a person decides`, data: { action: "reconcile", success: false } });
-    await openReviewItemIn(w, { taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool?.risk === "high" ? "high" : task.riskLevel, subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.` });
+    await w.event({
+      taskId: item.taskId,
+      workItemId: item.id,
+      entityType: "workItem",
+      entityId: item.id,
+      actor: ENGINE_ACTOR,
+      type: LedgerEvent.cancellationStep,
+      reason: `${why}: its outcome cannot be established by Stopline; a person decides`,
+      data: { action: "reconcile", success: false },
+    });
+    await openReviewItemIn(w, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      kind: ReviewItemKind.resolveUncertain,
+      risk: tool?.risk === "high" ? "high" : task.riskLevel,
+      subject: `Nobody can check whether ${item.toolName} (${item.correlationId}) took effect: ${why}. Establish what happened.`,
+    });
   }).catch((error: unknown) => {
     if ((error as { code?: string })?.code !== "P2002") throw error; // another engine run asked the same question first (and cleared the deadline with it)
   });
@@ -201,15 +330,36 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
     } catch (error) {
       outcome = { status: "unknown", reason: (error as Error).message };
     }
-    await logStep(database, { taskId: effect.taskId, workItemId: effect.workItemId, action: "reconcile_effect", success: outcome.status === "committed" || outcome.status === "not_committed", detail: `a late report (${effect.operationId}): the service says ${outcome.status}` });
+    await logStep(database, {
+      taskId: effect.taskId,
+      workItemId: effect.workItemId,
+      action: "reconcile_effect",
+      success: outcome.status === "committed" || outcome.status === "not_committed",
+      detail: `a late report (${effect.operationId}): the service says ${outcome.status}`,
+    });
     if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
     const committed = outcome.status === "committed";
     const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown> };
     await writeLedger(database, (w) =>
       casUpdate(w, {
-        entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed ? { externalRecordId: facts.externalRecordId ?? effect.externalRecordId, externalVersion: facts.externalVersion ?? effect.externalVersion, evidence: (facts.evidence ?? undefined) as never } : {},
-        event: { taskId: effect.taskId, workItemId: effect.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect of a late report: ${outcome.status}` },
+        entity: "sideEffect",
+        id: effect.id,
+        from: SideEffectOutcome.unknown,
+        to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+        data: committed
+          ? {
+              externalRecordId: facts.externalRecordId ?? effect.externalRecordId,
+              externalVersion: facts.externalVersion ?? effect.externalVersion,
+              evidence: (facts.evidence ?? undefined) as never,
+            }
+          : {},
+        event: {
+          taskId: effect.taskId,
+          workItemId: effect.workItemId,
+          actor: ENGINE_ACTOR,
+          type: LedgerEvent.sideEffectReconciled,
+          reason: `inspect of a late report: ${outcome.status}`,
+        },
       }),
     );
     if (committed) {
@@ -225,14 +375,21 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
  */
 export async function resolveAnsweredUncertainties(database: Database) {
   const stale = await database.prisma.reviewItem.findMany({
-    where: { kind: ReviewItemKind.resolveUncertain, status: { in: [ReviewItemStatus.open, ReviewItemStatus.escalated] }, workItem: { status: { in: TERMINAL } } },
+    where: {
+      kind: ReviewItemKind.resolveUncertain,
+      status: { in: [ReviewItemStatus.open, ReviewItemStatus.escalated] },
+      workItem: { status: { in: TERMINAL } },
+    },
     include: { workItem: { select: { status: true } } },
     take: 50,
   });
   for (const r of stale) {
     await writeLedger(database, async (w) =>
       casUpdate(w, {
-        entity: "reviewItem", id: r.id, from: r.status, to: ReviewItemStatus.resolved,
+        entity: "reviewItem",
+        id: r.id,
+        from: r.status,
+        to: ReviewItemStatus.resolved,
         data: { decidedBy: ENGINE_ACTOR, decidedAt: await w.now(), resolution: `established meanwhile: the work item ended ${r.workItem!.status}` },
         event: { taskId: r.taskId, workItemId: r.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.reviewItemResolved, reason: "the outcome became known" },
       }),

@@ -29,16 +29,21 @@ export async function recordSettlement(database: Database, taskId: string): Prom
 export async function recordSettlementIn(w: Writer, taskId: string): Promise<boolean> {
   {
     const now = await w.now();
-    const gone = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })).map((r) => r.owner);
+    const gone = (
+      await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })
+    ).map((r) => r.owner);
     const { count } = await w.tx.task.updateMany({
       where: {
-        id: taskId, settledAt: null, cancelRequestedAt: { not: null },
+        id: taskId,
+        settledAt: null,
+        cancelRequestedAt: { not: null },
         workItems: {
           none: {
             OR: [
               { status: { in: [WorkItemStatus.queued, WorkItemStatus.running] } },
               {
-                status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] }, leaseToken: { not: null },
+                status: { in: [WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable] },
+                leaseToken: { not: null },
                 OR: [{ leaseExpiresAt: { lt: now } }, ...(gone.length ? [{ leaseOwner: { in: gone } }] : [])],
               },
             ],

@@ -28,19 +28,34 @@ export type CancellationRequestResult =
  * new work items and checkpoints of this task are refused. A repeated request returns the first boundary
  * and changes nothing. A task that already finished has nothing to cancel.
  */
-export const requestCancellation = (database: Database, input: Parameters<typeof recordCancellation>[1]) => stopStep({ taskId: input.taskId }, "boundary", () => recordCancellation(database, input));
+export const requestCancellation = (database: Database, input: Parameters<typeof recordCancellation>[1]) =>
+  stopStep({ taskId: input.taskId }, "boundary", () => recordCancellation(database, input));
 async function recordCancellation(
   database: Database,
   input: {
-    taskId: string; reason?: string | null; actor: string; /** Stable id of who asks (principalRef): the maker-checker compares it. */ actorId?: string | null;
+    taskId: string;
+    reason?: string | null;
+    actor: string /** Stable id of who asks (principalRef): the maker-checker compares it. */;
+    actorId?: string | null;
     /** What the Stop is for (default: this task) — a conversation's, a person's, an incident's — and its id. */
-    scope?: StopScope; scopeRef?: string | null;
+    scope?: StopScope;
+    scopeRef?: string | null;
   },
 ): Promise<CancellationRequestResult> {
-  const request = { taskId: input.taskId, reason: input.reason ?? null, actor: input.actor, actorId: input.actorId ?? null, scope: input.scope ?? StopScope.task, scopeRef: input.scopeRef ?? null };
+  const request = {
+    taskId: input.taskId,
+    reason: input.reason ?? null,
+    actor: input.actor,
+    actorId: input.actorId ?? null,
+    scope: input.scope ?? StopScope.task,
+    scopeRef: input.scopeRef ?? null,
+  };
   // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
   const { task, recorded } = database.sqlite
-    ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({ task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null }, recorded }))
+    ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({
+        task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null },
+        recorded,
+      }))
     : await recordBoundaryOnPg(pgOf(database), request);
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
   if (!task.cancelRequestedAt && isTerminalTask(task.stage)) {
@@ -70,13 +85,34 @@ export async function createTaskBornStopped(
       const task = await w.tx.task.create({
         data: { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId, turnId: input.turnId, stage: TaskStage.active },
       });
-      await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: input.actor, type: LedgerEvent.taskCreated, toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId } });
+      await w.event({
+        taskId: task.id,
+        entityType: "task",
+        entityId: task.id,
+        actor: input.actor,
+        type: LedgerEvent.taskCreated,
+        toState: task.stage,
+        data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId },
+      });
       const now = await w.now();
       await casUpdate(w, {
-        entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.cancelRequested,
-        data: { intentVersion: task.intentVersion + 1, cancelIntentVersion: task.intentVersion + 1, cancelRequestedAt: now, cancelReason: input.reason, cancelRequestedBy: input.actor, cancelRequestedById: input.actorId ?? null },
+        entity: "task",
+        id: task.id,
+        from: TaskStage.active,
+        to: TaskStage.cancelRequested,
+        data: {
+          intentVersion: task.intentVersion + 1,
+          cancelIntentVersion: task.intentVersion + 1,
+          cancelRequestedAt: now,
+          cancelReason: input.reason,
+          cancelRequestedBy: input.actor,
+          cancelRequestedById: input.actorId ?? null,
+        },
         event: {
-          taskId: task.id, actor: input.actor, type: LedgerEvent.taskCancelRequested, reason: input.reason,
+          taskId: task.id,
+          actor: input.actor,
+          type: LedgerEvent.taskCancelRequested,
+          reason: input.reason,
           data: { intentVersion: task.intentVersion + 1, previousIntentVersion: task.intentVersion, bornStopped: true },
         },
       });
@@ -85,7 +121,10 @@ export async function createTaskBornStopped(
     return { taskId, created: true };
   } catch (error) {
     if ((error as { code?: string })?.code !== "P2002") throw error;
-    const existing = await database.prisma.task.findUniqueOrThrow({ where: { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } }, select: { id: true } });
+    const existing = await database.prisma.task.findUniqueOrThrow({
+      where: { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } },
+      select: { id: true },
+    });
     return { taskId: existing.id, created: false };
   }
 }
@@ -97,7 +136,14 @@ export function alreadyFinishedMessage(stage: string): string {
 }
 
 function boundaryOf(
-  task: { id: string; cancelIntentVersion: number | null; intentVersion: number; cancelRequestedAt: Date | null; cancelReason: string | null; cancelRequestedBy: string | null },
+  task: {
+    id: string;
+    cancelIntentVersion: number | null;
+    intentVersion: number;
+    cancelRequestedAt: Date | null;
+    cancelReason: string | null;
+    cancelRequestedBy: string | null;
+  },
   alreadyRequested: boolean,
 ): CancellationBoundary {
   return {

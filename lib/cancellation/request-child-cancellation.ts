@@ -66,22 +66,50 @@ export async function recordChildStopIn(w: Writer, input: ChildStopInput): Promi
     return {
       kind: "boundary" as const,
       boundary: {
-        workItemId: stopRoot.id, taskId: root.taskId, stopRequestedAt: stopRoot.stopRequestedAt ?? self.stopRequestedAt, reason: stopRoot.stopReason, requestedBy: stopRoot.stopRequestedBy,
-        descendants: subtreeOf(stopRoot.id, all).length - 1, alreadyRequested: true,
+        workItemId: stopRoot.id,
+        taskId: root.taskId,
+        stopRequestedAt: stopRoot.stopRequestedAt ?? self.stopRequestedAt,
+        reason: stopRoot.stopReason,
+        requestedBy: stopRoot.stopRequestedBy,
+        descendants: subtreeOf(stopRoot.id, all).length - 1,
+        alreadyRequested: true,
       },
     };
   }
   if (subtree.every((i) => isTerminalItem(i.status))) {
-    return { kind: "already_finished" as const, workItemId: root.id, taskId: root.taskId, status: self.status, message: "Nothing to stop: this step had already ended, and nothing under it is running. Nothing was changed." };
+    return {
+      kind: "already_finished" as const,
+      workItemId: root.id,
+      taskId: root.taskId,
+      status: self.status,
+      message: "Nothing to stop: this step had already ended, and nothing under it is running. Nothing was changed.",
+    };
   }
   const now = await w.now();
-  const stop = { stopRequestedAt: now, stopReason: input.reason ?? null, stopRequestedBy: input.actor, stopRequestedById: input.actorId ?? null, stopRootId: root.id, stopIncidentId: input.incidentId ?? null };
+  const stop = {
+    stopRequestedAt: now,
+    stopReason: input.reason ?? null,
+    stopRequestedBy: input.actor,
+    stopRequestedById: input.actorId ?? null,
+    stopRootId: root.id,
+    stopIncidentId: input.incidentId ?? null,
+  };
   let removed = 0;
   for (const item of subtree) {
     if (item.status === WorkItemStatus.queued) {
       const moved = await casUpdate(w, {
-        entity: "workItem", id: item.id, from: WorkItemStatus.queued, to: WorkItemStatus.cancelled, data: { ...stop, finishedAt: now },
-        event: { taskId: root.taskId, workItemId: item.id, actor: input.actor, type: LedgerEvent.workItemRemovedFromDispatch, reason: `never started: its step was stopped at ${now.toISOString()}` },
+        entity: "workItem",
+        id: item.id,
+        from: WorkItemStatus.queued,
+        to: WorkItemStatus.cancelled,
+        data: { ...stop, finishedAt: now },
+        event: {
+          taskId: root.taskId,
+          workItemId: item.id,
+          actor: input.actor,
+          type: LedgerEvent.workItemRemovedFromDispatch,
+          reason: `never started: its step was stopped at ${now.toISOString()}`,
+        },
       });
       if (moved) {
         removed++;
@@ -91,12 +119,26 @@ export async function recordChildStopIn(w: Writer, input: ChildStopInput): Promi
     await w.tx.workItem.updateMany({ where: { id: item.id, stopRequestedAt: null }, data: stop });
   }
   await w.event({
-    taskId: root.taskId, workItemId: root.id, entityType: "workItem", entityId: root.id, actor: input.actor, type: LedgerEvent.workItemStopRequested, reason: input.reason ?? null,
+    taskId: root.taskId,
+    workItemId: root.id,
+    entityType: "workItem",
+    entityId: root.id,
+    actor: input.actor,
+    type: LedgerEvent.workItemStopRequested,
+    reason: input.reason ?? null,
     data: { scope: "work_item", descendantIds: subtree.slice(1).map((i) => i.id), removedFromDispatch: removed },
   });
   return {
     kind: "boundary" as const,
-    boundary: { workItemId: root.id, taskId: root.taskId, stopRequestedAt: now, reason: stop.stopReason, requestedBy: input.actor, descendants: subtree.length - 1, alreadyRequested: false },
+    boundary: {
+      workItemId: root.id,
+      taskId: root.taskId,
+      stopRequestedAt: now,
+      reason: stop.stopReason,
+      requestedBy: input.actor,
+      descendants: subtree.length - 1,
+      alreadyRequested: false,
+    },
   };
 }
 

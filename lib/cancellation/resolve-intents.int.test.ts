@@ -14,7 +14,11 @@ let world: DemoWorld;
 let answer: InspectOutcome = { status: "unknown", reason: "the service is down" };
 
 const silentTool: ToolDefinition<unknown, unknown> = {
-  name: "test.holds_a_lock", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+  name: "test.holds_a_lock",
+  kind: "remote_tool",
+  risk: "low",
+  commitsEffect: false,
+  mechanism: "abort_signal",
   resources: ["lock"],
   inspect: async () => answer,
   cleanup: async () => {},

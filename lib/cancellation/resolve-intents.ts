@@ -24,8 +24,17 @@ type Answer = { holds: HeldByService[]; status?: string } | { unknown: string };
  *    as nothing.
  * Safe to repeat: every write is a compare-and-set of the intent's state.
  */
-export async function resolveIntents(database: Database, registry: ToolRegistry, scope: { taskId: string; workItemIds?: string[] }, o: { cancelTimeoutMs?: number } = {}) {
-  const open = await database.prisma.resourceIntent.findMany({ where: intentsAwaitingResolution(scope), include: { workItem: true }, orderBy: { createdAt: "asc" } });
+export async function resolveIntents(
+  database: Database,
+  registry: ToolRegistry,
+  scope: { taskId: string; workItemIds?: string[] },
+  o: { cancelTimeoutMs?: number } = {},
+) {
+  const open = await database.prisma.resourceIntent.findMany({
+    where: intentsAwaitingResolution(scope),
+    include: { workItem: true },
+    orderBy: { createdAt: "asc" },
+  });
   if (!open.length) return;
   const byItem = new Map<string, typeof open>();
   for (const intent of open) byItem.set(intent.workItemId, [...(byItem.get(intent.workItemId) ?? []), intent]);
@@ -38,11 +47,18 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
     // "Nothing held" may mean "not yet" only while the service has no record of the call as started: a call it reports
     // running or committed has arrived, and what it names is all it holds (no withdrawal: its cancel could only fail
     // or stop the work — PostgreSQL seed 2027 #1: a refused cancel turned a released lock into "could not say").
-    const missing = (a: Answer) => "holds" in a && a.status !== "committed" && a.status !== "running" && intents.some((i) => !a.holds.some((h) => h.type === i.type));
+    const missing = (a: Answer) =>
+      "holds" in a && a.status !== "committed" && a.status !== "running" && intents.some((i) => !a.holds.some((h) => h.type === i.type));
     if (missing(answer) && tool?.cancel && tool.mechanism === Mechanism.providerCancel && !item.cancelWithdrawnAt) {
       // Nothing held so far may only mean "not yet" (the start request is still on its way): withdraw it, then ask again.
       if (!(await claimDispatch(database, item, "provider_cancel"))) {
-        await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "resolve_intents", success: false, detail: "a cancel sent by another engine run is not answered yet: what the call holds is asked again later" });
+        await logStep(database, {
+          taskId: item.taskId,
+          workItemId: item.id,
+          action: "resolve_intents",
+          success: false,
+          detail: "a cancel sent by another engine run is not answered yet: what the call holds is asked again later",
+        });
         continue;
       }
       const ref = await refFor(database, item);
@@ -55,17 +71,35 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
         const named = answer.holds;
         const unnamed = intents.filter((i) => !named.some((h) => h.type === i.type));
         if (named.length) await bindHeld(database, item, named, []);
-        for (const intent of unnamed) await recordUnresolved(database, intent, item, tool, task.riskLevel, `the request could not be withdrawn before concluding it holds no ${intent.type}: ${withdrawn.error.message}`);
-        await logStep(database, { taskId: item.taskId, workItemId: item.id, action: "resolve_intents", success: !unnamed.length, detail: `the cancel was refused; the service says the call holds ${named.length ? named.map((h) => `${h.type} ${h.handle}`).join(", ") : "nothing so far"}` });
+        for (const intent of unnamed)
+          await recordUnresolved(
+            database,
+            intent,
+            item,
+            tool,
+            task.riskLevel,
+            `the request could not be withdrawn before concluding it holds no ${intent.type}: ${withdrawn.error.message}`,
+          );
+        await logStep(database, {
+          taskId: item.taskId,
+          workItemId: item.id,
+          action: "resolve_intents",
+          success: !unnamed.length,
+          detail: `the cancel was refused; the service says the call holds ${named.length ? named.map((h) => `${h.type} ${h.handle}`).join(", ") : "nothing so far"}`,
+        });
         continue;
       }
       if (!withdrawn.ok) answer = { unknown: `the request could not be withdrawn before concluding it holds nothing: ${withdrawn.error.message}` };
     }
     await logStep(database, {
-      taskId: item.taskId, workItemId: item.id, action: "resolve_intents", success: "holds" in answer,
-      detail: "holds" in answer
-        ? `the service says the call holds ${answer.holds.length ? answer.holds.map((h) => `${h.type} ${h.handle}`).join(", ") : "nothing"} (written ahead: ${intents.map((i) => i.type).join(", ")})`
-        : `the service could not say what the call holds (${answer.unknown})`,
+      taskId: item.taskId,
+      workItemId: item.id,
+      action: "resolve_intents",
+      success: "holds" in answer,
+      detail:
+        "holds" in answer
+          ? `the service says the call holds ${answer.holds.length ? answer.holds.map((h) => `${h.type} ${h.handle}`).join(", ") : "nothing"} (written ahead: ${intents.map((i) => i.type).join(", ")})`
+          : `the service could not say what the call holds (${answer.unknown})`,
     });
 
     if ("holds" in answer) {
@@ -77,11 +111,31 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
 }
 
 /** What the service says the call holds, recorded by its concrete handles and bound to the intents; `notHeld`: intents it names none of. */
-async function bindHeld(database: Database, item: WorkItem, holds: HeldByService[], notHeld: { id: string; taskId: string; workItemId: string; type: string; key: string; state: string }[]) {
+async function bindHeld(
+  database: Database,
+  item: WorkItem,
+  holds: HeldByService[],
+  notHeld: { id: string; taskId: string; workItemId: string; type: string; key: string; state: string }[],
+) {
   await writeLedger(database, async (w) => {
     for (const h of holds) {
-      const resource = await recordHeldIn(w, { taskId: item.taskId, workItemId: item.id, type: h.type, handle: h.handle, actor: ENGINE_ACTOR, reason: "the service says the call holds it (its answer was lost)" });
-      await bindIntentIn(w, { workItemId: item.id, taskId: item.taskId, type: h.type, handle: h.handle, resourceId: resource.id, actor: ENGINE_ACTOR, by: "inspect" });
+      const resource = await recordHeldIn(w, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        type: h.type,
+        handle: h.handle,
+        actor: ENGINE_ACTOR,
+        reason: "the service says the call holds it (its answer was lost)",
+      });
+      await bindIntentIn(w, {
+        workItemId: item.id,
+        taskId: item.taskId,
+        type: h.type,
+        handle: h.handle,
+        resourceId: resource.id,
+        actor: ENGINE_ACTOR,
+        by: "inspect",
+      });
     }
     for (const intent of notHeld) {
       if (holds.some((h) => h.type === intent.type)) continue;
@@ -92,26 +146,56 @@ async function bindHeld(database: Database, item: WorkItem, holds: HeldByService
 
 /** The service could not say: an orphaned resource named by the call's key stands for what it may hold; a person is asked. */
 async function recordUnresolved(
-  database: Database, intent: { id: string; taskId: string; workItemId: string; type: string; key: string; state: string }, item: WorkItem,
-  tool: ToolDefinition | undefined, risk: string, why: string,
+  database: Database,
+  intent: { id: string; taskId: string; workItemId: string; type: string; key: string; state: string },
+  item: WorkItem,
+  tool: ToolDefinition | undefined,
+  risk: string,
+  why: string,
 ) {
   await writeLedger(database, async (w) => {
     const current = await w.tx.resourceIntent.findUniqueOrThrow({ where: { id: intent.id } });
     if (current.state !== ResourceIntentState.open) return;
     const reason = `the call may hold a ${intent.type} at its service, which could not say (${why})`;
-    const held = await recordHeldIn(w, { taskId: intent.taskId, workItemId: intent.workItemId, type: intent.type, handle: intent.key, actor: ENGINE_ACTOR, reason });
+    const held = await recordHeldIn(w, {
+      taskId: intent.taskId,
+      workItemId: intent.workItemId,
+      type: intent.type,
+      handle: intent.key,
+      actor: ENGINE_ACTOR,
+      reason,
+    });
     if (held.state === ResourceState.held) {
       await casUpdate(w, {
-        entity: "resource", id: held.id, from: held.state, to: ResourceState.orphaned, data: { verifiedAt: await w.now() },
+        entity: "resource",
+        id: held.id,
+        from: held.state,
+        to: ResourceState.orphaned,
+        data: { verifiedAt: await w.now() },
         event: { taskId: intent.taskId, workItemId: intent.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.resourceOrphaned, reason, data: { attempt: 0 } },
       });
     }
     await casUpdate(w, {
-      entity: "resourceIntent", id: intent.id, from: current.state, to: ResourceIntentState.unresolved, data: { resourceId: held.id, reason },
-      event: { taskId: intent.taskId, workItemId: intent.workItemId, actor: ENGINE_ACTOR, type: LedgerEvent.resourceIntentUnresolved, reason, data: { type: intent.type, resourceId: held.id } },
+      entity: "resourceIntent",
+      id: intent.id,
+      from: current.state,
+      to: ResourceIntentState.unresolved,
+      data: { resourceId: held.id, reason },
+      event: {
+        taskId: intent.taskId,
+        workItemId: intent.workItemId,
+        actor: ENGINE_ACTOR,
+        type: LedgerEvent.resourceIntentUnresolved,
+        reason,
+        data: { type: intent.type, resourceId: held.id },
+      },
     });
     await openReviewItemIn(w, {
-      taskId: intent.taskId, workItemId: intent.workItemId, resourceId: held.id, kind: ReviewItemKind.orphanedResource, risk: tool?.risk === "high" ? "high" : risk,
+      taskId: intent.taskId,
+      workItemId: intent.workItemId,
+      resourceId: held.id,
+      kind: ReviewItemKind.orphanedResource,
+      risk: tool?.risk === "high" ? "high" : risk,
       subject: `${item.toolName} (${item.correlationId}) may still hold a ${intent.type} at its service: its answer never arrived and the service could not say (${why}). Look it up by the call's key ${intent.key}.`,
     });
   });

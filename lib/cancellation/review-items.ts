@@ -13,8 +13,13 @@ export function reviewDeadlineMs(risk: string): number {
 }
 
 /** One review item per question: the task, the kind, and what it is about (work item, side effect, resource). */
-export const reviewDedupeKey = (input: { taskId: string; kind: string; workItemId?: string | null; sideEffectId?: string | null; resourceId?: string | null }) =>
-  [input.taskId, input.kind, input.workItemId ?? "", input.sideEffectId ?? "", input.resourceId ?? ""].join(":");
+export const reviewDedupeKey = (input: {
+  taskId: string;
+  kind: string;
+  workItemId?: string | null;
+  sideEffectId?: string | null;
+  resourceId?: string | null;
+}) => [input.taskId, input.kind, input.workItemId ?? "", input.sideEffectId ?? "", input.resourceId ?? ""].join(":");
 
 /**
  * Opens a review item unless one of the same kind already exists for the same subject (a re-run of the
@@ -24,14 +29,33 @@ export const reviewDedupeKey = (input: { taskId: string; kind: string; workItemI
 export async function openReviewItem(
   database: Database,
   input: {
-    taskId: string; kind: ReviewItemKind; subject: string; risk: RiskLevel | string;
-    workItemId?: string | null; sideEffectId?: string | null; resourceId?: string | null; proposal?: unknown; requestedBy?: string;
+    taskId: string;
+    kind: ReviewItemKind;
+    subject: string;
+    risk: RiskLevel | string;
+    workItemId?: string | null;
+    sideEffectId?: string | null;
+    resourceId?: string | null;
+    proposal?: unknown;
+    requestedBy?: string;
   },
 ) {
   const dedupeKey = reviewDedupeKey(input);
-  const existing = () => database.prisma.reviewItem.findFirst({
-    where: { OR: [{ dedupeKey }, { taskId: input.taskId, kind: input.kind, workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null }] },
-  });
+  const existing = () =>
+    database.prisma.reviewItem.findFirst({
+      where: {
+        OR: [
+          { dedupeKey },
+          {
+            taskId: input.taskId,
+            kind: input.kind,
+            workItemId: input.workItemId ?? null,
+            sideEffectId: input.sideEffectId ?? null,
+            resourceId: input.resourceId ?? null,
+          },
+        ],
+      },
+    });
   const found = await existing();
   if (found) return found;
   try {
@@ -46,11 +70,7 @@ export async function openReviewItem(
 /** Opens a review item inside a ledger transaction that also records why (its dedupe key still decides). */
 export const openReviewItemIn = (w: Writer, input: Parameters<typeof openReviewItem>[1]) => insertReviewItem(w, input, reviewDedupeKey(input));
 
-async function insertReviewItem(
-  w: Writer,
-  input: Parameters<typeof openReviewItem>[1],
-  dedupeKey: string,
-) {
+async function insertReviewItem(w: Writer, input: Parameters<typeof openReviewItem>[1], dedupeKey: string) {
   if (input.kind === ReviewItemKind.resolveUncertain && input.workItemId) {
     // Asked only while the outcome is still unknown: reconciliation may have established it meanwhile. The
     // item's row is locked for this check (a concurrent settlement waits, or is seen here); one that lands
@@ -63,15 +83,28 @@ async function insertReviewItem(
   const item = await w.tx.reviewItem.create({
     data: {
       dedupeKey,
-      taskId: input.taskId, kind: input.kind, subject: input.subject, status: ReviewItemStatus.open,
-      workItemId: input.workItemId ?? null, sideEffectId: input.sideEffectId ?? null, resourceId: input.resourceId ?? null,
-      proposal: (input.proposal ?? undefined) as never, requestedBy: input.requestedBy ?? ENGINE_ACTOR,
+      taskId: input.taskId,
+      kind: input.kind,
+      subject: input.subject,
+      status: ReviewItemStatus.open,
+      workItemId: input.workItemId ?? null,
+      sideEffectId: input.sideEffectId ?? null,
+      resourceId: input.resourceId ?? null,
+      proposal: (input.proposal ?? undefined) as never,
+      requestedBy: input.requestedBy ?? ENGINE_ACTOR,
       deadline: new Date(now.getTime() + reviewDeadlineMs(input.risk)),
     },
   });
   await w.event({
-    taskId: input.taskId, workItemId: input.workItemId ?? null, entityType: "reviewItem", entityId: item.id, actor: input.requestedBy ?? ENGINE_ACTOR,
-    type: LedgerEvent.reviewItemOpened, toState: item.status, reason: input.subject, data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
+    taskId: input.taskId,
+    workItemId: input.workItemId ?? null,
+    entityType: "reviewItem",
+    entityId: item.id,
+    actor: input.requestedBy ?? ENGINE_ACTOR,
+    type: LedgerEvent.reviewItemOpened,
+    toState: item.status,
+    reason: input.subject,
+    data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
   });
   return item;
 }

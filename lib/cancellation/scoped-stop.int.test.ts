@@ -41,7 +41,11 @@ function gatedTool(name: string) {
   const gate = new Promise<void>((r) => (open = r));
   const started: string[] = [];
   const tool: ToolDefinition = {
-    name, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name,
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     run: async (_input, ctx) => {
       started.push(ctx.workItemId);
       await new Promise<void>((resolve, reject) => {
@@ -59,12 +63,19 @@ function boot(tools: ToolDefinition[]) {
   for (const tool of tools) registry.register(tool);
   const pool = new WorkerPool({ database: t.database, registry, concurrency: 8, pollMs: 15 }).start();
   const engine = new CancellationEngine(t.database, { registry, ...ENGINE }).start(60_000);
-  stops.push(() => pool.stop(), () => engine.stop());
+  stops.push(
+    () => pool.stop(),
+    () => engine.stop(),
+  );
   return { registry, engine };
 }
 
 const schedule = (taskId: string, tool: Pick<ToolDefinition, "name" | "kind" | "mechanism" | "commitsEffect">, parentWorkItemId?: string) =>
-  scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, parentWorkItemId }, actor);
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, parentWorkItemId },
+    actor,
+  );
 const item = (id: string) => t.database.prisma.workItem.findUniqueOrThrow({ where: { id } });
 async function waitFor<T>(probe: () => Promise<T>, what: string, ms = 8_000): Promise<NonNullable<T>> {
   const end = Date.now() + ms;
@@ -96,7 +107,10 @@ describe(`scoped Stop (${testEngine()})`, () => {
     const target = await schedule(task.id, stopped.tool);
     const descendant = await schedule(task.id, unserved, target.id);
     const siblings = [await schedule(task.id, sibling.tool), await schedule(task.id, sibling.tool)];
-    await waitFor(async () => (await item(target.id)).status === "running" && (await Promise.all(siblings.map((s) => item(s.id)))).every((s) => s.status === "running"), "every served child running");
+    await waitFor(
+      async () => (await item(target.id)).status === "running" && (await Promise.all(siblings.map((s) => item(s.id)))).every((s) => s.status === "running"),
+      "every served child running",
+    );
 
     const answer = await requestChildCancellation(t.database, { workItemId: target.id, reason: "not this one", actor: "user:alice", actorId: "person:alice" });
     expect(answer).toMatchObject({ kind: "boundary", boundary: { workItemId: target.id, taskId: task.id, descendants: 1, alreadyRequested: false } });
@@ -105,8 +119,14 @@ describe(`scoped Stop (${testEngine()})`, () => {
     // Nothing new starts under the stopped child.
     expect((await refusal(schedule(task.id, unserved, target.id))).code).toBe("cancel_requested");
     // A repeat returns the first boundary.
-    expect(await requestChildCancellation(t.database, { workItemId: target.id, actor: "user:alice" })).toMatchObject({ kind: "boundary", boundary: { alreadyRequested: true } });
-    expect(await requestChildCancellation(t.database, { workItemId: descendant.id, actor: "user:alice" })).toMatchObject({ kind: "boundary", boundary: { workItemId: target.id, alreadyRequested: true } });
+    expect(await requestChildCancellation(t.database, { workItemId: target.id, actor: "user:alice" })).toMatchObject({
+      kind: "boundary",
+      boundary: { alreadyRequested: true },
+    });
+    expect(await requestChildCancellation(t.database, { workItemId: descendant.id, actor: "user:alice" })).toMatchObject({
+      kind: "boundary",
+      boundary: { workItemId: target.id, alreadyRequested: true },
+    });
 
     await new Promise((r) => setImmediate(r));
     await engine.runChild(target.id);
@@ -116,7 +136,10 @@ describe(`scoped Stop (${testEngine()})`, () => {
     }, "the scoped Stop to settle");
     expect(summary.scope).toEqual({ kind: "work_item", ref: target.id });
     expect(summary.status).toBe("CANCELLED");
-    expect(summary.tool_calls.map((c) => [c.tool_name, c.outcome.kind])).toEqual([["scoped.stopped", "stopped"], ["scoped.unserved", "never_started"]]);
+    expect(summary.tool_calls.map((c) => [c.tool_name, c.outcome.kind])).toEqual([
+      ["scoped.stopped", "stopped"],
+      ["scoped.unserved", "never_started"],
+    ]);
     expect((await item(target.id)).status).toBe("cancelled");
     // One plan for the scoped Stop, recorded on the stopped child with its event: the child and its descendant, nothing else.
     const planned = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: LedgerEvent.cancellationPlanned } });
@@ -136,7 +159,11 @@ describe(`scoped Stop (${testEngine()})`, () => {
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedAt).toBeNull();
     sibling.open();
     await waitFor(async () => (await Promise.all(siblings.map((s) => item(s.id)))).every((s) => s.status === "completed"), "the siblings to complete");
-    expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: { in: siblings.map((s) => s.id) }, type: { in: [LedgerEvent.workItemCancelling, LedgerEvent.workItemStopRequested] } } })).toBe(0);
+    expect(
+      await t.database.prisma.ledgerEvent.count({
+        where: { workItemId: { in: siblings.map((s) => s.id) }, type: { in: [LedgerEvent.workItemCancelling, LedgerEvent.workItemStopRequested] } },
+      }),
+    ).toBe(0);
     const done = await finishTask(t.database, { taskId: task.id, ending: TaskEnding.completed, actor });
     expect(done.task.stage).toBe("completed");
     await expect(getCancellationSummary(t.database, task.id)).rejects.toMatchObject({ code: "not_found" });
@@ -146,8 +173,13 @@ describe(`scoped Stop (${testEngine()})`, () => {
     let mayStop!: () => void;
     const stopping = new Promise<void>((r) => (mayStop = r));
     const slow: ToolDefinition = {
-      name: "scoped.slow_to_stop", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
-      run: (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => void stopping.then(() => reject(ctx.signal.reason)), { once: true })),
+      name: "scoped.slow_to_stop",
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "abort_signal",
+      run: (_input, ctx) =>
+        new Promise((_, reject) => ctx.signal.addEventListener("abort", () => void stopping.then(() => reject(ctx.signal.reason)), { once: true })),
     };
     const { engine } = boot([slow]); // its maintenance pass runs once a minute: not what settles this Stop
     const task = await createTask(t.database, { title: "scoped: slow to stop", ownerId: "alice" }, actor);
@@ -160,12 +192,16 @@ describe(`scoped Stop (${testEngine()})`, () => {
     expect((await getChildCancellationSummary(t.database, child.id)).status).toBe("IN_PROGRESS");
 
     mayStop();
-    const summary = await waitFor(async () => {
-      const s = await getChildCancellationSummary(t.database, child.id);
-      return s.status === "IN_PROGRESS" ? null : s;
-    }, "the scoped Stop to settle once the child ended", 5_000);
+    const summary = await waitFor(
+      async () => {
+        const s = await getChildCancellationSummary(t.database, child.id);
+        return s.status === "IN_PROGRESS" ? null : s;
+      },
+      "the scoped Stop to settle once the child ended",
+      5_000,
+    );
     expect(summary.status).toBe("CANCELLED");
-    expect((await item(child.id))).toMatchObject({ status: "cancelled", stopSettledAt: expect.any(Date) });
+    expect(await item(child.id)).toMatchObject({ status: "cancelled", stopSettledAt: expect.any(Date) });
   });
 
   it("a stopped child's commitment is refused at its checkpoint, even from a worker that has not heard of the Stop", async () => {
@@ -181,7 +217,9 @@ describe(`scoped Stop (${testEngine()})`, () => {
     expect(refused.code).toBe("cancel_requested");
     expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: child.id, type: LedgerEvent.checkpointRejected } })).toBe(1);
     // Its sibling's checkpoint still passes: the task goes on.
-    await expect(checkpointWorkItem(t.database, { workItemId: sibling.id, leaseToken: other!.leaseToken!, actor: "worker:awake" })).resolves.toMatchObject({ passed: true });
+    await expect(checkpointWorkItem(t.database, { workItemId: sibling.id, leaseToken: other!.leaseToken!, actor: "worker:awake" })).resolves.toMatchObject({
+      passed: true,
+    });
   });
 
   it("a conversation Stop stops every task of the conversation (each summary names the scope), and no other conversation's", async () => {
@@ -192,7 +230,13 @@ describe(`scoped Stop (${testEngine()})`, () => {
     const other = await createTask(t.database, { title: "another conversation", ownerId: "alice", conversationId: "conv-y" }, actor);
     for (const task of [a, b, other]) await schedule(task.id, unserved);
 
-    const result = await stopMany(t.database, { scope: "conversation", ref: "conv-x", where: { conversationId: "conv-x" }, reason: "stop all of it", actor: "user:alice" });
+    const result = await stopMany(t.database, {
+      scope: "conversation",
+      ref: "conv-x",
+      where: { conversationId: "conv-x" },
+      reason: "stop all of it",
+      actor: "user:alice",
+    });
     expect(result.boundaries.map((x) => x.taskId).sort()).toEqual([a.id, b.id].sort());
     await new Promise((r) => setImmediate(r));
     for (const task of [a, b]) {

@@ -12,8 +12,14 @@ export async function logStep(
 ) {
   stepEvent(step); // the step (a child's stop action, the service's answer) on the span of the Stop's step running now
   const event: EventInput = {
-    taskId: step.taskId, workItemId: step.workItemId ?? null, entityType: "task", entityId: step.taskId, actor: ENGINE_ACTOR,
-    type: LedgerEvent.cancellationStep, reason: step.detail ?? null, data: { action: step.action, success: step.success, ...step.data },
+    taskId: step.taskId,
+    workItemId: step.workItemId ?? null,
+    entityType: "task",
+    entityId: step.taskId,
+    actor: ENGINE_ACTOR,
+    type: LedgerEvent.cancellationStep,
+    reason: step.detail ?? null,
+    data: { action: step.action, success: step.success, ...step.data },
   };
   await writeLedger(database, (w) => w.event(event));
 }
@@ -22,7 +28,12 @@ export async function logStep(
  * Retries `fn` with exponential backoff; an attempt that takes longer than `timeoutMs` counts as failed
  * (an endpoint that hangs is as unavailable as one that refuses). Returns the last error when all failed.
  */
-export async function withRetries<T>(fn: () => Promise<T>, attempts: number, baseDelayMs: number, timeoutMs = 10_000): Promise<{ ok: true; value: T } | { ok: false; error: Error; attempts: number }> {
+export async function withRetries<T>(
+  fn: () => Promise<T>,
+  attempts: number,
+  baseDelayMs: number,
+  timeoutMs = 10_000,
+): Promise<{ ok: true; value: T } | { ok: false; error: Error; attempts: number }> {
   let last: Error = new Error("not attempted");
   for (let i = 0; i < attempts; i++) {
     let timer: NodeJS.Timeout | undefined;

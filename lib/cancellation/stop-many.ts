@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { StopScope, TaskStage } from "../ledger/states";
+import { type StopScope, TaskStage } from "../ledger/states";
 import { requestCancellation, type CancellationBoundary } from "./request-cancellation";
 
 /** What a Stop of many tasks answers: each task it reached, with the boundary recorded (or found) on it. */
@@ -22,7 +22,14 @@ export interface ManyStopResult {
  */
 export async function stopMany(
   database: Database,
-  input: { scope: typeof StopScope.conversation | typeof StopScope.person | typeof StopScope.incident; ref: string; where: { conversationId?: string; ownerId?: string; ids?: string[]; createdBy?: TokenWork }; reason?: string | null; actor: string; actorId?: string | null },
+  input: {
+    scope: typeof StopScope.conversation | typeof StopScope.person | typeof StopScope.incident;
+    ref: string;
+    where: { conversationId?: string; ownerId?: string; ids?: string[]; createdBy?: TokenWork };
+    reason?: string | null;
+    actor: string;
+    actorId?: string | null;
+  },
 ): Promise<ManyStopResult> {
   const tasks = await database.prisma.task.findMany({
     where: {
@@ -37,7 +44,14 @@ export async function stopMany(
   });
   const result: ManyStopResult = { scope: { kind: input.scope, ref: input.ref }, boundaries: [], alreadyFinished: [] };
   for (const t of tasks) {
-    const answer = await requestCancellation(database, { taskId: t.id, reason: input.reason, actor: input.actor, actorId: input.actorId, scope: input.scope, scopeRef: input.ref });
+    const answer = await requestCancellation(database, {
+      taskId: t.id,
+      reason: input.reason,
+      actor: input.actor,
+      actorId: input.actorId,
+      scope: input.scope,
+      scopeRef: input.ref,
+    });
     if (answer.kind === "boundary") result.boundaries.push(answer.boundary);
     else result.alreadyFinished.push(answer.taskId);
   }

@@ -12,13 +12,31 @@ const at = (s: number) => new Date(BOUNDARY.getTime() + s * 1_000);
 
 type Item = SummaryFacts["workItems"][number];
 const item = (over: Partial<Item> & { id: string }): Item => ({
-  status: "completed", kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: false, toolName: "reports.export_report", correlationId: `call-${over.id}`,
-  startedAt: at(-30), finishedAt: at(10), reconcileDeadline: null, leaseExpiresAt: null, partialResult: null, partialComplete: null,
-  cancelDispatchedAt: null, cancelAnsweredAt: null, cancelWithdrawnAt: null, ...over,
+  status: "completed",
+  kind: "remote_tool",
+  mechanism: "provider_cancel",
+  commitsEffect: false,
+  toolName: "reports.export_report",
+  correlationId: `call-${over.id}`,
+  startedAt: at(-30),
+  finishedAt: at(10),
+  reconcileDeadline: null,
+  leaseExpiresAt: null,
+  partialResult: null,
+  partialComplete: null,
+  cancelDispatchedAt: null,
+  cancelAnsweredAt: null,
+  cancelWithdrawnAt: null,
+  ...over,
 });
 const facts = (over: Partial<SummaryFacts> = {}): SummaryFacts => ({
   task: { id: "task-1", cancelRequestedAt: BOUNDARY, settledAt: at(2) },
-  workItems: [], resources: [], sideEffects: [], reviewItems: [], now: at(60), ...over,
+  workItems: [],
+  resources: [],
+  sideEffects: [],
+  reviewItems: [],
+  now: at(60),
+  ...over,
 });
 
 describe("summarize", () => {
@@ -27,57 +45,92 @@ describe("summarize", () => {
     const working = summarize(facts({ task: { id: "task-1", cancelRequestedAt: BOUNDARY, settledAt: null }, workItems: children }));
     expect(working.status).toBe("IN_PROGRESS");
     expect(working.settled_at).toBeNull();
-    expect(working.user_message).toBe("Stopped new work. One running step stopped. Still finding out what each step did: this summary is final once every check has run.");
+    expect(working.user_message).toBe(
+      "Stopped new work. One running step stopped. Still finding out what each step did: this summary is final once every check has run.",
+    );
     const settled = summarize(facts({ workItems: children }));
     expect(settled).toMatchObject({ status: "CANCELLED", settled_at: at(2).toISOString(), user_message: "Stopped new work. One running step stopped." });
   });
 
   it("names every resource that could not be released — also one of a child that is not in the cancelled list (defect 3)", () => {
-    const s = summarize(facts({
-      workItems: [item({ id: "exp", status: "completed", cancelDispatchedAt: at(0), cancelAnsweredAt: at(1) })],
-      resources: [
-        { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "orphaned" },
-        { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "released" },
-      ],
-    }));
+    const s = summarize(
+      facts({
+        workItems: [item({ id: "exp", status: "completed", cancelDispatchedAt: at(0), cancelAnsweredAt: at(1) })],
+        resources: [
+          { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "orphaned" },
+          { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "released" },
+        ],
+      }),
+    );
     expect(s.orphaned_resources).toEqual([{ tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock", handle: "exp_1" }]);
     // The verdict as the Stop settled it stays; what happened later is added (issue 20, item 4).
-    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. One resource could not be released; an operator has been asked to handle it. Since the Stop: The step reports.export_report: it ran 10 s past the Stop, then finished.");
+    expect(s.user_message).toBe(
+      "Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. One resource could not be released; an operator has been asked to handle it. Since the Stop: The step reports.export_report: it ran 10 s past the Stop, then finished.",
+    );
     expect(s.status).toBe("CANCELLATION_FAILED"); // as settled: the step was still running then
   });
 
   it("a step that stopped after the engine's pass: its lock and temp file are 'being released' — never called released before their verification", () => {
-    const s = summarize(facts({
-      workItems: [item({ id: "exp", status: "partial", partialResult: { rows: ["row 1"] }, partialComplete: true, finishedAt: at(3), cancelDispatchedAt: at(0), cancelAnsweredAt: at(0) })],
-      resources: [
-        { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "held" },
-        { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "held" },
-      ],
-    }));
+    const s = summarize(
+      facts({
+        workItems: [
+          item({
+            id: "exp",
+            status: "partial",
+            partialResult: { rows: ["row 1"] },
+            partialComplete: true,
+            finishedAt: at(3),
+            cancelDispatchedAt: at(0),
+            cancelAnsweredAt: at(0),
+          }),
+        ],
+        resources: [
+          { id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "held" },
+          { id: "r2", workItemId: "exp", type: "temp_file", handle: "/tmp/exp_1.csv", state: "held" },
+        ],
+      }),
+    );
     // Its cancel was answered without being withdrawn (refused) and it ended after the settlement: the settled verdict
     // stays, the partial result it ended with is added (issue 20, item 4).
-    expect(s.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. Two resources are being released; Stopline confirms their release next. Since the Stop: The step reports.export_report: it ran 3 s past the Stop, then stopped — the complete part of its result is kept (1 row).");
+    expect(s.user_message).toBe(
+      "Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. Two resources are being released; Stopline confirms their release next. Since the Stop: The step reports.export_report: it ran 3 s past the Stop, then stopped — the complete part of its result is kept (1 row).",
+    );
     expect(s.orphaned_resources).toEqual([]);
   });
 
   it("agreement: two actions that took effect and have not been reversed (defect 3)", () => {
     const order = (id: string) => item({ id, kind: "external_action", commitsEffect: true, toolName: "shop.create_order", finishedAt: at(-5) });
-    const s = summarize(facts({
-      workItems: [order("o1"), order("o2")],
-      sideEffects: ["o1", "o2"].map((id) => ({ id: `se-${id}`, workItemId: id, operationId: `op-${id}`, externalRecordId: `ord-${id}`, reversible: true, description: `order ord-${id}`, outcome: "committed" })),
-    }));
+    const s = summarize(
+      facts({
+        workItems: [order("o1"), order("o2")],
+        sideEffects: ["o1", "o2"].map((id) => ({
+          id: `se-${id}`,
+          workItemId: id,
+          operationId: `op-${id}`,
+          externalRecordId: `ord-${id}`,
+          reversible: true,
+          description: `order ord-${id}`,
+          outcome: "committed",
+        })),
+      }),
+    );
     expect(s.user_message).toBe("Stopped new work. Two actions took effect; they have not been reversed.");
-    expect(s.orphaned_side_effects.map((e) => e.description)).toEqual(["order ord-o1: took effect — it has not been reversed", "order ord-o2: took effect — it has not been reversed"]);
+    expect(s.orphaned_side_effects.map((e) => e.description)).toEqual([
+      "order ord-o1: took effect — it has not been reversed",
+      "order ord-o2: took effect — it has not been reversed",
+    ]);
   });
 
   it("every child's outcome is in tool_calls, in the vocabulary's words", () => {
-    const s = summarize(facts({
-      workItems: [
-        item({ id: "q", status: "cancelled", startedAt: null, finishedAt: at(0) }),
-        item({ id: "p", status: "partial", partialResult: { rows: ["row 1"] }, partialComplete: true }),
-        item({ id: "u", status: "unrecoverable", mechanism: "none", finishedAt: null }),
-      ],
-    }));
+    const s = summarize(
+      facts({
+        workItems: [
+          item({ id: "q", status: "cancelled", startedAt: null, finishedAt: at(0) }),
+          item({ id: "p", status: "partial", partialResult: { rows: ["row 1"] }, partialComplete: true }),
+          item({ id: "u", status: "unrecoverable", mechanism: "none", finishedAt: null }),
+        ],
+      }),
+    );
     expect(s.tool_calls.map((c) => [c.tool_call_id, c.outcome.kind, c.outcome.label])).toEqual([
       ["call-q", "never_started", "never started"],
       ["call-p", "stopped_partial_kept", "stopped — the complete part of its result is kept"],
@@ -85,7 +138,9 @@ describe("summarize", () => {
     ]);
     expect(s.status).toBe("CANCELLATION_FAILED");
     expect(s.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status, c.partial_result?.marker ?? null])).toEqual([
-      ["call-q", "CANCELLED", null], ["call-p", "CANCELLED", "PARTIAL_RESULT"], ["call-u", "UNRECOVERABLE", null],
+      ["call-q", "CANCELLED", null],
+      ["call-p", "CANCELLED", "PARTIAL_RESULT"],
+      ["call-u", "UNRECOVERABLE", null],
     ]);
   });
 });

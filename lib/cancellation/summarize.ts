@@ -19,7 +19,7 @@ import {
   type ReviewItemLike,
   type WorkItemLike,
 } from "../outcomes";
-import { SummaryStatus } from "../outcomes/summary-status";
+import type { SummaryStatus } from "../outcomes/summary-status";
 import { personFindings } from "../outcomes/person-findings";
 
 export { SummaryStatus } from "../outcomes/summary-status";
@@ -38,13 +38,26 @@ export interface SummaryFacts {
   scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
-  sideEffects: { id: string; workItemId: string; operationId: string; externalRecordId: string | null; reversible: boolean; description: string | null; outcome: string }[];
+  sideEffects: {
+    id: string;
+    workItemId: string;
+    operationId: string;
+    externalRecordId: string | null;
+    reversible: boolean;
+    description: string | null;
+    outcome: string;
+  }[];
   reviewItems: (ReviewItemLike & { id: string; decidedBy?: string | null })[];
   /** Judges whether a worker's lease is still live. */
   now: Date;
 }
 
-interface NamedResource { tool_call_id: string; tool_name: string; type: string; handle: string }
+interface NamedResource {
+  tool_call_id: string;
+  tool_name: string;
+  type: string;
+  handle: string;
+}
 
 export interface CancellationSummary {
   task_id: string;
@@ -68,7 +81,13 @@ export interface CancellationSummary {
   /** Children whose outcome is not yet known, each with the deadline for finding out. */
   uncertain_tool_calls: { tool_call_id: string; tool_name: string; status: string; reconcile_deadline: string | null }[];
   /** Every child, with its outcome in the one vocabulary (lib/outcomes). */
-  tool_calls: { tool_call_id: string; tool_name: string; status: string; outcome: { kind: OutcomeKind; short: string; label: string }; settled_outcome?: { kind: OutcomeKind; short: string; label: string } }[];
+  tool_calls: {
+    tool_call_id: string;
+    tool_name: string;
+    status: string;
+    outcome: { kind: OutcomeKind; short: string; label: string };
+    settled_outcome?: { kind: OutcomeKind; short: string; label: string };
+  }[];
   /** What happened after the Stop settled, added to the settled verdict (never written over it): one line per child that ran on. */
   since_settlement: { tool_call_id: string; tool_name: string; ended_after_stop_ms: number | null; ignored_cancel: boolean; sentence: string }[];
   /** Every resource that could not be released, named: the call that held it, its type and handle. */
@@ -90,7 +109,9 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const boundary = facts.task.cancelRequestedAt;
   const stop = stopFacts(facts.task);
   const now = facts.now.getTime();
-  const factsOf = new Map(facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources: facts.resources }, now)]));
+  const factsOf = new Map(
+    facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources: facts.resources }, now)]),
+  );
   const outcomes = new Map<string, ChildOutcome>(facts.workItems.map((i) => [i.id, childOutcome(factsOf.get(i.id)!, stop)]));
   // The verdict as settled (issue 20, item 4): what happened after the settlement is added, never written over it.
   const verdicts = new Map<string, ChildOutcome>(facts.workItems.map((i) => [i.id, verdictOutcome(factsOf.get(i.id)!, stop)]));
@@ -110,16 +131,21 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const orphaned = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.notReleased).map((x) => x.r);
   const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
   const beingReleased = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).length;
-  const orphanedHandles = (id: string) => facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
+  const orphanedHandles = (id: string) =>
+    facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
 
   const cancelled: CancellationSummary["cancelled_tool_calls"] = [];
   const completed: CancellationSummary["completed_tool_calls"] = [];
   const uncertain: CancellationSummary["uncertain_tool_calls"] = [];
   for (const item of facts.workItems) {
     const o = outcomes.get(item.id)!;
-    const stoppedStatus = item.status === WorkItemStatus.cancelled || item.status === WorkItemStatus.partial || item.status === WorkItemStatus.cancelledIncomplete;
+    const stoppedStatus =
+      item.status === WorkItemStatus.cancelled || item.status === WorkItemStatus.partial || item.status === WorkItemStatus.cancelledIncomplete;
     const entry = (cancellation_status: ToolCallStatus, partial: unknown = null) => ({
-      ...call(item), cancellation_status, partial_result: partial === null ? null : { marker: "PARTIAL_RESULT" as const, value: partial }, orphaned_resources: orphanedHandles(item.id),
+      ...call(item),
+      cancellation_status,
+      partial_result: partial === null ? null : { marker: "PARTIAL_RESULT" as const, value: partial },
+      orphaned_resources: orphanedHandles(item.id),
     });
     switch (o.kind) {
       case OutcomeKind.neverStarted:
@@ -149,7 +175,11 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
         else if (!item.finishedAt || new Date(item.finishedAt) >= boundary) completed.push({ ...call(item), status: item.status });
         break;
       case OutcomeKind.outcomeUnknown:
-        uncertain.push({ ...call(item), status: stoppedStatus ? "effect unknown (reported late)" : item.status, reconcile_deadline: iso(item.reconcileDeadline) });
+        uncertain.push({
+          ...call(item),
+          status: stoppedStatus ? "effect unknown (reported late)" : item.status,
+          reconcile_deadline: iso(item.reconcileDeadline),
+        });
         break;
       case OutcomeKind.awaitingService:
         uncertain.push({ ...call(item), status: item.status, reconcile_deadline: iso(item.reconcileDeadline) });
@@ -165,7 +195,12 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       const item = itemOf.get(e.workItemId);
       const what = e.description ?? `external action ${e.operationId}${e.externalRecordId ? ` (record ${e.externalRecordId})` : ""}`;
       const o = item ? outcomes.get(item.id) : undefined;
-      const how = o?.kind === OutcomeKind.tookEffect ? describeOutcome(o, utcFormat) : e.reversible ? "took effect — it has not been reversed" : "took effect — it cannot be undone";
+      const how =
+        o?.kind === OutcomeKind.tookEffect
+          ? describeOutcome(o, utcFormat)
+          : e.reversible
+            ? "took effect — it has not been reversed"
+            : "took effect — it cannot be undone";
       return { tool_name: item?.toolName ?? "unknown", tool_call_id: item?.correlationId ?? e.workItemId, description: `${what}: ${how}` };
     });
 
@@ -189,21 +224,35 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       const o = outcomes.get(i.id)!;
       const v = verdicts.get(i.id)!;
       return {
-        ...call(i), status: i.status, outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat) },
+        ...call(i),
+        status: i.status,
+        outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat) },
         ...(v.kind !== o.kind ? { settled_outcome: { kind: v.kind, short: outcomeBadgeWords(v).short, label: describeOutcome(v, utcFormat) } } : {}),
       };
     }),
     since_settlement: since.map(({ item, since: s }) => ({
-      ...call(item), ended_after_stop_ms: s.endedAfterStopMs, ignored_cancel: s.ignoredCancel, sentence: sinceSentence(toolWords(item.toolName), s, utcFormat),
+      ...call(item),
+      ended_after_stop_ms: s.endedAfterStopMs,
+      ignored_cancel: s.ignoredCancel,
+      sentence: sinceSentence(toolWords(item.toolName), s, utcFormat),
     })),
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
     stopped_by: { actor: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
-    user_message: [userMessage({
-      settled, children: relevant, resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased }, findings: personFindings(facts),
-      stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
-    }, utcFormat), ...(since.length ? [`Since the Stop: ${since.map(({ item, since: s }) => sinceSentence(toolWords(item.toolName), s, utcFormat)).join(" ")}`] : [])].join(" "),
+    user_message: [
+      userMessage(
+        {
+          settled,
+          children: relevant,
+          resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased },
+          findings: personFindings(facts),
+          stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
+        },
+        utcFormat,
+      ),
+      ...(since.length ? [`Since the Stop: ${since.map(({ item, since: s }) => sinceSentence(toolWords(item.toolName), s, utcFormat)).join(" ")}`] : []),
+    ].join(" "),
   };
 }
 
@@ -211,4 +260,3 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
 const toolWords = (toolName: string) => `The step ${toolName}`;
 
 const iso = (t: Date | string | null | undefined) => (t == null ? null : new Date(t).toISOString());
-

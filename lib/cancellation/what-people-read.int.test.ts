@@ -10,7 +10,19 @@ import { LedgerEvent } from "../ledger/events";
 import { decideReviewItem } from "../review/decide-review-item";
 import { requestReversal } from "../review/request-reversal";
 import {
-  bootDemoWorld, checkAgainstWitness, clearFaults, itemRow, newTask, scheduleTool, setFaults, sleep, snapshot, stop, taskRow, until, witnessSince,
+  bootDemoWorld,
+  checkAgainstWitness,
+  clearFaults,
+  itemRow,
+  newTask,
+  scheduleTool,
+  setFaults,
+  sleep,
+  snapshot,
+  stop,
+  taskRow,
+  until,
+  witnessSince,
   type DemoWorld,
 } from "../testing/demo-world";
 import { installResponseGate, type ResponseGate } from "../testing/response-gate";
@@ -53,24 +65,43 @@ afterEach(async () => {
 });
 
 const summary = (taskId: string) => getCancellationSummary(t.database, taskId);
-const settledSummary = (taskId: string, ms = 8_000) => until(`the Stop of ${taskId} settled`, async () => {
-  const s = await summary(taskId);
-  return s.status !== "IN_PROGRESS" ? s : null;
-}, ms);
+const settledSummary = (taskId: string, ms = 8_000) =>
+  until(
+    `the Stop of ${taskId} settled`,
+    async () => {
+      const s = await summary(taskId);
+      return s.status !== "IN_PROGRESS" ? s : null;
+    },
+    ms,
+  );
 const agent = () => ({ prices: shopPrices(world.demo.url) });
 /** Waits until the demo agent ended the turn's task (it says where the task is, if it never does). */
-const ended = (taskId: string) => until(`the demo agent ended task ${taskId}`, async () => {
-  const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id: taskId }, include: { workItems: { select: { toolName: true, status: true } } } });
-  if (task.stage === "completed" || task.stage === "failed") return task;
-  return null;
-}, 20_000).catch(async (error: Error) => {
-  const task = await t.database.prisma.task.findUniqueOrThrow({ where: { id: taskId }, include: { workItems: { select: { toolName: true, status: true } } } });
-  throw new Error(`${error.message}; it is ${task.stage}, its steps ${JSON.stringify(task.workItems)}`);
-});
-const exportRow = (key: string) => world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(key) as { id: string; status: string } | undefined;
+const ended = (taskId: string) =>
+  until(
+    `the demo agent ended task ${taskId}`,
+    async () => {
+      const task = await t.database.prisma.task.findUniqueOrThrow({
+        where: { id: taskId },
+        include: { workItems: { select: { toolName: true, status: true } } },
+      });
+      if (task.stage === "completed" || task.stage === "failed") return task;
+      return null;
+    },
+    20_000,
+  ).catch(async (error: Error) => {
+    const task = await t.database.prisma.task.findUniqueOrThrow({
+      where: { id: taskId },
+      include: { workItems: { select: { toolName: true, status: true } } },
+    });
+    throw new Error(`${error.message}; it is ${task.stage}, its steps ${JSON.stringify(task.workItems)}`);
+  });
+const exportRow = (key: string) =>
+  world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(key) as { id: string; status: string } | undefined;
 
 describe("defect 1 — the Stop reached it and failed: it does not read 'finished before the Stop could reach it'", () => {
-  it("an export whose cancel endpoint answers 503: 'could not be stopped — the service refused the cancel; it is still running', then '…; it finished N s after the Stop'", { timeout: 45_000 }, async () => {
+  it("an export whose cancel endpoint answers 503: 'could not be stopped — the service refused the cancel; it is still running', then '…; it finished N s after the Stop'", {
+    timeout: 45_000,
+  }, async () => {
     await setFaults(world, "reports", { cancelUnavailable: true });
     const task = await newTask(world, "export, cancel refused", "low");
     const exp = await scheduleTool(world, task.id, "reports.export_report", { rows: 250, rowMs: 24 }); // ~6 s: it outlasts the engine's pass
@@ -83,8 +114,14 @@ describe("defect 1 — the Stop reached it and failed: it does not read 'finishe
     expect(exportRow(exp.idempotencyKey)?.status).toBe("running");
     expect(running.status).toBe("CANCELLATION_FAILED");
     expect(running.settled_at).not.toBeNull();
-    expect(running.tool_calls[0].outcome).toEqual({ kind: "could_not_stop_running", short: "could not stop — still running", label: "could not be stopped — the service refused the cancel; it is still running" });
-    expect(running.user_message).toBe("Stopped new work. One step could not be stopped — the service refused the cancel; it is still running. Two resources are still held by a step that is still running.");
+    expect(running.tool_calls[0].outcome).toEqual({
+      kind: "could_not_stop_running",
+      short: "could not stop — still running",
+      label: "could not be stopped — the service refused the cancel; it is still running",
+    });
+    expect(running.user_message).toBe(
+      "Stopped new work. One step could not be stopped — the service refused the cancel; it is still running. Two resources are still held by a step that is still running.",
+    );
     expect(running.held_resources.map((r) => r.type).sort()).toEqual(["lock", "temp_file"]);
 
     // it finishes anyway: the words say what happened, with how long after the Stop
@@ -93,7 +130,9 @@ describe("defect 1 — the Stop reached it and failed: it does not read 'finishe
     const finishedAt = witnessSince(world, 0, "reports").find((w) => w.action === "export_completed" && w.subject === exportRow(exp.idempotencyKey)!.id)!.at;
     expect(Date.parse(finishedAt)).toBeGreaterThan(Date.parse(after.cancel_requested_at)); // the service's own record
     // issue 20 item 4: the settled verdict stays, what happened since is added (it no longer flips to PARTIALLY_CANCELLED)
-    expect(after.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\..* Since the Stop: The step reports\.export_report: it ran \d+ s past the Stop, then finished \(250 rows\)\.$/);
+    expect(after.user_message).toMatch(
+      /^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\..* Since the Stop: The step reports\.export_report: it ran \d+ s past the Stop, then finished \(250 rows\)\.$/,
+    );
     expect(after.user_message).not.toMatch(/before the Stop could reach/);
     expect(after.tool_calls[0].outcome.label).toMatch(/^could not be stopped — the service refused the cancel; it finished \d+ s after the Stop$/);
     expect(after.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["UNRECOVERABLE"]);
@@ -106,23 +145,35 @@ describe("defect 2 — a summary does not look final before it is", () => {
     await setFaults(world, "shop", { acceptThenTimeout: true });
     const task = await newTask(world, "order, answer lost, client polling");
     const order = await scheduleTool(world, task.id, "shop.create_order", { items: [{ sku: "chair", quantity: 1 }] });
-    await until("the shop committed the order (its answer hangs)", () => world.demo.db.prepare("SELECT 1 FROM shop_orders WHERE idempotency_key = ?").get(order.idempotencyKey));
+    await until("the shop committed the order (its answer hangs)", () =>
+      world.demo.db.prepare("SELECT 1 FROM shop_orders WHERE idempotency_key = ?").get(order.idempotencyKey),
+    );
     await stop(world, task.id);
 
     const seen: CancellationSummary[] = [];
-    await until("settled", async () => {
-      const s = await summary(task.id);
-      seen.push(s);
-      return s.status !== "IN_PROGRESS";
-    }, 8_000, 2);
+    await until(
+      "settled",
+      async () => {
+        const s = await summary(task.id);
+        seen.push(s);
+        return s.status !== "IN_PROGRESS";
+      },
+      8_000,
+      2,
+    );
     for (let i = 0; i < 10; i++) seen.push(await summary(task.id)); // and a few more answers after it settled
     const final = await summary(task.id);
     const answers = seen.filter((s) => s.status !== "IN_PROGRESS");
     expect(seen.filter((s) => s.status === "IN_PROGRESS").every((s) => s.settled_at === null)).toBe(true);
     for (const a of answers) {
       expect(a.settled_at).not.toBeNull();
-      expect({ status: a.status, uncertain: a.uncertain_tool_calls, effects: a.orphaned_side_effects.length, reviews: a.open_review_items, message: a.user_message })
-        .toEqual({ status: final.status, uncertain: [], effects: 1, reviews: 1, message: final.user_message });
+      expect({
+        status: a.status,
+        uncertain: a.uncertain_tool_calls,
+        effects: a.orphaned_side_effects.length,
+        reviews: a.open_review_items,
+        message: a.user_message,
+      }).toEqual({ status: final.status, uncertain: [], effects: 1, reviews: 1, message: final.user_message });
     }
     expect(final.user_message).toMatch(/^Stopped new work\. One action took effect; a person decides by \d\d:\d\d UTC whether to reverse it\.$/);
     const settledEvents = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: LedgerEvent.cancellationSettled } });
@@ -156,12 +207,20 @@ describe("defects 3 and 8 — the words name what is true", () => {
   it("a child nobody can check (its tool is not registered here) is not 'being checked': a person decides, by a deadline", async () => {
     const task = await newTask(world, "an action of an external worker");
     const { scheduleWorkItem } = await import("../ledger/schedule-work-item");
-    const item = await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "elsewhere.pay_invoice", mechanism: "provider_cancel", commitsEffect: true, intentVersion: 1 }, "agent:x");
+    const item = await scheduleWorkItem(
+      t.database,
+      { taskId: task.id, kind: "external_action", toolName: "elsewhere.pay_invoice", mechanism: "provider_cancel", commitsEffect: true, intentVersion: 1 },
+      "agent:x",
+    );
     const claimed = await claimWorkItem(t.database, { workerId: "external", toolNames: ["elsewhere.pay_invoice"], leaseMs: 200 });
     expect(claimed?.id).toBe(item.id);
     await stop(world, task.id);
     const s = await settledSummary(task.id);
-    await until("the lease of the vanished worker was recovered and the item handed to a person", async () => (await summary(task.id)).tool_calls[0].outcome.kind === "outcome_unknown" && (await itemRow(world, item.id)).reconcileDeadline === null, 5_000);
+    await until(
+      "the lease of the vanished worker was recovered and the item handed to a person",
+      async () => (await summary(task.id)).tool_calls[0].outcome.kind === "outcome_unknown" && (await itemRow(world, item.id)).reconcileDeadline === null,
+      5_000,
+    );
     const now = await summary(task.id);
     expect(s.settled_at).not.toBeNull();
     expect(now.tool_calls[0].outcome.label).toMatch(/^outcome unknown — it cannot be checked with the service; a person decides by \d\d:\d\d UTC$/);
@@ -182,7 +241,9 @@ describe("defect 4 — a compensation is bound to the version the agent's own wr
     const arrived = await Promise.race([held.arrived, sleep(5_000).then(() => null)]);
     expect(arrived, "the create request never reached the CRM").not.toBeNull();
     const recordId = (JSON.parse(arrived!.body) as { recordId: string }).recordId;
-    await until("other staff edited the record", () => witnessLog(world.demo.db, "crm").some((w) => w.action === "record_edited_by_other_staff" && w.subject === recordId));
+    await until("other staff edited the record", () =>
+      witnessLog(world.demo.db, "crm").some((w) => w.action === "record_edited_by_other_staff" && w.subject === recordId),
+    );
     await stop(world, task.id);
     await settledSummary(task.id);
     await until("reconciliation found the record", async () => (await itemRow(world, rec.id)).status === "completed");
@@ -193,13 +254,23 @@ describe("defect 4 — a compensation is bound to the version the agent's own wr
     const review = await t.database.prisma.reviewItem.findFirstOrThrow({ where: { taskId: task.id, kind: "approve_compensation" } });
     expect(review.proposal).toMatchObject({ target: recordId, expectedVersion: "1" });
 
-    const decided = await decideReviewItem(t.database, world.registry, oncall, { reviewItemId: review.id, decision: "approve", reason: "undo it", target: recordId, expectedVersion: "1" }).catch((e: unknown) => e);
+    const decided = await decideReviewItem(t.database, world.registry, oncall, {
+      reviewItemId: review.id,
+      decision: "approve",
+      reason: "undo it",
+      target: recordId,
+      expectedVersion: "1",
+    }).catch((e: unknown) => e);
     expect(decided).toBeInstanceOf(AppError);
     expect((decided as AppError).code).toBe("conflict");
     expect((decided as AppError).message).toMatch(/now at version 2, not 1 .*other staff changed it since; nothing was overwritten/);
     expect((await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: review.id } })).status).toBe("escalated");
     // the CRM's own record: not archived, the other person's edit stands
-    expect(witnessLog(world.demo.db, "crm").filter((w) => w.subject === recordId).map((w) => w.action)).toEqual(["record_created", "record_edited_by_other_staff"]);
+    expect(
+      witnessLog(world.demo.db, "crm")
+        .filter((w) => w.subject === recordId)
+        .map((w) => w.action),
+    ).toEqual(["record_created", "record_edited_by_other_staff"]);
     const row = world.demo.db.prepare("SELECT archived, name FROM crm_records WHERE id = ?").get(recordId) as { archived: number; name: string };
     expect(row).toEqual({ archived: 0, name: "Grace Hopper (edited)" });
     held.release();
@@ -207,14 +278,25 @@ describe("defect 4 — a compensation is bound to the version the agent's own wr
 });
 
 describe("defect 5 — tasks end; Stop on a finished task changes nothing; reversal is its own request", () => {
-  it("an export that finished: the task completes, Stop answers that nothing is running — no boundary, no review item, no summary", { timeout: 45_000 }, async () => {
-    const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-done", text: "export a report of 10 rows", actor: "user:alice" });
+  it("an export that finished: the task completes, Stop answers that nothing is running — no boundary, no review item, no summary", {
+    timeout: 45_000,
+  }, async () => {
+    const turn = await startTurn(t.database, agent(), {
+      ownerId: "alice",
+      conversationId: "conv-done",
+      text: "export a report of 10 rows",
+      actor: "user:alice",
+    });
     const task = await ended(turn.taskId);
     expect(task.stage).toBe("completed");
     expect(task.endedAt).not.toBeNull();
 
     const answer = await stop(world, turn.taskId);
-    expect(answer).toMatchObject({ kind: "already_finished", stage: "completed", message: expect.stringMatching(/^Nothing to stop: this request had already finished, and nothing of it is running\./) });
+    expect(answer).toMatchObject({
+      kind: "already_finished",
+      stage: "completed",
+      message: expect.stringMatching(/^Nothing to stop: this request had already finished, and nothing of it is running\./),
+    });
     await sleep(300);
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId: turn.taskId, type: LedgerEvent.taskCancelRequested } })).toBe(0);
     expect(await t.database.prisma.reviewItem.count({ where: { taskId: turn.taskId } })).toBe(0);
@@ -222,7 +304,9 @@ describe("defect 5 — tasks end; Stop on a finished task changes nothing; rever
     await expect(summary(turn.taskId)).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("an order placed as asked: the task completes; Stop later opens nothing; 'Request reversal' opens a review another person must approve", { timeout: 45_000 }, async () => {
+  it("an order placed as asked: the task completes; Stop later opens nothing; 'Request reversal' opens a review another person must approve", {
+    timeout: 45_000,
+  }, async () => {
     const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-order-done", text: "order a lamp", actor: "user:alice" });
     await confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" });
     expect((await ended(turn.taskId)).stage).toBe("completed");
@@ -231,11 +315,17 @@ describe("defect 5 — tasks end; Stop on a finished task changes nothing; rever
     expect((await stop(world, turn.taskId)).kind).toBe("already_finished");
     await sleep(200);
     expect(await t.database.prisma.reviewItem.count({ where: { taskId: turn.taskId } })).toBe(0);
-    expect(witnessLog(world.demo.db, "shop").filter((w) => w.subject === orderId).map((w) => w.action)).toEqual(["order_created"]);
+    expect(
+      witnessLog(world.demo.db, "shop")
+        .filter((w) => w.subject === orderId)
+        .map((w) => w.action),
+    ).toEqual(["order_created"]);
 
     const reversal = await requestReversal(t.database, world.registry, alice, { taskId: turn.taskId, reason: "I changed my mind" });
     expect(reversal.reviewItems.map((r) => [r!.kind, r!.status, r!.requestedBy])).toEqual([["approve_compensation", "open", "user:alice@example.com"]]);
-    expect(reversal.message).toMatch(/^Reversal requested: another person decides by \d\d:\d\d UTC whether to reverse what this request did; nothing is undone before then\.$/);
+    expect(reversal.message).toMatch(
+      /^Reversal requested: another person decides by \d\d:\d\d UTC whether to reverse what this request did; nothing is undone before then\.$/,
+    );
     const again = await requestReversal(t.database, world.registry, alice, { taskId: turn.taskId, reason: "again" });
     expect(again.reviewItems.map((r) => r!.id)).toEqual(reversal.reviewItems.map((r) => r!.id)); // asking twice asks once
     const review = reversal.reviewItems[0]!;
@@ -243,22 +333,51 @@ describe("defect 5 — tasks end; Stop on a finished task changes nothing; rever
     expect(proposal).toMatchObject({ target: orderId, expectedVersion: "1" });
 
     // the same approval rules: not by the person who asked (maker-checker)
-    const own = await decideReviewItem(t.database, world.registry, alice, { reviewItemId: review.id, decision: "approve", reason: "mine", ...proposal }).catch((e: unknown) => e);
+    const own = await decideReviewItem(t.database, world.registry, alice, { reviewItemId: review.id, decision: "approve", reason: "mine", ...proposal }).catch(
+      (e: unknown) => e,
+    );
     expect((own as AppError).code).toBe("forbidden");
-    expect(witnessLog(world.demo.db, "shop").filter((w) => w.subject === orderId).map((w) => w.action)).toEqual(["order_created"]);
-    const decided = await decideReviewItem(t.database, world.registry, oncall, { reviewItemId: review.id, decision: "approve", reason: "the customer asked", ...proposal });
+    expect(
+      witnessLog(world.demo.db, "shop")
+        .filter((w) => w.subject === orderId)
+        .map((w) => w.action),
+    ).toEqual(["order_created"]);
+    const decided = await decideReviewItem(t.database, world.registry, oncall, {
+      reviewItemId: review.id,
+      decision: "approve",
+      reason: "the customer asked",
+      ...proposal,
+    });
     expect(decided).toMatchObject({ status: "resolved", compensation: { status: "compensated" } });
-    expect(witnessLog(world.demo.db, "shop").filter((w) => w.subject === orderId).map((w) => w.action)).toEqual(["order_created", "order_cancelled"]);
+    expect(
+      witnessLog(world.demo.db, "shop")
+        .filter((w) => w.subject === orderId)
+        .map((w) => w.action),
+    ).toEqual(["order_created", "order_cancelled"]);
   });
 });
 
 describe("defect 6 — Stop pressed right after Enter: nothing starts", () => {
   it("the Stop for the turn arrives before the message: the task is born stopped, and when the message arrives nothing of it starts", async () => {
     const since = witnessLog(world.demo.db).at(-1)?.seq ?? 0;
-    const stopped = await stopTurn(t.database, { conversationId: "conv-fast", turnId: "turn-1", ownerId: "alice", text: "export a report of 3000 rows", reason: "pressed Stop", actor: "user:alice", mayStopOthers: false });
+    const stopped = await stopTurn(t.database, {
+      conversationId: "conv-fast",
+      turnId: "turn-1",
+      ownerId: "alice",
+      text: "export a report of 3000 rows",
+      reason: "pressed Stop",
+      actor: "user:alice",
+      mayStopOthers: false,
+    });
     expect(stopped.kind).toBe("boundary");
     expect(stopped.kind === "boundary" && stopped.boundary.alreadyRequested).toBe(false);
-    const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-fast", text: "export a report of 3000 rows", actor: "user:alice", turnId: "turn-1" });
+    const turn = await startTurn(t.database, agent(), {
+      ownerId: "alice",
+      conversationId: "conv-fast",
+      text: "export a report of 3000 rows",
+      actor: "user:alice",
+      turnId: "turn-1",
+    });
     expect(turn.taskId).toBe(stopped.kind === "boundary" ? stopped.boundary.taskId : "");
     expect(turn.reply).toBe(STOPPED_BEFORE_START);
     const s = await settledSummary(turn.taskId);
@@ -276,7 +395,15 @@ describe("defect 6 — Stop pressed right after Enter: nothing starts", () => {
     for (let i = 0; i < 6; i++) {
       const turnId = `race-${i}`;
       const [stopped] = await Promise.all([
-        stopTurn(t.database, { conversationId: "conv-race", turnId, ownerId: "alice", text: "export a report of 400 rows", reason: null, actor: "user:alice", mayStopOthers: false }),
+        stopTurn(t.database, {
+          conversationId: "conv-race",
+          turnId,
+          ownerId: "alice",
+          text: "export a report of 400 rows",
+          reason: null,
+          actor: "user:alice",
+          mayStopOthers: false,
+        }),
         startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-race", text: "export a report of 400 rows", actor: "user:alice", turnId }),
       ]);
       const tasks = await t.database.prisma.task.findMany({ where: { conversationId: "conv-race", turnId } });
@@ -293,7 +420,12 @@ describe("defect 6 — Stop pressed right after Enter: nothing starts", () => {
 
 describe("defect 7 — the demo agent says what will actually happen", () => {
   it("an export's reply promises no proposal and does not quote itself; it says what Stop would keep", async () => {
-    const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-words", text: "export a report of 5 rows", actor: "user:alice" });
+    const turn = await startTurn(t.database, agent(), {
+      ownerId: "alice",
+      conversationId: "conv-words",
+      text: "export a report of 5 rows",
+      actor: "user:alice",
+    });
     const gen = await until("the reply was written", async () => {
       const item = await t.database.prisma.workItem.findFirst({ where: { taskId: turn.taskId, kind: "model_request", status: "completed" } });
       return item;
@@ -308,7 +440,9 @@ describe("defect 7 — the demo agent says what will actually happen", () => {
   it("an order's reply says nothing is ordered before the person confirms", async () => {
     const turn = await startTurn(t.database, agent(), { ownerId: "alice", conversationId: "conv-words-2", text: "order two mugs", actor: "user:alice" });
     expect(turn.reply).toMatch(/^I can order 2 × mug for €18\.00\. Please confirm\.$/);
-    const gen = await until("the reply was written", () => t.database.prisma.workItem.findFirst({ where: { taskId: turn.taskId, kind: "model_request", status: "completed" } }));
+    const gen = await until("the reply was written", () =>
+      t.database.prisma.workItem.findFirst({ where: { taskId: turn.taskId, kind: "model_request", status: "completed" } }),
+    );
     expect((gen.result as { text: string }).text).toMatch(/^Nothing is ordered until you confirm\./);
   });
 });

@@ -31,4 +31,9 @@ export const CASE_TITLES: Record<ConformanceCase, string> = {
 };
 
 /** Cases about a commitment (checkpoint, submission) need a tool that commits an effect. */
-export const NEEDS_COMMITMENT: readonly ConformanceCase[] = [ConformanceCase.beforeCommitment, ConformanceCase.duringSubmission, ConformanceCase.replyLostAfterCommit, ConformanceCase.workerKilledAfterSubmit];
+export const NEEDS_COMMITMENT: readonly ConformanceCase[] = [
+  ConformanceCase.beforeCommitment,
+  ConformanceCase.duringSubmission,
+  ConformanceCase.replyLostAfterCommit,
+  ConformanceCase.workerKilledAfterSubmit,
+];

@@ -9,7 +9,11 @@ import { StoppedError, type ToolDefinition } from "../tools/contract";
 export function dishonestOrderTool(): ToolDefinition<{ item: string }> {
   const orders = new Map<string, { item: string; status: "placed" }>();
   return {
-    name: "example.dishonest_order", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "example.dishonest_order",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "abort_signal",
     async run(input, ctx) {
       orders.set(ctx.idempotencyKey, { item: input.item, status: "placed" }); // the commitment, with no checkpoint
       await new Promise<void>((resolve) => {

@@ -62,7 +62,10 @@ export function instrument(tool: ToolDefinition, how: Instrumentation): ToolDefi
         get signal() {
           return ctx.signal;
         },
-        idempotencyKey: ctx.idempotencyKey, workItemId: ctx.workItemId, taskId: ctx.taskId, toolCallId: ctx.toolCallId,
+        idempotencyKey: ctx.idempotencyKey,
+        workItemId: ctx.workItemId,
+        taskId: ctx.taskId,
+        toolCallId: ctx.toolCallId,
         async checkpoint() {
           await hold("checkpoint");
           await ctx.checkpoint();
@@ -125,7 +128,9 @@ export function formatTable(tool: string, results: CaseResult[]): string {
     count(Verdict.unverified) ? `${count(Verdict.unverified)} case(s) unverified: the tool has no inspect() and no witness, so nobody asked its service` : "",
     count(Verdict.notReached) ? `${count(Verdict.notReached)} case(s) not reached: the call never got to the point the case needs, so it tested nothing` : "",
   ].filter(Boolean);
-  const verdict = failed.length ? `FAIL: ${failed.length} case(s) where Stopline's report disagrees with the service or the tool breaks the contract` : `PASS: no report the service contradicts`;
+  const verdict = failed.length
+    ? `FAIL: ${failed.length} case(s) where Stopline's report disagrees with the service or the tool breaks the contract`
+    : `PASS: no report the service contradicts`;
   return `Stop conformance of ${tool}\n${lines.join("\n")}\n${[verdict, ...notes].join("\n")}\n`;
 }
 

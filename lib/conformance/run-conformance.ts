@@ -25,7 +25,6 @@ export interface ConformanceSubject {
   witness?: (ref: CallRef) => Promise<ServiceSays>;
 }
 
-
 interface Options {
   cases?: readonly ConformanceCase[];
   /** How long a case waits for the tool (and the engine) at most. */
@@ -35,7 +34,8 @@ interface Options {
 const ACTOR = "system:conformance";
 const STOPPER = "person:conformance";
 
-const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T | "timeout"> => Promise.race([p, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), ms))]);
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T | "timeout"> =>
+  Promise.race([p, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), ms))]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitUntil(done: () => boolean, ms: number) {
   const end = Date.now() + ms;
@@ -66,19 +66,37 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
 
   const gate = new Gate();
   const how: Instrumentation =
-    which === ConformanceCase.duringRead ? { gate: { at: underWay(tool), gate } }
-    : which === ConformanceCase.beforeCommitment || which === ConformanceCase.staleWorkerWakesLate ? { gate: { at: tool.commitsEffect ? "checkpoint" : "start", gate } }
-    : which === ConformanceCase.duringSubmission || which === ConformanceCase.workerKilledAfterSubmit ? { gate: { at: "afterSubmitted", gate } }
-    : which === ConformanceCase.cancelEndpointDown ? { gate: { at: tool.commitsEffect ? "afterSubmitted" : "firstContact", gate }, cancelDown: true }
-    : which === ConformanceCase.replyLostAfterCommit ? { loseReply: true }
-    : {};
+    which === ConformanceCase.duringRead
+      ? { gate: { at: underWay(tool), gate } }
+      : which === ConformanceCase.beforeCommitment || which === ConformanceCase.staleWorkerWakesLate
+        ? { gate: { at: tool.commitsEffect ? "checkpoint" : "start", gate } }
+        : which === ConformanceCase.duringSubmission || which === ConformanceCase.workerKilledAfterSubmit
+          ? { gate: { at: "afterSubmitted", gate } }
+          : which === ConformanceCase.cancelEndpointDown
+            ? { gate: { at: tool.commitsEffect ? "afterSubmitted" : "firstContact", gate }, cancelDown: true }
+            : which === ConformanceCase.replyLostAfterCommit
+              ? { loseReply: true }
+              : {};
   how.fired = { replyLost: false, cancelRefused: false };
   const runnable = instrument(tool, how);
   const registry = new ToolRegistry().register(runnable);
   const engine = { registry, verifyDelayMs: 50, settleTimeoutMs: 2_000, cancelAttempts: 2, cancelBackoffMs: 20, cancelTimeoutMs: 2_000 };
 
   const task = await createTask(database, { title: `conformance: ${tool.name} — ${which}`, ownerId: "conformance" }, ACTOR);
-  const item = await scheduleWorkItem(database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: subject.input as never, correlationId: `conformance-${which}` }, ACTOR);
+  const item = await scheduleWorkItem(
+    database,
+    {
+      taskId: task.id,
+      kind: tool.kind,
+      toolName: tool.name,
+      mechanism: tool.mechanism,
+      commitsEffect: tool.commitsEffect,
+      intentVersion: 1,
+      input: subject.input as never,
+      correlationId: `conformance-${which}`,
+    },
+    ACTOR,
+  );
   const stop = async () => {
     await requestCancellation(database, { taskId: task.id, reason: `conformance: ${which}`, actor: STOPPER });
   };
@@ -86,8 +104,20 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   const deadWorker = which === ConformanceCase.workerKilledAfterSubmit || which === ConformanceCase.staleWorkerWakesLate;
   const run = async (): Promise<{ done: Promise<unknown> }> => {
     const claimed = await claimWorkItem(database, { workerId: `conformance-${which}`, toolNames: [tool.name], leaseMs: deadWorker ? 300 : 30_000 });
-    if (claimed?.id !== item.id) throw new Error(`the conformance kit claimed ${claimed?.id ?? "nothing"} instead of its own call ${item.id}: is another worker serving ${tool.name} on this database?`);
-    return { done: runWorkItem({ database, tool: runnable, item: claimed as WorkItem, workerId: `conformance-${which}`, leaseMs: deadWorker ? 300 : 30_000, heartbeatMs: deadWorker ? 3_600_000 : 500 }) };
+    if (claimed?.id !== item.id)
+      throw new Error(
+        `the conformance kit claimed ${claimed?.id ?? "nothing"} instead of its own call ${item.id}: is another worker serving ${tool.name} on this database?`,
+      );
+    return {
+      done: runWorkItem({
+        database,
+        tool: runnable,
+        item: claimed as WorkItem,
+        workerId: `conformance-${which}`,
+        leaseMs: deadWorker ? 300 : 30_000,
+        heartbeatMs: deadWorker ? 3_600_000 : 500,
+      }),
+    };
   };
 
   let running: Promise<unknown> | null = null;
@@ -133,11 +163,16 @@ async function runCase(database: Database, subject: ConformanceSubject, which: C
   if (which === ConformanceCase.cancelEndpointDown && !how.fired.cancelRefused && !missed) {
     // A call without effects that stopped on its own signal (an MCP read: the run's cancel went out with the signal)
     // needed no cancel endpoint: the case does not apply to it, it did not miss.
-    if (!tool.commitsEffect && current.cancelDispatchedAt === null && isStoppedItem(current.status)) return skip(`does not apply: the call stopped on its own signal (${call?.outcome.label ?? current.status}); Stopline needed no cancel endpoint`);
+    if (!tool.commitsEffect && current.cancelDispatchedAt === null && isStoppedItem(current.status))
+      return skip(`does not apply: the call stopped on its own signal (${call?.outcome.label ?? current.status}); Stopline needed no cancel endpoint`);
     [missed, why] = [true, "Stopline never called the cancel endpoint"];
   }
   return {
-    case: which, title, stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary", reported, service,
+    case: which,
+    title,
+    stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary",
+    reported,
+    service,
     verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
@@ -169,4 +204,3 @@ async function serviceSays(subject: ConformanceSubject, ref: CallRef): Promise<S
   for (const a of ["committed", "running", "unknown", "not_committed"] as const) if (answers.includes(a)) return a;
   return answers[0];
 }
-

@@ -31,16 +31,26 @@ export async function conformanceSubjects(): Promise<{ subjects: Map<string, Con
   const subjects = new Map<string, ConformanceSubject>();
   for (const tool of demoTools({ baseUrl: demo.url, callTimeoutMs: 2_000 })) subjects.set(tool.name, { tool, input: DEMO_INPUTS[tool.name] ?? {} });
   const job = httpJobTool({
-    name: "adapter.http_job", kind: "remote_tool", risk: "low", commitsEffect: false,
-    startUrl: `${jobs.url}/jobs`, statusUrl: `${jobs.url}/jobs/{id}`, cancelUrl: `${jobs.url}/jobs/{id}/cancel`,
-    lookupUrl: (key) => `${jobs.url}/jobs?idempotency_key=${encodeURIComponent(key)}`, pollMs: 20, requestTimeoutMs: 2_000,
+    name: "adapter.http_job",
+    kind: "remote_tool",
+    risk: "low",
+    commitsEffect: false,
+    startUrl: `${jobs.url}/jobs`,
+    statusUrl: `${jobs.url}/jobs/{id}`,
+    cancelUrl: `${jobs.url}/jobs/{id}/cancel`,
+    lookupUrl: (key) => `${jobs.url}/jobs?idempotency_key=${encodeURIComponent(key)}`,
+    pollMs: 20,
+    requestTimeoutMs: 2_000,
   });
   subjects.set(job.name, { tool: job, input: { steps: 40, stepMs: 25 } });
   // The MCP adapter, against the project's demo MCP server over stdio (its count_slowly honours cancellation).
   const root = path.resolve(import.meta.dirname, "../..");
   const mcp = await connectMcpTools({
-    prefix: "adapter_mcp", confirmGraceMs: 600,
-    transport: { stdio: { command: process.execPath, args: ["--import", "tsx", path.join(root, "lib/tools/adapters/demo-mcp-server.ts")], cwd: root, stderr: "ignore" } },
+    prefix: "adapter_mcp",
+    confirmGraceMs: 600,
+    transport: {
+      stdio: { command: process.execPath, args: ["--import", "tsx", path.join(root, "lib/tools/adapters/demo-mcp-server.ts")], cwd: root, stderr: "ignore" },
+    },
   });
   for (const tool of mcp.tools) subjects.set(tool.name, { tool, input: { steps: 30, delayMs: 40 } });
   const dishonest = dishonestOrderTool();

@@ -39,7 +39,9 @@ describe("a case's verdict: was its point reached, and could anyone ask the serv
     const v = caseVerdict({ ...ran, reported: OutcomeKind.completed, service: "committed", reached: false, gatedAtCheckpoint: false });
     expect(v).toBe(Verdict.notReached);
     expect(FAILING).not.toContain(v);
-    expect(caseVerdict({ ...ran, commitsEffect: false, reported: OutcomeKind.completed, service: "committed", reached: false, gatedAtCheckpoint: true })).toBe(Verdict.notReached);
+    expect(caseVerdict({ ...ran, commitsEffect: false, reported: OutcomeKind.completed, service: "committed", reached: false, gatedAtCheckpoint: true })).toBe(
+      Verdict.notReached,
+    );
   });
   it("a report nobody could check (no inspect(), no witness) is 'unverified', never 'pass'", () => {
     const v = caseVerdict({ ...ran, reported: OutcomeKind.stopped, service: "not_asked" });

@@ -24,9 +24,22 @@ export const Verdict = {
 export type Verdict = (typeof Verdict)[keyof typeof Verdict];
 
 /** Outcomes that say "nothing happened / it stopped". */
-const NO_EFFECT: readonly OutcomeKind[] = [OutcomeKind.neverStarted, OutcomeKind.stopped, OutcomeKind.stoppedPartialKept, OutcomeKind.discarded, OutcomeKind.abandoned, OutcomeKind.failed];
+const NO_EFFECT: readonly OutcomeKind[] = [
+  OutcomeKind.neverStarted,
+  OutcomeKind.stopped,
+  OutcomeKind.stoppedPartialKept,
+  OutcomeKind.discarded,
+  OutcomeKind.abandoned,
+  OutcomeKind.failed,
+];
 /** Outcomes that say "it happened". */
-const EFFECT: readonly OutcomeKind[] = [OutcomeKind.tookEffect, OutcomeKind.completed, OutcomeKind.completedBeforeStop, OutcomeKind.finishedAfterStop, OutcomeKind.couldNotStopFinished];
+const EFFECT: readonly OutcomeKind[] = [
+  OutcomeKind.tookEffect,
+  OutcomeKind.completed,
+  OutcomeKind.completedBeforeStop,
+  OutcomeKind.finishedAfterStop,
+  OutcomeKind.couldNotStopFinished,
+];
 
 /**
  * Judges one case: what Stopline reported (the child's outcome in the vocabulary) against what the service says.
@@ -35,7 +48,8 @@ const EFFECT: readonly OutcomeKind[] = [OutcomeKind.tookEffect, OutcomeKind.comp
  * tool that commits nothing, "completed" against "not committed" is the same fact (nothing to undo), not a mismatch.
  */
 export function judge(reported: OutcomeKind, service: ServiceSays, commitsEffect: boolean): Verdict {
-  if (service === "committed" && NO_EFFECT.includes(reported)) return commitsEffect || reported !== OutcomeKind.stoppedPartialKept ? Verdict.overclaim : Verdict.pass;
+  if (service === "committed" && NO_EFFECT.includes(reported))
+    return commitsEffect || reported !== OutcomeKind.stoppedPartialKept ? Verdict.overclaim : Verdict.pass;
   if (service === "running" && NO_EFFECT.includes(reported)) return Verdict.overclaim;
   if (service === "not_committed" && EFFECT.includes(reported) && commitsEffect) return Verdict.mismatch;
   return Verdict.pass;
@@ -50,7 +64,13 @@ export const FAILING: readonly Verdict[] = [Verdict.overclaim, Verdict.mismatch,
  * an effect and never passed the checkpoint is itself the failure the case looks for. A pass the service could not
  * confirm (nobody asked) is only "unverified".
  */
-export function caseVerdict(input: { reported: OutcomeKind | null; service: ServiceSays; commitsEffect: boolean; reached: boolean; gatedAtCheckpoint: boolean }): Verdict {
+export function caseVerdict(input: {
+  reported: OutcomeKind | null;
+  service: ServiceSays;
+  commitsEffect: boolean;
+  reached: boolean;
+  gatedAtCheckpoint: boolean;
+}): Verdict {
   if (!input.reported) return Verdict.overclaim; // the call is not in Stopline's report at all
   const judged = judge(input.reported, input.service, input.commitsEffect);
   if (judged !== Verdict.pass) return judged;

@@ -4,9 +4,7 @@ import path from "node:path";
 export const PROJECT_ROOT = import.meta.dirname ? path.resolve(import.meta.dirname, "..", "..") : process.cwd();
 export const DEFAULT_SQLITE_URL = "file:./data/stopline.db";
 
-export type DatabaseTarget =
-  | { provider: "sqlite"; url: string; file: string }
-  | { provider: "postgres"; url: string };
+export type DatabaseTarget = { provider: "sqlite"; url: string; file: string } | { provider: "postgres"; url: string };
 
 /**
  * Which database a URL names. SQLite `file:` paths are resolved against the project root, not the current

@@ -49,21 +49,31 @@ describe("one source of truth for both databases", () => {
 });
 
 describe("durability and concurrency", () => {
-  it.runIf(provider === "sqlite")("SQLite runs in WAL mode with synchronous=FULL; a statement blocks the process at most a few ms (longer waits for the write lock are asynchronous and bounded)", async () => {
-    const [mode] = await t.database.prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
-    const [sync] = await t.database.prisma.$queryRawUnsafe<{ synchronous: bigint }[]>("PRAGMA synchronous");
-    const [busy] = await t.database.prisma.$queryRawUnsafe<{ timeout: bigint }[]>("PRAGMA busy_timeout");
-    expect(mode.journal_mode).toBe("wal");
-    expect(Number(sync.synchronous)).toBe(2); // FULL
-    // better-sqlite3 is synchronous: SQLite's busy handler would stall the event loop for its whole timeout.
-    expect(Number(busy.timeout)).toBeLessThanOrEqual(STATEMENT_BUSY_MS);
-    expect(Number(busy.timeout)).toBeGreaterThan(0);
-  });
+  it.runIf(provider === "sqlite")(
+    "SQLite runs in WAL mode with synchronous=FULL; a statement blocks the process at most a few ms (longer waits for the write lock are asynchronous and bounded)",
+    async () => {
+      const [mode] = await t.database.prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+      const [sync] = await t.database.prisma.$queryRawUnsafe<{ synchronous: bigint }[]>("PRAGMA synchronous");
+      const [busy] = await t.database.prisma.$queryRawUnsafe<{ timeout: bigint }[]>("PRAGMA busy_timeout");
+      expect(mode.journal_mode).toBe("wal");
+      expect(Number(sync.synchronous)).toBe(2); // FULL
+      // better-sqlite3 is synchronous: SQLite's busy handler would stall the event loop for its whole timeout.
+      expect(Number(busy.timeout)).toBeLessThanOrEqual(STATEMENT_BUSY_MS);
+      expect(Number(busy.timeout)).toBeGreaterThan(0);
+    },
+  );
 
   it("the app and two worker processes writing at once: no busy errors, every item claimed exactly once", async () => {
     const task = await createTask(t.database, { title: "contention", ownerId: "o" }, "agent:t");
     const items = [];
-    for (let i = 0; i < 60; i++) items.push(await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "tool.contended", mechanism: "abort_signal", intentVersion: 1 }, "agent:t"));
+    for (let i = 0; i < 60; i++)
+      items.push(
+        await scheduleWorkItem(
+          t.database,
+          { taskId: task.id, kind: "local_worker", toolName: "tool.contended", mechanism: "abort_signal", intentVersion: 1 },
+          "agent:t",
+        ),
+      );
     const script = path.resolve(import.meta.dirname, "../testing/claim-loop.ts");
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env; // see lib/events/sse.int.test.ts
     const child = (workerId: string) =>
@@ -71,7 +81,9 @@ describe("durability and concurrency", () => {
         const p = spawn(process.execPath, ["--import", "tsx", script, t.url, "tool.contended", workerId], { stdio: ["ignore", "pipe", "inherit"], env });
         let out = "";
         p.stdout.on("data", (d) => (out += d));
-        p.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!).done) : reject(new Error(`worker ${workerId} exited ${code}`))));
+        p.on("exit", (code) =>
+          code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!).done) : reject(new Error(`worker ${workerId} exited ${code}`)),
+        );
       });
     const inApp = (async () => {
       const done: string[] = [];

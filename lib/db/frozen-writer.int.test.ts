@@ -83,7 +83,14 @@ async function eventLoopStall<T>(during: () => Promise<T>): Promise<{ result: T;
 const timed = async (request: () => Promise<Response>) => {
   const started = performance.now();
   const response = await request();
-  return { response, ms: performance.now() - started, body: await response.clone().json().catch(() => null) };
+  return {
+    response,
+    ms: performance.now() - started,
+    body: await response
+      .clone()
+      .json()
+      .catch(() => null),
+  };
 };
 
 const newTask = async (title: string) => call("POST", "/api/tasks", { token: agent, body: { title } });
@@ -133,53 +140,68 @@ describe(`a worker process frozen inside a write transaction (${engine})`, () =>
     expect(await server.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: { startsWith: "frozen" } } })).toBe(0);
   }, 60_000);
 
-  it.runIf(engine === "postgres")("PostgreSQL ends the frozen worker's session by itself (idle_in_transaction_session_timeout): the Stop it blocked succeeds while the worker is still stopped", async () => {
-    const task = await json(await newTask("frozen, not killed"));
-    const child = await workerInsideWriteTransaction(task.id, { STOPLINE_PG_IDLE_IN_TRANSACTION_MS: "1500" });
-    child.kill("SIGSTOP");
-    const deadline = Date.now() + 15_000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 202) {
-      status = (await call("POST", `/api/tasks/${task.id}/cancel`, { token: agent, body: { reason: "while the worker is still stopped" } })).status;
-      if (status !== 202) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe(202);
-    expect(child.exitCode, "the worker is still there, stopped").toBeNull();
-    expect(await server.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: { startsWith: "frozen" } } })).toBe(0);
-  }, 30_000);
+  it.runIf(engine === "postgres")(
+    "PostgreSQL ends the frozen worker's session by itself (idle_in_transaction_session_timeout): the Stop it blocked succeeds while the worker is still stopped",
+    async () => {
+      const task = await json(await newTask("frozen, not killed"));
+      const child = await workerInsideWriteTransaction(task.id, { STOPLINE_PG_IDLE_IN_TRANSACTION_MS: "1500" });
+      child.kill("SIGSTOP");
+      const deadline = Date.now() + 15_000;
+      let status = 0;
+      while (Date.now() < deadline && status !== 202) {
+        status = (await call("POST", `/api/tasks/${task.id}/cancel`, { token: agent, body: { reason: "while the worker is still stopped" } })).status;
+        if (status !== 202) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(202);
+      expect(child.exitCode, "the worker is still there, stopped").toBeNull();
+      expect(await server.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: { startsWith: "frozen" } } })).toBe(0);
+    },
+    30_000,
+  );
 
-  it.runIf(engine === "sqlite")("a transaction nobody finishes is rolled back at its time bound: nothing it wrote commits, a late write is refused, the connection serves the next request", async () => {
-    const bounded = openDatabase(t.url, { sqlite: { transactionMaxMs: 300 } });
-    try {
-      const task = await json(await newTask("time bound"));
-      const slow = writeLedger(bounded, async (w) => {
-        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
-        await new Promise((r) => setTimeout(r, 700)); // past the bound
-        await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
-      });
-      await expect(slow).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/rolled back after 300 ms/) });
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "slow_probe" } })).toBe(0);
-      // The same connection goes on serving.
-      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_bound" }));
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_bound" } })).toBe(1);
-    } finally {
-      await bounded.close();
-    }
-  });
+  it.runIf(engine === "sqlite")(
+    "a transaction nobody finishes is rolled back at its time bound: nothing it wrote commits, a late write is refused, the connection serves the next request",
+    async () => {
+      const bounded = openDatabase(t.url, { sqlite: { transactionMaxMs: 300 } });
+      try {
+        const task = await json(await newTask("time bound"));
+        const slow = writeLedger(bounded, async (w) => {
+          await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
+          await new Promise((r) => setTimeout(r, 700)); // past the bound
+          await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "slow_probe" });
+        });
+        await expect(slow).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/rolled back after 300 ms/) });
+        expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "slow_probe" } })).toBe(0);
+        // The same connection goes on serving.
+        await writeLedger(bounded, (w) =>
+          w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_bound" }),
+        );
+        expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_bound" } })).toBe(1);
+      } finally {
+        await bounded.close();
+      }
+    },
+  );
 
-  it.runIf(engine === "sqlite")("a transaction is bounded in work too: past its statement limit it is refused and rolled back, nothing of it commits", async () => {
-    const bounded = openDatabase(t.url, { sqlite: { transactionMaxStatements: 20 } });
-    try {
-      const task = await json(await newTask("work bound"));
-      const busy = writeLedger(bounded, async (w) => {
-        for (let i = 0; i < 30; i++) await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "busy_probe" });
-      });
-      await expect(busy).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/more than 20 statements/) });
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "busy_probe" } })).toBe(0);
-      await writeLedger(bounded, (w) => w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_work_bound" }));
-      expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_work_bound" } })).toBe(1);
-    } finally {
-      await bounded.close();
-    }
-  });
+  it.runIf(engine === "sqlite")(
+    "a transaction is bounded in work too: past its statement limit it is refused and rolled back, nothing of it commits",
+    async () => {
+      const bounded = openDatabase(t.url, { sqlite: { transactionMaxStatements: 20 } });
+      try {
+        const task = await json(await newTask("work bound"));
+        const busy = writeLedger(bounded, async (w) => {
+          for (let i = 0; i < 30; i++)
+            await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "busy_probe" });
+        });
+        await expect(busy).rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/more than 20 statements/) });
+        expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "busy_probe" } })).toBe(0);
+        await writeLedger(bounded, (w) =>
+          w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor: "test", type: "ledger.probe", reason: "after_work_bound" }),
+        );
+        expect(await bounded.prisma.ledgerEvent.count({ where: { type: "ledger.probe", reason: "after_work_bound" } })).toBe(1);
+      } finally {
+        await bounded.close();
+      }
+    },
+  );
 });

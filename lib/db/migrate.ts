@@ -28,7 +28,9 @@ export async function migrate(url?: string): Promise<{ applied: string[] }> {
       for (const m of migrations) {
         sqlite.exec("BEGIN IMMEDIATE");
         try {
-          const row = sqlite.prepare(`SELECT checksum FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL`).get(m.name) as { checksum: string } | undefined;
+          const row = sqlite.prepare(`SELECT checksum FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL`).get(m.name) as
+            | { checksum: string }
+            | undefined;
           if (row) {
             assertSameChecksum(m.name, row.checksum, checksum(m.sql));
             sqlite.exec("COMMIT");
@@ -85,7 +87,9 @@ export async function migrate(url?: string): Promise<{ applied: string[] }> {
 
 function assertSameChecksum(name: string, recorded: string, current: string) {
   if (recorded !== current) {
-    throw new Error(`migration ${name} was changed after it was applied (checksum ${recorded.slice(0, 8)} ≠ ${current.slice(0, 8)}); add a new migration instead`);
+    throw new Error(
+      `migration ${name} was changed after it was applied (checksum ${recorded.slice(0, 8)} ≠ ${current.slice(0, 8)}); add a new migration instead`,
+    );
   }
 }
 

@@ -49,12 +49,19 @@ async function outageBegins() {
   if (proxy) return proxy.cut();
   const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
   const file = t.url.slice("file:".length);
-  locker = spawn(process.execPath, ["-e", `
+  locker = spawn(
+    process.execPath,
+    [
+      "-e",
+      `
     const db = require("better-sqlite3")(${JSON.stringify(file)});
     db.exec("BEGIN EXCLUSIVE");
     console.log("locked");
     process.stdin.on("data", () => { db.exec("ROLLBACK"); process.exit(0); });
-  `], { env, stdio: ["pipe", "pipe", "inherit"] });
+  `,
+    ],
+    { env, stdio: ["pipe", "pipe", "inherit"] },
+  );
   await new Promise<void>((resolve) => locker!.stdout!.on("data", (d) => String(d).includes("locked") && resolve()));
 }
 async function outageEnds() {
@@ -78,10 +85,13 @@ describe(`database outage (${engine})`, () => {
 
     await outageBegins();
     const signIn = () =>
-      authPost(new Request("http://localhost:3000/api/auth/sign-in/email", {
-        method: "POST", headers: { "content-type": "application/json", origin: "http://localhost:3000" },
-        body: JSON.stringify({ email: "user@stopline.local", password: "stopline-user-demo" }),
-      }));
+      authPost(
+        new Request("http://localhost:3000/api/auth/sign-in/email", {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+          body: JSON.stringify({ email: "user@stopline.local", password: "stopline-user-demo" }),
+        }),
+      );
     const during = await Promise.all([
       ...tasks.slice(3).map((task) => stop(task.id)),
       call("POST", "/api/tasks", { token: agent, body: { title: "during the outage" } }),

@@ -62,7 +62,13 @@ export function openPgPool(url: string, max = Number(process.env.PG_POOL_SIZE ??
     `-c statement_timeout=${bounds.statementTimeoutMs}`,
     "-c TimeZone=UTC",
   ].join(" ");
-  const pool = new pg.Pool({ connectionString: url, max, options, connectionTimeoutMillis: bounds.connectionTimeoutMs, application_name: process.env.STOPLINE_PROCESS_NAME ?? "stopline" });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options,
+    connectionTimeoutMillis: bounds.connectionTimeoutMs,
+    application_name: process.env.STOPLINE_PROCESS_NAME ?? "stopline",
+  });
   // An idle pooled connection that the server closed (restart, timeout) must not crash the process; the pool
   // replaces it on the next checkout.
   pool.on("error", (error) => console.error("PostgreSQL pool: an idle connection failed", error.message));

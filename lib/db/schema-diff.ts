@@ -60,7 +60,9 @@ async function instantiateSchemaEngine() {
   g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m) => console.error(`prisma schema engine panic: ${m}`) };
   const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const { createRequire } = await import("node:module");
-  const wasmPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
+  const wasmPath = createRequire(import.meta.url)
+    .resolve("@prisma/schema-engine-wasm/schema_engine_bg")
+    .replace(/\.js$/, ".wasm");
   const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { "./schema_engine_bg.js": bg as never });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();

@@ -1,11 +1,6 @@
 import type Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-  SqlQuery,
-  Transaction,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { databaseUnavailable } from "./unavailable";
 
 /**
@@ -159,10 +154,13 @@ class Gate {
     this.#tail = previous.then(() => done);
     return new Promise((resolve, reject) => {
       let gaveUp = false;
-      const timer = setTimeout(() => {
-        gaveUp = true;
-        reject(this.#timeout("waiting behind this process's other database work"));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          gaveUp = true;
+          reject(this.#timeout("waiting behind this process's other database work"));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       void previous.then(() => {
         if (gaveUp) return release(); // our turn came too late: pass it on at once
         clearTimeout(timer);
@@ -275,7 +273,9 @@ function bounded(adapter: SqlDriverAdapter, connection: Connection, bounds: Sqli
           return Promise.reject(databaseUnavailable(`this transaction is over: ${closed}`));
         }
         if (++statements > bounds.transactionMaxStatements && !(q && /^\s*(COMMIT|ROLLBACK)\b/i.test(q.sql))) {
-          return Promise.reject(databaseUnavailable(`a transaction ran more than ${bounds.transactionMaxStatements} statements while holding the write lock; it is rolled back`));
+          return Promise.reject(
+            databaseUnavailable(`a transaction ran more than ${bounds.transactionMaxStatements} statements while holding the write lock; it is rolled back`),
+          );
         }
         return run();
       };

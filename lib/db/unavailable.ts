@@ -17,7 +17,14 @@ import { AppError, ErrorCode } from "../errors";
  * - socket errors (ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE, EHOSTUNREACH) and pg's "Connection terminated".
  */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);
-const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TlsConnectionError", "TransactionAlreadyClosed"]);
+const ADAPTER_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TlsConnectionError",
+  "TransactionAlreadyClosed",
+]);
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 const SQLITE_PREFIXES = ["SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_FULL", "SQLITE_PROTOCOL"];
 
@@ -32,7 +39,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function unavailableReason(error: unknown): string | null {
   let e: unknown = error;
   for (let depth = 0; e && typeof e === "object" && depth < 6; depth++) {
-    const x = e as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; driverAdapterError?: unknown; meta?: { driverAdapterError?: unknown }; originalCode?: unknown };
+    const x = e as {
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      driverAdapterError?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      originalCode?: unknown;
+    };
     const code = typeof x.code === "string" ? x.code : null;
     // A SQLSTATE: from Prisma's adapter (kind "postgres", or originalCode), or a raw `pg` error (the hot path).
     const rawPg = code && /^[0-9A-Z]{5}$/.test(code) && typeof (e as { severity?: unknown }).severity === "string";
@@ -45,8 +60,12 @@ export function unavailableReason(error: unknown): string | null {
     if (code && PRISMA_CODES.has(code)) return "the database server cannot be reached";
     if (code && SOCKET_CODES.has(code)) return "the connection to the database failed";
     if (code && SQLITE_PREFIXES.some((p) => code.startsWith(p))) return `the embedded database reported ${code}`;
-    if (typeof x.kind === "string" && ADAPTER_KINDS.has(x.kind)) return x.kind === "SocketTimeout" ? "the database did not answer in time" : "the connection to the database failed";
-    if (typeof x.message === "string" && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Can't reach database server/i.test(x.message)) {
+    if (typeof x.kind === "string" && ADAPTER_KINDS.has(x.kind))
+      return x.kind === "SocketTimeout" ? "the database did not answer in time" : "the connection to the database failed";
+    if (
+      typeof x.message === "string" &&
+      /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Can't reach database server/i.test(x.message)
+    ) {
       return "the connection to the database failed";
     }
     e = x.driverAdapterError ?? x.meta?.driverAdapterError ?? x.cause;

@@ -46,7 +46,8 @@ export const isDemoService = (name: string): name is ServiceName => (SERVICES as
 
 /** The service, or a 404 naming the ones that exist. */
 export function demoService(name: string): ServiceName {
-  if (!isDemoService(name)) throw new AppError(ErrorCode.notFound, `there is no demo service "${name}" (there are ${SERVICES.join(", ")})`, { service: name, services: [...SERVICES] });
+  if (!isDemoService(name))
+    throw new AppError(ErrorCode.notFound, `there is no demo service "${name}" (there are ${SERVICES.join(", ")})`, { service: name, services: [...SERVICES] });
   return name;
 }
 
@@ -80,11 +81,18 @@ async function demoCall<T>(method: "GET" | "POST", path: string, schema: z.ZodTy
     const message = (payload as { error?: unknown } | null)?.error;
     const said = typeof message === "string" ? message : `HTTP ${response.status}`;
     if (response.status === 400) throw new AppError(ErrorCode.badRequest, `the demo service refused the request: ${said}`, { demoUrl: base });
-    throw new AppError(ErrorCode.unavailable, `the demo services at ${base} answered ${response.status} to ${method} ${path}: ${said}`, { demoUrl: base, status: response.status });
+    throw new AppError(ErrorCode.unavailable, `the demo services at ${base} answered ${response.status} to ${method} ${path}: ${said}`, {
+      demoUrl: base,
+      status: response.status,
+    });
   }
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
-    throw new AppError(ErrorCode.unavailable, `the demo services at ${base} answered ${method} ${path} with something unexpected: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`, { demoUrl: base });
+    throw new AppError(
+      ErrorCode.unavailable,
+      `the demo services at ${base} answered ${method} ${path} with something unexpected: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`,
+      { demoUrl: base },
+    );
   }
   return parsed.data;
 }
@@ -122,7 +130,12 @@ export async function recentWitness(service: string, options: { afterSeq?: numbe
 /** Every demo service with its current fault controls and the ones it acts on. */
 export async function listDemoServices() {
   const services = await Promise.all(
-    SERVICES.map(async (name) => ({ name, description: SERVICE_DESCRIPTIONS[name], faults: await getServiceFaults(name), applicableFaults: [...SERVICE_FAULTS[name]] })),
+    SERVICES.map(async (name) => ({
+      name,
+      description: SERVICE_DESCRIPTIONS[name],
+      faults: await getServiceFaults(name),
+      applicableFaults: [...SERVICE_FAULTS[name]],
+    })),
   );
   return { demoUrl: demoServicesUrl(), services };
 }

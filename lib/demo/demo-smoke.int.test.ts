@@ -40,7 +40,18 @@ const until = async (check: () => Promise<boolean>, ms = 10_000) => {
 
 it("Stop during a report export: the complete prefix is kept as a partial result and the lock and temp file are verified released", async () => {
   const task = await createTask(t.database, { title: "export then order", ownerId: "o" }, "agent:t");
-  const exportItem = await scheduleWorkItem(t.database, { taskId: task.id, kind: "remote_tool", toolName: "reports.export_report", mechanism: "provider_cancel", intentVersion: 1, input: { rows: 500, rowMs: 10 } }, "agent:t");
+  const exportItem = await scheduleWorkItem(
+    t.database,
+    {
+      taskId: task.id,
+      kind: "remote_tool",
+      toolName: "reports.export_report",
+      mechanism: "provider_cancel",
+      intentVersion: 1,
+      input: { rows: 500, rowMs: 10 },
+    },
+    "agent:t",
+  );
   await until(async () => (await t.database.prisma.resource.count({ where: { workItemId: exportItem.id } })) === 2);
   await new Promise((r) => setTimeout(r, 100));
   await requestCancellation(t.database, { taskId: task.id, reason: "user pressed Stop", actor: "agent:t" });

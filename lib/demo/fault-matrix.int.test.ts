@@ -3,8 +3,23 @@ import type { Principal } from "../auth/tokens";
 import { cancellationMetrics } from "../metrics/cancellation-metrics";
 import { decideReviewItem } from "../review/decide-review-item";
 import {
-  bootDemoWorld, checkAgainstWitness, clearFaults, hasEvent, itemRow, lastWitnessSeq, newTask, scheduleTool, setFaults, sleep, snapshot,
-  stop, taskRow, until, witnessSince, type DemoWorld, type Snapshot,
+  bootDemoWorld,
+  checkAgainstWitness,
+  clearFaults,
+  hasEvent,
+  itemRow,
+  lastWitnessSeq,
+  newTask,
+  scheduleTool,
+  setFaults,
+  sleep,
+  snapshot,
+  stop,
+  taskRow,
+  until,
+  witnessSince,
+  type DemoWorld,
+  type Snapshot,
 } from "../testing/demo-world";
 import { installResponseGate, type ResponseGate } from "../testing/response-gate";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
@@ -69,21 +84,35 @@ afterEach(async () => {
 
 // ---- helpers -----------------------------------------------------------------------------------------
 
-const settled = (taskId: string, ms = 8_000) => until(`task ${taskId} settled (stage cancelled)`, async () => (await taskRow(world, taskId)).stage === "cancelled", ms);
+const settled = (taskId: string, ms = 8_000) =>
+  until(`task ${taskId} settled (stage cancelled)`, async () => (await taskRow(world, taskId)).stage === "cancelled", ms);
 /** Waits for reconciliation to reach a terminal status — bounded, without failing: the assertions judge. */
 const reconciled = (itemId: string, ms = 4_000) =>
-  until(`work item ${itemId} reconciled`, async () => ["completed", "failed", "cancelled", "partial", "cancelled_incomplete"].includes((await itemRow(world, itemId)).status), ms).catch(() => undefined);
-const row = <T = Record<string, unknown>>(table: string, key: string) => world.demo.db.prepare(`SELECT * FROM ${table} WHERE idempotency_key = ?`).get(key) as T | undefined;
+  until(
+    `work item ${itemId} reconciled`,
+    async () => ["completed", "failed", "cancelled", "partial", "cancelled_incomplete"].includes((await itemRow(world, itemId)).status),
+    ms,
+  ).catch(() => undefined);
+const row = <T = Record<string, unknown>>(table: string, key: string) =>
+  world.demo.db.prepare(`SELECT * FROM ${table} WHERE idempotency_key = ?`).get(key) as T | undefined;
 const reviewsOf = (s: Snapshot, kind: string) => s.reviews.filter((r) => r.kind === kind);
 const stepEvents = (taskId: string, workItemId: string) =>
   t.database.prisma.ledgerEvent.findMany({ where: { taskId, workItemId, type: "cancellation.step" }, orderBy: { seq: "asc" } });
 const decide = (reviewItemId: string, proposal: unknown, overrides: { expectedVersion?: string | null } = {}) => {
   const p = proposal as { target: string | null; expectedVersion: string | null };
   return decideReviewItem(t.database, world.registry, oncall, {
-    reviewItemId, decision: "approve", reason: "the customer asked to undo it", target: p.target, expectedVersion: overrides.expectedVersion === undefined ? p.expectedVersion : overrides.expectedVersion,
+    reviewItemId,
+    decision: "approve",
+    reason: "the customer asked to undo it",
+    target: p.target,
+    expectedVersion: overrides.expectedVersion === undefined ? p.expectedVersion : overrides.expectedVersion,
   });
 };
-const settle = <T>(p: Promise<T>) => p.then((value) => ({ value, error: null as unknown }), (error: unknown) => ({ value: null, error }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ value, error: null as unknown }),
+    (error: unknown) => ({ value: null, error }),
+  );
 
 const ORDER = { items: [{ sku: "chair", quantity: 2 }] };
 const RECORD = { name: "Ada Lovelace", email: "ada@example.com" };
@@ -118,7 +147,13 @@ describe("Stop before dispatch", () => {
 
     const s = await snapshot(world, taskId);
     expect(s.items).toHaveLength(6);
-    for (const item of s.items) expect({ tool: item.toolName, status: item.status, startedAt: item.startedAt, attempt: item.attempt }).toEqual({ tool: item.toolName, status: "cancelled", startedAt: null, attempt: 0 });
+    for (const item of s.items)
+      expect({ tool: item.toolName, status: item.status, startedAt: item.startedAt, attempt: item.attempt }).toEqual({
+        tool: item.toolName,
+        status: "cancelled",
+        startedAt: null,
+        attempt: 0,
+      });
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId, type: "work_item.removed_from_dispatch" } })).toBe(6);
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId, type: { in: ["work_item.claimed", "checkpoint.passed"] } } })).toBe(0);
     expect(s.sideEffects).toEqual([]);
@@ -155,7 +190,9 @@ describe("shop", () => {
     // The shop did perform the read (its witness says so): the summary must not list it as cancelled (defect 3).
     expect(witnessSince(world, 0, "shop").some((w) => w.action === "stock_checked" && w.subject === "lamp")).toBe(true);
     expect(s.summary.cancelled_tool_calls).toEqual([]);
-    expect(s.summary.tool_calls.map((c) => c.outcome)).toEqual([{ kind: "abandoned", short: "abandoned (a read)", label: "stopped waiting for it — a read changes nothing" }]);
+    expect(s.summary.tool_calls.map((c) => c.outcome)).toEqual([
+      { kind: "abandoned", short: "abandoned (a read)", label: "stopped waiting for it — a read changes nothing" },
+    ]);
     expect(s.summary.user_message).toBe("Stopped new work. One read abandoned; a read changes nothing.");
     checkAgainstWitness(s);
   });
@@ -242,7 +279,10 @@ describe("shop", () => {
     expect(s.items[0].status).toBe("completed"); // known: the order exists
     checkAgainstWitness(s);
     const stale = reviewsOf(s, "resolve_uncertain").filter((r) => r.status === "open" || r.status === "escalated");
-    expect(stale.map((r) => r.subject), "a review item still asks a person to resolve an outcome the service already confirmed").toEqual([]);
+    expect(
+      stale.map((r) => r.subject),
+      "a review item still asks a person to resolve an outcome the service already confirmed",
+    ).toEqual([]);
   });
 
   it("ignoreCancellation × during submission: an acknowledged but ignored cancel is not a cancellation — the order is reported as it is", async () => {
@@ -420,7 +460,11 @@ describe("crm", () => {
     expect(s.summary.orphaned_side_effects.map((e) => e.tool_call_id)).toEqual([record.correlationId]);
     expect(s.summary.user_message).toMatch(/a person decides by \d\d:\d\d UTC whether to reverse it/);
     // "a person decides" must be backed by a review item a person can act on
-    const reviews = await until("a proposed compensation for the reconciled record", async () => (await snapshot(world, task.id)).reviews.filter((r) => r.kind === "approve_compensation").at(0), 2_000).catch(() => undefined);
+    const reviews = await until(
+      "a proposed compensation for the reconciled record",
+      async () => (await snapshot(world, task.id)).reviews.filter((r) => r.kind === "approve_compensation").at(0),
+      2_000,
+    ).catch(() => undefined);
     expect(reviews, "no approve_compensation review item was opened for the effect found by reconciliation").toBeDefined();
     const decided = await decide(reviews!.id, reviews!.proposal);
     expect(decided).toMatchObject({ compensation: { status: "compensated" } });
@@ -490,7 +534,11 @@ describe("mailer", () => {
     expect(s.actions).not.toContain("mailer:email_sent");
     const created = s.actions.filter((a) => a === "mailer:draft_created").length;
     const discarded = s.actions.filter((a) => a === "mailer:draft_discarded").length;
-    expect({ created, discarded, leftBehind: row<{ id: string; status: string }>("mailer_messages", email.idempotencyKey)?.status ?? null }).toEqual({ created, discarded: created, leftBehind: created ? "discarded" : null });
+    expect({ created, discarded, leftBehind: row<{ id: string; status: string }>("mailer_messages", email.idempotencyKey)?.status ?? null }).toEqual({
+      created,
+      discarded: created,
+      leftBehind: created ? "discarded" : null,
+    });
   });
 
   it("after send: ORPHANED_SIDE_EFFECT — irreversible, reported, a notice for a person; the witness shows email_sent", async () => {
@@ -505,7 +553,9 @@ describe("mailer", () => {
     expect(s.sideEffects.map((e) => ({ outcome: e.outcome, reversible: e.reversible }))).toEqual([{ outcome: "committed", reversible: false }]);
     expect(s.reviews.map((r) => r.kind)).toEqual(["orphaned_side_effect"]);
     expect(s.summary.status).toBe("PARTIALLY_CANCELLED");
-    expect(s.summary.orphaned_side_effects).toEqual([{ tool_name: "mailer.send_email", tool_call_id: email.correlationId, description: expect.stringMatching(/: took effect — it cannot be undone/) }]);
+    expect(s.summary.orphaned_side_effects).toEqual([
+      { tool_name: "mailer.send_email", tool_call_id: email.correlationId, description: expect.stringMatching(/: took effect — it cannot be undone/) },
+    ]);
     expect(s.summary.cancelled_tool_calls).toEqual([]);
     checkAgainstWitness(s);
   });
@@ -527,7 +577,11 @@ describe("mailer", () => {
     expect(s.sideEffects.map((e) => ({ outcome: e.outcome, reversible: e.reversible }))).toEqual([{ outcome: "committed", reversible: false }]);
     expect(s.summary.orphaned_side_effects.map((e) => e.description)).toEqual([expect.stringMatching(/: took effect — it cannot be undone/)]);
     expect(s.summary.cancelled_tool_calls).toEqual([]);
-    const notice = await until("a notice for the irreversible email found by reconciliation", async () => (await snapshot(world, task.id)).reviews.find((r) => r.kind === "orphaned_side_effect"), 2_000).catch(() => undefined);
+    const notice = await until(
+      "a notice for the irreversible email found by reconciliation",
+      async () => (await snapshot(world, task.id)).reviews.find((r) => r.kind === "orphaned_side_effect"),
+      2_000,
+    ).catch(() => undefined);
     expect(notice, "no orphaned_side_effect review item was opened for the email found by reconciliation").toBeDefined();
   });
 
@@ -556,31 +610,40 @@ describe("latency on the commitment request only (per call, X-Demo-Faults) × du
   it.each([
     { service: "shop", tool: "shop.create_order", input: ORDER, url: /\/shop\/orders$/, committed: (key: string) => !!row("shop_orders", key) },
     { service: "crm", tool: "crm.create_record", input: RECORD, url: /\/crm\/records$/, committed: (key: string) => !!row("crm_records", key) },
-    { service: "mailer", tool: "mailer.send_email", input: EMAIL, url: /\/mailer\/drafts\/[\w-]+\/send$/, committed: (key: string) => row<{ status: string }>("mailer_messages", key)?.status === "sent" },
-  ])("$service: Stop while the service is still processing the request — withdrawn before it commits (fenced), or, if it commits, never called cancelled", async ({ service, tool, input, url, committed }) => {
-    gate = installResponseGate();
-    gate.injectFaults({ method: "POST", url }, { latencyMs: 600 }); // this request is slow; the service's lookups are not
-    const task = await newTask(world, `${tool}, slow commit`);
-    const item = await scheduleTool(world, task.id, tool, input);
-    await until("the checkpoint before the commitment passed", () => hasEvent(world, item.id, "checkpoint.passed"));
-    await sleep(80); // the request has reached the service, which has not committed yet
-    await stop(world, task.id);
-    await settled(task.id);
-    await sleep(800); // the slow request reaches its commit point at the service (refused if it was withdrawn)
-    await reconciled(item.id);
-    await sleep(300); // more maintenance passes: time to re-ask
+    {
+      service: "mailer",
+      tool: "mailer.send_email",
+      input: EMAIL,
+      url: /\/mailer\/drafts\/[\w-]+\/send$/,
+      committed: (key: string) => row<{ status: string }>("mailer_messages", key)?.status === "sent",
+    },
+  ])(
+    "$service: Stop while the service is still processing the request — withdrawn before it commits (fenced), or, if it commits, never called cancelled",
+    async ({ service, tool, input, url, committed }) => {
+      gate = installResponseGate();
+      gate.injectFaults({ method: "POST", url }, { latencyMs: 600 }); // this request is slow; the service's lookups are not
+      const task = await newTask(world, `${tool}, slow commit`);
+      const item = await scheduleTool(world, task.id, tool, input);
+      await until("the checkpoint before the commitment passed", () => hasEvent(world, item.id, "checkpoint.passed"));
+      await sleep(80); // the request has reached the service, which has not committed yet
+      await stop(world, task.id);
+      await settled(task.id);
+      await sleep(800); // the slow request reaches its commit point at the service (refused if it was withdrawn)
+      await reconciled(item.id);
+      await sleep(300); // more maintenance passes: time to re-ask
 
-    const s = await snapshot(world, task.id);
-    checkAgainstWitness(s);
-    const fencedAtService = witnessLog(world.demo.db, service as never).some((w) => w.action === "request_fenced" && w.subject === item.idempotencyKey);
-    if (committed(item.idempotencyKey)) {
-      expect(["completed", "uncertain"]).toContain(s.items[0].status);
-    } else {
-      // Reconciliation withdrew the request before concluding it never happened; the service refused it.
-      expect(fencedAtService).toBe(true);
-      expect(s.items[0].status).not.toBe("completed");
-    }
-  });
+      const s = await snapshot(world, task.id);
+      checkAgainstWitness(s);
+      const fencedAtService = witnessLog(world.demo.db, service as never).some((w) => w.action === "request_fenced" && w.subject === item.idempotencyKey);
+      if (committed(item.idempotencyKey)) {
+        expect(["completed", "uncertain"]).toContain(s.items[0].status);
+      } else {
+        // Reconciliation withdrew the request before concluding it never happened; the service refused it.
+        expect(fencedAtService).toBe(true);
+        expect(s.items[0].status).not.toBe("completed");
+      }
+    },
+  );
 });
 
 // ---- reports -----------------------------------------------------------------------------------------
@@ -609,11 +672,22 @@ describe("reports", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(300);
     expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => `row ${i + 1}`)); // a complete prefix
-    expect(s.resources.map((r) => [r.type, r.state, !!r.verifiedAt])).toEqual([["lock", "released", true], ["temp_file", "released", true]]);
+    expect(s.resources.map((r) => [r.type, r.state, !!r.verifiedAt])).toEqual([
+      ["lock", "released", true],
+      ["temp_file", "released", true],
+    ]);
     expect(s.actions).toEqual(expect.arrayContaining(["reports:export_started", "reports:lock_acquired", "reports:export_cancelled", "reports:lock_released"]));
     expect(s.actions).not.toContain("reports:export_completed");
     expect(s.summary.status).toBe("CANCELLED");
-    expect(s.summary.cancelled_tool_calls).toEqual([{ tool_call_id: item.correlationId, tool_name: "reports.export_report", cancellation_status: "CANCELLED", partial_result: { marker: "PARTIAL_RESULT", value: expect.anything() }, orphaned_resources: [] }]);
+    expect(s.summary.cancelled_tool_calls).toEqual([
+      {
+        tool_call_id: item.correlationId,
+        tool_name: "reports.export_report",
+        cancellation_status: "CANCELLED",
+        partial_result: { marker: "PARTIAL_RESULT", value: expect.anything() },
+        orphaned_resources: [],
+      },
+    ]);
     expect(s.summary.user_message).toBe("Stopped new work. One partial result kept.");
     checkAgainstWitness(s);
   });
@@ -626,7 +700,10 @@ describe("reports", () => {
 
     const s = await snapshot(world, task.id);
     expect(s.items[0].status).toBe("partial");
-    expect(s.resources.map((r) => [r.type, r.state, !!r.verifiedAt])).toEqual([["lock", "orphaned", true], ["temp_file", "orphaned", true]]);
+    expect(s.resources.map((r) => [r.type, r.state, !!r.verifiedAt])).toEqual([
+      ["lock", "orphaned", true],
+      ["temp_file", "orphaned", true],
+    ]);
     expect(reviewsOf(s, "orphaned_resource")).toHaveLength(2);
     expect(s.actions).toContain("reports:release_failed");
     expect(s.actions).not.toContain("reports:lock_released");
@@ -655,12 +732,25 @@ describe("reports", () => {
     expect(s.actions).not.toContain("reports:export_cancelled");
     expect(s.items[0].status).toBe("completed");
     expect((s.items[0].result as { rows: string[] }).rows).toHaveLength(40);
-    expect(s.resources.map((r) => [r.type, r.state])).toEqual([["lock", "released"], ["temp_file", "released"]]);
+    expect(s.resources.map((r) => [r.type, r.state])).toEqual([
+      ["lock", "released"],
+      ["temp_file", "released"],
+    ]);
     // Not cancelled: the service acknowledged the cancel and carried on — it could not be stopped, and finished.
-    expect(s.summary.cancelled_tool_calls).toEqual([{ tool_call_id: item.correlationId, tool_name: "reports.export_report", cancellation_status: "UNRECOVERABLE", partial_result: null, orphaned_resources: [] }]);
+    expect(s.summary.cancelled_tool_calls).toEqual([
+      {
+        tool_call_id: item.correlationId,
+        tool_name: "reports.export_report",
+        cancellation_status: "UNRECOVERABLE",
+        partial_result: null,
+        orphaned_resources: [],
+      },
+    ]);
     expect(s.summary.completed_tool_calls).toEqual([{ tool_call_id: item.correlationId, tool_name: "reports.export_report", status: "completed" }]);
     expect(s.summary.status).toBe("PARTIALLY_CANCELLED");
-    expect(s.summary.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service acknowledged the cancel and carried on; it finished (less than a second|\d+ s) after the Stop\.$/);
+    expect(s.summary.user_message).toMatch(
+      /^Stopped new work\. One step could not be stopped — the service acknowledged the cancel and carried on; it finished (less than a second|\d+ s) after the Stop\.$/,
+    );
     checkAgainstWitness(s);
     // The export finished AFTER the Stop (the witness: export_completed later than the boundary); the message
     // must not say it "had already finished" — it ran on because the service ignored the cancellation.
@@ -674,11 +764,22 @@ describe("reports", () => {
     const { task, item } = await startExport("export, cancel endpoint down", { rows: 60, rowMs: 10 });
     await stop(world, task.id);
     await settled(task.id, 12_000);
-    await until("the export ran to its end", () => witnessSince(world, 0, "reports").some((w) => w.action === "export_completed" && w.subject === row<{ id: string }>("report_exports", item.idempotencyKey)?.id), 5_000);
+    await until(
+      "the export ran to its end",
+      () =>
+        witnessSince(world, 0, "reports").some(
+          (w) => w.action === "export_completed" && w.subject === row<{ id: string }>("report_exports", item.idempotencyKey)?.id,
+        ),
+      5_000,
+    );
     await reconciled(item.id);
     // The ledger learns that the export released its lock and temp file when the engine verifies them after
     // the reconciliation: wait for that rather than for a fixed time (a busy machine takes longer).
-    await until("the export's resources verified released", async () => (await t.database.prisma.resource.count({ where: { workItemId: item.id, state: "released" } })) === 2, 10_000);
+    await until(
+      "the export's resources verified released",
+      async () => (await t.database.prisma.resource.count({ where: { workItemId: item.id, state: "released" } })) === 2,
+      10_000,
+    );
 
     const s = await snapshot(world, task.id);
     const cancelStep = (await stepEvents(task.id, item.id)).find((e) => (e.data as { action?: string }).action === "provider_cancel");
@@ -692,7 +793,10 @@ describe("reports", () => {
     expect(s.summary.status).not.toBe("CANCELLED");
     checkAgainstWitness(s);
     // the export released its lock and temp file itself when it ended: the ledger must not keep calling them orphaned
-    expect(s.resources.map((r) => [r.type, r.state])).toEqual([["lock", "released"], ["temp_file", "released"]]);
+    expect(s.resources.map((r) => [r.type, r.state])).toEqual([
+      ["lock", "released"],
+      ["temp_file", "released"],
+    ]);
   });
 });
 
@@ -707,9 +811,15 @@ describe("Stop after success (no commitment)", () => {
     await until("both finished", async () => (await itemRow(world, exp.id)).status === "completed" && (await itemRow(world, gen.id)).status === "completed");
     await stop(world, task.id);
     await settled(task.id);
-    await until("the export's resources verified", async () => (await t.database.prisma.resource.count({ where: { workItemId: exp.id, state: "released" } })) === 2, 3_000);
+    await until(
+      "the export's resources verified",
+      async () => (await t.database.prisma.resource.count({ where: { workItemId: exp.id, state: "released" } })) === 2,
+      3_000,
+    );
 
-    const generations = witnessSince(world, since, "inference").filter((w) => w.action === "generation_started").map((w) => w.subject!);
+    const generations = witnessSince(world, since, "inference")
+      .filter((w) => w.action === "generation_started")
+      .map((w) => w.subject!);
     const s = await snapshot(world, task.id, { generations });
     expect(s.actions).toEqual(expect.arrayContaining(["reports:export_completed", "reports:lock_released", "inference:generation_completed"]));
     expect(s.summary.cancelled_tool_calls).toEqual([]);
@@ -731,7 +841,11 @@ describe("inference", () => {
     await sleep(150);
     await stop(world, task.id);
     await settled(task.id);
-    await until("the service ended the generation", () => witnessSince(world, since, "inference").some((w) => w.subject === started.subject && w.action !== "generation_started"), 4_000);
+    await until(
+      "the service ended the generation",
+      () => witnessSince(world, since, "inference").some((w) => w.subject === started.subject && w.action !== "generation_started"),
+      4_000,
+    );
 
     const s = await snapshot(world, task.id, { generations: [started.subject!] });
     expect(s.items[0].status).toBe("cancelled_incomplete"); // stopped; half an answer is not kept
@@ -758,8 +872,16 @@ describe("inference", () => {
     await sleep(80);
     await stop(world, task.id);
     await settled(task.id);
-    const started = await until("the service took the request", () => witnessSince(world, since, "inference").find((w) => w.action === "generation_started"), 2_000);
-    await until("the service ended the generation", () => witnessSince(world, since, "inference").some((w) => w.subject === started.subject && w.action !== "generation_started"), 3_000);
+    const started = await until(
+      "the service took the request",
+      () => witnessSince(world, since, "inference").find((w) => w.action === "generation_started"),
+      2_000,
+    );
+    await until(
+      "the service ended the generation",
+      () => witnessSince(world, since, "inference").some((w) => w.subject === started.subject && w.action !== "generation_started"),
+      3_000,
+    );
 
     const s = await snapshot(world, task.id, { generations: [started.subject!] });
     expect(s.items[0].status).not.toBe("completed");
@@ -780,12 +902,23 @@ describe("inference", () => {
     const b = await scheduleTool(world, second.id, "inference.generate", { prompt: "second answer", words: 20, wordMs: 10 });
     await stop(world, second.id);
     await settled(second.id);
-    const late = await until("the first request reached the service", () => witnessSince(world, since, "inference").find((w) => w.action === "generation_started"), 3_000);
-    await until("the service ended it", () => witnessSince(world, since, "inference").some((w) => w.subject === late.subject && w.action !== "generation_started"), 3_000);
+    const late = await until(
+      "the first request reached the service",
+      () => witnessSince(world, since, "inference").find((w) => w.action === "generation_started"),
+      3_000,
+    );
+    await until(
+      "the service ended it",
+      () => witnessSince(world, since, "inference").some((w) => w.subject === late.subject && w.action !== "generation_started"),
+      3_000,
+    );
 
     // The service's own record says whose request it was: the first call's key, not the second's.
     expect(late.detail).toEqual({ key: a.idempotencyKey });
-    const keyed = (key: string) => witnessSince(world, since, "inference").filter((w) => w.action === "generation_started" && (w.detail as { key?: string } | null)?.key === key).map((w) => w.subject!);
+    const keyed = (key: string) =>
+      witnessSince(world, since, "inference")
+        .filter((w) => w.action === "generation_started" && (w.detail as { key?: string } | null)?.key === key)
+        .map((w) => w.subject!);
     const bRow = await itemRow(world, b.id);
     if (bRow.startedAt === null) expect(keyed(b.idempotencyKey)).toEqual([]); // never started: the service saw nothing of it
     checkAgainstWitness(await snapshot(world, second.id, { generations: keyed(b.idempotencyKey) }));

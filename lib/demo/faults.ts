@@ -28,7 +28,10 @@ export function getFaults(db: DemoDb, service: ServiceName): Faults {
 
 export function setFaults(db: DemoDb, service: ServiceName, faults: Faults): Faults {
   const parsed = FaultsSchema.parse(faults);
-  db.prepare("INSERT INTO faults (service, settings) VALUES (?, ?) ON CONFLICT(service) DO UPDATE SET settings = excluded.settings").run(service, JSON.stringify(parsed));
+  db.prepare("INSERT INTO faults (service, settings) VALUES (?, ?) ON CONFLICT(service) DO UPDATE SET settings = excluded.settings").run(
+    service,
+    JSON.stringify(parsed),
+  );
   return parsed;
 }
 

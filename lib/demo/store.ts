@@ -40,7 +40,13 @@ export function openDemoStore(file: string): DemoDb {
   const stocked = db.prepare("SELECT COUNT(*) AS n FROM shop_stock").get() as { n: number };
   if (stocked.n === 0) {
     const insert = db.prepare("INSERT INTO shop_stock (sku, name, price_cents, quantity) VALUES (?, ?, ?, ?)");
-    for (const [sku, name, price, qty] of [["chair", "Oak chair", 6000, 40], ["desk", "Standing desk", 42000, 8], ["lamp", "Desk lamp", 3500, 100], ["mug", "Mug", 900, 500]] as const) insert.run(sku, name, price, qty);
+    for (const [sku, name, price, qty] of [
+      ["chair", "Oak chair", 6000, 40],
+      ["desk", "Standing desk", 42000, 8],
+      ["lamp", "Desk lamp", 3500, 100],
+      ["mug", "Mug", 900, 500],
+    ] as const)
+      insert.run(sku, name, price, qty);
   }
   return db;
 }
@@ -48,7 +54,14 @@ export function openDemoStore(file: string): DemoDb {
 /** Records a write to an order or record: the version it produced, and who made it. */
 export function recordWrite(db: DemoDb, service: "shop" | "crm", subject: string, version: number, byWhom: string, action: string) {
   if (!db.open) return;
-  db.prepare("INSERT INTO record_history (service, subject, version, by_whom, action, at) VALUES (?, ?, ?, ?, ?, ?)").run(service, subject, version, byWhom, action, new Date().toISOString());
+  db.prepare("INSERT INTO record_history (service, subject, version, by_whom, action, at) VALUES (?, ?, ?, ?, ?, ?)").run(
+    service,
+    subject,
+    version,
+    byWhom,
+    action,
+    new Date().toISOString(),
+  );
 }
 
 /**
@@ -56,7 +69,12 @@ export function recordWrite(db: DemoDb, service: "shop" | "crm", subject: string
  * who made it and the version it produced (older records without history: created at version 1).
  */
 export function recordEvidence(db: DemoDb, service: "shop" | "crm", subject: string) {
-  const rows = db.prepare("SELECT version, by_whom, action, at FROM record_history WHERE service = ? AND subject = ? ORDER BY seq").all(service, subject) as { version: number; by_whom: string; action: string; at: string }[];
+  const rows = db.prepare("SELECT version, by_whom, action, at FROM record_history WHERE service = ? AND subject = ? ORDER BY seq").all(service, subject) as {
+    version: number;
+    by_whom: string;
+    action: string;
+    at: string;
+  }[];
   const created = rows.find((r) => r.action === "created");
   return {
     createdVersion: created?.version ?? 1,
@@ -64,17 +82,30 @@ export function recordEvidence(db: DemoDb, service: "shop" | "crm", subject: str
   };
 }
 
-export interface WitnessEntry { seq: number; service: string; action: string; subject: string | null; detail: unknown; at: string }
+export interface WitnessEntry {
+  seq: number;
+  service: string;
+  action: string;
+  subject: string | null;
+  detail: unknown;
+  at: string;
+}
 
 /** What the service really did (append-only). */
 export function witness(db: DemoDb, service: ServiceName, action: string, subject: string | null, detail: unknown = null) {
   if (!db.open) return; // the world was shut down under a request still streaming
-  db.prepare("INSERT INTO witness (service, action, subject, detail, at) VALUES (?, ?, ?, ?, ?)").run(service, action, subject, detail === null ? null : JSON.stringify(detail), new Date().toISOString());
+  db.prepare("INSERT INTO witness (service, action, subject, detail, at) VALUES (?, ?, ?, ?, ?)").run(
+    service,
+    action,
+    subject,
+    detail === null ? null : JSON.stringify(detail),
+    new Date().toISOString(),
+  );
 }
 
 export function witnessLog(db: DemoDb, service?: string): WitnessEntry[] {
-  const rows = (service
-    ? db.prepare("SELECT * FROM witness WHERE service = ? ORDER BY seq").all(service)
-    : db.prepare("SELECT * FROM witness ORDER BY seq").all()) as (Omit<WitnessEntry, "detail"> & { detail: string | null })[];
+  const rows = (
+    service ? db.prepare("SELECT * FROM witness WHERE service = ? ORDER BY seq").all(service) : db.prepare("SELECT * FROM witness ORDER BY seq").all()
+  ) as (Omit<WitnessEntry, "detail"> & { detail: string | null })[];
   return rows.map((r) => ({ ...r, detail: r.detail ? JSON.parse(r.detail) : null }));
 }

@@ -15,7 +15,10 @@ export interface DemoToolOptions {
 }
 
 class ServiceError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -23,7 +26,11 @@ class ServiceError extends Error {
 export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   const base = options.baseUrl.replace(/\/$/, "");
   const timeoutMs = options.callTimeoutMs ?? 5_000;
-  const call = async <T = Record<string, unknown>>(method: string, path: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> => {
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ): Promise<T> => {
     const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     const res = await fetch(`${base}${path}`, {
       method,
@@ -55,25 +62,40 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   type Record_ = History & { recordId: string; version: number; archived: boolean; name: string };
   /** The service's evidence about a record: the version the agent's write produced, the version now, who wrote since. */
   const evidenceOf = (r: History & { version: number }) => ({
-    createdVersion: String(r.createdVersion), currentVersion: String(r.version),
-    editedBy: [...new Set(r.laterWrites.filter((w) => w.by !== "agent").map((w) => w.by))], laterWrites: r.laterWrites,
+    createdVersion: String(r.createdVersion),
+    currentVersion: String(r.version),
+    editedBy: [...new Set(r.laterWrites.filter((w) => w.by !== "agent").map((w) => w.by))],
+    laterWrites: r.laterWrites,
   });
   type Message = { messageId: string; status: string; to: string };
   type Export = { exportId: string; status: string; rowsWritten: number; rowsTotal: number; rows: string[]; lockHeld: boolean; tempFile: string | null };
 
   const checkStock: ToolDefinition<{ sku?: string }> = {
-    name: "shop.check_stock", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name: "shop.check_stock",
+    kind: "remote_tool",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     input: z.object({ sku: z.string().optional() }),
     run: (input, ctx) => call("GET", `/shop/stock${input.sku ? `?sku=${encodeURIComponent(input.sku)}` : ""}`, { signal: ctx.signal }),
   };
 
   const createOrder: ToolDefinition<{ items: { sku: string; quantity: number }[] }> = {
-    name: "shop.create_order", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
+    name: "shop.create_order",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "provider_cancel",
     input: z.object({ items: z.array(z.object({ sku: z.string(), quantity: z.number().int().min(1) })).min(1) }),
     async run(input, ctx) {
       await ctx.checkpoint(); // the commitment: refused after Stop or if the confirmed proposal changed
       const order = await call<Order>("POST", "/shop/orders", { body: { idempotencyKey: ctx.idempotencyKey, items: input.items }, signal: ctx.signal });
-      await ctx.submitted(order.orderId, { externalRecordId: order.orderId, externalVersion: String(order.createdVersion), reversible: true, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})` });
+      await ctx.submitted(order.orderId, {
+        externalRecordId: order.orderId,
+        externalVersion: String(order.createdVersion),
+        reversible: true,
+        description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})`,
+      });
       return order;
     },
     // Withdraws the request if it has not committed (a fence by idempotency key). A placed order is NOT
@@ -84,8 +106,13 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         const order = await lookup<Order>("/shop/orders", ref);
         if (!order || order.status === "cancelled") return { status: "not_committed" };
         return {
-          status: "committed", externalRecordId: order.orderId, externalVersion: String(order.createdVersion), currentVersion: String(order.version), evidence: evidenceOf(order),
-          result: order, description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})`,
+          status: "committed",
+          externalRecordId: order.orderId,
+          externalVersion: String(order.createdVersion),
+          currentVersion: String(order.version),
+          evidence: evidenceOf(order),
+          result: order,
+          description: `order ${order.orderId} (${describeItems(order.items)}, ${money(order.amountCents)})`,
         };
       } catch (error) {
         return unknown(error);
@@ -93,23 +120,39 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     },
     async compensate(effect, expectedVersion) {
       const order = await call<Order>("GET", `/shop/orders/${effect.externalRecordId}`);
-      if (String(order.version) !== expectedVersion) return { status: "conflict", currentVersion: String(order.version), detail: `order ${order.orderId} is at version ${order.version}, not ${expectedVersion}` };
+      if (String(order.version) !== expectedVersion)
+        return {
+          status: "conflict",
+          currentVersion: String(order.version),
+          detail: `order ${order.orderId} is at version ${order.version}, not ${expectedVersion}`,
+        };
       if (order.status === "shipped") return { status: "failed", detail: `order ${order.orderId} has shipped and can no longer be cancelled` };
       await call("POST", `/shop/orders/${order.orderId}/cancel`);
       const after = await call<Order>("GET", `/shop/orders/${order.orderId}`);
-      return after.status === "cancelled" ? { status: "compensated", detail: `order ${order.orderId} cancelled` } : { status: "failed", detail: `the shop acknowledged but the order is ${after.status}` };
+      return after.status === "cancelled"
+        ? { status: "compensated", detail: `order ${order.orderId} cancelled` }
+        : { status: "failed", detail: `the shop acknowledged but the order is ${after.status}` };
     },
     describeEffect: (e) => e.description ?? `order ${e.externalRecordId}`,
   };
 
   const createRecord: ToolDefinition<{ name: string; email: string }> = {
-    name: "crm.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
+    name: "crm.create_record",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "provider_cancel",
     input: z.object({ name: z.string().min(1), email: z.email() }),
     async run(input, ctx) {
       await ctx.checkpoint();
       const record = await call<Record_>("POST", "/crm/records", { body: { idempotencyKey: ctx.idempotencyKey, ...input }, signal: ctx.signal });
       // The version THIS write produced (the record may already have been edited by someone else since).
-      await ctx.submitted(record.recordId, { externalRecordId: record.recordId, externalVersion: String(record.createdVersion), reversible: true, description: `CRM record ${record.recordId} for ${input.name}` });
+      await ctx.submitted(record.recordId, {
+        externalRecordId: record.recordId,
+        externalVersion: String(record.createdVersion),
+        reversible: true,
+        description: `CRM record ${record.recordId} for ${input.name}`,
+      });
       return record;
     },
     cancel: (ref) => fence("crm", ref), // withdraws a create that has not committed; archiving is compensation
@@ -118,8 +161,13 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         const record = await lookup<Record_>("/crm/records", ref);
         if (!record) return { status: "not_committed" };
         return {
-          status: "committed", externalRecordId: record.recordId, externalVersion: String(record.createdVersion), currentVersion: String(record.version), evidence: evidenceOf(record),
-          result: record, description: `CRM record ${record.recordId} for ${record.name}`,
+          status: "committed",
+          externalRecordId: record.recordId,
+          externalVersion: String(record.createdVersion),
+          currentVersion: String(record.version),
+          evidence: evidenceOf(record),
+          result: record,
+          description: `CRM record ${record.recordId} for ${record.name}`,
         };
       } catch (error) {
         return unknown(error);
@@ -141,7 +189,11 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   };
 
   const sendEmail: ToolDefinition<{ to: string; subject: string; body: string }> = {
-    name: "mailer.send_email", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "provider_cancel",
+    name: "mailer.send_email",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "provider_cancel",
     resources: ["mail_draft"], // written ahead: a call may leave a draft (named by the call's idempotency key)
     input: z.object({ to: z.email(), subject: z.string().min(1), body: z.string() }),
     async run(input, ctx) {
@@ -177,7 +229,8 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         if (!message) return { status: "not_committed", holds: [] };
         const holds = message.status === "draft" ? [{ type: "mail_draft", handle: ref.idempotencyKey }] : [];
         // A draft that was never sent: not committed; what was prepared is reported as discarded work.
-        if (message.status !== "sent") return { status: "not_committed", partialResult: { draft: message.messageId, discarded: true }, partialComplete: false, holds }; // the engine discards it (the mail_draft resource) and verifies
+        if (message.status !== "sent")
+          return { status: "not_committed", partialResult: { draft: message.messageId, discarded: true }, partialComplete: false, holds }; // the engine discards it (the mail_draft resource) and verifies
         return { status: "committed", externalRecordId: message.messageId, result: message, description: `email to ${message.to}`, holds };
       } catch (error) {
         return unknown(error);
@@ -192,7 +245,11 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   }
 
   const exportReport: ToolDefinition<{ rows: number; rowMs?: number }> = {
-    name: "reports.export_report", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "provider_cancel",
+    name: "reports.export_report",
+    kind: "remote_tool",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "provider_cancel",
     // Written ahead: a call may hold the export's lock and its temp file (the ledger records both before the start).
     resources: ["lock", "temp_file"],
     input: z.object({ rows: z.number().int().min(1).max(100_000), rowMs: z.number().int().min(1).optional() }),
@@ -238,7 +295,10 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         const found = await lookup<Export>("/reports/exports", ref);
         if (!found) return { status: "not_committed", holds: [] };
         // What the service holds for this call now (written ahead: the lock and the temp file, by their handles).
-        const holds = [...(found.lockHeld ? [{ type: "lock", handle: found.exportId }] : []), ...(found.tempFile ? [{ type: "temp_file", handle: found.tempFile }] : [])];
+        const holds = [
+          ...(found.lockHeld ? [{ type: "lock", handle: found.exportId }] : []),
+          ...(found.tempFile ? [{ type: "temp_file", handle: found.tempFile }] : []),
+        ];
         if (found.status === "running") return { status: "running", holds };
         if (found.status === "completed") return { status: "committed", result: { exportId: found.exportId, rows: found.rows }, holds };
         return { status: "not_committed", partialResult: { exportId: found.exportId, rows: found.rows }, partialComplete: true, holds };
@@ -259,10 +319,19 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
   };
 
   const generate: ToolDefinition<{ prompt: string; words?: number; wordMs?: number }> = {
-    name: "inference.generate", kind: "model_request", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name: "inference.generate",
+    kind: "model_request",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     input: z.object({ prompt: z.string().min(1), words: z.number().int().optional(), wordMs: z.number().int().optional() }),
     async run(input, ctx) {
-      const res = await fetch(`${base}/inference/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...input, idempotencyKey: ctx.idempotencyKey }), signal: ctx.signal });
+      const res = await fetch(`${base}/inference/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...input, idempotencyKey: ctx.idempotencyKey }),
+        signal: ctx.signal,
+      });
       if (!res.ok || !res.body) throw new ServiceError(res.status, `generate → ${res.status}`);
       const generationId = res.headers.get("x-generation-id");
       let text = "";

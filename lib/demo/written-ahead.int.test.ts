@@ -2,7 +2,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CancellationEngine } from "../cancellation/engine";
-import { checkAgainstWitness, clearFaults, itemRow, newTask, scheduleTool, setFaults, snapshot, stop, taskRow, until, type DemoWorld } from "../testing/demo-world";
+import {
+  checkAgainstWitness,
+  clearFaults,
+  itemRow,
+  newTask,
+  scheduleTool,
+  setFaults,
+  snapshot,
+  stop,
+  taskRow,
+  until,
+  type DemoWorld,
+} from "../testing/demo-world";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
@@ -94,10 +106,20 @@ beforeAll(async () => {
   for (const tool of demoTools({ baseUrl: tap.url, callTimeoutMs: 3_000, pollMs: 20 })) registry.register(tool);
   const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000, pollMs: 20 }).start();
   const engine = new CancellationEngine(t.database, {
-    registry, verifyDelayMs: 30, settleTimeoutMs: 1_500, cancelAttempts: 3, cancelBackoffMs: 20, cancelTimeoutMs: 2_000, reconcileIntervalMs: 100,
+    registry,
+    verifyDelayMs: 30,
+    settleTimeoutMs: 1_500,
+    cancelAttempts: 3,
+    cancelBackoffMs: 20,
+    cancelTimeoutMs: 2_000,
+    reconcileIntervalMs: 100,
   }).start(100);
   world = {
-    database: t.database, demo, registry, pool, engine,
+    database: t.database,
+    demo,
+    registry,
+    pool,
+    engine,
     async close() {
       await pool.stop();
       await engine.stop();
@@ -124,7 +146,9 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     await stop(world, task.id);
     await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
 
-    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; temp_file: string | null; lock_held: number } | undefined;
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as
+      | { id: string; temp_file: string | null; lock_held: number }
+      | undefined;
     expect(exp, "the service started the export (the race of the issue took place)").toBeDefined();
     const s = await snapshot(world, task.id);
     const actions = s.witness.filter((w) => w.subject === exp!.id).map((w) => w.action);
@@ -156,7 +180,9 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     await stop(world, task.id);
     await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 20_000);
 
-    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; status: string; lock_held: number } | undefined;
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as
+      | { id: string; status: string; lock_held: number }
+      | undefined;
     expect(exp, "the service started the export").toBeDefined();
     const s = await snapshot(world, task.id);
     const actions = s.witness.filter((w) => w.subject === exp!.id).map((w) => w.action);
@@ -166,7 +192,10 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     expect(resources.filter((r) => r.state !== "released").map((r) => `${r.type}:${r.handle}:${r.state}`)).toEqual([]);
     for (const r of resources) expect([`lock:${exp!.id}`, `temp_file:/tmp/stopline-demo-${exp!.id}.csv`]).toContain(`${r.type}:${r.handle}`);
     const intents = await t.database.prisma.resourceIntent.findMany({ where: { workItemId: item.id }, orderBy: { type: "asc" } });
-    expect(intents.map((i) => [i.type, ["bound", "not_held"].includes(i.state)])).toEqual([["lock", true], ["temp_file", true]]);
+    expect(intents.map((i) => [i.type, ["bound", "not_held"].includes(i.state)])).toEqual([
+      ["lock", true],
+      ["temp_file", true],
+    ]);
     expect(s.summary.orphaned_resources).toEqual([]);
     expect(s.summary.user_message).not.toMatch(/could not be released/);
     expect(s.reviews.filter((v) => v.kind === "orphaned_resource")).toEqual([]);
@@ -182,9 +211,13 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     await clearFaults(world);
     await until("settled by asking the service", async () => (await itemRow(world, item.id)).status === "completed", 15_000);
 
-    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as { id: string; status: string } | undefined;
+    const exp = world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as
+      | { id: string; status: string }
+      | undefined;
     expect(exp?.status).toBe("completed");
-    const actions = witnessLog(world.demo.db, "reports").filter((w) => w.subject === exp!.id).map((w) => w.action);
+    const actions = witnessLog(world.demo.db, "reports")
+      .filter((w) => w.subject === exp!.id)
+      .map((w) => w.action);
     expect(actions).toEqual(expect.arrayContaining(["export_started", "export_completed"]));
     expect(actions.filter((a) => a === "export_started")).toHaveLength(1); // the retry asked for the same export, started once
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id } });
@@ -200,7 +233,11 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
       await start.arrived; // the start left the worker; the service has not seen it
       await stop(world, task.id);
       // The engine finds no export for the call and withdraws the start by its idempotency key (the reports fence) …
-      await until("the start withdrawn at the service", () => world.demo.db.prepare("SELECT 1 FROM fences WHERE service = 'reports' AND idempotency_key = ?").get(item.idempotencyKey), 10_000);
+      await until(
+        "the start withdrawn at the service",
+        () => world.demo.db.prepare("SELECT 1 FROM fences WHERE service = 'reports' AND idempotency_key = ?").get(item.idempotencyKey),
+        10_000,
+      );
     } finally {
       start.release(); // … and only then does the start reach the service
     }
@@ -209,7 +246,10 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
 
     expect(world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey)).toBeUndefined();
     const intents = await t.database.prisma.resourceIntent.findMany({ where: { workItemId: item.id }, orderBy: { type: "asc" } });
-    expect(intents.map((i) => [i.type, i.state])).toEqual([["lock", "not_held"], ["temp_file", "not_held"]]);
+    expect(intents.map((i) => [i.type, i.state])).toEqual([
+      ["lock", "not_held"],
+      ["temp_file", "not_held"],
+    ]);
     const s = await snapshot(world, task.id);
     expect(s.resources.filter((r) => r.workItemId === item.id)).toEqual([]);
     expect(s.summary.status).toBe("CANCELLED");

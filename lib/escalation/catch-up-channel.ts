@@ -13,7 +13,11 @@ const ORPHAN_KINDS = new Set<string>([ReviewItemKind.orphanedResource, ReviewIte
  * unique per (channel, item, kind), so running it twice sends nothing twice. The deliverer sends them on its next
  * pass (its poll, at most a second later).
  */
-export async function catchUpChannel(database: Database, channel: { id: string; kind: string; createdAt: Date }, options: { publicUrl?: string } = {}): Promise<number> {
+export async function catchUpChannel(
+  database: Database,
+  channel: { id: string; kind: string; createdAt: Date },
+  options: { publicUrl?: string } = {},
+): Promise<number> {
   const prisma = database.prisma;
   const escalatedOrphans = await prisma.escalationDelivery.findMany({
     where: { kind: DeliveryKind.escalated, channelId: { not: channel.id } },
@@ -43,18 +47,22 @@ export async function catchUpChannel(database: Database, channel: { id: string; 
     const mine = causes.filter((e) => e.entityId === item.id);
     const escalation = mine.filter((e) => e.type === "review_item.escalated").at(-1);
     const cause = item.status === ReviewItemStatus.escalated ? escalation : mine.find((e) => e.type === "review_item.opened");
-    const trigger = item.status !== ReviewItemStatus.escalated
-      ? EscalationTrigger.highRiskOrphan
-      : /^deadline\b/.test(escalation?.reason ?? "") ? EscalationTrigger.deadlinePassed : EscalationTrigger.escalated;
+    const trigger =
+      item.status !== ReviewItemStatus.escalated
+        ? EscalationTrigger.highRiskOrphan
+        : /^deadline\b/.test(escalation?.reason ?? "")
+          ? EscalationTrigger.deadlinePassed
+          : EscalationTrigger.escalated;
     const facts: EscalationFacts = {
       event: EscalationEvent.escalated,
       trigger,
       reviewItem: { id: item.id, kind: item.kind, subject: item.subject, deadline: item.deadline.toISOString(), status: item.status },
       task: { id: item.task.id, title: item.task.title },
       escalatedAt: (cause?.createdAt ?? item.updatedAt).toISOString(),
-      reason: trigger === EscalationTrigger.highRiskOrphan
-        ? `high-risk ${item.kind === ReviewItemKind.orphanedResource ? "orphaned resource" : "irreversible side effect"}: escalated as soon as it was found`
-        : (cause?.reason ?? null),
+      reason:
+        trigger === EscalationTrigger.highRiskOrphan
+          ? `high-risk ${item.kind === ReviewItemKind.orphanedResource ? "orphaned resource" : "irreversible side effect"}: escalated as soon as it was found`
+          : (cause?.reason ?? null),
       links: linksFor(base, item.id, item.taskId),
       late: { channelAddedAt: channel.createdAt.toISOString() },
     };

@@ -71,6 +71,7 @@ export function channelHealthSentence(h: ChannelHealthFacts, time: (iso: string)
   if (h.attempts === 0) return h.health === ChannelHealth.removed ? "never used" : "no delivery attempted yet — send a test to check it";
   const success = h.lastSuccessAt ? `last delivered ${time(h.lastSuccessAt)}` : "never delivered";
   if (h.consecutiveFailures === 0) return success;
-  const failed = h.consecutiveFailures === h.attempts ? `${h.consecutiveFailures} of ${h.attempts} attempts failed` : `${h.consecutiveFailures} failed in a row`;
+  const failed =
+    h.consecutiveFailures === h.attempts ? `${h.consecutiveFailures} of ${h.attempts} attempts failed` : `${h.consecutiveFailures} failed in a row`;
   return `${failed} · ${success}`;
 }

@@ -5,7 +5,15 @@ import { ChannelKind } from "./states";
  * URL: an incoming-webhook URL is itself a credential, so its secret path is shortened; a webhook URL
  * loses its query string (which may carry a token).
  */
-export interface ChannelRow { id: string; name: string; kind: string; url: string; secret: string | null; active: boolean; createdAt: Date }
+export interface ChannelRow {
+  id: string;
+  name: string;
+  kind: string;
+  url: string;
+  secret: string | null;
+  active: boolean;
+  createdAt: Date;
+}
 
 export function channelView(c: ChannelRow) {
   return { id: c.id, name: c.name, kind: c.kind, urlPreview: urlPreview(c.kind, c.url), hasSecret: !!c.secret, active: c.active, createdAt: c.createdAt };

@@ -71,7 +71,11 @@ export function dueDeliveries(database: Database, now: Date, limit: number) {
 
 /** The earliest time a pending delivery is due (null: none pending). */
 export async function nextDueAt(database: Database): Promise<Date | null> {
-  const row = await database.prisma.escalationDelivery.findFirst({ where: { status: DeliveryStatus.pending }, orderBy: { nextAttemptAt: "asc" }, select: { nextAttemptAt: true } });
+  const row = await database.prisma.escalationDelivery.findFirst({
+    where: { status: DeliveryStatus.pending },
+    orderBy: { nextAttemptAt: "asc" },
+    select: { nextAttemptAt: true },
+  });
   return row?.nextAttemptAt ?? null;
 }
 
@@ -88,12 +92,18 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
       select: { nextAttemptAt: true },
     });
     if (before) {
-      await prisma.escalationDelivery.updateMany({ where: pendingAt, data: { nextAttemptAt: new Date(Math.max(Date.now(), before.nextAttemptAt.getTime()) + 1) } });
+      await prisma.escalationDelivery.updateMany({
+        where: pendingAt,
+        data: { nextAttemptAt: new Date(Math.max(Date.now(), before.nextAttemptAt.getTime()) + 1) },
+      });
       return "waiting";
     }
   }
   if (!delivery.channel.active) {
-    const moved = await prisma.escalationDelivery.updateMany({ where: pendingAt, data: { status: DeliveryStatus.failed, lastError: "the channel was deactivated before delivery" } });
+    const moved = await prisma.escalationDelivery.updateMany({
+      where: pendingAt,
+      data: { status: DeliveryStatus.failed, lastError: "the channel was deactivated before delivery" },
+    });
     return moved.count ? "failed" : "skipped";
   }
 
@@ -111,7 +121,8 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
     "content-type": "application/json",
     "user-agent": "Stopline-Escalations/1",
     [DELIVERY_ID_HEADER]: delivery.id,
-    "Stopline-Event": delivery.kind === DeliveryKind.closedOut ? "review_item.closed_out" : delivery.kind === DeliveryKind.test ? "stopline.test" : "review_item.escalated",
+    "Stopline-Event":
+      delivery.kind === DeliveryKind.closedOut ? "review_item.closed_out" : delivery.kind === DeliveryKind.test ? "stopline.test" : "review_item.escalated",
     "Stopline-Attempt": String(attempt),
   };
   if (delivery.channel.secret) headers[SIGNATURE_HEADER] = signatureHeader(delivery.channel.secret, body);
@@ -126,41 +137,63 @@ export async function attemptDelivery(database: Database, delivery: DueDelivery,
     const text = await response.text().catch(() => "");
     if (status < 200 || status >= 300) {
       const location = response.headers.get("location");
-      error = status >= 300 && status < 400
-        ? `HTTP ${status}: redirect${location ? ` to ${location}` : ""} not followed`
-        : `HTTP ${status}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ""}`;
+      error =
+        status >= 300 && status < 400
+          ? `HTTP ${status}: redirect${location ? ` to ${location}` : ""} not followed`
+          : `HTTP ${status}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ""}`;
       retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
     }
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
     refused = e instanceof DestinationRefusedError;
-    error = err.name === "TimeoutError" || err.name === "AbortError" ? `no answer within ${options.timeoutMs} ms` : [err.message, err.cause?.code ?? err.cause?.message].filter(Boolean).join(": ");
+    error =
+      err.name === "TimeoutError" || err.name === "AbortError"
+        ? `no answer within ${options.timeoutMs} ms`
+        : [err.message, err.cause?.code ?? err.cause?.message].filter(Boolean).join(": ");
   }
   const finishedAt = new Date();
-  const log = [...((delivery.attemptLog as AttemptRecord[] | null) ?? []), { attempt, at: startedAt.toISOString(), status, error, durationMs: finishedAt.getTime() - startedAt.getTime() }];
+  const log = [
+    ...((delivery.attemptLog as AttemptRecord[] | null) ?? []),
+    { attempt, at: startedAt.toISOString(), status, error, durationMs: finishedAt.getTime() - startedAt.getTime() },
+  ];
   const mine = { id: delivery.id, status: DeliveryStatus.pending, attempts: attempt }; // fenced by our attempt number
 
   // An escalation that reached its end releases a close-out waiting behind it.
   const releaseCloseOut = () =>
     delivery.kind === DeliveryKind.escalated
       ? prisma.escalationDelivery.updateMany({
-          where: { channelId: delivery.channelId, reviewItemId: delivery.reviewItemId, kind: DeliveryKind.closedOut, status: DeliveryStatus.pending, nextAttemptAt: { gt: finishedAt } },
+          where: {
+            channelId: delivery.channelId,
+            reviewItemId: delivery.reviewItemId,
+            kind: DeliveryKind.closedOut,
+            status: DeliveryStatus.pending,
+            nextAttemptAt: { gt: finishedAt },
+          },
           data: { nextAttemptAt: finishedAt },
         })
       : null;
   if (!error) {
-    const moved = await prisma.escalationDelivery.updateMany({ where: mine, data: { status: DeliveryStatus.delivered, deliveredAt: finishedAt, responseStatus: status, attemptLog: log as never } });
+    const moved = await prisma.escalationDelivery.updateMany({
+      where: mine,
+      data: { status: DeliveryStatus.delivered, deliveredAt: finishedAt, responseStatus: status, attemptLog: log as never },
+    });
     if (moved.count) await releaseCloseOut();
     return "delivered";
   }
   if (refused || attempt >= options.maxAttempts) {
     const lastError = refused ? `${error} (not retried)` : `${error} (gave up after ${attempt} attempts)`;
-    const moved = await prisma.escalationDelivery.updateMany({ where: mine, data: { status: DeliveryStatus.failed, responseStatus: status, lastError, attemptLog: log as never } });
+    const moved = await prisma.escalationDelivery.updateMany({
+      where: mine,
+      data: { status: DeliveryStatus.failed, responseStatus: status, lastError, attemptLog: log as never },
+    });
     if (moved.count) await releaseCloseOut();
     return "failed";
   }
   const wait = Math.min(options.maxBackoffMs, Math.max(backoffDelay(attempt, options), retryAfterMs ?? 0));
-  await prisma.escalationDelivery.updateMany({ where: mine, data: { nextAttemptAt: new Date(finishedAt.getTime() + wait), responseStatus: status, lastError: error, attemptLog: log as never } });
+  await prisma.escalationDelivery.updateMany({
+    where: mine,
+    data: { nextAttemptAt: new Date(finishedAt.getTime() + wait), responseStatus: status, lastError: error, attemptLog: log as never },
+  });
   return "retry";
 }
 

@@ -42,7 +42,8 @@ for (const [net, prefix] of [
   ["203.0.113.0", 24], // documentation
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
-] as const) v4.addSubnet(net, prefix, "ipv4");
+] as const)
+  v4.addSubnet(net, prefix, "ipv4");
 
 const v6 = new BlockList();
 for (const [net, prefix] of [
@@ -55,7 +56,8 @@ for (const [net, prefix] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
-] as const) v6.addSubnet(net, prefix, "ipv6");
+] as const)
+  v6.addSubnet(net, prefix, "ipv6");
 
 /** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4, IPv4-compatible), or null. */
 function embeddedIPv4(address: string): string | null {
@@ -71,11 +73,14 @@ function embeddedIPv4(address: string): string | null {
 }
 
 function expandIPv6(address: string): number[] | null {
-  let a = address.replace(/^\[|\]$/g, "").split("%")[0].toLowerCase();
+  let a = address
+    .replace(/^\[|\]$/g, "")
+    .split("%")[0]
+    .toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(a);
   if (dotted) {
     const [p, q, r, s] = dotted[1].split(".").map(Number);
-    a = a.slice(0, -dotted[1].length) + `${((p << 8) | q).toString(16)}:${((r << 8) | s).toString(16)}`;
+    a = `${a.slice(0, -dotted[1].length)}${((p << 8) | q).toString(16)}:${((r << 8) | s).toString(16)}`;
   }
   const [head, tail] = a.includes("::") ? a.split("::") : [a, null];
   const h = head ? head.split(":") : [];
@@ -121,7 +126,12 @@ export interface DestinationPolicy {
 }
 
 export function destinationPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): DestinationPolicy {
-  return { allowedHosts: (env.STOPLINE_ESCALATION_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean) };
+  return {
+    allowedHosts: (env.STOPLINE_ESCALATION_ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  };
 }
 
 /** The URL's host as written in an allow-list entry (IPv6 without brackets) and its port. */
@@ -179,7 +189,8 @@ export async function checkDestination(
       if (acceptUnresolved) return { ok: true, allowListed: false, addresses: [] };
       return { ok: false, reason: `its host ${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})` };
     }
-    if (!addresses.length) return acceptUnresolved ? { ok: true, allowListed: false, addresses: [] } : { ok: false, reason: `its host ${host} does not resolve` };
+    if (!addresses.length)
+      return acceptUnresolved ? { ok: true, allowListed: false, addresses: [] } : { ok: false, reason: `its host ${host} does not resolve` };
   }
   for (const address of addresses) {
     const why = forbiddenAddressReason(address);
@@ -237,22 +248,26 @@ export async function guardedPost(
   };
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<Response>((resolvePromise, reject) => {
-    const req = send(url, { method: "POST", headers: { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) }, lookup, signal: init.signal }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        if (size < 65_536) chunks.push(c);
-        size += c.length;
-      });
-      res.on("end", () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-        const status = res.statusCode ?? 502;
-        const empty = status === 204 || status === 205 || status === 304;
-        resolvePromise(new Response(empty ? null : Buffer.concat(chunks).subarray(0, 65_536), { status: Math.max(200, Math.min(599, status)), headers }));
-      });
-      res.on("error", reject);
-    });
+    const req = send(
+      url,
+      { method: "POST", headers: { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) }, lookup, signal: init.signal },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          if (size < 65_536) chunks.push(c);
+          size += c.length;
+        });
+        res.on("end", () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+          const status = res.statusCode ?? 502;
+          const empty = status === 204 || status === 205 || status === 304;
+          resolvePromise(new Response(empty ? null : Buffer.concat(chunks).subarray(0, 65_536), { status: Math.max(200, Math.min(599, status)), headers }));
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(init.body);
   });

@@ -91,16 +91,20 @@ async function enqueueFor(database: Database, event: LedgerEventRow, channels: C
     let facts: EscalationFacts;
     if (event.type === "review_item.escalated") {
       facts = {
-        ...base, reviewItem: { ...base.reviewItem, status: ReviewItemStatus.escalated },
+        ...base,
+        reviewItem: { ...base.reviewItem, status: ReviewItemStatus.escalated },
         event: EscalationEvent.escalated,
         trigger: /^deadline\b/.test(event.reason ?? "") ? EscalationTrigger.deadlinePassed : EscalationTrigger.escalated,
-        escalatedAt: event.createdAt.toISOString(), reason: event.reason,
+        escalatedAt: event.createdAt.toISOString(),
+        reason: event.reason,
       };
     } else {
       if (!ORPHAN_KINDS.has(item.kind) || !isHighRisk(item, event, options.registry)) return 0;
       facts = {
-        ...base, reviewItem: { ...base.reviewItem, status: event.toState ?? ReviewItemStatus.open },
-        event: EscalationEvent.escalated, trigger: EscalationTrigger.highRiskOrphan,
+        ...base,
+        reviewItem: { ...base.reviewItem, status: event.toState ?? ReviewItemStatus.open },
+        event: EscalationEvent.escalated,
+        trigger: EscalationTrigger.highRiskOrphan,
         escalatedAt: event.createdAt.toISOString(),
         reason: `high-risk ${item.kind === ReviewItemKind.orphanedResource ? "orphaned resource" : "irreversible side effect"}: escalated as soon as it was found`,
       };
@@ -125,24 +129,38 @@ async function enqueueFor(database: Database, event: LedgerEventRow, channels: C
   for (const e of escalations) {
     const channel = channels.find((c) => c.id === e.channelId)!;
     const facts: EscalationFacts = {
-      ...base, reviewItem: { ...base.reviewItem, status: event.toState ?? item.status },
+      ...base,
+      reviewItem: { ...base.reviewItem, status: event.toState ?? item.status },
       event: EscalationEvent.closedOut,
-      trigger: ((e.payload as { trigger?: EscalationTrigger } | null)?.trigger) ?? EscalationTrigger.escalated,
+      trigger: (e.payload as { trigger?: EscalationTrigger } | null)?.trigger ?? EscalationTrigger.escalated,
       escalatedAt: (firstAlert?.createdAt ?? e.createdAt).toISOString(),
       reason: event.reason,
-      closedOut: { at: event.createdAt.toISOString(), status: event.toState ?? item.status, decidedBy: item.decidedBy ?? event.actor, resolution: item.resolution ?? event.reason },
+      closedOut: {
+        at: event.createdAt.toISOString(),
+        status: event.toState ?? item.status,
+        decidedBy: item.decidedBy ?? event.actor,
+        resolution: item.resolution ?? event.reason,
+      },
     };
     n += await createDelivery(database, { channel, item, kind: DeliveryKind.closedOut, facts });
   }
   return n;
 }
 
-export async function createDelivery(database: Database, input: { channel: Channel; item: { id: string; taskId: string }; kind: string; facts: EscalationFacts }): Promise<number> {
+export async function createDelivery(
+  database: Database,
+  input: { channel: Channel; item: { id: string; taskId: string }; kind: string; facts: EscalationFacts },
+): Promise<number> {
   try {
     await database.prisma.escalationDelivery.create({
       data: {
-        channelId: input.channel.id, reviewItemId: input.item.id, taskId: input.item.taskId, kind: input.kind,
-        status: DeliveryStatus.pending, payload: renderPayload(input.channel.kind, input.facts) as never, nextAttemptAt: new Date(),
+        channelId: input.channel.id,
+        reviewItemId: input.item.id,
+        taskId: input.item.taskId,
+        kind: input.kind,
+        status: DeliveryStatus.pending,
+        payload: renderPayload(input.channel.kind, input.facts) as never,
+        nextAttemptAt: new Date(),
       },
     });
     return 1;

@@ -35,7 +35,13 @@ beforeAll(async () => {
   t.install();
   admin = (await createApiToken(t.database, { name: "ops", role: "admin" })).token;
   agent = (await createApiToken(t.database, { name: "agent-e", role: "agent" })).token;
-  deliverer = startEscalationDeliveries(t.database, { pollMs: 50, backoffMs: BACKOFF_MS, maxAttempts: 5, timeoutMs: 3_000, publicUrl: "https://stopline.example" });
+  deliverer = startEscalationDeliveries(t.database, {
+    pollMs: 50,
+    backoffMs: BACKOFF_MS,
+    maxAttempts: 5,
+    timeoutMs: 3_000,
+    publicUrl: "https://stopline.example",
+  });
 });
 afterAll(async () => {
   await deliverer?.stop();
@@ -95,7 +101,11 @@ async function signInPeople() {
   await seedDemoAccounts(t.database);
   for (const a of demoAccounts()) {
     const res = await auth(t.database).handler(
-      new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: a.email, password: a.password }) }),
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ email: a.email, password: a.password }),
+      }),
     );
     expect(res.status, await res.clone().text()).toBe(200);
     people[a.email.split("@")[0]] = res.headers.get("set-cookie")!.split(";")[0];
@@ -144,11 +154,29 @@ describe("escalation delivery", () => {
     await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.status).toBe("delivered"), { timeout: 5_000, interval: 20 });
     const [logged] = await deliveriesOf(item.id);
     expect(req.deliveryId).toBe(logged.id);
-    expect(logged).toMatchObject({ channelId: channel.id, channel: { name: "on-call webhook" }, taskId: task.id, kind: "escalated", status: "delivered", attempts: 1, responseStatus: 200, payload: req.body });
+    expect(logged).toMatchObject({
+      channelId: channel.id,
+      channel: { name: "on-call webhook" },
+      taskId: task.id,
+      kind: "escalated",
+      status: "delivered",
+      attempts: 1,
+      responseStatus: 200,
+      payload: req.body,
+    });
 
     // Exactly one: more passes, a second escalation attempt and a repeated review_item.escalated event change nothing.
     expect(await escalateOverdue(t.database, new Date(item.deadline.getTime() + 60_000))).not.toContain(item.id);
-    await writeLedger(t.database, (w) => w.event({ taskId: task.id, entityType: "reviewItem", entityId: item.id, actor: "admin:ops", type: "review_item.escalated", reason: "compensation conflict" }));
+    await writeLedger(t.database, (w) =>
+      w.event({
+        taskId: task.id,
+        entityType: "reviewItem",
+        entityId: item.id,
+        actor: "admin:ops",
+        type: "review_item.escalated",
+        reason: "compensation conflict",
+      }),
+    );
     await deliverer.pass();
     await settle();
     expect(forItem(hook, item.id)).toHaveLength(1);
@@ -165,7 +193,11 @@ describe("escalation delivery", () => {
 
     const [logged] = await deliveriesOf(item.id);
     expect(logged).toMatchObject({ status: "delivered", attempts: 3, responseStatus: 200, lastError: expect.stringMatching(/^HTTP 500/) });
-    expect(logged.attemptLog.map((a: { attempt: number; status: number }) => [a.attempt, a.status])).toEqual([[1, 500], [2, 500], [3, 200]]);
+    expect(logged.attemptLog.map((a: { attempt: number; status: number }) => [a.attempt, a.status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
     expect(logged.deliveredAt).not.toBeNull();
 
     const reqs = forItem(hook, item.id);
@@ -199,7 +231,10 @@ describe("escalation delivery", () => {
     await escalatePastDeadline(item);
     await vi.waitFor(() => expect(forItem(hook, item.id)).toHaveLength(1), { timeout: 5_000, interval: 20 });
 
-    const decided = await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "the CRM shows no record: never created", evidence: "CRM search 10:42" } });
+    const decided = await call("POST", `/api/review-items/${item.id}/decision`, {
+      token: admin,
+      body: { decision: "resolve", reason: "the CRM shows no record: never created", evidence: "CRM search 10:42" },
+    });
     expect(decided.status).toBe(200);
     await vi.waitFor(() => expect(forItem(hook, item.id)).toHaveLength(2), { timeout: 5_000, interval: 20 });
 
@@ -215,10 +250,16 @@ describe("escalation delivery", () => {
     });
     expect(Date.parse(closeOut.body.closedOut.at)).toBeGreaterThanOrEqual(Date.parse(closeOut.body.escalatedAt));
 
-    await vi.waitFor(async () => {
-      const log = await deliveriesOf(item.id);
-      expect(log.map((d: { kind: string; status: string }) => [d.kind, d.status])).toEqual([["closed_out", "delivered"], ["escalated", "delivered"]]); // newest first
-    }, { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        const log = await deliveriesOf(item.id);
+        expect(log.map((d: { kind: string; status: string }) => [d.kind, d.status])).toEqual([
+          ["closed_out", "delivered"],
+          ["escalated", "delivered"],
+        ]); // newest first
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     await settle();
     expect(forItem(hook, item.id)).toHaveLength(2);
 
@@ -226,7 +267,14 @@ describe("escalation delivery", () => {
     const [closed, escalated] = await deliveriesOf(item.id);
     for (const d of [closed, escalated]) {
       expect(d).toMatchObject({
-        reviewItem: { id: item.id, kind: "resolve_uncertain", subject: item.subject, status: "resolved", decidedBy: "admin:ops", resolution: expect.stringContaining("never created") },
+        reviewItem: {
+          id: item.id,
+          kind: "resolve_uncertain",
+          subject: item.subject,
+          status: "resolved",
+          decidedBy: "admin:ops",
+          resolution: expect.stringContaining("never created"),
+        },
         task: { id: task.id, title: "order 1005" },
         trigger: "deadline_passed",
         reason: expect.stringMatching(/^deadline .* passed without a decision$/),
@@ -244,7 +292,10 @@ describe("escalation delivery", () => {
     expect((await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "reject", reason: "not ours" } })).status).toBe(200);
     await vi.waitFor(async () => expect(await deliveriesOf(item.id, "&status=delivered")).toHaveLength(2), { timeout: 5_000, interval: 25 });
     expect(forItem(hook, item.id).map((r) => `${r.body.event}:${r.headers["stopline-attempt"]}`)).toEqual([
-      "review_item.escalated:1", "review_item.escalated:2", "review_item.escalated:3", "review_item.closed_out:1",
+      "review_item.escalated:1",
+      "review_item.escalated:2",
+      "review_item.escalated:3",
+      "review_item.closed_out:1",
     ]);
     expect(forItem(hook, item.id)[3].body.closedOut).toMatchObject({ status: "rejected", decidedBy: "admin:ops" });
   });
@@ -253,7 +304,9 @@ describe("escalation delivery", () => {
     const hook = await receiver();
     await addChannel({ name: "on-call webhook", kind: "webhook", url: hook.url, secret: SECRET });
     const { item } = await openItem("order 1006");
-    expect((await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "handled in time" } })).status).toBe(200);
+    expect(
+      (await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "handled in time" } })).status,
+    ).toBe(200);
     await deliverer.pass();
     await settle();
     expect(forItem(hook, item.id)).toHaveLength(0);
@@ -270,10 +323,13 @@ describe("escalation delivery", () => {
 
     const { task, item } = await openItem("export <reports> & more", "orphaned_resource", "high");
     expect(item.status).toBe("open"); // not waiting for its deadline
-    await vi.waitFor(() => {
-      expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(1);
-      expect(forItem(hook, item.id)).toHaveLength(1);
-    }, { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(1);
+        expect(forItem(hook, item.id)).toHaveLength(1);
+      },
+      { timeout: 5_000, interval: 20 },
+    );
 
     const [message] = slack.requests.filter((r) => r.raw.includes(item.id));
     expect(message.headers["content-type"]).toBe("application/json");
@@ -283,7 +339,11 @@ describe("escalation delivery", () => {
     expect(message.body.blocks.map((b: { type: string }) => b.type)).toEqual(["section", "section", "section", "actions", "context"]);
     expect(message.body.blocks[3].elements[0]).toMatchObject({ type: "button", url: `https://stopline.example/console/review?item=${item.id}` });
 
-    expect(forItem(hook, item.id)[0].body).toMatchObject({ event: "review_item.escalated", trigger: "high_risk_orphan", reviewItem: { id: item.id, kind: "orphaned_resource", status: "open" } });
+    expect(forItem(hook, item.id)[0].body).toMatchObject({
+      event: "review_item.escalated",
+      trigger: "high_risk_orphan",
+      reviewItem: { id: item.id, kind: "orphaned_resource", status: "open" },
+    });
     expect(forItem(hook, item.id)[0].verified).toBe(true);
 
     // A low-risk orphan waits for its deadline.
@@ -293,17 +353,38 @@ describe("escalation delivery", () => {
     expect(forItem(hook, low.item.id)).toHaveLength(0);
 
     // Marking the orphan handled closes it out on both channels.
-    expect((await call("POST", `/api/review-items/${item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "lock released by hand", evidence: "lock console shows no holder", confirmNotVerifiedReleased: true } })).status).toBe(200);
-    await vi.waitFor(() => {
-      expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(2);
-      expect(forItem(hook, item.id)).toHaveLength(2);
-    }, { timeout: 5_000, interval: 20 });
+    expect(
+      (
+        await call("POST", `/api/review-items/${item.id}/decision`, {
+          token: admin,
+          body: { decision: "resolve", reason: "lock released by hand", evidence: "lock console shows no holder", confirmNotVerifiedReleased: true },
+        })
+      ).status,
+    ).toBe(200);
+    await vi.waitFor(
+      () => {
+        expect(slack.requests.filter((r) => r.raw.includes(item.id))).toHaveLength(2);
+        expect(forItem(hook, item.id)).toHaveLength(2);
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     // A Slack message does not carry its trigger: the log reads it from the ledger.
-    await vi.waitFor(async () => expect(await deliveriesOf(item.id, `&channelId=${slackChannel.id}&status=delivered`)).toHaveLength(2), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(async () => expect(await deliveriesOf(item.id, `&channelId=${slackChannel.id}&status=delivered`)).toHaveLength(2), {
+      timeout: 5_000,
+      interval: 20,
+    });
     for (const d of await deliveriesOf(item.id, `&channelId=${slackChannel.id}`)) {
-      expect(d).toMatchObject({ channel: { kind: "slack" }, task: { id: task.id }, reviewItem: { kind: "orphaned_resource", status: "resolved" }, trigger: "high_risk_orphan", reason: expect.stringMatching(/^high-risk orphaned resource/) });
+      expect(d).toMatchObject({
+        channel: { kind: "slack" },
+        task: { id: task.id },
+        reviewItem: { kind: "orphaned_resource", status: "resolved" },
+        trigger: "high_risk_orphan",
+        reason: expect.stringMatching(/^high-risk orphaned resource/),
+      });
     }
-    expect(slack.requests.filter((r) => r.raw.includes(item.id))[1].body.text).toMatch(/^:white_check_mark: Closed out — Orphaned resource: .* was resolved by admin:ops: closed without a verified release: lock released by hand — evidence: lock console shows no holder/);
+    expect(slack.requests.filter((r) => r.raw.includes(item.id))[1].body.text).toMatch(
+      /^:white_check_mark: Closed out — Orphaned resource: .* was resolved by admin:ops: closed without a verified release: lock released by hand — evidence: lock console shows no holder/,
+    );
   });
 
   it("DELETE /api/escalation-channels/{id} - deactivates: nothing more is sent to it; the list never shows a secret", async () => {
@@ -358,13 +439,21 @@ describe("escalation API input and access", () => {
     const extra = await call("POST", "/api/escalation-channels", { token: admin, body: { ...good(), active: false } });
     expect(extra.status).toBe(400);
     expect((await json(extra)).error.message).toMatch(/active/);
-    const form = await call("POST", "/api/escalation-channels", { token: admin, rawBody: "name=ops", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await call("POST", "/api/escalation-channels", {
+      token: admin,
+      rawBody: "name=ops",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(400);
     expect(await countChannels()).toBe(before);
   });
 
   it("GET /api/escalations - an unknown status or kind → 400 naming the field", async () => {
-    for (const [query, field] of [["status=lost", "status"], ["kind=paged", "kind"], ["limit=0", "limit"]]) {
+    for (const [query, field] of [
+      ["status=lost", "status"],
+      ["kind=paged", "kind"],
+      ["limit=0", "limit"],
+    ]) {
       const res = await call("GET", `/api/escalations?${query}`, { token: admin });
       expect(res.status).toBe(400);
       expect((await json(res)).error.issues.map((i: { field: string }) => i.field)).toContain(field);
@@ -425,7 +514,11 @@ describe("escalation API input and access", () => {
   it("a cross-site channel write with an operator's session cookie is refused", async () => {
     await signInPeople();
     const before = await countChannels();
-    const res = await call("POST", "/api/escalation-channels", as("operator", { body: good(), headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } }));
+    const res = await call(
+      "POST",
+      "/api/escalation-channels",
+      as("operator", { body: good(), headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } }),
+    );
     expect(res.status).toBe(403);
     expect(await countChannels()).toBe(before);
   });
@@ -454,7 +547,9 @@ describe("escalations you can trust", () => {
     await escalatePastDeadline(open.item);
     const decided = await openItem("order 2002 — escalated, then decided");
     await escalatePastDeadline(decided.item);
-    expect((await call("POST", `/api/review-items/${decided.item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "checked by phone" } })).status).toBe(200);
+    expect(
+      (await call("POST", `/api/review-items/${decided.item.id}/decision`, { token: admin, body: { decision: "resolve", reason: "checked by phone" } })).status,
+    ).toBe(200);
     expect(await deliveriesOf(open.item.id)).toEqual([]); // nobody was alerted: there was no channel
 
     const hook = await receiver();
@@ -482,10 +577,13 @@ describe("escalations you can trust", () => {
     const [test] = hook.requests.filter((r) => r.body?.event === "stopline.test");
     expect(test.verified).toBe(true);
     expect(test.headers["stopline-event"]).toBe("stopline.test");
-    await vi.waitFor(async () => {
-      const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
-      expect(channels.find((c: { id: string }) => c.id === channel.id).health).toMatchObject({ health: "healthy", attempts: 1 });
-    }, { timeout: 5_000 });
+    await vi.waitFor(
+      async () => {
+        const { channels } = await json(await call("GET", "/api/escalation-channels", { token: admin }));
+        expect(channels.find((c: { id: string }) => c.id === channel.id).health).toMatchObject({ health: "healthy", attempts: 1 });
+      },
+      { timeout: 5_000 },
+    );
     expect((await call("POST", `/api/escalation-channels/${channel.id}/test`, as("support"))).status).toBe(403);
     expect((await call("POST", `/api/escalation-channels/00000000-0000-4000-8000-000000000000/test`, { token: admin })).status).toBe(404);
   });

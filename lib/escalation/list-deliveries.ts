@@ -99,7 +99,16 @@ async function listAllDeliveries(database: Database, filter: DeliveryFilter) {
       channel,
       late,
       attemptLog: r.attemptLog ?? [],
-      reviewItem: item && { id: item.id, kind: item.kind, subject: item.subject, status: item.status, deadline: item.deadline, decidedBy: item.decidedBy, decidedAt: item.decidedAt, resolution: item.resolution },
+      reviewItem: item && {
+        id: item.id,
+        kind: item.kind,
+        subject: item.subject,
+        status: item.status,
+        deadline: item.deadline,
+        decidedBy: item.decidedBy,
+        decidedAt: item.decidedAt,
+        resolution: item.resolution,
+      },
       task: task ? { id: task.id, title: task.title } : null,
       trigger: why.trigger,
       reason: why.reason,
@@ -121,6 +130,10 @@ function whyEscalated(
   }
   const cause = events.filter((e) => e.createdAt.getTime() <= escalatedAt.getTime()).at(-1) ?? events[0];
   if (!cause) return { trigger: EscalationTrigger.escalated, reason: null };
-  if (cause.type === "review_item.opened") return { trigger: EscalationTrigger.highRiskOrphan, reason: `high-risk ${kind === ReviewItemKind.orphanedResource ? "orphaned resource" : "irreversible side effect"}: escalated as soon as it was found` };
+  if (cause.type === "review_item.opened")
+    return {
+      trigger: EscalationTrigger.highRiskOrphan,
+      reason: `high-risk ${kind === ReviewItemKind.orphanedResource ? "orphaned resource" : "irreversible side effect"}: escalated as soon as it was found`,
+    };
   return { trigger: /^deadline\b/.test(cause.reason ?? "") ? EscalationTrigger.deadlinePassed : EscalationTrigger.escalated, reason: cause.reason };
 }

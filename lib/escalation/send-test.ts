@@ -16,7 +16,10 @@ export async function sendTest(database: Database, channelId: string, by: Princi
   if (!channel.active) throw new AppError(ErrorCode.conflict, `channel “${channel.name}” was removed: it receives nothing`, { channelId });
   const at = new Date();
   const text = `Test from Stopline, sent by ${actorOf(by)}: this channel receives escalations of review items that pass their deadline.`;
-  const payload = channel.kind === ChannelKind.slack ? { text: `:white_check_mark: ${text}` } : { event: EscalationEvent.test, sentBy: actorOf(by), at: at.toISOString(), message: text };
+  const payload =
+    channel.kind === ChannelKind.slack
+      ? { text: `:white_check_mark: ${text}` }
+      : { event: EscalationEvent.test, sentBy: actorOf(by), at: at.toISOString(), message: text };
   const row = await database.prisma.escalationDelivery.create({
     data: { channelId, reviewItemId: randomUUID(), taskId: randomUUID(), kind: DeliveryKind.test, status: DeliveryStatus.pending, payload, nextAttemptAt: at },
     select: { id: true, status: true, createdAt: true },

@@ -54,12 +54,19 @@ beforeAll(async () => {
   await seedDemoAccounts(t.database);
   for (const a of demoAccounts()) {
     const res = await auth(t.database).handler(
-      new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: a.email, password: a.password }) }),
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ email: a.email, password: a.password }),
+      }),
     );
     people[a.email.split("@")[0]] = res.headers.get("set-cookie")!.split(";")[0];
   }
   deliverer = startEscalationDeliveries(t.database, {
-    pollMs: 50, backoffMs: 50, maxAttempts: 3, timeoutMs: 2_000,
+    pollMs: 50,
+    backoffMs: 50,
+    maxAttempts: 3,
+    timeoutMs: 2_000,
     post: (url, init) => guardedPost(url, init, undefined, resolver),
   });
 });
@@ -72,7 +79,11 @@ afterAll(async () => {
 });
 
 async function placeOrder() {
-  const res = await fetch(`${shop.url}/shop/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: crypto.randomUUID(), items: [{ sku: "chair", quantity: 1 }] }) });
+  const res = await fetch(`${shop.url}/shop/orders`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ idempotencyKey: crypto.randomUUID(), items: [{ sku: "chair", quantity: 1 }] }),
+  });
   expect(res.status).toBe(201);
   const { orderId } = (await res.json()) as { orderId: string };
   return { id: orderId };
@@ -97,18 +108,25 @@ describe("SSRF through escalation webhooks", () => {
     ["127.1", (port: string) => `http://127.1:${port}/shop/orders/ORDER/cancel`],
     ["the metadata service", () => "http://169.254.169.254/latest/meta-data/iam/security-credentials/"],
     ["a private address", () => "http://10.0.0.7:8080/admin"],
-  ])("an operator cannot register an internal address (%s) as a channel: 400 naming the field, nothing written, the internal service hears nothing", async (_name, urlFor) => {
-    const order = await placeOrder();
-    const url = urlFor(new URL(shop.url).port).replace("ORDER", order.id);
-    const before = await channels();
-    const res = await call("POST", "/api/escalation-channels", as("operator", { body: { name: "internal", kind: "webhook", url, secret: SECRET } }));
-    expect(res.status).toBe(400);
-    const body = await json(res);
-    expect(body.error.details.field).toBe("url");
-    expect(body.error.message).toMatch(/destination is not allowed .*(loopback|unspecified|link-local|private)/);
-    expect(await channels()).toBe(before);
-    expect(witnessLog(shop.db, "shop").filter((w) => w.subject === order.id).map((w) => w.action)).toEqual(["order_created"]);
-  });
+  ])(
+    "an operator cannot register an internal address (%s) as a channel: 400 naming the field, nothing written, the internal service hears nothing",
+    async (_name, urlFor) => {
+      const order = await placeOrder();
+      const url = urlFor(new URL(shop.url).port).replace("ORDER", order.id);
+      const before = await channels();
+      const res = await call("POST", "/api/escalation-channels", as("operator", { body: { name: "internal", kind: "webhook", url, secret: SECRET } }));
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      expect(body.error.details.field).toBe("url");
+      expect(body.error.message).toMatch(/destination is not allowed .*(loopback|unspecified|link-local|private)/);
+      expect(await channels()).toBe(before);
+      expect(
+        witnessLog(shop.db, "shop")
+          .filter((w) => w.subject === order.id)
+          .map((w) => w.action),
+      ).toEqual(["order_created"]);
+    },
+  );
 
   it("a channel that points inside (stored before this rule, or allow-listed once and no longer) is refused at delivery: the order is not cancelled, the delivery fails at once and says why", async () => {
     const order = await placeOrder();
@@ -120,7 +138,11 @@ describe("SSRF through escalation webhooks", () => {
     const [d] = await deliveriesOf(item.id);
     expect(d).toMatchObject({ channelId: channel.id, attempts: 1, responseStatus: null });
     expect(d.lastError).toMatch(/destination refused: .*loopback.*\(not retried\)/);
-    expect(witnessLog(shop.db, "shop").filter((w) => w.subject === order.id).map((w) => w.action)).toEqual(["order_created"]);
+    expect(
+      witnessLog(shop.db, "shop")
+        .filter((w) => w.subject === order.id)
+        .map((w) => w.action),
+    ).toEqual(["order_created"]);
     await t.database.prisma.escalationChannel.update({ where: { id: channel.id }, data: { active: false } });
   });
 
@@ -134,7 +156,11 @@ describe("SSRF through escalation webhooks", () => {
     const item = await escalatedItem("rebinding");
     await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.status).toBe("failed"), { timeout: 5_000, interval: 25 });
     expect((await deliveriesOf(item.id))[0].lastError).toMatch(/rebind\.test resolves to 127\.0\.0\.1: .*loopback/);
-    expect(witnessLog(shop.db, "shop").filter((w) => w.subject === order.id).map((w) => w.action)).toEqual(["order_created"]);
+    expect(
+      witnessLog(shop.db, "shop")
+        .filter((w) => w.subject === order.id)
+        .map((w) => w.action),
+    ).toEqual(["order_created"]);
     await t.database.prisma.escalationChannel.update({ where: { id: channel.id }, data: { active: false } });
   });
 
@@ -148,13 +174,20 @@ describe("SSRF through escalation webhooks", () => {
     const port = (redirector.address() as { port: number }).port;
     process.env.STOPLINE_ESCALATION_ALLOWED_HOSTS += `,127.0.0.1:${port}`;
     try {
-      const res = await call("POST", "/api/escalation-channels", { token: admin, body: { name: "redirects", kind: "webhook", url: `http://127.0.0.1:${port}/hook`, secret: SECRET } });
+      const res = await call("POST", "/api/escalation-channels", {
+        token: admin,
+        body: { name: "redirects", kind: "webhook", url: `http://127.0.0.1:${port}/hook`, secret: SECRET },
+      });
       expect(res.status).toBe(201);
       const item = await escalatedItem("redirect");
       // (attempts counts a claimed attempt; its log entry is written when it has an answer)
       await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.attemptLog.length).toBeGreaterThanOrEqual(1), { timeout: 5_000, interval: 25 });
       expect((await deliveriesOf(item.id))[0].attemptLog[0].error).toMatch(/HTTP 307: redirect .* not followed/);
-      expect(witnessLog(shop.db, "shop").filter((w) => w.subject === order.id).map((w) => w.action)).toEqual(["order_created"]);
+      expect(
+        witnessLog(shop.db, "shop")
+          .filter((w) => w.subject === order.id)
+          .map((w) => w.action),
+      ).toEqual(["order_created"]);
       await call("DELETE", `/api/escalation-channels/${(await json(res)).id}`, { token: admin });
     } finally {
       redirector.close();
@@ -166,14 +199,23 @@ describe("SSRF through escalation webhooks", () => {
     const port = new URL(receiver.url).port;
     process.env.STOPLINE_ESCALATION_ALLOWED_HOSTS = `127.0.0.1:${port}`;
     try {
-      const other = await call("POST", "/api/escalation-channels", { token: admin, body: { name: "shop", kind: "webhook", url: `${shop.url}/shop/orders`, secret: SECRET } });
+      const other = await call("POST", "/api/escalation-channels", {
+        token: admin,
+        body: { name: "shop", kind: "webhook", url: `${shop.url}/shop/orders`, secret: SECRET },
+      });
       expect(other.status).toBe(400); // same host, another port
-      const res = await call("POST", "/api/escalation-channels", { token: admin, body: { name: "internal receiver", kind: "webhook", url: receiver.url, secret: SECRET } });
+      const res = await call("POST", "/api/escalation-channels", {
+        token: admin,
+        body: { name: "internal receiver", kind: "webhook", url: receiver.url, secret: SECRET },
+      });
       expect(res.status, await res.clone().text()).toBe(201);
       // A new channel first receives what is still escalated from earlier tests, marked late: let those arrive
       // before the receiver fails once, so that the failure is this item's first attempt.
       const channelId = (await json(res.clone())).id as string;
-      await vi.waitFor(async () => expect(await t.database.prisma.escalationDelivery.count({ where: { channelId, status: { not: DeliveryStatus.delivered } } })).toBe(0), { timeout: 10_000, interval: 25 });
+      await vi.waitFor(
+        async () => expect(await t.database.prisma.escalationDelivery.count({ where: { channelId, status: { not: DeliveryStatus.delivered } } })).toBe(0),
+        { timeout: 10_000, interval: 25 },
+      );
       receiver.failWith(500); // its answer carries internal detail; then it accepts
       const item = await escalatedItem("allowed");
       await vi.waitFor(async () => expect((await deliveriesOf(item.id))[0]?.status).toBe("delivered"), { timeout: 5_000, interval: 25 });
@@ -194,10 +236,18 @@ describe("SSRF through escalation webhooks", () => {
   it("lastError of a failed delivery (a connection error naming an internal host) is hidden from support, shown to the operator", async () => {
     const task = await createTask(t.database, { title: "hidden error", ownerId: "alice" }, "agent:t");
     const item = (await openReviewItem(t.database, { taskId: task.id, kind: "resolve_uncertain", risk: "low", subject: "hidden error" }))!;
-    const channel = await t.database.prisma.escalationChannel.create({ data: { name: "down", kind: "webhook", url: "https://hooks.example.com/x", secret: SECRET, active: false } });
+    const channel = await t.database.prisma.escalationChannel.create({
+      data: { name: "down", kind: "webhook", url: "https://hooks.example.com/x", secret: SECRET, active: false },
+    });
     await t.database.prisma.escalationDelivery.create({
       data: {
-        channelId: channel.id, reviewItemId: item.id, taskId: task.id, kind: "escalated", status: "failed", attempts: 1, responseStatus: null,
+        channelId: channel.id,
+        reviewItemId: item.id,
+        taskId: task.id,
+        kind: "escalated",
+        status: "failed",
+        attempts: 1,
+        responseStatus: null,
         lastError: "connect ECONNREFUSED db-7.internal:5432 (gave up after 1 attempts)",
         attemptLog: [{ attempt: 1, at: new Date().toISOString(), status: null, error: "connect ECONNREFUSED db-7.internal:5432", durationMs: 3 }] as never,
         payload: {} as never,

@@ -36,10 +36,17 @@ export async function startWebhookReceiver(options: { secret?: string; path?: st
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
       let body: unknown = null;
-      try { body = JSON.parse(raw); } catch { /* recorded raw */ }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* recorded raw */
+      }
       const signature = req.headers[SIGNATURE_HEADER.toLowerCase()];
       requests.push({
-        path: req.url ?? "/", headers: req.headers, raw, body,
+        path: req.url ?? "/",
+        headers: req.headers,
+        raw,
+        body,
         deliveryId: req.headers[DELIVERY_ID_HEADER.toLowerCase()] as string | undefined,
         verified: options.secret ? verifySignature(options.secret, typeof signature === "string" ? signature : null, raw, 300) : null,
         at: Date.now(),
@@ -54,6 +61,10 @@ export async function startWebhookReceiver(options: { secret?: string; path?: st
     url: `http://127.0.0.1:${port}${options.path ?? "/hooks/stopline"}`,
     requests,
     failWith: (...statuses) => queue.push(...statuses),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -28,12 +28,22 @@ const bus = (globalForBus.stoplineBus ??= new EventEmitter<BusEvents>().setMaxLi
  * its outcome) do not run inside the writer's await. Order is kept (setImmediate is FIFO).
  */
 export function publishCommitted(events: CommittedEvent[]): void {
-  if (events.length) setImmediate(() => bus.emit("committed", events.map((e) => ({ ...e, origin: "local" as const }))));
+  if (events.length)
+    setImmediate(() =>
+      bus.emit(
+        "committed",
+        events.map((e) => ({ ...e, origin: "local" as const })),
+      ),
+    );
 }
 
 /** Announces events another process committed (the live view, once it has read them). */
 export function publishRemote(events: CommittedEvent[]): void {
-  if (events.length) bus.emit("committed", events.map((e) => ({ ...e, origin: "remote" as const })));
+  if (events.length)
+    bus.emit(
+      "committed",
+      events.map((e) => ({ ...e, origin: "remote" as const })),
+    );
 }
 
 export function onCommitted(listener: (events: CommittedEvent[]) => void): () => void {

@@ -97,8 +97,9 @@ describe("the server's event-stream lane", () => {
     const reader = (await createApiToken(t.database, { name: "many-streams", role: "agent" })).token;
     const open = new AbortController();
     try {
-      const answers = await Promise.all(Array.from({ length: 150 }, () =>
-        fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${reader}` }, signal: open.signal })));
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, () => fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${reader}` }, signal: open.signal })),
+      );
       const statuses = answers.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(32);
       expect(statuses.filter((s) => s === 429)).toHaveLength(118);

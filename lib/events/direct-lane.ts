@@ -31,7 +31,8 @@ export async function serveEventStreamDirectly(req: IncomingMessage, res: Server
   try {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
     const bad = malformedPathSegment(url.pathname);
-    if (bad !== null) throw new AppError(ErrorCode.badRequest, `the path segment "${bad.slice(0, 100)}" is not valid percent-encoded UTF-8`, { field: "(path)" });
+    if (bad !== null)
+      throw new AppError(ErrorCode.badRequest, `the path segment "${bad.slice(0, 100)}" is not valid percent-encoded UTF-8`, { field: "(path)" });
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
     const request = new Request(url, { method: "GET", headers, signal: abort.signal });
@@ -49,11 +50,14 @@ export async function serveEventStreamDirectly(req: IncomingMessage, res: Server
     live.admit(options); // 429 past the caps; nothing awaits from here to attach, so the count cannot go stale
     res.writeHead(200, { ...SSE_HEADERS, ...security });
     res.flushHeaders();
-    live.attach({ ...options, signal: abort.signal }, {
-      write: (frame) => void res.write(frame),
-      backlog: () => res.writableLength,
-      end: () => res.end(),
-    });
+    live.attach(
+      { ...options, signal: abort.signal },
+      {
+        write: (frame) => void res.write(frame),
+        backlog: () => res.writableLength,
+        end: () => res.end(),
+      },
+    );
   } catch (error) {
     const response = errorResponse(error);
     if (res.headersSent) {

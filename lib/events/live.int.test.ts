@@ -79,7 +79,12 @@ describe("the live view: one reader per process, fanned out", () => {
     await createTask(t.database, { title: "not mine", ownerId: "user-2" }, "agent:t");
     await createApiToken(t.database, { name: "an admin event", role: "agent" });
     const view = liveLedger(t.database);
-    const stream = await view.subscribe({ after: { txid: "0", seq: 0 }, ownerId: "user-1", principalKey: "person:user-1", signal: new AbortController().signal });
+    const stream = await view.subscribe({
+      after: { txid: "0", seq: 0 },
+      ownerId: "user-1",
+      principalKey: "person:user-1",
+      signal: new AbortController().signal,
+    });
     const reader = stream.getReader();
     let text = "";
     const deadline = Date.now() + 3_000;
@@ -140,7 +145,10 @@ describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a 
       await older.query(`SELECT pg_current_xact_id()`);
       await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 }, "agent:test"); // commits
       const [younger] = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: "work_item.scheduled" } });
-      await older.query(`INSERT INTO "LedgerEvent" ("taskId","entityType","entityId","actor","type","createdAt") VALUES ($1,'task',$1,'test','test.older',timezone('UTC', clock_timestamp()))`, [task.id]);
+      await older.query(
+        `INSERT INTO "LedgerEvent" ("taskId","entityType","entityId","actor","type","createdAt") VALUES ($1,'task',$1,'test','test.older',timezone('UTC', clock_timestamp()))`,
+        [task.id],
+      );
 
       const whileOpen = await readEventsAfter(t.database, from, { taskId: task.id });
       expect(whileOpen.events.map((e) => e.event.type)).toEqual([]); // the younger event waits: an older transaction may still add before it
@@ -167,10 +175,20 @@ describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a 
   it("a claim racing with the boundary: either it committed before the boundary (and the engine stops it) or it is refused — never claimed after", async () => {
     for (let round = 0; round < 20; round++) {
       const task = await createTask(t.database, { title: `race ${round}`, ownerId: "o" }, "agent:t");
-      await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "race.tool", mechanism: "abort_signal", intentVersion: 1 }, "agent:t");
+      await scheduleWorkItem(
+        t.database,
+        { taskId: task.id, kind: "local_worker", toolName: "race.tool", mechanism: "abort_signal", intentVersion: 1 },
+        "agent:t",
+      );
       const [claimed] = await Promise.all([
         claimWorkItem(t.database, { workerId: "racer", toolNames: ["race.tool"] }),
-        t.database.pg!.query(`SELECT pg_sleep(0.001)`).then(() => import("../cancellation/request-cancellation").then(({ requestCancellation }) => requestCancellation(t.database, { taskId: task.id, reason: "race", actor: "agent:t" }))),
+        t.database
+          .pg!.query(`SELECT pg_sleep(0.001)`)
+          .then(() =>
+            import("../cancellation/request-cancellation").then(({ requestCancellation }) =>
+              requestCancellation(t.database, { taskId: task.id, reason: "race", actor: "agent:t" }),
+            ),
+          ),
       ]);
       const row = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
       if (claimed) {

@@ -177,7 +177,9 @@ export class LiveLedger {
   #send(s: Subscriber, frame: Uint8Array) {
     try {
       if (s.sink.backlog() > MAX_BUFFERED_BYTES) {
-        s.sink.write(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "this stream fell too far behind; reconnect with Last-Event-ID to resume" })}\n\n`));
+        s.sink.write(
+          encoder.encode(`event: error\ndata: ${JSON.stringify({ message: "this stream fell too far behind; reconnect with Last-Event-ID to resume" })}\n\n`),
+        );
         s.close();
         return;
       }
@@ -208,7 +210,8 @@ export class LiveLedger {
       return;
     }
     this.#notifying = true;
-    this.#database.pg!.query(`SELECT pg_notify($1, $2)`, [CHANNEL, this.#id], "stopline_notify")
+    this.#database
+      .pg!.query(`SELECT pg_notify($1, $2)`, [CHANNEL, this.#id], "stopline_notify")
       .catch((error) => console.error("live view: NOTIFY failed (other processes will see the events on their next poll)", error.message))
       .finally(() => {
         this.#notifying = false;
@@ -285,14 +288,22 @@ export class LiveLedger {
   admit(options: Pick<SubscribeOptions, "principalKey">): void {
     const limits = liveLimits();
     if (this.#subscribers.size >= limits.total) {
-      throw new AppError(ErrorCode.tooManyRequests, `this server has ${this.#subscribers.size} open event streams, its limit; try again shortly`, { limit: limits.total, retryAfterSeconds: 5 });
+      throw new AppError(ErrorCode.tooManyRequests, `this server has ${this.#subscribers.size} open event streams, its limit; try again shortly`, {
+        limit: limits.total,
+        retryAfterSeconds: 5,
+      });
     }
     let mine = 0;
     for (const s of this.#subscribers) if (s.principalKey === options.principalKey) mine++;
     if (mine >= limits.perPrincipal) {
-      throw new AppError(ErrorCode.tooManyRequests, `you already have ${mine} open event streams (the limit is ${limits.perPrincipal}); close one, or share one stream per tab`, {
-        limit: limits.perPrincipal, retryAfterSeconds: 10,
-      });
+      throw new AppError(
+        ErrorCode.tooManyRequests,
+        `you already have ${mine} open event streams (the limit is ${limits.perPrincipal}); close one, or share one stream per tab`,
+        {
+          limit: limits.perPrincipal,
+          retryAfterSeconds: 10,
+        },
+      );
     }
   }
 

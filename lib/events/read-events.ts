@@ -149,7 +149,13 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
     `SELECT ${COLUMNS} FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId" WHERE ${where.join(" AND ")} ORDER BY e."seq" LIMIT ?`,
     ...params,
   );
-  return { events: positioned(rows.map((r) => ({ ...r, seq: Number(r.seq) })), false), held: false };
+  return {
+    events: positioned(
+      rows.map((r) => ({ ...r, seq: Number(r.seq) })),
+      false,
+    ),
+    held: false,
+  };
 }
 
 /** Where the ledger stands now: the position of the last event that may be delivered ("the present"). */

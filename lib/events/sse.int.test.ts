@@ -44,13 +44,23 @@ async function collect(url: string, until: number | ((m: SseMessage) => boolean)
 describe("server-sent ledger events", () => {
   it("Last-Event-ID replay: disconnect, write more events, reconnect, receive exactly the missed ones in order", async () => {
     const task = await createTask(t.database, { title: "replay", ownerId: "o" }, "agent:t");
-    for (let i = 0; i < 3; i++) await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: `step-${i}`, mechanism: "abort_signal", intentVersion: 1 }, "agent:t");
+    for (let i = 0; i < 3; i++)
+      await scheduleWorkItem(
+        t.database,
+        { taskId: task.id, kind: "local_worker", toolName: `step-${i}`, mechanism: "abort_signal", intentVersion: 1 },
+        "agent:t",
+      );
     const first = await collect(`/api/tasks/${task.id}/events`, 4);
     expect(first.map((m) => JSON.parse(m.data).type)).toEqual(["task.created", "work_item.scheduled", "work_item.scheduled", "work_item.scheduled"]);
     const lastSeen = first.at(-1)!.id!;
 
     // while disconnected: two more items and the Stop
-    for (let i = 3; i < 5; i++) await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: `step-${i}`, mechanism: "abort_signal", intentVersion: 1 }, "agent:t");
+    for (let i = 3; i < 5; i++)
+      await scheduleWorkItem(
+        t.database,
+        { taskId: task.id, kind: "local_worker", toolName: `step-${i}`, mechanism: "abort_signal", intentVersion: 1 },
+        "agent:t",
+      );
     await requestCancellation(t.database, { taskId: task.id, reason: "stop", actor: "agent:t" });
 
     const missed = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, seq: { gt: Number(lastSeen) } }, orderBy: { seq: "asc" } });
@@ -89,7 +99,10 @@ describe("server-sent ledger events", () => {
       child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
     });
     const got = await pending;
-    const types = got.map((m) => JSON.parse(m.data)).filter((e) => e.taskId === task.id).map((e) => e.type);
+    const types = got
+      .map((m) => JSON.parse(m.data))
+      .filter((e) => e.taskId === task.id)
+      .map((e) => e.type);
     expect(types).toContain("task.cancel_requested");
   });
 

@@ -22,7 +22,10 @@ export interface TrustedProxies {
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   const list = new BlockList();
   const entries: string[] = [];
-  for (const raw of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address, prefix] = raw.split("/");
     const family = isIP(address);
     if (!family) throw new Error(`STOPLINE_TRUSTED_PROXIES: "${raw}" is not an IP address or CIDR range`);
@@ -30,7 +33,8 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
     if (prefix === undefined) list.addAddress(address, type);
     else {
       const bits = Number(prefix);
-      if (!Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) throw new Error(`STOPLINE_TRUSTED_PROXIES: "${raw}" has an invalid prefix length`);
+      if (!Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32))
+        throw new Error(`STOPLINE_TRUSTED_PROXIES: "${raw}" has an invalid prefix length`);
       list.addSubnet(address, bits, type);
     }
     entries.push(raw);
@@ -58,11 +62,21 @@ const FORWARDING = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", 
  * Rewrites a request's forwarding headers in place (a Node IncomingMessage's `headers` object) and returns
  * the client's address.
  */
-export function applyForwarding(peerAddress: string | undefined, headers: Record<string, string | string[] | undefined>, proxies: TrustedProxies): string | null {
+export function applyForwarding(
+  peerAddress: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  proxies: TrustedProxies,
+): string | null {
   const peer = normalizeAddress(peerAddress);
   let client = peer;
   if (isTrusted(peer, proxies)) {
-    const chain = [headers["x-forwarded-for"]].flat().filter((v): v is string => typeof v === "string").join(",").split(",").map((s) => normalizeAddress(s)).filter((s): s is string => !!s);
+    const chain = [headers["x-forwarded-for"]]
+      .flat()
+      .filter((v): v is string => typeof v === "string")
+      .join(",")
+      .split(",")
+      .map((s) => normalizeAddress(s))
+      .filter((s): s is string => !!s);
     for (let i = chain.length - 1; i >= 0; i--) {
       client = chain[i];
       if (!isTrusted(chain[i], proxies)) break;

@@ -6,9 +6,7 @@ import type { IncomingMessage } from "node:http";
  * reset (EPIPE) instead of the answer (issue 24: a 20 MB body to /api/workers/claim). Draining a few megabytes on
  * a local network costs milliseconds; a sender that keeps going past the bounds is cut off (`drained: false`).
  */
-export type BodyRead =
-  | { tooLarge: false; body: Buffer }
-  | { tooLarge: true; received: number; drained: boolean };
+export type BodyRead = { tooLarge: false; body: Buffer } | { tooLarge: true; received: number; drained: boolean };
 
 export async function readBodyWithin(
   req: IncomingMessage,

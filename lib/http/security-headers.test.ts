@@ -24,7 +24,11 @@ describe("security headers (issue 11, item 6)", () => {
 
   it("API responses allow nothing; every response is nosniff, unframeable, with a referrer policy; HSTS only over HTTPS", () => {
     expect(API_CONTENT_SECURITY_POLICY).toMatch(/^default-src 'none'; frame-ancestors 'none'/);
-    expect(commonSecurityHeaders(false)).toMatchObject({ "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "strict-origin-when-cross-origin" });
+    expect(commonSecurityHeaders(false)).toMatchObject({
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+    });
     expect(commonSecurityHeaders(false)).not.toHaveProperty("Strict-Transport-Security");
     expect(commonSecurityHeaders(true)["Strict-Transport-Security"]).toMatch(/^max-age=31536000/);
   });

@@ -72,13 +72,15 @@ beforeAll(async () => {
   });
   engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 50, settleTimeoutMs: 1_000 }).start(200);
   // Authenticated as the app does it (lib/mcp-gateway/app-gateway.ts): a Bearer API token of an agent or an admin.
-  endpoint = await serveFetch(createGatewayHttpHandler(gateway, {
-    async authenticate(request) {
-      const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
-      const principal = match ? await authenticateToken(t.database, match[1]) : null;
-      return principal && (principal.role === "admin" || principal.role === "agent") ? { id: principal.id, name: principal.name } : null;
-    },
-  }));
+  endpoint = await serveFetch(
+    createGatewayHttpHandler(gateway, {
+      async authenticate(request) {
+        const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+        const principal = match ? await authenticateToken(t.database, match[1]) : null;
+        return principal && (principal.role === "admin" || principal.role === "agent") ? { id: principal.id, name: principal.name } : null;
+      },
+    }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -93,7 +95,8 @@ afterAll(async () => {
 // A scenario that failed half-way must not leave its switch on for the next one (each lifts its own when it passes).
 afterEach(async () => {
   for (const i of await t.database.prisma.incident.findMany({ where: { state: { in: ["active", "lift_requested"] } } })) {
-    if (i.state === "active") await requestLift(t.database, { incidentId: i.id, reason: "test cleanup", actor: "operator:cleanup", actorId: "person:cleanup-1" });
+    if (i.state === "active")
+      await requestLift(t.database, { incidentId: i.id, reason: "test cleanup", actor: "operator:cleanup", actorId: "person:cleanup-1" });
     await confirmLiftOf(t.database, { incidentId: i.id, actor: "operator:cleanup", actorId: "person:cleanup-2" });
   }
 });
@@ -116,10 +119,16 @@ async function until<T>(probe: () => Promise<T | undefined | null | false> | T |
 }
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? "").join(" ");
 const items = (where: { ownerId?: string } = {}) =>
-  t.database.prisma.workItem.findMany({ where: { toolName: TOOL, ...(where.ownerId ? { task: { ownerId: where.ownerId } } : {}) }, orderBy: { createdAt: "asc" } });
+  t.database.prisma.workItem.findMany({
+    where: { toolName: TOOL, ...(where.ownerId ? { task: { ownerId: where.ownerId } } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
 /** The call of this owner that is under way at the demo server (it has counted at least one step). */
 async function countingCall(ownerId: string, seen: Set<string>) {
-  const item = await until(async () => (await items({ ownerId })).find((i) => !seen.has(i.id) && (i.status === "running" || i.status === "submitted")), `a running call of ${ownerId}`);
+  const item = await until(
+    async () => (await items({ ownerId })).find((i) => !seen.has(i.id) && (i.status === "running" || i.status === "submitted")),
+    `a running call of ${ownerId}`,
+  );
   const requestId = await until(() => gateway.tools.get("count_slowly")!.set.observation(item.id)?.requestId, "the call to be sent downstream");
   await until(() => witness.some((w) => w.requestId === requestId && w.witness === "step"), "the demo server to count");
   return { item, requestId: requestId as number };
@@ -135,7 +144,8 @@ async function lift(incidentId: string) {
   // Maker-checker: the one who asked cannot confirm.
   expect((await call("POST", `/api/incidents/${incidentId}/lift/confirm`, { token: tokens.olivia, body: {} })).status).toBe(403);
 }
-const confirmLift = async (incidentId: string) => expect((await call("POST", `/api/incidents/${incidentId}/lift/confirm`, { token: tokens.pat, body: {} })).status).toBe(200);
+const confirmLift = async (incidentId: string) =>
+  expect((await call("POST", `/api/incidents/${incidentId}/lift/confirm`, { token: tokens.pat, body: {} })).status).toBe(200);
 
 describe(`the incident kill switch through the MCP gateway (${testEngine()})`, () => {
   it("a tool quarantined while a call of it runs through the gateway: the server is told and stops, the ledger says stopped; new calls are refused with the reason, other tools go on; after a two-person lift it runs again", async () => {
@@ -143,7 +153,10 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     const pending = client.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { timeout: 30_000 });
     const { item, requestId } = await countingCall("agent-a", new Set());
 
-    const opened = await call("POST", "/api/incidents", { token: tokens.olivia, body: { targetKind: "tool", target: TOOL, reason: "count_slowly writes to the wrong tenant" } });
+    const opened = await call("POST", "/api/incidents", {
+      token: tokens.olivia,
+      body: { targetKind: "tool", target: TOOL, reason: "count_slowly writes to the wrong tenant" },
+    });
     expect(opened.status).toBe(201);
     const incident = await json(opened);
     expect(incident.stoppedWorkItems).toEqual([item.id]);
@@ -160,7 +173,10 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     // The ledger: the call's boundary by the operator for the incident, then the outcome the server confirmed.
     expect(await settled(item.id)).toMatchObject({ status: "cancelled", stopIncidentId: incident.incident.id, stopRootId: item.id });
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id }, orderBy: { seq: "asc" } });
-    expect(events.find((e) => e.type === LedgerEvent.workItemStopRequested)).toMatchObject({ actor: "admin:olivia", reason: "incident: count_slowly writes to the wrong tenant" });
+    expect(events.find((e) => e.type === LedgerEvent.workItemStopRequested)).toMatchObject({
+      actor: "admin:olivia",
+      reason: "incident: count_slowly writes to the wrong tenant",
+    });
     // count_slowly commits nothing (readOnlyHint): told to stop, it is stopped — nothing was submitted, nothing to reconcile.
     // (The engine may move it to cancelling first, or its runner may report first.)
     const states = events.filter((e) => e.toState).map((e) => e.toState);
@@ -183,7 +199,12 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
       const refused = await c.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toContain("count_slowly writes to the wrong tenant");
-      expect(refused._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined", status: 409, incidentId: incident.incident.id, reason: "count_slowly writes to the wrong tenant" });
+      expect(refused._meta?.["dev.stopline/error"]).toMatchObject({
+        code: "quarantined",
+        status: 409,
+        incidentId: incident.incident.id,
+        reason: "count_slowly writes to the wrong tenant",
+      });
     }
     expect((await items()).length).toBe(itemsBefore);
     expect(await t.database.prisma.task.count({ where: { ownerId: "agent-b" } })).toBe(0); // the refused new session made no task
@@ -192,7 +213,9 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
 
     // Lifting takes two people; until the second confirms, the tool stays refused.
     await lift(incident.incident.id);
-    expect((await client.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } }))._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined" });
+    expect((await client.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } }))._meta?.["dev.stopline/error"]).toMatchObject({
+      code: "quarantined",
+    });
     expect(witness.filter((w) => w.witness === "started").length).toBe(startedBefore);
     await confirmLift(incident.incident.id);
     const again = await client.callTool({ name: "count_slowly", arguments: { steps: 3, delayMs: 5 } });
@@ -209,7 +232,10 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     const callA = await countingCall("agent-a", seen);
     const callB = await countingCall("agent-b", seen);
 
-    const opened = await call("POST", "/api/incidents", { token: tokens.olivia, body: { targetKind: "token", target: agentAId, reason: "agent-a loops on refunds" } });
+    const opened = await call("POST", "/api/incidents", {
+      token: tokens.olivia,
+      body: { targetKind: "token", target: agentAId, reason: "agent-a loops on refunds" },
+    });
     expect(opened.status).toBe(201);
     const incident = await json(opened);
     // Every active task of the token (this session's, and the earlier session's of the same agent), none of another.
@@ -223,7 +249,11 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     expect(factsOf(callA.requestId).map((w) => w.witness)).not.toContain("completed");
     expect(factsOf(callA.requestId).filter((w) => w.witness === "step" && w.afterCancel)).toEqual([]);
     expect((await settled(callA.item.id)).status).toBe("cancelled");
-    expect(await t.database.prisma.task.findUniqueOrThrow({ where: { id: callA.item.taskId } })).toMatchObject({ cancelScope: "incident", cancelScopeRef: incident.incident.id, cancelRequestedBy: "admin:olivia" });
+    expect(await t.database.prisma.task.findUniqueOrThrow({ where: { id: callA.item.taskId } })).toMatchObject({
+      cancelScope: "incident",
+      cancelScopeRef: incident.incident.id,
+      cancelRequestedBy: "admin:olivia",
+    });
     const summary = await until(async () => {
       const s = await getCancellationSummary(t.database, callA.item.taskId);
       return s.status === "IN_PROGRESS" ? null : s;
@@ -245,7 +275,12 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
         const refused = await c.callTool({ name, arguments: name === "count_slowly" ? { steps: 2, delayMs: 1 } : {} });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toContain("agent-a loops on refunds");
-        expect(refused._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined", status: 409, incidentId: incident.incident.id, targetKind: "token" });
+        expect(refused._meta?.["dev.stopline/error"]).toMatchObject({
+          code: "quarantined",
+          status: 409,
+          incidentId: incident.incident.id,
+          targetKind: "token",
+        });
       }
     }
     expect(await t.database.prisma.task.count({ where: { ownerId: "agent-a" } })).toBe(tasksBefore);
@@ -257,7 +292,11 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     // maintenance runs it; under load its next pass may be seconds away) stops it like the switch.
     const stray = await createTask(t.database, { title: "raced the switch", ownerId: "agent-a" }, "agent:agent-a");
     await sweepIncidents(t.database);
-    expect(await t.database.prisma.task.findUniqueOrThrow({ where: { id: stray.id } })).toMatchObject({ cancelScope: "incident", cancelScopeRef: incident.incident.id, cancelRequestedBy: "admin:olivia" });
+    expect(await t.database.prisma.task.findUniqueOrThrow({ where: { id: stray.id } })).toMatchObject({
+      cancelScope: "incident",
+      cancelScopeRef: incident.incident.id,
+      cancelRequestedBy: "admin:olivia",
+    });
 
     await lift(incident.incident.id);
     expect((await a.callTool({ name: "test_simple_text", arguments: {} }))._meta?.["dev.stopline/error"]).toMatchObject({ code: "quarantined" });
@@ -277,9 +316,15 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     const { item, requestId } = await countingCall("agent-b", seen);
 
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-    const out = await promisify(execFile)(process.execPath, ["--import", "tsx", "lib/incidents/testing/open-incident-process.ts", "tool", TOOL, "quarantined from another instance", "operator:remote"], {
-      cwd: ROOT, env: { ...env, DATABASE_URL: t.url }, timeout: 60_000,
-    });
+    const out = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "lib/incidents/testing/open-incident-process.ts", "tool", TOOL, "quarantined from another instance", "operator:remote"],
+      {
+        cwd: ROOT,
+        env: { ...env, DATABASE_URL: t.url },
+        timeout: 60_000,
+      },
+    );
     const opened = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as { incidentId: string; stoppedWorkItems: string[] };
     expect(opened.stoppedWorkItems).toEqual([item.id]);
 
@@ -292,7 +337,9 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     expect(textOf(answer)).toMatch(/stopped|not known yet/); // the engine here may settle it after the client's answer
     // This process's engine finds the other process's Stop in the ledger (maintenance) and settles it.
     expect(await settled(item.id)).toMatchObject({ status: "cancelled", stopIncidentId: opened.incidentId });
-    expect(await t.database.prisma.ledgerEvent.findFirst({ where: { workItemId: item.id, type: LedgerEvent.workItemStopRequested } })).toMatchObject({ actor: "operator:remote" });
+    expect(await t.database.prisma.ledgerEvent.findFirst({ where: { workItemId: item.id, type: LedgerEvent.workItemStopRequested } })).toMatchObject({
+      actor: "operator:remote",
+    });
     const refused = await client.callTool({ name: "count_slowly", arguments: { steps: 2, delayMs: 1 } });
     expect(textOf(refused)).toContain("quarantined from another instance");
 

@@ -29,7 +29,12 @@ export async function getIncident(database: Database, incidentId: string) {
   const rootIds = new Set(roots.map((r) => r.id));
   const tasks = await database.prisma.task.findMany({
     where: { id: { in: taskIds } },
-    include: { workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] }, sideEffects: true, reviewItems: { orderBy: { createdAt: "asc" } }, resources: { select: { workItemId: true, state: true } } },
+    include: {
+      workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+      sideEffects: true,
+      reviewItems: { orderBy: { createdAt: "asc" } },
+      resources: { select: { workItemId: true, state: true } },
+    },
     orderBy: { createdAt: "asc" },
   });
   const now = Date.now();
@@ -40,13 +45,25 @@ export async function getIncident(database: Database, incidentId: string) {
     const touchedIds = new Set(touched.map((w) => w.id));
     const effectIds = new Set(task.sideEffects.filter((e) => touchedIds.has(e.workItemId)).map((e) => e.id));
     return {
-      taskId: task.id, title: task.title, stage: task.stage, ownerId: task.ownerId,
+      taskId: task.id,
+      title: task.title,
+      stage: task.stage,
+      ownerId: task.ownerId,
       steps: touched.map((w) => {
         const o = childOutcome(childFacts(w, related, now), stop);
-        return { workItemId: w.id, toolName: w.toolName, status: w.status, outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat), moving: isMoving(o) } };
+        return {
+          workItemId: w.id,
+          toolName: w.toolName,
+          status: w.status,
+          outcome: { kind: o.kind, short: outcomeBadgeWords(o).short, label: describeOutcome(o, utcFormat), moving: isMoving(o) },
+        };
       }),
       needsPerson: task.reviewItems
-        .filter((r) => isOpenReview(r.status) && (whole.has(task.id) || (r.workItemId !== null && touchedIds.has(r.workItemId)) || (r.sideEffectId !== null && effectIds.has(r.sideEffectId))))
+        .filter(
+          (r) =>
+            isOpenReview(r.status) &&
+            (whole.has(task.id) || (r.workItemId !== null && touchedIds.has(r.workItemId)) || (r.sideEffectId !== null && effectIds.has(r.sideEffectId))),
+        )
         .map((r) => ({ id: r.id, kind: r.kind, subject: r.subject, deadline: r.deadline.toISOString(), status: r.status })),
     };
   });
@@ -67,11 +84,13 @@ export async function getIncident(database: Database, incidentId: string) {
 /** Every incident, newest first, with how many tasks each touched and how many open review items they have. */
 export async function listIncidents(database: Database) {
   const incidents = await database.prisma.incident.findMany({ orderBy: { createdAt: "desc" }, take: 100 });
-  return Promise.all(incidents.map(async (incident) => {
-    const touched = await database.prisma.workItem.findMany({ where: { stopIncidentId: incident.id }, select: { taskId: true }, distinct: ["taskId"] });
-    const whole = await database.prisma.task.findMany({ where: { cancelScope: StopScope.incident, cancelScopeRef: incident.id }, select: { id: true } });
-    const taskIds = [...new Set([...touched.map((t) => t.taskId), ...whole.map((t) => t.id)])];
-    const open = taskIds.length ? await database.prisma.reviewItem.count({ where: { taskId: { in: taskIds }, status: { in: OPEN_REVIEW_STATUSES } } }) : 0;
-    return { incident, on: QUARANTINE_STATES.includes(incident.state as never), tasks: taskIds.length, openReviewItems: open };
-  }));
+  return Promise.all(
+    incidents.map(async (incident) => {
+      const touched = await database.prisma.workItem.findMany({ where: { stopIncidentId: incident.id }, select: { taskId: true }, distinct: ["taskId"] });
+      const whole = await database.prisma.task.findMany({ where: { cancelScope: StopScope.incident, cancelScopeRef: incident.id }, select: { id: true } });
+      const taskIds = [...new Set([...touched.map((t) => t.taskId), ...whole.map((t) => t.id)])];
+      const open = taskIds.length ? await database.prisma.reviewItem.count({ where: { taskId: { in: taskIds }, status: { in: OPEN_REVIEW_STATUSES } } }) : 0;
+      return { incident, on: QUARANTINE_STATES.includes(incident.state as never), tasks: taskIds.length, openReviewItems: open };
+    }),
+  );
 }

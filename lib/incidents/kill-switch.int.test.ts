@@ -33,14 +33,22 @@ function startWorker(name: string): Promise<void> {
   const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, "worker", name], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...env, DATABASE_URL: t.url, MULTI_JOB_URL: jobs.url, STOPLINE_PROCESS_NAME: name, STOPLINE_MAINTENANCE_MS: "250", STOPLINE_MAINTENANCE_LEASE_MS: "1500", STOPLINE_VERIFY_DELAY_MS: "50" },
+    env: {
+      ...env,
+      DATABASE_URL: t.url,
+      MULTI_JOB_URL: jobs.url,
+      STOPLINE_PROCESS_NAME: name,
+      STOPLINE_MAINTENANCE_MS: "250",
+      STOPLINE_MAINTENANCE_LEASE_MS: "1500",
+      STOPLINE_VERIFY_DELAY_MS: "50",
+    },
   });
   processes.set(name, child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 60_000);
     child.once("exit", (code) => reject(new Error(`${name} exited ${code} before it was ready`)));
     createInterface({ input: child.stdout! }).on("line", (line) => {
-      if (line.startsWith("{")) (clearTimeout(timer), resolve());
+      if (line.startsWith("{")) clearTimeout(timer), resolve();
     });
   });
 }
@@ -60,7 +68,11 @@ async function claimsOf(toolName: string): Promise<number> {
   return t.database.prisma.ledgerEvent.count({ where: { type: LedgerEvent.workItemClaimed, workItemId: { in: ids } } });
 }
 const schedule = (taskId: string, toolName: string, mechanism: "abort_signal" | "provider_cancel", input?: unknown) =>
-  scheduleWorkItem(t.database, { taskId, kind: mechanism === "abort_signal" ? "local_worker" : "remote_tool", toolName, mechanism, intentVersion: 1, input }, "agent:kill-switch");
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: mechanism === "abort_signal" ? "local_worker" : "remote_tool", toolName, mechanism, intentVersion: 1, input },
+    "agent:kill-switch",
+  );
 
 describe(`the incident kill switch, with worker processes (${testEngine()})`, () => {
   beforeAll(async () => {
@@ -68,7 +80,14 @@ describe(`the incident kill switch, with worker processes (${testEngine()})`, ()
     jobs = await startJobServer({ cancelMode: "honour" });
     await Promise.all([startWorker("worker-1"), startWorker("worker-2"), startWorker("worker-3")]);
     // This process records the switch; its engine runs the Stops the switch records (as the app that takes the request would).
-    const registry = new ToolRegistry().register({ name: TOOL, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null });
+    const registry = new ToolRegistry().register({
+      name: TOOL,
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "abort_signal",
+      run: async () => null,
+    });
     engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 50, settleTimeoutMs: 3_000 }).start(60_000);
   }, 120_000);
   afterAll(async () => {
@@ -82,33 +101,66 @@ describe(`the incident kill switch, with worker processes (${testEngine()})`, ()
     // 3 processes × 4 slots: 12 running, the rest queued — spread over several tasks (several agents' work).
     const tasks = await Promise.all([1, 2, 3].map((n) => createTask(t.database, { title: `kill switch ${n}`, ownerId: `owner-${n}` }, "agent:kill-switch")));
     for (let i = 0; i < 30; i++) await schedule(tasks[i % 3].id, TOOL, "abort_signal");
-    await waitFor(async () => (await t.database.prisma.workItem.count({ where: { toolName: TOOL, status: "running" } })) === 12 || null, "12 children running in the worker processes");
+    await waitFor(
+      async () => (await t.database.prisma.workItem.count({ where: { toolName: TOOL, status: "running" } })) === 12 || null,
+      "12 children running in the worker processes",
+    );
 
-    const opened = await openIncident(t.database, { targetKind: "tool", target: TOOL, reason: "the tool writes to the wrong tenant", actor: "operator:olivia", actorId: "person:olivia" });
+    const opened = await openIncident(t.database, {
+      targetKind: "tool",
+      target: TOOL,
+      reason: "the tool writes to the wrong tenant",
+      actor: "operator:olivia",
+      actorId: "person:olivia",
+    });
     // ---- the switch has committed ----
     const claimedAtSwitch = await claimsOf(TOOL);
     expect(opened.alreadyOpen).toBe(false);
     expect(opened.stoppedWorkItems).toHaveLength(30);
 
     // No new work of the tool: a schedule is refused with the incident's reason…
-    const refused = await scheduleWorkItem(t.database, { taskId: tasks[0].id, kind: "local_worker", toolName: TOOL, mechanism: "abort_signal", intentVersion: 1 }, "agent:late").catch((e) => e);
+    const refused = await scheduleWorkItem(
+      t.database,
+      { taskId: tasks[0].id, kind: "local_worker", toolName: TOOL, mechanism: "abort_signal", intentVersion: 1 },
+      "agent:late",
+    ).catch((e) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "quarantined", details: { incidentId: opened.incident.id, reason: "the tool writes to the wrong tenant" } });
     // …while the workers keep polling: another tool's child is claimed and runs (the switch stops only its target).
     const other = await schedule(tasks[1].id, "multi.job", "provider_cancel", { steps: 2, stepMs: 20 });
-    await waitFor(async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: other.id } })).status === "completed" || null, "another tool's child to complete");
+    await waitFor(
+      async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: other.id } })).status === "completed" || null,
+      "another tool's child to complete",
+    );
 
     // Every queued child of the tool never started; every running one was stopped in its worker process.
-    await waitFor(async () => (await t.database.prisma.workItem.count({ where: { toolName: TOOL, status: { in: ["queued", "running", "cancelling"] } } })) === 0 || null, "every child of the tool to end");
+    await waitFor(
+      async () => (await t.database.prisma.workItem.count({ where: { toolName: TOOL, status: { in: ["queued", "running", "cancelling"] } } })) === 0 || null,
+      "every child of the tool to end",
+    );
     const ended = await t.database.prisma.workItem.findMany({ where: { toolName: TOOL } });
     expect(ended.filter((i) => i.startedAt === null).every((i) => i.status === "cancelled")).toBe(true);
     expect(ended.filter((i) => i.startedAt === null)).toHaveLength(18);
-    expect(ended.filter((i) => i.startedAt !== null).map((i) => i.status).every((s) => ["cancelled", "cancelled_incomplete"].includes(s))).toBe(true);
+    expect(
+      ended
+        .filter((i) => i.startedAt !== null)
+        .map((i) => i.status)
+        .every((s) => ["cancelled", "cancelled_incomplete"].includes(s)),
+    ).toBe(true);
     expect(ended.every((i) => i.stopIncidentId === opened.incident.id)).toBe(true);
     // A queued child that slipped past the schedule's check (as one racing the commit on another app could): the
     // workers' claims refuse it themselves, and the maintenance sweep stops it — it never starts.
     const stray = await t.database.prisma.workItem.create({
-      data: { taskId: tasks[2].id, kind: "local_worker", toolName: TOOL, mechanism: "abort_signal", correlationId: "stray", idempotencyKey: `${tasks[2].id}:stray`, preparedIntentVersion: 1, status: "queued" },
+      data: {
+        taskId: tasks[2].id,
+        kind: "local_worker",
+        toolName: TOOL,
+        mechanism: "abort_signal",
+        correlationId: "stray",
+        idempotencyKey: `${tasks[2].id}:stray`,
+        preparedIntentVersion: 1,
+        status: "queued",
+      },
     });
     const strayEnded = await waitFor(async () => {
       const row = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: stray.id } });
@@ -129,19 +181,29 @@ describe(`the incident kill switch, with worker processes (${testEngine()})`, ()
     expect((await t.database.prisma.task.findMany({ where: { id: { in: tasks.map((x) => x.id) } } })).every((x) => x.cancelRequestedAt === null)).toBe(true);
 
     // A second switch on the same tool changes nothing.
-    expect(await openIncident(t.database, { targetKind: "tool", target: TOOL, reason: "again", actor: "operator:olivia" })).toMatchObject({ alreadyOpen: true, incident: { id: opened.incident.id } });
+    expect(await openIncident(t.database, { targetKind: "tool", target: TOOL, reason: "again", actor: "operator:olivia" })).toMatchObject({
+      alreadyOpen: true,
+      incident: { id: opened.incident.id },
+    });
 
     // Lifting: asked by one operator; the same person cannot confirm; until confirmed the switch stays on.
     await requestLift(t.database, { incidentId: opened.incident.id, reason: "tenant routing fixed", actor: "operator:olivia", actorId: "person:olivia" });
-    await expect(confirmLift(t.database, { incidentId: opened.incident.id, actor: "operator:olivia", actorId: "person:olivia" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(confirmLift(t.database, { incidentId: opened.incident.id, actor: "operator:olivia", actorId: "person:olivia" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     await expect(schedule(tasks[0].id, TOOL, "abort_signal")).rejects.toMatchObject({ code: "quarantined" });
     await confirmLift(t.database, { incidentId: opened.incident.id, actor: "operator:pat", actorId: "person:pat" });
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { entityType: "incident", entityId: opened.incident.id }, orderBy: { seq: "asc" } });
     expect(events.map((e) => [e.type, e.actor])).toEqual([
-      [LedgerEvent.incidentOpened, "operator:olivia"], [LedgerEvent.incidentLiftRequested, "operator:olivia"], [LedgerEvent.incidentLifted, "operator:pat"],
+      [LedgerEvent.incidentOpened, "operator:olivia"],
+      [LedgerEvent.incidentLiftRequested, "operator:olivia"],
+      [LedgerEvent.incidentLifted, "operator:pat"],
     ]);
     // From the lift's commit the tool may start again.
     const again = await schedule(tasks[0].id, TOOL, "abort_signal");
-    await waitFor(async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: again.id } })).status === "running" || null, "the tool to run again after the lift");
+    await waitFor(
+      async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: again.id } })).status === "running" || null,
+      "the tool to run again after the lift",
+    );
   }, 120_000);
 });

@@ -19,7 +19,9 @@ export async function listIncidentTargets(database: Database): Promise<IncidentT
     database.prisma.workItem.groupBy({ by: ["toolName"], where: { status: { in: ACTIVE_ITEM_STATUSES } }, _count: { _all: true } }),
     database.prisma.apiToken.findMany({
       where: { revokedAt: null, role: { in: [TokenRole.agent, TokenRole.worker] } },
-      orderBy: [{ name: "asc" }, { createdAt: "asc" }], select: { id: true, name: true, role: true, prefix: true }, take: 500,
+      orderBy: [{ name: "asc" }, { createdAt: "asc" }],
+      select: { id: true, name: true, role: true, prefix: true },
+      take: 500,
     }),
   ]);
   const liveOf = new Map(live.map((g) => [g.toolName, g._count._all]));

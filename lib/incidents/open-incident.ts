@@ -36,29 +36,57 @@ export async function openIncident(
   database: Database,
   input: { targetKind: IncidentTarget; target: string; reason: string; actor: string; actorId?: string | null },
 ): Promise<OpenIncidentResult> {
-  const token = input.targetKind === IncidentTarget.token ? await database.prisma.apiToken.findUnique({ where: { id: input.target }, select: { name: true } }) : null;
+  const token =
+    input.targetKind === IncidentTarget.token ? await database.prisma.apiToken.findUnique({ where: { id: input.target }, select: { name: true } }) : null;
   if (input.targetKind === IncidentTarget.token && !token) throw new AppError(ErrorCode.notFound, `token ${input.target} not found`, { field: "target" });
   const opened = await writeLedger(database, async (w) => {
     // PostgreSQL: every schedule or inline start of this target waits for this transaction (quarantine.ts).
-    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, quarantineLockKey(input.targetKind, input.target));
+    if (w.provider === "postgres")
+      await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, quarantineLockKey(input.targetKind, input.target));
     const existing = await activeIncident(w.tx as never, input.targetKind, input.target);
-    if (existing) return { incident: (await w.tx.incident.findUniqueOrThrow({ where: { id: existing.id } })) as Incident, alreadyOpen: true, stoppedWorkItems: [] as string[] };
+    if (existing)
+      return {
+        incident: (await w.tx.incident.findUniqueOrThrow({ where: { id: existing.id } })) as Incident,
+        alreadyOpen: true,
+        stoppedWorkItems: [] as string[],
+      };
     const incident = (await w.tx.incident.create({
-      data: { targetKind: input.targetKind, target: input.target, reason: input.reason, state: IncidentState.active, openedBy: input.actor, openedById: input.actorId ?? null },
+      data: {
+        targetKind: input.targetKind,
+        target: input.target,
+        reason: input.reason,
+        state: IncidentState.active,
+        openedBy: input.actor,
+        openedById: input.actorId ?? null,
+      },
     })) as Incident;
     const stoppedWorkItems: string[] = [];
     if (input.targetKind === IncidentTarget.tool) {
       const alive = await w.tx.workItem.findMany({
         where: { toolName: input.target, status: { in: ACTIVE_ITEM_STATUSES }, stopRequestedAt: null },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: { id: true },
       });
       for (const item of alive) {
-        const answer = await recordChildStopIn(w, { workItemId: item.id, reason: `incident: ${input.reason}`, actor: input.actor, actorId: input.actorId, incidentId: incident.id });
+        const answer = await recordChildStopIn(w, {
+          workItemId: item.id,
+          reason: `incident: ${input.reason}`,
+          actor: input.actor,
+          actorId: input.actorId,
+          incidentId: incident.id,
+        });
         if (answer.kind === "boundary" && !answer.boundary.alreadyRequested) stoppedWorkItems.push(item.id);
       }
     }
     await w.event({
-      taskId: null, workItemId: null, entityType: "incident", entityId: incident.id, actor: input.actor, type: LedgerEvent.incidentOpened, toState: IncidentState.active, reason: input.reason,
+      taskId: null,
+      workItemId: null,
+      entityType: "incident",
+      entityId: incident.id,
+      actor: input.actor,
+      type: LedgerEvent.incidentOpened,
+      toState: IncidentState.active,
+      reason: input.reason,
       data: { targetKind: input.targetKind, target: input.target, inFlight: stoppedWorkItems.length },
     });
     return { incident, alreadyOpen: false, stoppedWorkItems };
@@ -66,7 +94,12 @@ export async function openIncident(
   let stoppedTasks: string[] = [];
   if (token && !opened.alreadyOpen) {
     const stopped = await stopMany(database, {
-      scope: StopScope.incident, ref: opened.incident.id, where: { createdBy: { ref: tokenRef(input.target), name: token.name } }, reason: `incident: ${input.reason}`, actor: input.actor, actorId: input.actorId,
+      scope: StopScope.incident,
+      ref: opened.incident.id,
+      where: { createdBy: { ref: tokenRef(input.target), name: token.name } },
+      reason: `incident: ${input.reason}`,
+      actor: input.actor,
+      actorId: input.actorId,
     });
     stoppedTasks = stopped.boundaries.map((b) => b.taskId);
   }

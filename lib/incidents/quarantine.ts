@@ -3,7 +3,9 @@ import { IncidentTarget, QUARANTINE_STATES } from "../ledger/states";
 import type { Writer } from "../ledger/write";
 import type { Database } from "../db/client";
 
-type IncidentReader = { incident: { findFirst(args: unknown): Promise<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date } | null> } };
+type IncidentReader = {
+  incident: { findFirst(args: unknown): Promise<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date } | null> };
+};
 
 /** The kill switch on for this target, if any (the oldest). */
 export async function activeIncident(db: IncidentReader, targetKind: IncidentTarget, target: string) {
@@ -12,9 +14,16 @@ export async function activeIncident(db: IncidentReader, targetKind: IncidentTar
 
 /** 409 `quarantined`, with the incident's reason, when a kill switch is on for this target. */
 export function quarantinedError(incident: { id: string; reason: string; targetKind: string; target: string }): AppError {
-  return new AppError(ErrorCode.quarantined, `${incident.targetKind === IncidentTarget.tool ? "tool" : "token"} ${incident.target} is quarantined by an incident: ${incident.reason}`, {
-    incidentId: incident.id, targetKind: incident.targetKind, target: incident.target, reason: incident.reason,
-  });
+  return new AppError(
+    ErrorCode.quarantined,
+    `${incident.targetKind === IncidentTarget.tool ? "tool" : "token"} ${incident.target} is quarantined by an incident: ${incident.reason}`,
+    {
+      incidentId: incident.id,
+      targetKind: incident.targetKind,
+      target: incident.target,
+      reason: incident.reason,
+    },
+  );
 }
 
 /**
@@ -25,7 +34,8 @@ export function quarantinedError(incident: { id: string; reason: string; targetK
 export async function assertToolNotQuarantined(w: Writer, toolName: string): Promise<void> {
   // PostgreSQL: shares the switch's lock on this tool (open-incident.ts takes it exclusively), so this check and the
   // insert that follows commit either before the switch (which then stops what they made) or see it.
-  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.tool, toolName));
+  if (w.provider === "postgres")
+    await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.tool, toolName));
   const incident = await activeIncident(w.tx as unknown as IncidentReader, IncidentTarget.tool, toolName);
   if (incident) throw quarantinedError(incident);
 }
@@ -37,7 +47,8 @@ export async function assertToolNotQuarantined(w: Writer, toolName: string): Pro
  * token's tasks covers it — or sees the switch. SQLite: one writer, the same order.
  */
 export async function assertTokenNotQuarantinedIn(w: Writer, tokenId: string): Promise<void> {
-  if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.token, tokenId));
+  if (w.provider === "postgres")
+    await w.tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock_shared(hashtext($1))::text AS locked`, quarantineLockKey(IncidentTarget.token, tokenId));
   const incident = await activeIncident(w.tx as unknown as IncidentReader, IncidentTarget.token, tokenId);
   if (incident) throw quarantinedError(incident);
 }
@@ -49,10 +60,13 @@ export const quarantineLockKey = (kind: IncidentTarget, target: string) => `stop
 export async function assertTokenNotQuarantined(database: Pick<Database, "prisma" | "pg">, tokenId: string): Promise<void> {
   // On every request that starts work: through the driver on PostgreSQL (Prisma's executor costs about a millisecond).
   const incident = database.pg
-    ? ((await database.pg.query<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date }>(
-        `SELECT "id", "reason", "targetKind", "target", "createdAt" FROM "Incident" WHERE "targetKind" = $1 AND "target" = $2 AND "state" = ANY($3::text[]) ORDER BY "createdAt" LIMIT 1`,
-        [IncidentTarget.token, tokenId, QUARANTINE_STATES], "stopline_token_quarantine",
-      ))[0] ?? null)
+    ? ((
+        await database.pg.query<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date }>(
+          `SELECT "id", "reason", "targetKind", "target", "createdAt" FROM "Incident" WHERE "targetKind" = $1 AND "target" = $2 AND "state" = ANY($3::text[]) ORDER BY "createdAt" LIMIT 1`,
+          [IncidentTarget.token, tokenId, QUARANTINE_STATES],
+          "stopline_token_quarantine",
+        )
+      )[0] ?? null)
     : await activeIncident(database.prisma as unknown as IncidentReader, IncidentTarget.token, tokenId);
   if (incident) throw quarantinedError(incident);
 }

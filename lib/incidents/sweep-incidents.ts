@@ -23,15 +23,37 @@ export async function sweepIncidents(database: Database): Promise<string[]> {
       const token = await database.prisma.apiToken.findUnique({ where: { id: incident.target }, select: { name: true } });
       if (!token) continue;
       const work = { ref: tokenRef(incident.target), name: token.name };
-      const stray = await database.prisma.task.findFirst({ where: { ...createdByToken(work), stage: TaskStage.active, cancelRequestedAt: null }, select: { id: true } });
+      const stray = await database.prisma.task.findFirst({
+        where: { ...createdByToken(work), stage: TaskStage.active, cancelRequestedAt: null },
+        select: { id: true },
+      });
       if (stray) {
-        await stopMany(database, { scope: StopScope.incident, ref: incident.id, where: { createdBy: work }, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById });
+        await stopMany(database, {
+          scope: StopScope.incident,
+          ref: incident.id,
+          where: { createdBy: work },
+          reason: `incident: ${incident.reason}`,
+          actor: incident.openedBy,
+          actorId: incident.openedById,
+        });
       }
       continue;
     }
-    const strays = await database.prisma.workItem.findMany({ where: { toolName: incident.target, status: { in: ACTIVE_ITEM_STATUSES }, stopRequestedAt: null }, select: { id: true }, take: 100 });
+    const strays = await database.prisma.workItem.findMany({
+      where: { toolName: incident.target, status: { in: ACTIVE_ITEM_STATUSES }, stopRequestedAt: null },
+      select: { id: true },
+      take: 100,
+    });
     for (const item of strays) {
-      const answer = await writeLedger(database, (w) => recordChildStopIn(w, { workItemId: item.id, reason: `incident: ${incident.reason}`, actor: incident.openedBy, actorId: incident.openedById, incidentId: incident.id }));
+      const answer = await writeLedger(database, (w) =>
+        recordChildStopIn(w, {
+          workItemId: item.id,
+          reason: `incident: ${incident.reason}`,
+          actor: incident.openedBy,
+          actorId: incident.openedById,
+          incidentId: incident.id,
+        }),
+      );
       if (answer.kind === "boundary" && !answer.boundary.alreadyRequested) stopped.push(item.id);
     }
   }

@@ -30,19 +30,30 @@ function judge(item: CheckedItem, task: CheckedTask, input: CheckpointInput) {
       : null;
   // A Stop of this child alone (or of an ancestor) is its boundary at the child's scope: no commitment after it.
   const stopped = item.stopRequestedAt
-    ? new AppError(ErrorCode.cancelRequested, `this step was stopped at ${item.stopRequestedAt.toISOString()}; it may not commit`, { workItemId: item.id, stopRequestedAt: item.stopRequestedAt.toISOString() })
+    ? new AppError(ErrorCode.cancelRequested, `this step was stopped at ${item.stopRequestedAt.toISOString()}; it may not commit`, {
+        workItemId: item.id,
+        stopRequestedAt: item.stopRequestedAt.toISOString(),
+      })
     : null;
   const refusal = mismatch ?? refusalToProceed(task, { intentVersion: item.preparedIntentVersion, proposalVersion: item.proposalVersion }) ?? stopped;
   const versions: CheckpointVersions = {
-    preparedIntentVersion: item.preparedIntentVersion, taskIntentVersion: task.intentVersion,
-    confirmedProposalVersion: item.proposalVersion, taskProposalVersion: task.proposalVersion,
+    preparedIntentVersion: item.preparedIntentVersion,
+    taskIntentVersion: task.intentVersion,
+    confirmedProposalVersion: item.proposalVersion,
+    taskProposalVersion: task.proposalVersion,
   };
   return { refusal, versions };
 }
 
 const rejection = (item: CheckedItem, actor: string, refusal: AppError, versions: CheckpointVersions): EventInput => ({
-  taskId: item.taskId, workItemId: item.id, entityType: "checkpoint", entityId: item.id, actor,
-  type: LedgerEvent.checkpointRejected, reason: refusal.message, data: { code: refusal.code, ...versions },
+  taskId: item.taskId,
+  workItemId: item.id,
+  entityType: "checkpoint",
+  entityId: item.id,
+  actor,
+  type: LedgerEvent.checkpointRejected,
+  reason: refusal.message,
+  data: { code: refusal.code, ...versions },
 });
 
 /**
@@ -67,7 +78,15 @@ export async function checkpointWorkItem(database: Database, input: CheckpointIn
       return w.rejectAfterCommit(refusal);
     }
     await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: input.leaseToken }, data: { checkpointPassedAt: await w.now() } });
-    await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "checkpoint", entityId: item.id, actor: input.actor, type: LedgerEvent.checkpointPassed, data: versions });
+    await w.event({
+      taskId: item.taskId,
+      workItemId: item.id,
+      entityType: "checkpoint",
+      entityId: item.id,
+      actor: input.actor,
+      type: LedgerEvent.checkpointPassed,
+      data: versions,
+    });
     return { passed: true as const, intentVersion: item.task.intentVersion, proposalVersion: item.task.proposalVersion };
   });
 }

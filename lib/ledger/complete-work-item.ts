@@ -42,7 +42,8 @@ export function completionRefusal(
   if (incomplete) return incomplete;
   if (!canTransition("workItem", item.status, input.outcome)) {
     return new AppError(ErrorCode.illegalTransition, `work item ${item.id} cannot move from "${item.status}" to "${input.outcome}"`, {
-      currentState: item.status, requestedState: input.outcome,
+      currentState: item.status,
+      requestedState: input.outcome,
     });
   }
   return null;
@@ -75,8 +76,7 @@ export function completionFields(input: CompleteInput, now: Date) {
  * Only this lease holder's own submission is settled by its report. A side effect recorded from a stale
  * lease (a zombie worker) stays unknown until reconciliation asks the service.
  */
-export const settledOutcome = (outcome: WorkerOutcome) =>
-  outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
+export const settledOutcome = (outcome: WorkerOutcome) => (outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted);
 
 /**
  * The lease holder reports how its item ended. Stop outcomes (cancelled, partial, cancelled_incomplete) are

@@ -24,20 +24,37 @@ export async function createTask(database: Database, input: CreateTaskInput, act
  * conversation has none for that turn yet, else the existing one (`created: false`) — which may already carry
  * a boundary, when the person pressed Stop before the message arrived (lib/agent/stop-turn.ts).
  */
-export async function createTurnTask(database: Database, input: CreateTaskInput & { conversationId: string; turnId: string }, actor: string): Promise<{ task: Task; created: boolean }> {
+export async function createTurnTask(
+  database: Database,
+  input: CreateTaskInput & { conversationId: string; turnId: string },
+  actor: string,
+): Promise<{ task: Task; created: boolean }> {
   const task = await insertTask(database, input, actor).catch((error: unknown) => {
     if ((error as { code?: string })?.code === "P2002") return null; // the same turn was inserted first by another request
     throw error;
   });
   if (task) return { task, created: true };
-  const existing = await database.prisma.task.findUniqueOrThrow({ where: { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } } });
+  const existing = await database.prisma.task.findUniqueOrThrow({
+    where: { conversationId_turnId: { conversationId: input.conversationId, turnId: input.turnId } },
+  });
   return { task: existing, created: false };
 }
 
 async function insertTask(database: Database, input: CreateTaskInput & { turnId: string | null }, actor: string): Promise<Task | null> {
   if (database.pg) {
     // One statement (the row and its event) on the driver: task creation is on every agent turn's path.
-    return createTaskOnPg(database.pg, { title: input.title, ownerId: input.ownerId, conversationId: input.conversationId ?? null, riskLevel: input.riskLevel ?? "low", turnId: input.turnId, createdById: input.createdById ?? null }, actor);
+    return createTaskOnPg(
+      database.pg,
+      {
+        title: input.title,
+        ownerId: input.ownerId,
+        conversationId: input.conversationId ?? null,
+        riskLevel: input.riskLevel ?? "low",
+        turnId: input.turnId,
+        createdById: input.createdById ?? null,
+      },
+      actor,
+    );
   }
   return writeLedger(database, async (w) => {
     const task = await w.tx.task.create({
@@ -51,7 +68,15 @@ async function insertTask(database: Database, input: CreateTaskInput & { turnId:
         createdById: input.createdById ?? null,
       },
     });
-    await w.event({ taskId: task.id, entityType: "task", entityId: task.id, actor, type: LedgerEvent.taskCreated, toState: task.stage, data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId } });
+    await w.event({
+      taskId: task.id,
+      entityType: "task",
+      entityId: task.id,
+      actor,
+      type: LedgerEvent.taskCreated,
+      toState: task.stage,
+      data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId },
+    });
     return task;
   });
 }

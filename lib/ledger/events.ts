@@ -35,7 +35,13 @@ export interface TaskEventData {
   // ---- the task ------------------------------------------------------------------------------------------
   "task.created": { title: string; conversationId: string | null; riskLevel: string; turnId?: string | null };
   /** The cancellation boundary (invariant 1). Reason: what the person gave. */
-  "task.cancel_requested": { intentVersion: number; previousIntentVersion: number; bornStopped?: boolean; /** What the Stop was for (StopScope) and its id. */ scope?: string; scopeRef?: string | null };
+  "task.cancel_requested": {
+    intentVersion: number;
+    previousIntentVersion: number;
+    bornStopped?: boolean /** What the Stop was for (StopScope) and its id. */;
+    scope?: string;
+    scopeRef?: string | null;
+  };
   /** Every child is stopped, finished, or under reconciliation. */
   "task.cancelled": null;
   /** The agent finished the task (lib/tasks/finish-task.ts). */
@@ -189,7 +195,19 @@ void everyTypeNamed;
 export const TASK_EVENT_TYPES = Object.values(LedgerEvent) as TaskEventType[];
 
 /** Which entity each event is about (the `entityType` column). */
-export type EventEntity = "task" | "workItem" | "resource" | "resourceIntent" | "sideEffect" | "reviewItem" | "lease" | "checkpoint" | "token" | "account" | "escalationChannel" | "incident";
+export type EventEntity =
+  | "task"
+  | "workItem"
+  | "resource"
+  | "resourceIntent"
+  | "sideEffect"
+  | "reviewItem"
+  | "lease"
+  | "checkpoint"
+  | "token"
+  | "account"
+  | "escalationChannel"
+  | "incident";
 
 interface EventCommon {
   taskId?: string | null;

@@ -37,26 +37,46 @@ export async function finishTask(database: Database, input: FinishTaskInput): Pr
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
     if (task.stage === input.ending) return { task, alreadyFinished: true };
     if (task.cancelRequestedAt) {
-      throw new AppError(ErrorCode.cancelRequested, `task ${task.id} was stopped at ${task.cancelRequestedAt.toISOString()}; it ends as cancelled, not ${input.ending}`, {
-        taskId: task.id, currentState: task.stage, cancelRequestedAt: task.cancelRequestedAt.toISOString(),
-      });
+      throw new AppError(
+        ErrorCode.cancelRequested,
+        `task ${task.id} was stopped at ${task.cancelRequestedAt.toISOString()}; it ends as cancelled, not ${input.ending}`,
+        {
+          taskId: task.id,
+          currentState: task.stage,
+          cancelRequestedAt: task.cancelRequestedAt.toISOString(),
+        },
+      );
     }
     if (task.stage !== TaskStage.active) {
       throw new AppError(ErrorCode.conflict, `task ${task.id} already ended: it is "${task.stage}"`, { taskId: task.id, currentState: task.stage });
     }
-    const active = await w.tx.workItem.findMany({ where: { taskId: task.id, status: { in: ACTIVE_ITEM_STATUSES } }, select: { id: true, toolName: true, status: true }, take: 20 });
+    const active = await w.tx.workItem.findMany({
+      where: { taskId: task.id, status: { in: ACTIVE_ITEM_STATUSES } },
+      select: { id: true, toolName: true, status: true },
+      take: 20,
+    });
     if (active.length) {
-      throw new AppError(ErrorCode.conflict, `task ${task.id} still has ${active.length} active ${active.length === 1 ? "child" : "children"} (${active.map((a) => `${a.toolName}: ${a.status}`).join(", ")}); a task ends when its children have`, {
-        taskId: task.id, activeWorkItems: active.map((a) => a.id),
-      });
+      throw new AppError(
+        ErrorCode.conflict,
+        `task ${task.id} still has ${active.length} active ${active.length === 1 ? "child" : "children"} (${active.map((a) => `${a.toolName}: ${a.status}`).join(", ")}); a task ends when its children have`,
+        {
+          taskId: task.id,
+          activeWorkItems: active.map((a) => a.id),
+        },
+      );
     }
     const now = await w.now();
     const reason = input.reason?.trim() || null;
-    const event = input.ending === TaskEnding.completed
-      ? { taskId: task.id, actor: input.actor, type: LedgerEvent.taskCompleted, reason, data: { note: reason } }
-      : { taskId: task.id, actor: input.actor, type: LedgerEvent.taskFailed, reason, data: { error: reason! } };
+    const event =
+      input.ending === TaskEnding.completed
+        ? { taskId: task.id, actor: input.actor, type: LedgerEvent.taskCompleted, reason, data: { note: reason } }
+        : { taskId: task.id, actor: input.actor, type: LedgerEvent.taskFailed, reason, data: { error: reason! } };
     const moved = await casUpdate(w, {
-      entity: "task", id: task.id, from: TaskStage.active, to: input.ending, guard: { cancelRequestedAt: null },
+      entity: "task",
+      id: task.id,
+      from: TaskStage.active,
+      to: input.ending,
+      guard: { cancelRequestedAt: null },
       data: { endedAt: now, endReason: input.ending === TaskEnding.failed ? reason : null },
       event,
     });

@@ -14,16 +14,17 @@ interface TaskIntent {
  * behind invariant 2: after the boundary nothing starts; an item prepared under an older intent (or a
  * proposal that has since changed) is stale even if the task is active again.
  */
-export function refusalToProceed(
-  task: TaskIntent,
-  prepared: { intentVersion: number; proposalVersion?: number | null },
-): AppError | null {
+export function refusalToProceed(task: TaskIntent, prepared: { intentVersion: number; proposalVersion?: number | null }): AppError | null {
   if (task.cancelRequestedAt) {
-    return new AppError(ErrorCode.cancelRequested, `task ${task.id} was cancelled at ${task.cancelRequestedAt.toISOString()}; nothing new may start or commit`, {
-      taskId: task.id,
-      cancelRequestedAt: task.cancelRequestedAt.toISOString(),
-      currentIntentVersion: task.intentVersion,
-    });
+    return new AppError(
+      ErrorCode.cancelRequested,
+      `task ${task.id} was cancelled at ${task.cancelRequestedAt.toISOString()}; nothing new may start or commit`,
+      {
+        taskId: task.id,
+        cancelRequestedAt: task.cancelRequestedAt.toISOString(),
+        currentIntentVersion: task.intentVersion,
+      },
+    );
   }
   if (prepared.intentVersion !== task.intentVersion) {
     return new AppError(ErrorCode.staleIntent, `prepared under intent version ${prepared.intentVersion}, but the task is at ${task.intentVersion}`, {
@@ -33,11 +34,15 @@ export function refusalToProceed(
     });
   }
   if (prepared.proposalVersion != null && prepared.proposalVersion !== task.proposalVersion) {
-    return new AppError(ErrorCode.staleIntent, `confirmed proposal version ${prepared.proposalVersion}, but the task's proposal is at ${task.proposalVersion}`, {
-      taskId: task.id,
-      confirmedProposalVersion: prepared.proposalVersion,
-      currentProposalVersion: task.proposalVersion,
-    });
+    return new AppError(
+      ErrorCode.staleIntent,
+      `confirmed proposal version ${prepared.proposalVersion}, but the task's proposal is at ${task.proposalVersion}`,
+      {
+        taskId: task.id,
+        confirmedProposalVersion: prepared.proposalVersion,
+        currentProposalVersion: task.proposalVersion,
+      },
+    );
   }
   if (task.stage !== "active") {
     return new AppError(ErrorCode.conflict, `task ${task.id} is "${task.stage}"`, { taskId: task.id, currentState: task.stage });

@@ -50,5 +50,10 @@ export function stopRequested(
   item: { preparedIntentVersion: number; status: string; stopRequestedAt?: Date | null },
 ): boolean {
   // …or a Stop of this step alone (or of a step above it): issue 13's scoped Stop.
-  return task.cancelRequestedAt !== null || item.preparedIntentVersion !== task.intentVersion || item.status === WorkItemStatus.cancelling || item.stopRequestedAt != null;
+  return (
+    task.cancelRequestedAt !== null ||
+    item.preparedIntentVersion !== task.intentVersion ||
+    item.status === WorkItemStatus.cancelling ||
+    item.stopRequestedAt != null
+  );
 }

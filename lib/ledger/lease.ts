@@ -45,14 +45,27 @@ type StaleItem = { id: string; taskId: string; status: string };
 /** The record and the error of a stale-lease rejection (shared by both write paths). */
 export const staleLeaseError = {
   event: (item: StaleItem, presented: string, action: string, actor: string, data: Record<string, unknown> = {}): EventInput => ({
-    taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor,
-    type: LedgerEvent.leaseStaleTokenRejected, fromState: item.status, reason: `${action} with a lease token that is not current`,
+    taskId: item.taskId,
+    workItemId: item.id,
+    entityType: "lease",
+    entityId: item.id,
+    actor,
+    type: LedgerEvent.leaseStaleTokenRejected,
+    fromState: item.status,
+    reason: `${action} with a lease token that is not current`,
     data: { action, presentedToken: presented, ...data },
   }),
   error: (item: StaleItem, action = "complete") =>
-    new AppError(ErrorCode.staleLease, `lease token is not current for work item ${item.id}; ${action} rejected`, { workItemId: item.id, currentState: item.status }),
+    new AppError(ErrorCode.staleLease, `lease token is not current for work item ${item.id}; ${action} rejected`, {
+      workItemId: item.id,
+      currentState: item.status,
+    }),
   notFound: (workItemId: string) => new AppError(ErrorCode.notFound, `work item ${workItemId} not found`, { workItemId }),
-  conflict: (item: StaleItem) => new AppError(ErrorCode.conflict, `work item ${item.id} changed while completing; it was "${item.status}"`, { workItemId: item.id, expectedState: item.status }),
+  conflict: (item: StaleItem) =>
+    new AppError(ErrorCode.conflict, `work item ${item.id} changed while completing; it was "${item.status}"`, {
+      workItemId: item.id,
+      expectedState: item.status,
+    }),
 };
 
 /** PostgreSQL: locks a work item's row until the transaction ends (SQLite has one writer at a time anyway). */

@@ -20,7 +20,11 @@ afterAll(async () => t?.drop());
 const actor = "agent:test";
 const newTask = (title = "order two chairs") => createTask(t.database, { title, ownerId: "alice" }, actor);
 const schedule = (taskId: string, extra: Partial<Parameters<typeof scheduleWorkItem>[1]> = {}) =>
-  scheduleWorkItem(t.database, { taskId, kind: "external_action", toolName: "shop.create_order", mechanism: "rollback", intentVersion: 1, commitsEffect: true, ...extra }, actor);
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: "external_action", toolName: "shop.create_order", mechanism: "rollback", intentVersion: 1, commitsEffect: true, ...extra },
+    actor,
+  );
 const eventsOf = (workItemId: string) => t.database.prisma.ledgerEvent.findMany({ where: { workItemId }, orderBy: { seq: "asc" } });
 const rejection = async (p: Promise<unknown>) => {
   try {
@@ -36,9 +40,7 @@ describe("claims", () => {
   it("concurrent claims of the same queued item by eight workers: exactly one wins", async () => {
     const task = await newTask();
     const item = await schedule(task.id, { toolName: "tool.solo" });
-    const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => claimWorkItem(t.database, { workerId: `w${i}`, toolNames: ["tool.solo"] })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => claimWorkItem(t.database, { workerId: `w${i}`, toolNames: ["tool.solo"] })));
     const winners = results.filter((r) => r !== null);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.id).toBe(item.id);
@@ -70,10 +72,20 @@ describe("claims", () => {
     expect(claimed).toEqual(await t.database.prisma.workItem.findUnique({ where: { id: claimed!.id } }));
     await requestCancellation(t.database, { taskId: task.id, actor });
     const done = await completeWorkItem(t.database, {
-      workItemId: claimed!.id, leaseToken: claimed!.leaseToken!, outcome: "partial", partialResult: { rows: [1, 2] }, actor: "worker:w-shape",
+      workItemId: claimed!.id,
+      leaseToken: claimed!.leaseToken!,
+      outcome: "partial",
+      partialResult: { rows: [1, 2] },
+      actor: "worker:w-shape",
     });
     expect(done).toEqual(await t.database.prisma.workItem.findUnique({ where: { id: claimed!.id } }));
-    expect(done).toMatchObject({ status: "partial", partialComplete: true, partialResult: { rows: [1, 2] }, leaseToken: null, input: { items: ["chair", "chair"], amount: 120 } });
+    expect(done).toMatchObject({
+      status: "partial",
+      partialComplete: true,
+      partialResult: { rows: [1, 2] },
+      leaseToken: null,
+      input: { items: ["chair", "chair"], amount: 120 },
+    });
   });
 
   it("a claim gets a fresh fencing token and a lease expiry from the database clock", async () => {
@@ -197,7 +209,9 @@ describe("leases", () => {
     const oldToken = first!.leaseToken!;
     expect((await rejection(heartbeatWorkItem(t.database, { workItemId: item.id, leaseToken: oldToken, actor: "worker:old" }))).code).toBe("stale_lease");
     expect((await rejection(checkpointWorkItem(t.database, { workItemId: item.id, leaseToken: oldToken, actor: "worker:old" }))).code).toBe("stale_lease");
-    expect((await rejection(completeWorkItem(t.database, { workItemId: item.id, leaseToken: oldToken, outcome: "completed", actor: "worker:old" }))).code).toBe("stale_lease");
+    expect((await rejection(completeWorkItem(t.database, { workItemId: item.id, leaseToken: oldToken, outcome: "completed", actor: "worker:old" }))).code).toBe(
+      "stale_lease",
+    );
 
     const rejected = (await eventsOf(item.id)).filter((e) => e.type === "lease.stale_token_rejected");
     expect(rejected.map((e) => (e.data as { action: string }).action)).toEqual(["heartbeat", "checkpoint", "complete"]);
@@ -205,7 +219,13 @@ describe("leases", () => {
     expect(row).toMatchObject({ status: "running", leaseOwner: "new", leaseToken: second!.leaseToken });
 
     // the current holder is unaffected
-    const done = await completeWorkItem(t.database, { workItemId: item.id, leaseToken: second!.leaseToken!, outcome: "completed", result: { ok: true }, actor: "worker:new" });
+    const done = await completeWorkItem(t.database, {
+      workItemId: item.id,
+      leaseToken: second!.leaseToken!,
+      outcome: "completed",
+      result: { ok: true },
+      actor: "worker:new",
+    });
     expect(done.status).toBe("completed");
   });
 
@@ -215,7 +235,9 @@ describe("leases", () => {
     const first = await claimWorkItem(t.database, { workerId: "old", toolNames: ["tool.zombie-submit"], leaseMs: 1_000 });
     await new Promise((r) => setTimeout(r, 1_100));
     await recoverExpiredLeases(t.database);
-    const refused = await rejection(recordSubmission(t.database, { workItemId: item.id, leaseToken: first!.leaseToken!, operationId: "op-zombie-1", actor: "worker:old" }));
+    const refused = await rejection(
+      recordSubmission(t.database, { workItemId: item.id, leaseToken: first!.leaseToken!, operationId: "op-zombie-1", actor: "worker:old" }),
+    );
     expect(refused.code).toBe("stale_lease");
     const effect = await t.database.prisma.sideEffect.findUnique({ where: { operationId: "op-zombie-1" } });
     expect(effect).toMatchObject({ workItemId: item.id, outcome: "unknown" });
@@ -253,8 +275,22 @@ describe("completion", () => {
     const item = await schedule(task.id, { toolName: "tool.commit" });
     const c = await claimWorkItem(t.database, { workerId: "w", toolNames: ["tool.commit"] });
     await checkpointWorkItem(t.database, { workItemId: item.id, leaseToken: c!.leaseToken!, actor: "worker:w" });
-    await recordSubmission(t.database, { workItemId: item.id, leaseToken: c!.leaseToken!, operationId: "op-commit-1", reversible: true, description: "order #1 for two chairs", actor: "worker:w" });
-    await completeWorkItem(t.database, { workItemId: item.id, leaseToken: c!.leaseToken!, outcome: "completed", externalRecordId: "order-1", externalVersion: "3", actor: "worker:w" });
+    await recordSubmission(t.database, {
+      workItemId: item.id,
+      leaseToken: c!.leaseToken!,
+      operationId: "op-commit-1",
+      reversible: true,
+      description: "order #1 for two chairs",
+      actor: "worker:w",
+    });
+    await completeWorkItem(t.database, {
+      workItemId: item.id,
+      leaseToken: c!.leaseToken!,
+      outcome: "completed",
+      externalRecordId: "order-1",
+      externalVersion: "3",
+      actor: "worker:w",
+    });
     const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "op-commit-1" } });
     expect(effect).toMatchObject({ outcome: "committed", externalRecordId: "order-1", externalVersion: "3", reversible: true });
   });

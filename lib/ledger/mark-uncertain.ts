@@ -12,7 +12,12 @@ import { LedgerEvent } from "./events";
 export async function markUncertain(
   database: Database,
   input: {
-    workItemId: string; from?: string; leaseToken?: string; reason: string; actor: string; reconcileWindowMs?: number;
+    workItemId: string;
+    from?: string;
+    leaseToken?: string;
+    reason: string;
+    actor: string;
+    reconcileWindowMs?: number;
     /** The engine marks an item uncertain while its worker may still be running: keep that worker's lease. */
     keepLease?: boolean;
   },
@@ -24,7 +29,10 @@ export async function markUncertain(
     const from = input.from ?? item.status;
     const now = await w.now();
     const moved = await casUpdate(w, {
-      entity: "workItem", id: item.id, from, to: WorkItemStatus.uncertain,
+      entity: "workItem",
+      id: item.id,
+      from,
+      to: WorkItemStatus.uncertain,
       guard: input.leaseToken ? { leaseToken: input.leaseToken } : {},
       data: {
         ...(input.keepLease ? {} : { leaseToken: null, leaseOwner: null, leaseExpiresAt: null }),

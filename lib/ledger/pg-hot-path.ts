@@ -61,9 +61,14 @@ FROM beat b JOIN "Task" t ON t."id" = b."taskId"`;
 
 /** Extends the current holder's lease; null when the token is not current (the caller takes the slow path). */
 export async function heartbeatOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; leaseMs: number }) {
-  const [row] = await pg.query<{ status: string; preparedIntentVersion: number; leaseExpiresAt: Date; stopRequestedAt: Date | null; cancelRequestedAt: Date | null; intentVersion: number }>(
-    HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat",
-  );
+  const [row] = await pg.query<{
+    status: string;
+    preparedIntentVersion: number;
+    leaseExpiresAt: Date;
+    stopRequestedAt: Date | null;
+    cancelRequestedAt: Date | null;
+    intentVersion: number;
+  }>(HEARTBEAT, [input.workItemId, input.leaseToken, input.leaseMs, LEASED_ITEM_STATUSES], "stopline_heartbeat");
   return row ?? null;
 }
 
@@ -102,9 +107,14 @@ SELECT i.*, (SELECT "seq" FROM event) AS "_seq" FROM item i`;
  * the task has no boundary and neither intent nor confirmed proposal moved. Null when it did not pass — the
  * caller then works out and records why (checkpoint-work-item.ts).
  */
-export async function checkpointOnPg(pg: PgDirect, input: { workItemId: string; leaseToken: string; intentVersion?: number; proposalVersion?: number | null; actor: string }) {
+export async function checkpointOnPg(
+  pg: PgDirect,
+  input: { workItemId: string; leaseToken: string; intentVersion?: number; proposalVersion?: number | null; actor: string },
+) {
   const [row] = await pg.query<{ taskId: string; taskIntentVersion: number; taskProposalVersion: number; _seq: number }>(
-    CHECKPOINT, [input.workItemId, input.leaseToken, input.intentVersion ?? null, input.proposalVersion ?? null, input.actor], "stopline_checkpoint",
+    CHECKPOINT,
+    [input.workItemId, input.leaseToken, input.intentVersion ?? null, input.proposalVersion ?? null, input.actor],
+    "stopline_checkpoint",
   );
   if (!row) return null;
   announce([{ seq: row._seq, taskId: row.taskId, workItemId: input.workItemId, type: LedgerEvent.checkpointPassed, toState: null }]);
@@ -188,8 +198,12 @@ settled AS (
 candidate AS (
   SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
   FROM "WorkItem" w
-  WHERE w."status" = 'queued'${fromHead ? `
-    AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
+  WHERE w."status" = 'queued'${
+    fromHead
+      ? `
+    AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)`
+      : ""
+  }
     AND ($16::text[] IS NULL OR w."toolName" = ANY($16::text[]))
     AND ${NOT_QUARANTINED_SQL}
     AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
@@ -250,11 +264,21 @@ function reportParams(reports: PgReport[]): unknown[] {
   for (const { input, fields } of reports) {
     const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
     const row = [
-      input.workItemId, input.leaseToken, from.join(","), isStoppedItem(input.outcome), input.outcome,
-      json(fields.result), json(fields.partialResult), fields.partialComplete ?? null, fields.error,
-      input.actor, effectOutcomeOf(input.outcome), input.externalRecordId ?? null, input.externalVersion ?? null,
+      input.workItemId,
+      input.leaseToken,
+      from.join(","),
+      isStoppedItem(input.outcome),
+      input.outcome,
+      json(fields.result),
+      json(fields.partialResult),
+      fields.partialComplete ?? null,
+      fields.error,
+      input.actor,
+      effectOutcomeOf(input.outcome),
+      input.externalRecordId ?? null,
+      input.externalVersion ?? null,
     ];
-    row.forEach((v, i) => columns[i].push(v));
+    for (let i = 0; i < row.length; i++) columns[i].push(row[i]);
   }
   return columns;
 }
@@ -274,18 +298,21 @@ export interface ReportsAndClaims {
 
 /** Reports and claims in one statement (see REPORTS_AND_CLAIMS); the events are announced after the commit. */
 export async function reportAndClaimOnPg(
-  pg: PgDirect, reports: PgReport[], claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null,
+  pg: PgDirect,
+  reports: PgReport[],
+  claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null,
   options: { /** The reported items' whole rows (else only id, task and status). */ wholeRows?: boolean } = {},
 ): Promise<ReportsAndClaims> {
   const count = claim?.count ?? 0;
-  const from = count > 0 ? claim?.from ?? null : null;
-  const params = [
-    ...reportParams(reports),
-    claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null,
-  ];
+  const from = count > 0 ? (claim?.from ?? null) : null;
+  const params = [...reportParams(reports), claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null];
   if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
   const whole = options.wholeRows ?? false;
-  const rows = await pg.query(reportsAndClaims(count, !!from, whole), params, `stopline_reports_and_claims_${count}${from ? "_from" : ""}${whole ? "_whole" : ""}`);
+  const rows = await pg.query(
+    reportsAndClaims(count, !!from, whole),
+    params,
+    `stopline_reports_and_claims_${count}${from ? "_from" : ""}${whole ? "_whole" : ""}`,
+  );
   const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
   const events: Parameters<typeof announce>[0] = [];
   const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
@@ -303,7 +330,13 @@ export async function reportAndClaimOnPg(
     out.done.set(item.id, item);
     events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemFinished, toState: item.status });
     if (row._effectSeq != null) {
-      events.push({ seq: row._effectSeq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.sideEffectSettled, toState: effectOutcomeOf(outcomes.get(item.id)!) });
+      events.push({
+        seq: row._effectSeq as number,
+        taskId: item.taskId,
+        workItemId: item.id,
+        type: LedgerEvent.sideEffectSettled,
+        toState: effectOutcomeOf(outcomes.get(item.id)!),
+      });
     }
   }
   out.claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
@@ -361,10 +394,18 @@ SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)
  * the event, and what the Stop was for (its scope: this task, a conversation, a person, an incident). A task that
  * already has a boundary, or has ended, is returned as it is (recorded: false).
  */
-export async function recordBoundaryOnPg(pg: PgDirect, input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null }): Promise<{ task: Task | null; recorded: boolean }> {
-  const [row] = await pg.query(BOUNDARY, [input.taskId, input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null], "stopline_boundary");
+export async function recordBoundaryOnPg(
+  pg: PgDirect,
+  input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null },
+): Promise<{ task: Task | null; recorded: boolean }> {
+  const [row] = await pg.query(
+    BOUNDARY,
+    [input.taskId, input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null],
+    "stopline_boundary",
+  );
   if (!row) return { task: null, recorded: false };
-  if (row._recorded) announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
+  if (row._recorded)
+    announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
   return { task: own<Task>(row), recorded: row._recorded as boolean };
 }
 
@@ -384,7 +425,9 @@ events AS (
     'never started: cancelled at ' || ${iso(`b.at`)}, NULL, now.t
   FROM removed r, boundary b, now
   RETURNING "seq", "workItemId"
-)${claimRun ? `,
+)${
+  claimRun
+    ? `,
 -- The engine run's lease on the task (engine-lease.ts), in the same statement: independent of the removal above,
 -- which applies whoever wins the run.
 run AS (
@@ -395,8 +438,10 @@ run AS (
 )
 -- One row: the claimed task's columns (nulls when another process holds the run) and what was removed.
 SELECT r.*, e."_seqs", e."_workItemIds"
-FROM (SELECT array_agg("seq") AS "_seqs", array_agg("workItemId") AS "_workItemIds" FROM events) e LEFT JOIN run r ON true` : `
-SELECT "seq", "workItemId" FROM events`}`;
+FROM (SELECT array_agg("seq") AS "_seqs", array_agg("workItemId") AS "_workItemIds" FROM events) e LEFT JOIN run r ON true`
+    : `
+SELECT "seq", "workItemId" FROM events`
+}`;
 
 /**
  * Every queued child of a task leaves dispatch in one statement, each with its event — only once the task's
@@ -404,9 +449,12 @@ SELECT "seq", "workItemId" FROM events`}`;
  * the engine stops it).
  */
 export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: string): Promise<number> {
-  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
+  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled))
+    throw new Error("the transition table no longer allows removing a queued child");
   const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED(false), [taskId, actor], "stopline_cancel_queued");
-  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
+  announce(
+    rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })),
+  );
   return rows.length;
 }
 
@@ -416,10 +464,17 @@ export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: stri
  * left it, or null when another live process holds the run (the removal applied all the same).
  */
 export async function cancelQueuedAndClaimRunOnPg(pg: PgDirect, taskId: string, actor: string, run: { owner: string; leaseMs: number }): Promise<Task | null> {
-  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled)) throw new Error("the transition table no longer allows removing a queued child");
-  const [row] = await pg.query<Row & { _seqs: number[] | null; _workItemIds: string[] | null }>(CANCEL_QUEUED(true), [taskId, actor, run.owner, run.leaseMs], "stopline_cancel_queued_claim_run");
+  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled))
+    throw new Error("the transition table no longer allows removing a queued child");
+  const [row] = await pg.query<Row & { _seqs: number[] | null; _workItemIds: string[] | null }>(
+    CANCEL_QUEUED(true),
+    [taskId, actor, run.owner, run.leaseMs],
+    "stopline_cancel_queued_claim_run",
+  );
   const seqs = row._seqs ?? [];
-  announce(seqs.map((seq, i) => ({ seq, taskId, workItemId: row._workItemIds![i], type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })));
+  announce(
+    seqs.map((seq, i) => ({ seq, taskId, workItemId: row._workItemIds![i], type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })),
+  );
   return row.id == null ? null : own<Task>(row);
 }
 
@@ -447,9 +502,17 @@ SELECT c.*, (SELECT "seq" FROM event) AS "_seq" FROM created c`;
  * concurrent insert of the same turn — a Stop recorded against it, or the same message twice — made it first;
  * the unique index makes this statement wait for that transaction and then skip).
  */
-export async function createTaskOnPg(pg: PgDirect, input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string; turnId?: string | null; createdById?: string | null }, actor: string): Promise<Task | null> {
+export async function createTaskOnPg(
+  pg: PgDirect,
+  input: { title: string; ownerId: string; conversationId: string | null; riskLevel: string; turnId?: string | null; createdById?: string | null },
+  actor: string,
+): Promise<Task | null> {
   const id = randomUUID();
-  const [row] = await pg.query(CREATE_TASK, [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor, input.turnId ?? null, input.createdById ?? null], "stopline_create_task");
+  const [row] = await pg.query(
+    CREATE_TASK,
+    [id, input.ownerId, input.conversationId, input.title, input.riskLevel, actor, input.turnId ?? null, input.createdById ?? null],
+    "stopline_create_task",
+  );
   if (!row) return null;
   announce([{ seq: row._seq as number, taskId: id, workItemId: null, type: LedgerEvent.taskCreated, toState: TaskStage.active }]);
   return own<Task>(row);
@@ -465,7 +528,6 @@ export async function insertEventOnPg(pg: PgDirect, e: EventInput): Promise<numb
   announce([{ seq: row.seq, taskId: e.taskId ?? null, workItemId: e.workItemId ?? null, type: e.type, toState: e.toState ?? null }]);
   return row.seq;
 }
-
 
 // ---- a Stop with nothing in flight ------------------------------------------------------------------------
 
@@ -507,11 +569,16 @@ SELECT "seq", "type", "toState" FROM events ORDER BY "seq"`;
  * caller checked that nothing else is pending: no resource held, no effect to reconcile or review). Returns
  * whether it settled the task.
  */
-export async function settleQuietlyOnPg(pg: PgDirect, input: { taskId: string; plan: unknown; planReason: string | null; busyStatuses: string[]; openReviewStatuses: string[]; actor: string }): Promise<boolean> {
+export async function settleQuietlyOnPg(
+  pg: PgDirect,
+  input: { taskId: string; plan: unknown; planReason: string | null; busyStatuses: string[]; openReviewStatuses: string[]; actor: string },
+): Promise<boolean> {
   if (!canTransition("task", TaskStage.cancelRequested, TaskStage.cancelled)) throw new Error("the transition table no longer allows settling a stopped task");
-  const rows = await pg.query<{ seq: number; type: TaskEventType; toState: string | null }>(SETTLE_QUIETLY, [
-    input.taskId, JSON.stringify(input.plan), input.busyStatuses, input.actor, input.planReason, TASK_CANCELLED_REASON, input.openReviewStatuses,
-  ], "stopline_settle_quietly");
+  const rows = await pg.query<{ seq: number; type: TaskEventType; toState: string | null }>(
+    SETTLE_QUIETLY,
+    [input.taskId, JSON.stringify(input.plan), input.busyStatuses, input.actor, input.planReason, TASK_CANCELLED_REASON, input.openReviewStatuses],
+    "stopline_settle_quietly",
+  );
   announce(rows.map((r) => ({ seq: r.seq, taskId: input.taskId, workItemId: null, type: r.type, toState: r.toState })));
   return rows.some((r) => r.type === LedgerEvent.taskCancelled);
 }

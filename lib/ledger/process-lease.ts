@@ -65,13 +65,19 @@ export const isLocalWorker = (workerId: string) => LOCAL_WORKERS.has(workerId);
 
 /** Workers whose process lease has expired (their process is gone), judged by the database clock. */
 export async function goneWorkers(database: Pick<Database, "prisma">, now: Date): Promise<string[]> {
-  const rows = await database.prisma.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } });
+  const rows = await database.prisma.processLease.findMany({
+    where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } },
+    select: { owner: true },
+  });
   return rows.map((r) => r.owner);
 }
 
 /** What is known of each worker's process: its lease's expiry, or null when it never registered one. */
 export async function workerLeaseExpiries(database: Pick<Database, "prisma">, workerIds: string[]): Promise<Map<string, Date>> {
   if (!workerIds.length) return new Map();
-  const rows = await database.prisma.processLease.findMany({ where: { name: { in: workerIds.map(workerProcessLeaseName) } }, select: { owner: true, expiresAt: true } });
+  const rows = await database.prisma.processLease.findMany({
+    where: { name: { in: workerIds.map(workerProcessLeaseName) } },
+    select: { owner: true, expiresAt: true },
+  });
   return new Map(rows.map((r) => [r.owner, r.expiresAt]));
 }

@@ -38,8 +38,15 @@ export async function listTasks(database: Database, filter: TaskFilter = {}) {
 
 /** A row whose task vanished between the two reads (never in practice: tasks are not deleted). */
 const emptyRowFacts = (stage: string): TaskRowFacts => ({
-  outcomes: [], stopStatus: null, standing: taskStanding({ stage, stopStatus: null }), ownerEmail: null, tools: [],
-  effects: { committed: 0, unknown: 0 }, awaitingDecision: 0, nextDeadline: null, uncertainSteps: 0,
+  outcomes: [],
+  stopStatus: null,
+  standing: taskStanding({ stage, stopStatus: null }),
+  ownerEmail: null,
+  tools: [],
+  effects: { committed: 0, unknown: 0 },
+  awaitingDecision: 0,
+  nextDeadline: null,
+  uncertainSteps: 0,
 });
 
 /** A task with everything it owns: work items, resources, side effects, review items. */

@@ -41,7 +41,17 @@ export async function recordSubmission(database: Database, input: SubmissionInpu
         where: { id: item.id, leaseToken: input.leaseToken },
         data: { operationId: input.operationId, providerRef: input.providerRef ?? null, submittedAt: now, rowVersion: { increment: 1 } },
       });
-      await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor, type: LedgerEvent.workItemSubmitted, fromState: item.status, toState: item.status, data: { operationId: input.operationId, providerRef: input.providerRef ?? null } });
+      await w.event({
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "workItem",
+        entityId: item.id,
+        actor: input.actor,
+        type: LedgerEvent.workItemSubmitted,
+        fromState: item.status,
+        toState: item.status,
+        data: { operationId: input.operationId, providerRef: input.providerRef ?? null },
+      });
       const sideEffect = item.commitsEffect ? await recordSideEffect(w, item, input) : null;
       return { workItem: await w.tx.workItem.findUniqueOrThrow({ where: { id: item.id } }), sideEffect };
     }
@@ -52,7 +62,13 @@ export async function recordSubmission(database: Database, input: SubmissionInpu
       to: WorkItemStatus.submitted,
       guard: { leaseToken: input.leaseToken },
       data: { operationId: input.operationId, providerRef: input.providerRef ?? null, submittedAt: now },
-      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: LedgerEvent.workItemSubmitted, data: { operationId: input.operationId, providerRef: input.providerRef ?? null } },
+      event: {
+        taskId: item.taskId,
+        workItemId: item.id,
+        actor: input.actor,
+        type: LedgerEvent.workItemSubmitted,
+        data: { operationId: input.operationId, providerRef: input.providerRef ?? null },
+      },
     });
     if (!moved) throw conflict("workItem", item.id, WorkItemStatus.running, item.status);
     // Only a commitment is a side effect; a read-only job's id is kept on the item as its provider reference.
@@ -76,8 +92,14 @@ async function recordSideEffect(w: Writer, item: { id: string; taskId: string },
     },
   });
   await w.event({
-    taskId: item.taskId, workItemId: item.id, entityType: "sideEffect", entityId: sideEffect.id, actor: input.actor,
-    type: LedgerEvent.sideEffectRecorded, toState: sideEffect.outcome, data: { operationId: input.operationId, reversible: sideEffect.reversible },
+    taskId: item.taskId,
+    workItemId: item.id,
+    entityType: "sideEffect",
+    entityId: sideEffect.id,
+    actor: input.actor,
+    type: LedgerEvent.sideEffectRecorded,
+    toState: sideEffect.outcome,
+    data: { operationId: input.operationId, reversible: sideEffect.reversible },
   });
   return sideEffect;
 }

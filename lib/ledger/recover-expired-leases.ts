@@ -39,11 +39,17 @@ export async function recoverExpiredLeases(
   return writeLedger(database, async (w) => {
     const now = await w.now();
     // Workers whose process is gone (their process lease expired).
-    const gone = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })).map((r) => r.owner);
+    const gone = (
+      await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: now } }, select: { owner: true } })
+    ).map((r) => r.owner);
     const goneSet = new Set(gone);
     const expired = await w.tx.workItem.findMany({
       // leaseToken not null: the partial index of leased items (a lease always has both).
-      where: { status: { in: LEASED_ITEM_STATUSES }, leaseToken: { not: null }, OR: [{ leaseExpiresAt: { lt: now } }, ...(gone.length ? [{ leaseOwner: { in: gone } }] : [])] },
+      where: {
+        status: { in: LEASED_ITEM_STATUSES },
+        leaseToken: { not: null },
+        OR: [{ leaseExpiresAt: { lt: now } }, ...(gone.length ? [{ leaseOwner: { in: gone } }] : [])],
+      },
       include: { task: { select: { cancelRequestedAt: true } } },
       orderBy: { leaseExpiresAt: "asc" },
       take: options.limit ?? 200,
@@ -54,15 +60,40 @@ export async function recoverExpiredLeases(
       const whose = processGone ? "the process that ran it stopped (its process lease expired)" : "the worker's lease expired";
       if (item.status === WorkItemStatus.uncertain) {
         // Already under reconciliation: the worker that might still have reported is gone; only its lease ends.
-        const { count } = await w.tx.workItem.updateMany({ where: { id: item.id, leaseToken: item.leaseToken }, data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null } });
-        if (count) await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "lease", entityId: item.id, actor, type: LedgerEvent.leaseExpired, fromState: item.status, toState: item.status, reason: `${whose}; the item was already uncertain and reconciliation continues`, data: { leaseOwner: item.leaseOwner, processGone } });
+        const { count } = await w.tx.workItem.updateMany({
+          where: { id: item.id, leaseToken: item.leaseToken },
+          data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null },
+        });
+        if (count)
+          await w.event({
+            taskId: item.taskId,
+            workItemId: item.id,
+            entityType: "lease",
+            entityId: item.id,
+            actor,
+            type: LedgerEvent.leaseExpired,
+            fromState: item.status,
+            toState: item.status,
+            reason: `${whose}; the item was already uncertain and reconciliation continues`,
+            data: { leaseOwner: item.leaseOwner, processGone },
+          });
         continue;
       }
-      const diedWithWorker = !item.commitsEffect && item.operationId === null && item.mechanism === Mechanism.abortSignal && (item.status === WorkItemStatus.cancelling || (item.status === WorkItemStatus.running && !!item.task.cancelRequestedAt));
+      const diedWithWorker =
+        !item.commitsEffect &&
+        item.operationId === null &&
+        item.mechanism === Mechanism.abortSignal &&
+        (item.status === WorkItemStatus.cancelling || (item.status === WorkItemStatus.running && !!item.task.cancelRequestedAt));
       const maySubmitted = !diedWithWorker && (item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null);
       const to = diedWithWorker
-        ? item.partialComplete && item.partialResult != null ? WorkItemStatus.partial : WorkItemStatus.cancelledIncomplete
-        : maySubmitted ? WorkItemStatus.uncertain : item.task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.queued;
+        ? item.partialComplete && item.partialResult != null
+          ? WorkItemStatus.partial
+          : WorkItemStatus.cancelledIncomplete
+        : maySubmitted
+          ? WorkItemStatus.uncertain
+          : item.task.cancelRequestedAt
+            ? WorkItemStatus.cancelled
+            : WorkItemStatus.queued;
       const moved = await casUpdate(w, {
         entity: "workItem",
         id: item.id,
@@ -75,18 +106,23 @@ export async function recoverExpiredLeases(
           leaseToken: null,
           leaseOwner: null,
           leaseExpiresAt: null,
-          ...(to === WorkItemStatus.uncertain ? { reconcileDeadline: new Date(now.getTime() + (options.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) } : {}),
+          ...(to === WorkItemStatus.uncertain
+            ? { reconcileDeadline: new Date(now.getTime() + (options.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) }
+            : {}),
           ...(to === WorkItemStatus.cancelled || diedWithWorker ? { finishedAt: now } : {}),
         },
         event: {
-          taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.leaseExpired,
+          taskId: item.taskId,
+          workItemId: item.id,
+          actor,
+          type: LedgerEvent.leaseExpired,
           reason: diedWithWorker
             ? `${whose} after the Stop; the call commits nothing and ended with its worker: discarded`
             : maySubmitted
-            ? `${whose} after it may have submitted an external action: reconcile, never re-run`
-            : item.task.cancelRequestedAt
-              ? `${whose} after the cancellation boundary; nothing was submitted`
-              : `${whose} before any external submission: released for a retry`,
+              ? `${whose} after it may have submitted an external action: reconcile, never re-run`
+              : item.task.cancelRequestedAt
+                ? `${whose} after the cancellation boundary; nothing was submitted`
+                : `${whose} before any external submission: released for a retry`,
           data: { leaseOwner: item.leaseOwner, attempt: item.attempt, operationId: item.operationId, processGone },
         },
       });
@@ -96,9 +132,17 @@ export async function recoverExpiredLeases(
     // Process leases of workers gone for an hour, once none of their leases is left to recover, are forgotten (one row
     // per worker process ever started would otherwise accumulate; infrastructure, like the leases themselves).
     const forgotten = new Date(now.getTime() - 3_600_000);
-    const stale = (await w.tx.processLease.findMany({ where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: forgotten } }, select: { name: true, owner: true }, take: 100 }));
+    const stale = await w.tx.processLease.findMany({
+      where: { name: { startsWith: WORKER_PROCESS_LEASE_PREFIX }, expiresAt: { lt: forgotten } },
+      select: { name: true, owner: true },
+      take: 100,
+    });
     if (stale.length) {
-      const holding = new Set((await w.tx.workItem.findMany({ where: { leaseToken: { not: null }, leaseOwner: { in: stale.map((r) => r.owner) } }, select: { leaseOwner: true } })).map((i) => i.leaseOwner));
+      const holding = new Set(
+        (
+          await w.tx.workItem.findMany({ where: { leaseToken: { not: null }, leaseOwner: { in: stale.map((r) => r.owner) } }, select: { leaseOwner: true } })
+        ).map((i) => i.leaseOwner),
+      );
       const names = stale.filter((r) => !holding.has(r.owner)).map((r) => r.name);
       if (names.length) await w.tx.processLease.deleteMany({ where: { name: { in: names }, expiresAt: { lt: forgotten } } });
     }

@@ -46,9 +46,13 @@ describe("a worker pool's reports and claims, in shared statements", () => {
 
     const statements = countStatements();
     const next: WorkItem[] = [];
-    const reported = await Promise.all(first.map((item) =>
-      queue.report({ workItemId: item!.id, leaseToken: item!.leaseToken!, outcome: "completed", result: { n: 1 }, actor: "worker:pool-a" }, (claimed) => next.push(claimed)),
-    ));
+    const reported = await Promise.all(
+      first.map((item) =>
+        queue.report({ workItemId: item!.id, leaseToken: item!.leaseToken!, outcome: "completed", result: { n: 1 }, actor: "worker:pool-a" }, (claimed) =>
+          next.push(claimed),
+        ),
+      ),
+    );
     statements.stop();
     if (t.database.pg) expect(statements.count()).toBe(1);
 
@@ -78,9 +82,11 @@ describe("a worker pool's reports and claims, in shared statements", () => {
     for (let i = 0; i < 3; i++) await schedule(task.id, tool);
     const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-b", toolNames: [tool], leaseMs: 30_000 }));
     const items = (await Promise.all([queue.claim(), queue.claim(), queue.claim()])) as WorkItem[];
-    const results = await Promise.allSettled(items.map((item, i) =>
-      queue.report({ workItemId: item.id, leaseToken: i === 1 ? "not-the-token" : item.leaseToken!, outcome: "completed", actor: "worker:pool-b" }),
-    ));
+    const results = await Promise.allSettled(
+      items.map((item, i) =>
+        queue.report({ workItemId: item.id, leaseToken: i === 1 ? "not-the-token" : item.leaseToken!, outcome: "completed", actor: "worker:pool-b" }),
+      ),
+    );
     expect(results[0].status).toBe("fulfilled");
     expect(results[2].status).toBe("fulfilled");
     expect(results[1].status).toBe("rejected");

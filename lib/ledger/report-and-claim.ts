@@ -39,13 +39,22 @@ class QueueHead {
   seen(from: QueuePosition | null, wanted: number, claimed: WorkItem[]) {
     if (!from) this.#fullScanAt = performance.now();
     const oldest = claimed[0];
-    if (claimed.length < wanted) this.#position = null; // the queue may hold older items: look from the start next
+    if (claimed.length < wanted)
+      this.#position = null; // the queue may hold older items: look from the start next
     else if (oldest) this.#position = { createdAt: oldest.createdAt, id: oldest.id };
   }
 }
 
 type Pending =
-  | { kind: "report"; input: CompleteInput; report: PgReport; wantsNext: boolean; onClaimed: (item: WorkItem) => void; resolve: (item: ReportedItem) => void; reject: (error: unknown) => void }
+  | {
+      kind: "report";
+      input: CompleteInput;
+      report: PgReport;
+      wantsNext: boolean;
+      onClaimed: (item: WorkItem) => void;
+      resolve: (item: ReportedItem) => void;
+      reject: (error: unknown) => void;
+    }
   | { kind: "claim"; resolve: (item: WorkItem | null) => void; reject: (error: unknown) => void };
 
 /**
@@ -122,9 +131,13 @@ export class ReportAndClaimQueue {
       let answer;
       const from = this.#head.from();
       try {
-        answer = await reportAndClaimOnPg(this.#database.pg!, reports, wanted && claimInput
-          ? { workerId: claimInput.workerId, toolNames: claimInput.toolNames, leaseMs: claimInput.leaseMs ?? DEFAULT_LEASE_MS, count: wanted, from }
-          : null);
+        answer = await reportAndClaimOnPg(
+          this.#database.pg!,
+          reports,
+          wanted && claimInput
+            ? { workerId: claimInput.workerId, toolNames: claimInput.toolNames, leaseMs: claimInput.leaseMs ?? DEFAULT_LEASE_MS, count: wanted, from }
+            : null,
+        );
       } catch (error) {
         // One statement: nothing of it committed. Every write of the batch fails as it would have alone.
         for (const p of batch) p.reject(error);

@@ -14,8 +14,13 @@ export async function reportPartial(database: Database, input: LeaseHolder & { r
       data: { partialResult: input.result as never, partialComplete: input.complete },
     });
     await w.event({
-      taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor,
-      type: LedgerEvent.workItemPartialReported, data: { complete: input.complete },
+      taskId: item.taskId,
+      workItemId: item.id,
+      entityType: "workItem",
+      entityId: item.id,
+      actor: input.actor,
+      type: LedgerEvent.workItemPartialReported,
+      data: { complete: input.complete },
     });
     return true;
   });

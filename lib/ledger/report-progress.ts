@@ -23,8 +23,13 @@ export async function reportProgress(database: Database, input: LeaseHolder & { 
     });
     if (count === 1) {
       await w.event({
-        taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: input.actor,
-        type: LedgerEvent.workItemProgress, data: stored,
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "workItem",
+        entityId: item.id,
+        actor: input.actor,
+        type: LedgerEvent.workItemProgress,
+        data: stored,
       });
     }
     return stored;

@@ -33,10 +33,18 @@ export async function recordResourceIntents(database: Database, input: LeaseHold
         intents.push(existing);
         continue;
       }
-      const intent = await w.tx.resourceIntent.create({ data: { taskId: item.taskId, workItemId: item.id, type, key: item.idempotencyKey, state: ResourceIntentState.open } });
+      const intent = await w.tx.resourceIntent.create({
+        data: { taskId: item.taskId, workItemId: item.id, type, key: item.idempotencyKey, state: ResourceIntentState.open },
+      });
       await w.event({
-        taskId: item.taskId, workItemId: item.id, entityType: "resourceIntent", entityId: intent.id, actor: input.actor,
-        type: LedgerEvent.resourceIntended, toState: intent.state, reason: `this call may hold a ${type}: written ahead, before its request leaves`,
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "resourceIntent",
+        entityId: intent.id,
+        actor: input.actor,
+        type: LedgerEvent.resourceIntended,
+        toState: intent.state,
+        reason: `this call may hold a ${type}: written ahead, before its request leaves`,
         data: { type, key: item.idempotencyKey },
       });
       intents.push(intent);
@@ -49,13 +57,23 @@ export async function recordResourceIntents(database: Database, input: LeaseHold
  * Inside a ledger transaction: the open intent of this kind (if any) becomes the concrete resource. Called by
  * holdResource (the answer named it) and by the gate (the service, asked, says the call holds it).
  */
-export async function bindIntentIn(w: Writer, input: { workItemId: string; taskId: string; type: string; handle: string; resourceId: string; actor: string; by: "answer" | "inspect" }) {
+export async function bindIntentIn(
+  w: Writer,
+  input: { workItemId: string; taskId: string; type: string; handle: string; resourceId: string; actor: string; by: "answer" | "inspect" },
+) {
   const intent = await w.tx.resourceIntent.findUnique({ where: { workItemId_type: { workItemId: input.workItemId, type: input.type } } });
   if (!intent || intent.state !== ResourceIntentState.open) return null;
   return casUpdate(w, {
-    entity: "resourceIntent", id: intent.id, from: intent.state, to: ResourceIntentState.bound, data: { resourceId: input.resourceId },
+    entity: "resourceIntent",
+    id: intent.id,
+    from: intent.state,
+    to: ResourceIntentState.bound,
+    data: { resourceId: input.resourceId },
     event: {
-      taskId: input.taskId, workItemId: input.workItemId, actor: input.actor, type: LedgerEvent.resourceIntentBound,
+      taskId: input.taskId,
+      workItemId: input.workItemId,
+      actor: input.actor,
+      type: LedgerEvent.resourceIntentBound,
       reason: input.by === "answer" ? "the call's answer named it" : "the service, asked, says the call holds it",
       data: { type: input.type, handle: input.handle, resourceId: input.resourceId, by: input.by },
     },
@@ -63,11 +81,26 @@ export async function bindIntentIn(w: Writer, input: { workItemId: string; taskI
 }
 
 /** Inside a ledger transaction: the open intent is settled as nothing held (the answer named none, or the service says so). */
-export async function intentNotHeldIn(w: Writer, intent: { id: string; taskId: string; workItemId: string; type: string; state: string }, input: { actor: string; reason: string; by: "answer" | "inspect" }) {
+export async function intentNotHeldIn(
+  w: Writer,
+  intent: { id: string; taskId: string; workItemId: string; type: string; state: string },
+  input: { actor: string; reason: string; by: "answer" | "inspect" },
+) {
   if (intent.state !== ResourceIntentState.open) return null;
   return casUpdate(w, {
-    entity: "resourceIntent", id: intent.id, from: intent.state, to: ResourceIntentState.notHeld, data: { reason: input.reason },
-    event: { taskId: intent.taskId, workItemId: intent.workItemId, actor: input.actor, type: LedgerEvent.resourceIntentNotHeld, reason: input.reason, data: { type: intent.type, by: input.by } },
+    entity: "resourceIntent",
+    id: intent.id,
+    from: intent.state,
+    to: ResourceIntentState.notHeld,
+    data: { reason: input.reason },
+    event: {
+      taskId: intent.taskId,
+      workItemId: intent.workItemId,
+      actor: input.actor,
+      type: LedgerEvent.resourceIntentNotHeld,
+      reason: input.reason,
+      data: { type: intent.type, by: input.by },
+    },
   });
 }
 
@@ -80,7 +113,8 @@ export async function settleIntentsAfterAnswer(database: Database, input: LeaseH
     const item = await loadLeasedItem(w, input.workItemId);
     if (item.leaseToken !== input.leaseToken) return 0;
     const open = await w.tx.resourceIntent.findMany({ where: { workItemId: item.id, state: ResourceIntentState.open } });
-    for (const intent of open) await intentNotHeldIn(w, intent, { actor: input.actor, reason: "the call returned its answer without naming one", by: "answer" });
+    for (const intent of open)
+      await intentNotHeldIn(w, intent, { actor: input.actor, reason: "the call returned its answer without naming one", by: "answer" });
     return open.length;
   });
 }
@@ -90,12 +124,23 @@ export async function settleIntentsAfterAnswer(database: Database, input: LeaseH
  * verifies it like any other); returns the existing row when the ledger already has it.
  */
 export async function recordHeldIn(w: Writer, input: { taskId: string; workItemId: string; type: string; handle: string; actor: string; reason: string }) {
-  const existing = await w.tx.resource.findUnique({ where: { workItemId_type_handle: { workItemId: input.workItemId, type: input.type, handle: input.handle } } });
+  const existing = await w.tx.resource.findUnique({
+    where: { workItemId_type_handle: { workItemId: input.workItemId, type: input.type, handle: input.handle } },
+  });
   if (existing) return existing;
-  const resource = await w.tx.resource.create({ data: { taskId: input.taskId, workItemId: input.workItemId, type: input.type, handle: input.handle, state: ResourceState.held } });
+  const resource = await w.tx.resource.create({
+    data: { taskId: input.taskId, workItemId: input.workItemId, type: input.type, handle: input.handle, state: ResourceState.held },
+  });
   await w.event({
-    taskId: input.taskId, workItemId: input.workItemId, entityType: "resource", entityId: resource.id, actor: input.actor,
-    type: LedgerEvent.resourceHeld, toState: resource.state, reason: input.reason, data: { type: input.type, handle: input.handle },
+    taskId: input.taskId,
+    workItemId: input.workItemId,
+    entityType: "resource",
+    entityId: resource.id,
+    actor: input.actor,
+    type: LedgerEvent.resourceHeld,
+    toState: resource.state,
+    reason: input.reason,
+    data: { type: input.type, handle: input.handle },
   });
   return resource;
 }

@@ -30,10 +30,14 @@ export async function scheduleWorkItem(database: Database, input: ScheduleWorkIt
     // Two schedules of the same correlation id / idempotency key at once: the unique index decides.
     if ((error as { code?: string })?.code !== "P2002") throw error;
     const winner = await database.prisma.workItem.findFirst({
-      where: { OR: [{ taskId: input.taskId, correlationId: input.correlationId ?? "" }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])] },
+      where: {
+        OR: [{ taskId: input.taskId, correlationId: input.correlationId ?? "" }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])],
+      },
       select: { id: true },
     });
-    throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists${winner ? ` (${winner.id})` : ""}`, { workItemId: winner?.id ?? null });
+    throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists${winner ? ` (${winner.id})` : ""}`, {
+      workItemId: winner?.id ?? null,
+    });
   }
 }
 
@@ -57,7 +61,9 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
       select: { id: true, correlationId: true },
     });
     if (duplicate) {
-      throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, { workItemId: duplicate.id });
+      throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, {
+        workItemId: duplicate.id,
+      });
     }
     const item = await w.tx.workItem.create({
       data: {
@@ -76,8 +82,14 @@ async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, 
       },
     });
     await w.event({
-      taskId: task.id, workItemId: item.id, entityType: "workItem", entityId: item.id, actor,
-      type: LedgerEvent.workItemScheduled, toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism },
+      taskId: task.id,
+      workItemId: item.id,
+      entityType: "workItem",
+      entityId: item.id,
+      actor,
+      type: LedgerEvent.workItemScheduled,
+      toState: item.status,
+      data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism },
     });
     return item;
   });
@@ -93,6 +105,9 @@ export async function assertParentMayStart(w: Writer, parentId: string, taskId: 
   const parent = await w.tx.workItem.findFirst({ where: { id: parentId, taskId }, select: { id: true, stopRequestedAt: true } });
   if (!parent) throw new AppError(ErrorCode.badRequest, `parent work item ${parentId} is not a child of task ${taskId}`, { field: "parentWorkItemId" });
   if (parent.stopRequestedAt) {
-    throw new AppError(ErrorCode.cancelRequested, `its parent step was stopped at ${parent.stopRequestedAt.toISOString()}; nothing new may start under it`, { workItemId: parent.id, stopRequestedAt: parent.stopRequestedAt.toISOString() });
+    throw new AppError(ErrorCode.cancelRequested, `its parent step was stopped at ${parent.stopRequestedAt.toISOString()}; nothing new may start under it`, {
+      workItemId: parent.id,
+      stopRequestedAt: parent.stopRequestedAt.toISOString(),
+    });
   }
 }

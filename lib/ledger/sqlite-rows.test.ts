@@ -8,7 +8,11 @@ import { WORK_ITEM_BOOL_FIELDS, WORK_ITEM_DATE_FIELDS, WORK_ITEM_JSON_FIELDS } f
 function fieldsOf(model: string, type: "DateTime" | "Json" | "Boolean"): string[] {
   const source = readFileSync(path.join(PRISMA_DIR, "models.prisma"), "utf8");
   const body = new RegExp(`^model ${model} \\{([\\s\\S]*?)^\\}`, "m").exec(source)![1];
-  return body.split("\n").map((l) => l.trim().split(/\s+/)).filter(([name, t]) => name && !name.startsWith("//") && t?.replace("?", "") === type).map(([name]) => name);
+  return body
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([name, t]) => name && !name.startsWith("//") && t?.replace("?", "") === type)
+    .map(([name]) => name);
 }
 
 describe("a work item read by the SQLite hot path is typed as Prisma would type it", () => {

@@ -46,27 +46,53 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
       where: { OR: [{ taskId: task.id, correlationId }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])] },
       select: { id: true },
     });
-    if (duplicate) throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, { workItemId: duplicate.id });
+    if (duplicate)
+      throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, {
+        workItemId: duplicate.id,
+      });
 
     const item = await w.tx.workItem.create({
       data: {
-        taskId: task.id, parentWorkItemId: input.parentWorkItemId ?? null, kind: input.kind, toolName: input.toolName, mechanism: input.mechanism,
-        commitsEffect: input.commitsEffect ?? false, correlationId, idempotencyKey: input.idempotencyKey ?? `${task.id}:${correlationId}`,
-        preparedIntentVersion: input.intentVersion, proposalVersion: input.proposalVersion ?? null, input: (input.input ?? undefined) as never,
+        taskId: task.id,
+        parentWorkItemId: input.parentWorkItemId ?? null,
+        kind: input.kind,
+        toolName: input.toolName,
+        mechanism: input.mechanism,
+        commitsEffect: input.commitsEffect ?? false,
+        correlationId,
+        idempotencyKey: input.idempotencyKey ?? `${task.id}:${correlationId}`,
+        preparedIntentVersion: input.intentVersion,
+        proposalVersion: input.proposalVersion ?? null,
+        input: (input.input ?? undefined) as never,
         status: WorkItemStatus.queued,
       },
     });
     await w.event({
-      taskId: task.id, workItemId: item.id, entityType: "workItem", entityId: item.id, actor,
-      type: LedgerEvent.workItemScheduled, toState: item.status, data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism, inline: true },
+      taskId: task.id,
+      workItemId: item.id,
+      entityType: "workItem",
+      entityId: item.id,
+      actor,
+      type: LedgerEvent.workItemScheduled,
+      toState: item.status,
+      data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism, inline: true },
     });
     const now = await w.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
     const started = await casUpdate(w, {
-      entity: "workItem", id: item.id, from: WorkItemStatus.queued, to: WorkItemStatus.running,
+      entity: "workItem",
+      id: item.id,
+      from: WorkItemStatus.queued,
+      to: WorkItemStatus.running,
       guard: { preparedIntentVersion: task.intentVersion },
       data: { leaseOwner: input.workerId, leaseToken: newLeaseToken(), leaseExpiresAt, heartbeatAt: now, startedAt: now, attempt: { increment: 1 } },
-      event: { taskId: task.id, workItemId: item.id, actor: `worker:${input.workerId}`, type: LedgerEvent.workItemClaimed, data: { attempt: 1, leaseExpiresAt: leaseExpiresAt.toISOString(), inline: true } },
+      event: {
+        taskId: task.id,
+        workItemId: item.id,
+        actor: `worker:${input.workerId}`,
+        type: LedgerEvent.workItemClaimed,
+        data: { attempt: 1, leaseExpiresAt: leaseExpiresAt.toISOString(), inline: true },
+      },
     });
     if (!started) throw new AppError(ErrorCode.conflict, `work item ${item.id} could not be started`, { workItemId: item.id });
     return started as unknown as WorkItem;

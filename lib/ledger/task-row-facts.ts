@@ -35,8 +35,14 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
     prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, stage: true, cancelRequestedAt: true, settledAt: true, endReason: true } }),
     prisma.workItem.findMany({ where: { taskId: { in: taskIds } } }),
     prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, select: { id: true, taskId: true, workItemId: true, outcome: true, reversible: true } }),
-    prisma.reviewItem.findMany({ where: { taskId: { in: taskIds } }, select: { taskId: true, workItemId: true, sideEffectId: true, kind: true, status: true, deadline: true } }),
-    prisma.resource.findMany({ where: { taskId: { in: taskIds }, state: { not: ResourceState.released } }, select: { taskId: true, workItemId: true, state: true } }),
+    prisma.reviewItem.findMany({
+      where: { taskId: { in: taskIds } },
+      select: { taskId: true, workItemId: true, sideEffectId: true, kind: true, status: true, deadline: true },
+    }),
+    prisma.resource.findMany({
+      where: { taskId: { in: taskIds }, state: { not: ResourceState.released } },
+      select: { taskId: true, workItemId: true, state: true },
+    }),
     prisma.user.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.ownerId))] } }, select: { id: true, email: true } }),
   ]);
   const emailOf = new Map(owners.map((o) => [o.id, o.email]));
@@ -45,10 +51,18 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
   for (const task of rows) {
     const of = <T extends { taskId: string }>(list: T[]) => list.filter((r) => r.taskId === task.id);
     const mine = { items: of(workItems), effects: of(sideEffects), reviews: of(reviewItems), resources: of(resources) };
-    const children = [...outcomesOfTask({ ...task, workItems: mine.items, sideEffects: mine.effects, reviewItems: mine.reviews, resources: mine.resources }, now).values()];
+    const children = [
+      ...outcomesOfTask({ ...task, workItems: mine.items, sideEffects: mine.effects, reviewItems: mine.reviews, resources: mine.resources }, now).values(),
+    ];
     const byKind = new Map<OutcomeKind, number>();
     for (const o of children) byKind.set(o.kind, (byKind.get(o.kind) ?? 0) + 1);
-    const stopStatus = task.cancelRequestedAt ? summaryStatus({ settled: task.settledAt !== null, children, orphanedResources: mine.resources.filter((r) => r.state === ResourceState.orphaned).length }) : null;
+    const stopStatus = task.cancelRequestedAt
+      ? summaryStatus({
+          settled: task.settledAt !== null,
+          children,
+          orphanedResources: mine.resources.filter((r) => r.state === ResourceState.orphaned).length,
+        })
+      : null;
     const open = mine.reviews.filter((r) => isOpenReview(r.status));
     const nextDeadline = open.length ? new Date(Math.min(...open.map((r) => r.deadline.getTime()))) : null;
     facts.set(task.id, {

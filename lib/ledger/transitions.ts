@@ -22,10 +22,7 @@ export const WORK_ITEM_TRANSITIONS: Table<WorkItemStatus> = {
   // cancelled: lease expired after the boundary, nothing submitted;
   // uncertain: the worker vanished while it may have been mid-submission
   // partial / cancelled_incomplete: the running code saw its AbortSignal and stopped itself
-  running: [
-    "submitted", "completed", "failed", "cancelling", "unrecoverable", "uncertain", "queued", "cancelled",
-    "partial", "cancelled_incomplete",
-  ],
+  running: ["submitted", "completed", "failed", "cancelling", "unrecoverable", "uncertain", "queued", "cancelled", "partial", "cancelled_incomplete"],
   // cancelled: the provider confirmed the action was cancelled before it took effect;
   // partial / cancelled_incomplete: its holder saw it stop after a Stop (the service confirmed), before the
   // engine had marked it cancelling — the same facts as from cancelling

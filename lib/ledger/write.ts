@@ -62,13 +62,17 @@ export async function writeLedger<T>(database: Database, fn: (w: Writer) => Prom
       },
       async events(list) {
         if (!list.length) return;
-        const rows = await tx.ledgerEvent.createManyAndReturn({ data: list.map(eventRow), select: { seq: true, taskId: true, workItemId: true, type: true, toState: true } });
+        const rows = await tx.ledgerEvent.createManyAndReturn({
+          data: list.map(eventRow),
+          select: { seq: true, taskId: true, workItemId: true, type: true, toState: true },
+        });
         // The rows' types are the list's own (EventInput, typed by the catalogue).
         committed.push(...(rows as CommittedEvent[]).sort((a, b) => a.seq - b.seq));
       },
       now: () => databaseNow(tx, database.provider),
       async lockRow(entity, id, mode) {
-        if (database.provider === "postgres") await tx.$queryRawUnsafe(`SELECT 1 FROM "${TABLE_OF[entity]}" WHERE "id" = $1 FOR ${mode === "exclusive" ? "UPDATE" : "NO KEY UPDATE"}`, id);
+        if (database.provider === "postgres")
+          await tx.$queryRawUnsafe(`SELECT 1 FROM "${TABLE_OF[entity]}" WHERE "id" = $1 FOR ${mode === "exclusive" ? "UPDATE" : "NO KEY UPDATE"}`, id);
       },
       rejectAfterCommit(error) {
         deferred = error;
@@ -105,10 +109,34 @@ export async function databaseNow(tx: Pick<Tx, "$queryRawUnsafe">, provider: Dat
   return new Date();
 }
 
-const TABLE_OF: Record<Entity, string> = { task: "Task", workItem: "WorkItem", resource: "Resource", resourceIntent: "ResourceIntent", sideEffect: "SideEffect", reviewItem: "ReviewItem", incident: "Incident" };
+const TABLE_OF: Record<Entity, string> = {
+  task: "Task",
+  workItem: "WorkItem",
+  resource: "Resource",
+  resourceIntent: "ResourceIntent",
+  sideEffect: "SideEffect",
+  reviewItem: "ReviewItem",
+  incident: "Incident",
+};
 
-type StateField = { task: "stage"; workItem: "status"; resource: "state"; resourceIntent: "state"; sideEffect: "outcome"; reviewItem: "status"; incident: "state" };
-const STATE_FIELD: StateField = { task: "stage", workItem: "status", resource: "state", resourceIntent: "state", sideEffect: "outcome", reviewItem: "status", incident: "state" };
+type StateField = {
+  task: "stage";
+  workItem: "status";
+  resource: "state";
+  resourceIntent: "state";
+  sideEffect: "outcome";
+  reviewItem: "status";
+  incident: "state";
+};
+const STATE_FIELD: StateField = {
+  task: "stage",
+  workItem: "status",
+  resource: "state",
+  resourceIntent: "state",
+  sideEffect: "outcome",
+  reviewItem: "status",
+  incident: "state",
+};
 
 export interface CasInput<E extends Entity> {
   entity: E;

@@ -13,7 +13,9 @@ import { createGatewayHttpHandler } from "./http";
  * gets its tools) when a config file exists — STOPLINE_MCP_CONFIG, or `stopline.mcp.json` in the project
  * folder — and served at /api/mcp (app/api/mcp/route.ts) to clients with an admin or agent API token.
  */
-const globalForGateway = globalThis as unknown as { stoplineGateway?: Promise<{ gateway: McpGateway; handle: (request: Request) => Promise<Response> } | null> };
+const globalForGateway = globalThis as unknown as {
+  stoplineGateway?: Promise<{ gateway: McpGateway; handle: (request: Request) => Promise<Response> } | null>;
+};
 
 export function gatewayConfigPath(): string | null {
   const configured = process.env.STOPLINE_MCP_CONFIG?.trim();
@@ -28,7 +30,10 @@ export function appGateway() {
     const database = db();
     const gateway = await McpGateway.start({ database, registry: appRegistry(), config: loadGatewayConfig(file) });
     const handle = createGatewayHttpHandler(gateway, {
-      allowedHosts: (process.env.STOPLINE_MCP_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim()).filter(Boolean),
+      allowedHosts: (process.env.STOPLINE_MCP_ALLOWED_HOSTS ?? "")
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
       async authenticate(request) {
         const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
         const principal = match ? await authenticateToken(database, match[1]) : null;

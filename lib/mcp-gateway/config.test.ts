@@ -14,12 +14,17 @@ const write = (name: string, value: unknown) => {
 
 describe("the gateway's config file", () => {
   it("accepts stdio and HTTP servers with stop contracts; stdio cwd resolves against the file's folder", () => {
-    const config = loadGatewayConfig(write("ok.json", {
-      servers: {
-        local: { stdio: { command: "node", args: ["server.js"], cwd: "servers" }, tools: { write: { commitsEffect: true, risk: "high" }, watch: { mechanism: "none" } } },
-        remote: { url: "http://127.0.0.1:9/mcp", protocol: "2026-07-28", prefix: "remote." },
-      },
-    }));
+    const config = loadGatewayConfig(
+      write("ok.json", {
+        servers: {
+          local: {
+            stdio: { command: "node", args: ["server.js"], cwd: "servers" },
+            tools: { write: { commitsEffect: true, risk: "high" }, watch: { mechanism: "none" } },
+          },
+          remote: { url: "http://127.0.0.1:9/mcp", protocol: "2026-07-28", prefix: "remote." },
+        },
+      }),
+    );
     expect(config.servers.local.stdio!.cwd).toBe(path.join(dir, "servers"));
     expect(config.servers.local.tools!.watch.mechanism).toBe("none");
     expect(config.servers.remote.protocol).toBe("2026-07-28");

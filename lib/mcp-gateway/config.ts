@@ -37,13 +37,23 @@ const ToolContract = z.strictObject({
 
 const Server = z
   .strictObject({
-    stdio: z.strictObject({ command: z.string().min(1), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional(), cwd: z.string().optional() }).optional(),
+    stdio: z
+      .strictObject({
+        command: z.string().min(1),
+        args: z.array(z.string()).optional(),
+        env: z.record(z.string(), z.string()).optional(),
+        cwd: z.string().optional(),
+      })
+      .optional(),
     url: z.url().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     /** Default: auto over HTTP, 2025-11-25 over stdio. */
     protocol: z.enum(["2025-11-25", "2026-07-28", "auto"]).optional(),
     /** Clients see this server's tools as `${prefix}${name}` (default: no prefix). */
-    prefix: z.string().regex(/^[\w.:-]*$/).optional(),
+    prefix: z
+      .string()
+      .regex(/^[\w.:-]*$/)
+      .optional(),
     /** Only these tools (default: all the server lists). */
     only: z.array(z.string()).optional(),
     tools: z.record(z.string(), ToolContract).optional(),

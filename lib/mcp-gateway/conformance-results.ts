@@ -23,9 +23,11 @@ export interface Expected {
 }
 
 const NOT_SERVED = {
-  logMessages: "not served: an upstream's log messages during a call (notifications/message) are not relayed to the client (logging/setLevel is accepted: the gateway sends no log messages of its own)",
+  logMessages:
+    "not served: an upstream's log messages during a call (notifications/message) are not relayed to the client (logging/setLevel is accepted: the gateway sends no log messages of its own)",
   subscriptions: "not served: resource subscriptions (resources/subscribe, notifications/resources/updated) are not relayed; resources are listed and read",
-  serverRequests: "not served: the gateway does not relay an upstream server's requests to the client during a call (sampling/createMessage, elicitation/create), so it offers no upstream tool that needs them",
+  serverRequests:
+    "not served: the gateway does not relay an upstream server's requests to the client during a call (sampling/createMessage, elicitation/create), so it offers no upstream tool that needs them",
   mrtr: "not served: input-required results (SEP-2322) — the gateway does not relay an upstream's requests for client input, so it offers no upstream tool that returns them",
   tasks: "not served: the gateway does not offer the tasks extension to its clients (it follows upstream tasks itself: tasks/get, tasks/cancel)",
 } as const;
@@ -36,7 +38,7 @@ const fail = (why: string, scored = true): Expected => ({ passes: false, scored,
 export const EXPECTED_CONFORMANCE: Record<Revision, Record<string, Expected>> = {
   "2025-11-25": {
     "server-initialize": pass(),
-    "ping": pass(),
+    ping: pass(),
     "tools-list": pass(),
     "tools-call-simple-text": pass(),
     "tools-call-image": pass(),
@@ -71,7 +73,9 @@ export const EXPECTED_CONFORMANCE: Record<Revision, Record<string, Expected>> = 
     "server-sse-polling": pass(false),
   },
   "2026-07-28": {
-    "server-stateless": fail("not testable as served: its undeclared-capability checks call the suite's diagnostic tool test_missing_capability, which needs the client's sampling capability; the gateway relays no requests from an upstream to the client (sampling), so it offers no such tool and the suite counts those checks as failed — the scenario's other checks pass"),
+    "server-stateless": fail(
+      "not testable as served: its undeclared-capability checks call the suite's diagnostic tool test_missing_capability, which needs the client's sampling capability; the gateway relays no requests from an upstream to the client (sampling), so it offers no such tool and the suite counts those checks as failed — the scenario's other checks pass",
+    ),
     "tools-list": pass(),
     "tools-call-simple-text": pass(),
     "tools-call-image": pass(),
@@ -93,7 +97,7 @@ export const EXPECTED_CONFORMANCE: Record<Revision, Record<string, Expected>> = 
     "prompts-get-embedded-resource": pass(),
     "prompts-get-with-image": pass(),
     "dns-rebinding-protection": pass(),
-    "caching": pass(),
+    caching: pass(),
     "input-required-result-missing-input-response": pass(),
     "input-required-result-unsupported-methods": pass(),
     "input-required-result-ignore-extra-params": pass(),
@@ -111,7 +115,10 @@ export const EXPECTED_CONFORMANCE: Record<Revision, Record<string, Expected>> = 
     // run, not scored
     "json-schema-2020-12": pass(false),
     "http-header-validation": pass(false),
-    "http-custom-header-server-validation": fail("not served: no upstream tool declares x-mcp-header parameters, so the suite finds nothing to check (and the gateway does not validate Mcp-Param-* headers itself); pending in the suite", false),
+    "http-custom-header-server-validation": fail(
+      "not served: no upstream tool declares x-mcp-header parameters, so the suite finds nothing to check (and the gateway does not validate Mcp-Param-* headers itself); pending in the suite",
+      false,
+    ),
     "tasks-lifecycle": fail(NOT_SERVED.tasks, false),
     "tasks-capability-negotiation": fail(NOT_SERVED.tasks, false),
     "tasks-wire-fields": fail(NOT_SERVED.tasks, false),
@@ -130,7 +137,8 @@ export function renderConformanceTable(revision: Revision): string {
   const rows = Object.entries(EXPECTED_CONFORMANCE[revision]);
   const scored = rows.filter(([, e]) => e.scored);
   const passed = scored.filter(([, e]) => e.passes).length;
-  const line = ([name, e]: [string, Expected]) => `| \`${name}\` | ${e.scored ? "required" : "not scored"} | ${e.passes ? "pass" : "**fail**"} | ${e.why ?? ""} |`;
+  const line = ([name, e]: [string, Expected]) =>
+    `| \`${name}\` | ${e.scored ? "required" : "not scored"} | ${e.passes ? "pass" : "**fail**"} | ${e.why ?? ""} |`;
   return [
     `**${revision}: ${passed} of ${scored.length} required scenarios pass** (${rows.length - scored.length} more run without scoring).`,
     "",

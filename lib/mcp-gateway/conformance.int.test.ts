@@ -47,12 +47,33 @@ describe.skipIf(onPostgres)("the official MCP conformance suite against the gate
     [node22, t, fixture] = await Promise.all([ensureNode22(), createTestDatabase(), startFixtureServer()]);
     t.install();
     const config = path.join(tmp, "stopline.mcp.json");
-    writeFileSync(config, JSON.stringify({ servers: { conformance: { url: fixture.url, only: ["test_simple_text", "test_error_handling", "test_tool_with_progress", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "json_schema_2020_12_tool"] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          conformance: {
+            url: fixture.url,
+            only: [
+              "test_simple_text",
+              "test_error_handling",
+              "test_tool_with_progress",
+              "test_image_content",
+              "test_audio_content",
+              "test_embedded_resource",
+              "test_multiple_content_types",
+              "test_tool_with_logging",
+              "json_schema_2020_12_tool",
+            ],
+          },
+        },
+      }),
+    );
     process.env.STOPLINE_MCP_CONFIG = config;
     const route = await import("../../app/api/mcp/route");
     engine = new CancellationEngine(t.database, { registry: appRegistry(), verifyDelayMs: 50, settleTimeoutMs: 1_000 }).start(200);
     const token = (await createApiToken(t.database, { name: "conformance-suite", role: "agent" })).token;
-    const dispatch = (request: Request) => (request.method === "GET" ? route.GET(request) : request.method === "DELETE" ? route.DELETE(request) : route.POST(request));
+    const dispatch = (request: Request) =>
+      request.method === "GET" ? route.GET(request) : request.method === "DELETE" ? route.DELETE(request) : route.POST(request);
     // The test's front door: the suite's requests with an agent token added; everything else passes unchanged.
     endpoint = await serveFetch((request) => {
       const headers = new Headers(request.headers);
@@ -76,7 +97,16 @@ describe.skipIf(onPostgres)("the official MCP conformance suite against the gate
   });
 
   it("the route itself admits no request without an API token: 401, nothing reaches the gateway", async () => {
-    const response = await fetch(bare.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }) });
+    const response = await fetch(bare.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    });
     expect(response.status).toBe(401);
     expect((await response.json()).error.message).toMatch(/Authorization: Bearer/);
   });
@@ -86,12 +116,18 @@ describe.skipIf(onPostgres)("the official MCP conformance suite against the gate
       const out = path.join(tmp, revision);
       mkdirSync(out, { recursive: true });
       const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
-      const suite = await run(node22.node, [node22.conformance, "server", "--url", endpoint.url, "--requirements", revision, "--output-dir", out, "--timeout", "20000"], { cwd: tmp, env, timeout: 600_000, maxBuffer: 32 * 1024 * 1024 }).then(
+      const suite = await run(
+        node22.node,
+        [node22.conformance, "server", "--url", endpoint.url, "--requirements", revision, "--output-dir", out, "--timeout", "20000"],
+        { cwd: tmp, env, timeout: 600_000, maxBuffer: 32 * 1024 * 1024 },
+      ).then(
         (r) => ({ code: 0, text: r.stdout + r.stderr }),
         (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
       );
       const results = readResults(out);
-      const report = Object.entries(results).map(([scenario, r]) => `${r.passed ? "pass" : "FAIL"}  ${scenario}${r.passed ? "" : `  — ${r.failures.join("; ").slice(0, 300)}`}`).join("\n");
+      const report = Object.entries(results)
+        .map(([scenario, r]) => `${r.passed ? "pass" : "FAIL"}  ${scenario}${r.passed ? "" : `  — ${r.failures.join("; ").slice(0, 300)}`}`)
+        .join("\n");
       mkdirSync(path.join(ROOT, "output"), { recursive: true });
       writeFileSync(path.join(ROOT, "output", `conformance-${revision}.txt`), `${report}\n\n${suite.text}`); // the full report, for a person
       expect(Object.keys(results).length, `the suite ran (exit ${suite.code}):\n${suite.text.slice(-3_000)}`).toBeGreaterThan(0);

@@ -38,13 +38,22 @@ beforeAll(async () => {
   const config: GatewayConfig = {
     servers: {
       demo: { stdio: { command: process.execPath, args: ["--import", "tsx", "lib/tools/adapters/demo-mcp-server.ts"], cwd: ROOT } },
-      everything: { stdio: { command: path.join(ROOT, "node_modules/.bin/mcp-server-everything"), args: ["stdio"], cwd: ROOT }, only: ["trigger-long-running-operation"] },
+      everything: {
+        stdio: { command: path.join(ROOT, "node_modules/.bin/mcp-server-everything"), args: ["stdio"], cwd: ROOT },
+        only: ["trigger-long-running-operation"],
+      },
       fixture: {
-        url: fixture.url, confirmGraceMs: 1_500,
+        url: fixture.url,
+        confirmGraceMs: 1_500,
         tools: {
           slow_job: { commitsEffect: true, risk: "high" },
           // an effect confirmed through what MCP offers: a later tools/call of the server's own inspect tool, by key
-          place_order: { commitsEffect: true, risk: "high", inspect: { tool: "order_status", arguments: { key: "{idempotencyKey}" } }, idempotencyKeyArgument: "key" },
+          place_order: {
+            commitsEffect: true,
+            risk: "high",
+            inspect: { tool: "order_status", arguments: { key: "{idempotencyKey}" } },
+            idempotencyKeyArgument: "key",
+          },
         },
       },
     },
@@ -83,7 +92,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false> | T |
 }
 const items = (toolName: string) => t.database.prisma.workItem.findMany({ where: { toolName }, orderBy: { createdAt: "asc" } });
 /** A call in flight (a call is recorded as submitted before it is sent to the server). */
-const runningItem = (toolName: string) => until(async () => (await items(toolName)).find((i) => i.status === "running" || i.status === "submitted"), `a running ${toolName}`);
+const runningItem = (toolName: string) =>
+  until(async () => (await items(toolName)).find((i) => i.status === "running" || i.status === "submitted"), `a running ${toolName}`);
 const settledItem = (id: string, not: string[] = ["running", "cancelling", "submitted", "uncertain"]) =>
   until(async () => {
     const i = await t.database.prisma.workItem.findUnique({ where: { id } });
@@ -95,7 +105,9 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
   it("tools/list shows every downstream tool; a tools/call is a work item of the session's task and returns the server's result", async () => {
     const client = await connect("legacy", "ide-list");
     const { tools } = await client.listTools();
-    expect(tools.map((x) => x.name)).toEqual(expect.arrayContaining(["count_slowly", "trigger-long-running-operation", "slow_job", "wait", "test_simple_text"]));
+    expect(tools.map((x) => x.name)).toEqual(
+      expect.arrayContaining(["count_slowly", "trigger-long-running-operation", "slow_job", "wait", "test_simple_text"]),
+    );
     const result = await client.callTool({ name: "count_slowly", arguments: { steps: 3, delayMs: 5 } });
     expect(result.structuredContent).toEqual({ counted: 3 });
     const [item] = await items("mcp:demo.count_slowly");
@@ -114,7 +126,10 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     await sleep(150);
 
     // the console's Stop button: POST /api/tasks/{id}/cancel
-    const stop = await call("POST", `/api/tasks/${item.taskId}/cancel`, { headers: { authorization: `Bearer ${adminToken}` }, body: { reason: "operator pressed Stop in the console" } });
+    const stop = await call("POST", `/api/tasks/${item.taskId}/cancel`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: { reason: "operator pressed Stop in the console" },
+    });
     expect(stop.status).toBe(202);
 
     const answer = await pending;
@@ -179,7 +194,9 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     const client = await connect("legacy", "ide-orders");
     // 1. the server ignores the cancellation and places the order; as the spec says, it sends no answer to the request
     const first = new AbortController();
-    const placing = client.callTool({ name: "place_order", arguments: { item: "chair", ms: 400, onCancel: "finish" } }, { signal: first.signal }).catch((e: Error) => e);
+    const placing = client
+      .callTool({ name: "place_order", arguments: { item: "chair", ms: 400, onCancel: "finish" } }, { signal: first.signal })
+      .catch((e: Error) => e);
     const started = await until(() => fixture.witness.find((w) => w.fact === "order_started" && w.detail?.onCancel === "finish"), "the order to start");
     first.abort("the user cancelled in the IDE");
     expect(await placing).toBeInstanceOf(Error);
@@ -196,7 +213,9 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
 
     // 2. the server honours the cancellation: the inspect tool says it was never placed
     const second = new AbortController();
-    const stopping = client.callTool({ name: "place_order", arguments: { item: "desk", ms: 5_000, onCancel: "stop" } }, { signal: second.signal }).catch((e: Error) => e);
+    const stopping = client
+      .callTool({ name: "place_order", arguments: { item: "desk", ms: 5_000, onCancel: "stop" } }, { signal: second.signal })
+      .catch((e: Error) => e);
     await until(() => fixture.witness.find((w) => w.fact === "order_started" && w.detail?.onCancel === "stop"), "the second order to start");
     second.abort("the user cancelled in the IDE");
     await stopping;
@@ -212,14 +231,18 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     const before = await t.database.prisma.workItem.count();
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["test://static-text", "test://static-binary"]));
-    expect((await client.readResource({ uri: "test://static-text" })).contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+    expect((await client.readResource({ uri: "test://static-text" })).contents).toEqual([
+      { uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." },
+    ]);
     const templated = (await client.readResource({ uri: "test://template/7/data" })).contents[0] as { text: string };
     expect(JSON.parse(templated.text)).toMatchObject({ id: "7" });
     const missing = await client.readResource({ uri: "test://no-such-resource" }).catch((e: Error & { code?: number }) => e);
     expect(missing).toBeInstanceOf(Error);
     const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
     expect(prompt.messages[0].content).toMatchObject({ type: "text", text: "Prompt with arguments: arg1='a', arg2='b'" });
-    expect((await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "pa" } })).completion.values).toEqual(["paris", "park", "party"]);
+    expect(
+      (await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "pa" } })).completion.values,
+    ).toEqual(["paris", "park", "party"]);
     expect(await t.database.prisma.workItem.count()).toBe(before);
   });
 
@@ -237,7 +260,10 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     const first = await connect("auto", "agent-same-name");
     const pending = first.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { timeout: 20_000 });
     const item = await runningItem("mcp:demo.count_slowly");
-    const stop = await call("POST", `/api/tasks/${item.taskId}/cancel`, { headers: { authorization: `Bearer ${adminToken}` }, body: { reason: "operator pressed Stop" } });
+    const stop = await call("POST", `/api/tasks/${item.taskId}/cancel`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: { reason: "operator pressed Stop" },
+    });
     expect(stop.status).toBe(202);
     expect((await pending).isError).toBe(true);
     await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } })).settledAt, "the Stop to settle");
@@ -256,7 +282,9 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     const client = await connect("auto", "agent-tasks");
     const session = { [SESSION_META_KEY]: "tasks-1" };
     const controller = new AbortController();
-    const pending = client.callTool({ name: "slow_job", arguments: { ms: 500, onCancel: "finish" }, _meta: session }, { signal: controller.signal }).catch((e: Error) => e);
+    const pending = client
+      .callTool({ name: "slow_job", arguments: { ms: 500, onCancel: "finish" }, _meta: session }, { signal: controller.signal })
+      .catch((e: Error) => e);
     const created = await until(() => fixture.witness.find((w) => w.fact === "task_created" && w.detail?.onCancel === "finish"), "the task to be created");
     await sleep(50);
     controller.abort("stop");
@@ -264,13 +292,17 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
     const [finished] = await items("mcp:fixture.slow_job");
     const done = await settledItem(finished.id, ["running", "cancelling", "submitted", "uncertain"]);
     const taskId = created.detail!.taskId as string;
-    expect(fixture.witness.filter((w) => w.detail?.taskId === taskId).map((w) => w.fact)).toEqual(expect.arrayContaining(["tasks_cancel_received", "task_completed"]));
+    expect(fixture.witness.filter((w) => w.detail?.taskId === taskId).map((w) => w.fact)).toEqual(
+      expect.arrayContaining(["tasks_cancel_received", "task_completed"]),
+    );
     expect(done.status).toBe("completed");
     expect(done.result).toMatchObject({ structuredContent: { done: true } });
     expect(gateway.tools.get("slow_job")!.set.observation(finished.id)).toMatchObject({ cancelKind: "tasks_cancel", task: { taskId, status: "completed" } });
 
     const honoured = new AbortController();
-    const second = client.callTool({ name: "slow_job", arguments: { ms: 5_000, onCancel: "stop" }, _meta: session }, { signal: honoured.signal }).catch((e: Error) => e);
+    const second = client
+      .callTool({ name: "slow_job", arguments: { ms: 5_000, onCancel: "stop" }, _meta: session }, { signal: honoured.signal })
+      .catch((e: Error) => e);
     await until(() => fixture.witness.find((w) => w.fact === "task_created" && w.detail?.onCancel === "stop"), "the second task");
     honoured.abort("stop");
     await second;
@@ -282,9 +314,14 @@ describe("MCP gateway: a real client through the gateway to real servers", () =>
   it("server-everything (stdio) ignores the cancellation and never answers; its tool is read-only (readOnlyHint), so the client's cancel ends the call stopped — no effect to confirm, no person asked", async () => {
     const client = await connect("legacy", "ide-everything");
     const controller = new AbortController();
-    const pending = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 2, steps: 10 } }, { signal: controller.signal }).catch((e: Error) => e);
+    const pending = client
+      .callTool({ name: "trigger-long-running-operation", arguments: { duration: 2, steps: 10 } }, { signal: controller.signal })
+      .catch((e: Error) => e);
     const item = await runningItem("mcp:everything.trigger-long-running-operation");
-    await until(() => (gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)?.progressCount ?? 0) >= 1, "progress from server-everything");
+    await until(
+      () => (gateway.tools.get("trigger-long-running-operation")!.set.observation(item.id)?.progressCount ?? 0) >= 1,
+      "progress from server-everything",
+    );
     controller.abort("cancelled in the IDE");
     expect(await pending).toBeInstanceOf(Error);
     const row = await settledItem(item.id);
@@ -311,7 +348,15 @@ describe("MCP gateway over stdio (npm run mcp:stdio): for clients that launch a 
   it("an IDE launches the bridge: its calls reach the gateway as one session task, and its notifications/cancelled stops the call", async () => {
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
     const ide = new Client({ name: "ide-stdio", version: "1.0.0" });
-    await ide.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", "scripts/mcp-stdio.ts"], cwd: ROOT, stderr: "ignore", env: { ...(env as Record<string, string>), STOPLINE_MCP_URL: endpoint.url, STOPLINE_TOKEN: "any" } }));
+    await ide.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", "scripts/mcp-stdio.ts"],
+        cwd: ROOT,
+        stderr: "ignore",
+        env: { ...(env as Record<string, string>), STOPLINE_MCP_URL: endpoint.url, STOPLINE_TOKEN: "any" },
+      }),
+    );
     clients.push(ide);
     expect((await ide.listTools()).tools.map((x) => x.name)).toContain("count_slowly");
     const before = new Set((await items("mcp:demo.count_slowly")).map((i) => i.id));
@@ -320,7 +365,11 @@ describe("MCP gateway over stdio (npm run mcp:stdio): for clients that launch a 
 
     const controller = new AbortController();
     const pending = ide.callTool({ name: "count_slowly", arguments: { steps: 400, delayMs: 20 } }, { signal: controller.signal }).catch((e: Error) => e);
-    const item = await until(async () => (await items("mcp:demo.count_slowly")).find((i) => !before.has(i.id) && i.id !== first.id && (i.status === "running" || i.status === "submitted")), "the IDE's long call");
+    const item = await until(
+      async () =>
+        (await items("mcp:demo.count_slowly")).find((i) => !before.has(i.id) && i.id !== first.id && (i.status === "running" || i.status === "submitted")),
+      "the IDE's long call",
+    );
     await sleep(150);
     controller.abort("the user cancelled in the IDE");
     expect(await pending).toBeInstanceOf(Error);

@@ -1,13 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { INVALID_PARAMS, McpServer, ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { Database } from "../db/client";
-import { AppError, ErrorCode, isAppError } from "../errors";
+import { type AppError, ErrorCode, isAppError } from "../errors";
 import { statusOf } from "../api/http-errors";
 import { tokenRef } from "../auth/tokens";
 import { activeIncident, quarantinedError } from "../incidents/quarantine";
 import { createTask } from "../ledger/create-task";
 import { startWorkItem } from "../ledger/start-work-item";
-import { IncidentTarget, isTerminalItem, Mechanism, QUARANTINE_STATES, StopScope, TaskStage, WorkItemKind, WorkItemStatus, type IncidentState } from "../ledger/states";
+import {
+  IncidentTarget,
+  isTerminalItem,
+  Mechanism,
+  QUARANTINE_STATES,
+  StopScope,
+  TaskStage,
+  WorkItemKind,
+  WorkItemStatus,
+  type IncidentState,
+} from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { onCommitted } from "../events/bus";
 import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
@@ -84,7 +94,12 @@ interface Session extends SessionRef {
   inFlight: Set<string>;
 }
 
-export type CallAnswer = { content: { type: "text"; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+export type CallAnswer = {
+  content: { type: "text"; text: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
 
 export class McpGateway {
   readonly tools = new Map<string, GatewayTool>();
@@ -165,20 +180,32 @@ export class McpGateway {
     this.#relay(low, offers);
     low.setRequestHandler("tools/list", async () => ({
       tools: [...this.tools.values()].map((t) => ({
-        name: t.name, ...(t.info.title ? { title: t.info.title } : {}), description: t.info.description ?? `${t.info.name} on ${t.server}`,
-        inputSchema: t.info.inputSchema, ...(t.info.annotations ? { annotations: t.info.annotations } : {}),
+        name: t.name,
+        ...(t.info.title ? { title: t.info.title } : {}),
+        description: t.info.description ?? `${t.info.name} on ${t.server}`,
+        inputSchema: t.info.inputSchema,
+        ...(t.info.annotations ? { annotations: t.info.annotations } : {}),
       })),
     }));
-    low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx) => {
-      // The spec's answer to a tool nobody offers: a JSON-RPC error (-32602), not a tool result; nothing is recorded.
-      if (!this.tools.has(request.params.name)) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
-      const progressToken = ctx.mcpReq?._meta?.progressToken;
-      return this.callTool(session(ctx), request.params.name, request.params.arguments, {
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {}),
-      });
-    });
+    low.setRequestHandler(
+      "tools/call",
+      async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx) => {
+        // The spec's answer to a tool nobody offers: a JSON-RPC error (-32602), not a tool result; nothing is recorded.
+        if (!this.tools.has(request.params.name)) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
+        const progressToken = ctx.mcpReq?._meta?.progressToken;
+        return this.callTool(session(ctx), request.params.name, request.params.arguments, {
+          signal: ctx.mcpReq.signal,
+          requestId: ctx.mcpReq.id,
+          onProgress:
+            progressToken === undefined
+              ? undefined
+              : (p) =>
+                  void ctx.mcpReq
+                    .notify({ method: "notifications/progress", params: { progressToken, progress: p.progress, total: p.total, message: p.message } })
+                    .catch(() => {}),
+        });
+      },
+    );
     return server;
   }
 
@@ -187,13 +214,18 @@ export class McpGateway {
    * so they need no Stop. Resources are routed by URI (as listed, else by asking each server), prompts by name (with
    * the server's prefix, like its tools); an upstream's error comes back as that error.
    */
-  #relay(low: { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void }, offers: (capability: string) => { prefix: string; set: McpToolSet }[]) {
+  #relay(
+    low: { setRequestHandler(method: string, handler: (request: any, ctx: any) => Promise<unknown>): void },
+    offers: (capability: string) => { prefix: string; set: McpToolSet }[],
+  ) {
     const forward = async (set: McpToolSet, method: string, params: Record<string, unknown> | undefined) => {
       try {
         return await set.request(method, params);
       } catch (error) {
         const e = error as { code?: unknown; message?: string; data?: unknown };
-        throw typeof e.code === "number" ? new ProtocolError(e.code, String(e.message ?? "the upstream server refused").replace(/^MCP error -?\d+: /, ""), e.data) : error;
+        throw typeof e.code === "number"
+          ? new ProtocolError(e.code, String(e.message ?? "the upstream server refused").replace(/^MCP error -?\d+: /, ""), e.data)
+          : error;
       }
     };
     const all = async (capability: string, method: string, key: string) => {
@@ -216,7 +248,9 @@ export class McpGateway {
         for (const r of resources) this.#resourceOwner.set(String(r.uri), (r.__relay as { set: McpToolSet }).set);
         return { resources: resources.map(strip) };
       });
-      low.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: (await all("resources", "resources/templates/list", "resourceTemplates")).map(strip) }));
+      low.setRequestHandler("resources/templates/list", async () => ({
+        resourceTemplates: (await all("resources", "resources/templates/list", "resourceTemplates")).map(strip),
+      }));
       low.setRequestHandler("resources/read", async (request: { params: { uri: string } }) => {
         const known = this.#resourceOwner.get(request.params.uri);
         if (known) return forward(known, "resources/read", request.params);
@@ -234,13 +268,13 @@ export class McpGateway {
       });
     }
     const promptsList = async () => {
-        const prompts = await all("prompts", "prompts/list", "prompts");
-        return prompts.map((p) => {
-          const relay = p.__relay as { prefix: string; set: McpToolSet };
-          const name = `${relay.prefix}${String(p.name)}`;
-          this.#promptOwner.set(name, { set: relay.set, name: String(p.name) });
-          return { ...strip(p), name };
-        });
+      const prompts = await all("prompts", "prompts/list", "prompts");
+      return prompts.map((p) => {
+        const relay = p.__relay as { prefix: string; set: McpToolSet };
+        const name = `${relay.prefix}${String(p.name)}`;
+        this.#promptOwner.set(name, { set: relay.set, name: String(p.name) });
+        return { ...strip(p), name };
+      });
     };
     if (offers("prompts").length) {
       low.setRequestHandler("prompts/list", async () => ({ prompts: await promptsList() }));
@@ -252,17 +286,20 @@ export class McpGateway {
       });
     }
     if (offers("completions").length) {
-      low.setRequestHandler("completion/complete", async (request: { params: { ref: { type: string; name?: string; uri?: string } } & Record<string, unknown> }) => {
-        const { ref } = request.params;
-        if (ref.type === "ref/prompt") {
-          if (!this.#promptOwner.has(String(ref.name)) && offers("prompts").length) await promptsList();
-          const owner = this.#promptOwner.get(String(ref.name));
-          if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
-          return forward(owner.set, "completion/complete", { ...request.params, ref: { ...ref, name: owner.name } });
-        }
-        const set = offers("completions")[0].set;
-        return forward(this.#resourceOwner.get(String(ref.uri)) ?? set, "completion/complete", request.params);
-      });
+      low.setRequestHandler(
+        "completion/complete",
+        async (request: { params: { ref: { type: string; name?: string; uri?: string } } & Record<string, unknown> }) => {
+          const { ref } = request.params;
+          if (ref.type === "ref/prompt") {
+            if (!this.#promptOwner.has(String(ref.name)) && offers("prompts").length) await promptsList();
+            const owner = this.#promptOwner.get(String(ref.name));
+            if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
+            return forward(owner.set, "completion/complete", { ...request.params, ref: { ...ref, name: owner.name } });
+          }
+          const set = offers("completions")[0].set;
+          return forward(this.#resourceOwner.get(String(ref.uri)) ?? set, "completion/complete", request.params);
+        },
+      );
     }
     if (offers("logging").length) {
       // The gateway itself sends no log messages, so any level holds for it; the level goes on to the 2025-era upstreams
@@ -275,12 +312,20 @@ export class McpGateway {
   }
 
   /** One tools/call: a work item of the session's task, run inline; answered from what the ledger recorded. */
-  async callTool(ref: SessionRef, name: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {}): Promise<CallAnswer> {
+  async callTool(
+    ref: SessionRef,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: { signal?: AbortSignal; requestId?: string | number; onProgress?: (p: { progress: number; total?: number; message?: string }) => void } = {},
+  ): Promise<CallAnswer> {
     const tool = this.tools.get(name);
     if (!tool) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     // A kill switch on the client's token or on the tool: refused before anything is recorded (no session task is
     // made for it). The same checks run again inside the start's transaction, which settles a race with the switch.
-    const switches: [IncidentTarget, string][] = [...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []), [IncidentTarget.tool, tool.def.name]];
+    const switches: [IncidentTarget, string][] = [
+      ...(ref.tokenId ? [[IncidentTarget.token, ref.tokenId] as [IncidentTarget, string]] : []),
+      [IncidentTarget.tool, tool.def.name],
+    ];
     for (const [kind, target] of switches) {
       const incident = await activeIncident(this.#o.database.prisma as never, kind, target);
       if (incident) return refusedAnswer(quarantinedError(incident));
@@ -289,12 +334,23 @@ export class McpGateway {
     let item;
     for (let attempt = 0; ; attempt++) {
       try {
-        item = await startWorkItem(this.#o.database, {
-          taskId: session.taskId!, kind: tool.def.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool, toolName: tool.def.name,
-          mechanism: tool.def.mechanism, commitsEffect: tool.def.commitsEffect, intentVersion: session.intentVersion,
-          correlationId: `mcp-${options.requestId ?? "call"}-${randomUUID().slice(0, 8)}`, input: args ?? {}, workerId: this.workerId, leaseMs: this.#o.leaseMs,
-          tokenId: ref.tokenId ?? null,
-        }, ref.actor);
+        item = await startWorkItem(
+          this.#o.database,
+          {
+            taskId: session.taskId!,
+            kind: tool.def.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool,
+            toolName: tool.def.name,
+            mechanism: tool.def.mechanism,
+            commitsEffect: tool.def.commitsEffect,
+            intentVersion: session.intentVersion,
+            correlationId: `mcp-${options.requestId ?? "call"}-${randomUUID().slice(0, 8)}`,
+            input: args ?? {},
+            workerId: this.workerId,
+            leaseMs: this.#o.leaseMs,
+            tokenId: ref.tokenId ?? null,
+          },
+          ref.actor,
+        );
         break;
       } catch (error) {
         // A kill switch on the tool (or the token) — the 409 of the HTTP API, as an MCP error result with the reason.
@@ -314,7 +370,9 @@ export class McpGateway {
               session = await this.#renewSession(session);
               continue;
             }
-            return errorAnswer(`Stopline: this client's work is being stopped (${error.message}). Nothing new starts until the Stop is settled; call again in a moment.`);
+            return errorAnswer(
+              `Stopline: this client's work is being stopped (${error.message}). Nothing new starts until the Stop is settled; call again in a moment.`,
+            );
           }
           return errorAnswer(`Stopline: this session was stopped (${error.message}). Nothing new starts in it; open a new session to continue.`);
         }
@@ -328,7 +386,11 @@ export class McpGateway {
     const unsubscribe = options.onProgress ? tool.set.onProgress(item.id, options.onProgress) : () => {};
     const onClientCancel = () => {
       running.clientStop = true;
-      void requestCallStop(this.#o.database, { workItemId: item.id, actor: ref.actor, reason: `the MCP client cancelled this call (${String(options.signal?.reason ?? "request cancelled")})` });
+      void requestCallStop(this.#o.database, {
+        workItemId: item.id,
+        actor: ref.actor,
+        reason: `the MCP client cancelled this call (${String(options.signal?.reason ?? "request cancelled")})`,
+      });
     };
     options.signal?.addEventListener("abort", onClientCancel, { once: true });
     // A call stopped on its own (not its task) is settled INSIDE the run, while the item is still `cancelling` and
@@ -342,13 +404,21 @@ export class McpGateway {
           return await def.run(input, ctx);
         } catch (error) {
           // A StoppedError is a confirmed stop (a call without effects): the runner records it as such.
-          if (!(error instanceof StoppedError) && (running.clientStop || (await this.#stoppedAsCall(item.id)))) await settleStoppedCall(this.#o.database, def, item.id);
+          if (!(error instanceof StoppedError) && (running.clientStop || (await this.#stoppedAsCall(item.id))))
+            await settleStoppedCall(this.#o.database, def, item.id);
           throw error;
         }
       },
     };
     try {
-      const report = await runWorkItem({ database: this.#o.database, tool: runner, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs });
+      const report = await runWorkItem({
+        database: this.#o.database,
+        tool: runner,
+        item,
+        workerId: this.workerId,
+        leaseMs: this.#o.leaseMs,
+        heartbeatMs: this.#o.heartbeatMs,
+      });
       if (!isTerminalItem(report.outcome) && !running.clientStop) await this.#awaitEngine(item.id, 5_000);
       return await this.#answer(item.id, tool);
     } finally {
@@ -406,7 +476,17 @@ export class McpGateway {
     if (!s.taskId) {
       s.creating ??= (async () => {
         const risky = [...this.tools.values()].some((t) => t.def.risk === "high");
-        const task = await createTask(this.#o.database, { title: `MCP session: ${ref.clientName}`, ownerId: ref.ownerId, conversationId: `mcp:${ref.key}`, riskLevel: risky ? "high" : "low", createdById: ref.tokenId ? tokenRef(ref.tokenId) : null }, ref.actor);
+        const task = await createTask(
+          this.#o.database,
+          {
+            title: `MCP session: ${ref.clientName}`,
+            ownerId: ref.ownerId,
+            conversationId: `mcp:${ref.key}`,
+            riskLevel: risky ? "high" : "low",
+            createdById: ref.tokenId ? tokenRef(ref.tokenId) : null,
+          },
+          ref.actor,
+        );
         s.taskId = task.id;
         s.intentVersion = task.intentVersion;
       })().finally(() => {
@@ -428,9 +508,30 @@ export class McpGateway {
       await w.lockRow("task", session.taskId!, "exclusive");
       const task = await w.tx.task.findUnique({ where: { id: session.taskId! } });
       if (!task || task.stage !== TaskStage.active) return;
-      const open = await w.tx.workItem.count({ where: { taskId: task.id, status: { in: [WorkItemStatus.queued, WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.uncertain, WorkItemStatus.unrecoverable] } } });
+      const open = await w.tx.workItem.count({
+        where: {
+          taskId: task.id,
+          status: {
+            in: [
+              WorkItemStatus.queued,
+              WorkItemStatus.running,
+              WorkItemStatus.submitted,
+              WorkItemStatus.cancelling,
+              WorkItemStatus.uncertain,
+              WorkItemStatus.unrecoverable,
+            ],
+          },
+        },
+      });
       if (open) return;
-      await casUpdate(w, { entity: "task", id: task.id, from: TaskStage.active, to: TaskStage.completed, guard: { cancelRequestedAt: null }, event: { taskId: task.id, actor: GATEWAY_ACTOR, type: LedgerEvent.taskCompleted, reason: "the MCP client session ended" } });
+      await casUpdate(w, {
+        entity: "task",
+        id: task.id,
+        from: TaskStage.active,
+        to: TaskStage.completed,
+        guard: { cancelRequestedAt: null },
+        event: { taskId: task.id, actor: GATEWAY_ACTOR, type: LedgerEvent.taskCompleted, reason: "the MCP client session ended" },
+      });
     }).catch(() => {});
   }
 
@@ -442,7 +543,10 @@ export class McpGateway {
     // By task first: the ledger's (taskId, seq) index finds the task's events; there is no index by work item.
     const item = await this.#o.database.prisma.workItem.findUnique({ where: { id: workItemId }, select: { taskId: true } });
     if (!item) return false;
-    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { taskId: item.taskId, workItemId, type: LedgerEvent.workItemCancelling }, select: { data: true } });
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({
+      where: { taskId: item.taskId, workItemId, type: LedgerEvent.workItemCancelling },
+      select: { data: true },
+    });
     return events.some((e) => (e.data as { scope?: string } | null)?.scope === "call");
   }
 
@@ -471,9 +575,16 @@ export class McpGateway {
     const item = await this.#o.database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
     const seen = tool.set.observation(workItemId);
     const meta = { "dev.stopline/workItem": { id: item.id, taskId: item.taskId, status: item.status } };
-    if (item.status === WorkItemStatus.completed) return { ...(item.result as CallAnswer), _meta: { ...((item.result as CallAnswer | null)?._meta ?? {}), ...meta } };
-    if (seen?.answer?.kind === "result" && seen.answer.isError && item.status === WorkItemStatus.failed) return { ...(seen.answer.result as CallAnswer), isError: true, _meta: meta };
-    const events = await this.#o.database.prisma.ledgerEvent.findMany({ where: { taskId: item.taskId, workItemId }, orderBy: { seq: "desc" }, take: 5, select: { reason: true } });
+    if (item.status === WorkItemStatus.completed)
+      return { ...(item.result as CallAnswer), _meta: { ...((item.result as CallAnswer | null)?._meta ?? {}), ...meta } };
+    if (seen?.answer?.kind === "result" && seen.answer.isError && item.status === WorkItemStatus.failed)
+      return { ...(seen.answer.result as CallAnswer), isError: true, _meta: meta };
+    const events = await this.#o.database.prisma.ledgerEvent.findMany({
+      where: { taskId: item.taskId, workItemId },
+      orderBy: { seq: "desc" },
+      take: 5,
+      select: { reason: true },
+    });
     const why = events.find((e) => e.reason)?.reason;
     const words: Record<string, string> = {
       failed: `the call failed: ${item.error ?? why ?? "no reason recorded"}`,

@@ -61,8 +61,7 @@ export function createGatewayHttpHandler(gateway: McpGateway, options: GatewayHt
     { legacy: "reject" },
   );
 
-  const jsonRpcError = (status: number, code: number, message: string) =>
-    Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+  const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
   return async function handle(request: Request): Promise<Response> {
     const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, hosts);
@@ -109,7 +108,13 @@ export function createGatewayHttpHandler(gateway: McpGateway, options: GatewayHt
         void gateway.endSession(`legacy:${id}`);
       }
     };
-    const server = gateway.buildServer(() => ({ key: `legacy:${id}`, ownerId: principal.name, clientName, actor: `mcp-client:${principal.name}`, tokenId: principal.id }));
+    const server = gateway.buildServer(() => ({
+      key: `legacy:${id}`,
+      ownerId: principal.name,
+      clientName,
+      actor: `mcp-client:${principal.name}`,
+      tokenId: principal.id,
+    }));
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody, authInfo });
   };

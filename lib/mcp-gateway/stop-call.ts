@@ -24,25 +24,46 @@ export async function requestCallStop(database: Database, input: { workItemId: s
   return writeLedger(database, async (w) => {
     await w.lockRow("workItem", input.workItemId);
     const item = await w.tx.workItem.findUnique({ where: { id: input.workItemId } });
-    if (!item || isTerminalItem(item.status) || item.status === WorkItemStatus.cancelling || item.status === WorkItemStatus.uncertain) return (item as WorkItem | null) ?? null;
+    if (!item || isTerminalItem(item.status) || item.status === WorkItemStatus.cancelling || item.status === WorkItemStatus.uncertain)
+      return (item as WorkItem | null) ?? null;
     if (item.status !== WorkItemStatus.running && item.status !== WorkItemStatus.submitted) return item as WorkItem;
     const moved = await casUpdate(w, {
-      entity: "workItem", id: item.id, from: item.status, to: WorkItemStatus.cancelling,
-      event: { taskId: item.taskId, workItemId: item.id, actor: input.actor, type: LedgerEvent.workItemCancelling, reason: input.reason, data: { scope: "call" } },
+      entity: "workItem",
+      id: item.id,
+      from: item.status,
+      to: WorkItemStatus.cancelling,
+      event: {
+        taskId: item.taskId,
+        workItemId: item.id,
+        actor: input.actor,
+        type: LedgerEvent.workItemCancelling,
+        reason: input.reason,
+        data: { scope: "call" },
+      },
     });
     return (moved as unknown as WorkItem) ?? null;
   });
 }
 
-export async function settleStoppedCall(database: Database, tool: ToolDefinition, workItemId: string, options: { attempts?: number; waitMs?: number } = {}): Promise<string> {
+export async function settleStoppedCall(
+  database: Database,
+  tool: ToolDefinition,
+  workItemId: string,
+  options: { attempts?: number; waitMs?: number } = {},
+): Promise<string> {
   const attempts = options.attempts ?? 5;
   let outcome: InspectOutcome = { status: "unknown", reason: "not asked" };
   for (let i = 0; i < attempts; i++) {
     const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
     if (isTerminalItem(item.status)) return item.status;
     const ref: CallRef = {
-      workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
-      operationId: item.operationId, providerRef: item.providerRef, input: item.input,
+      workItemId: item.id,
+      taskId: item.taskId,
+      toolCallId: item.correlationId,
+      idempotencyKey: item.idempotencyKey,
+      operationId: item.operationId,
+      providerRef: item.providerRef,
+      input: item.input,
     };
     try {
       outcome = tool.inspect ? await tool.inspect(ref) : { status: "unknown", reason: `${tool.name} has no inspect()` };
@@ -61,17 +82,47 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
       const committed = outcome.status === "committed";
       const to = committed ? WorkItemStatus.completed : WorkItemStatus.cancelled;
       await casUpdate(w, {
-        entity: "workItem", id: item.id, from: item.status, to,
-        data: { finishedAt: now, leaseToken: null, leaseOwner: null, leaseExpiresAt: null, ...(committed ? { result: ((outcome as { result?: unknown }).result ?? null) as never } : {}) },
-        event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemReconciled, reason: committed ? "the server says the call took effect after the cancellation: it completed" : "the server says the call did not take effect" },
+        entity: "workItem",
+        id: item.id,
+        from: item.status,
+        to,
+        data: {
+          finishedAt: now,
+          leaseToken: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          ...(committed ? { result: ((outcome as { result?: unknown }).result ?? null) as never } : {}),
+        },
+        event: {
+          taskId: item.taskId,
+          workItemId: item.id,
+          actor: GATEWAY_ACTOR,
+          type: LedgerEvent.workItemReconciled,
+          reason: committed ? "the server says the call took effect after the cancellation: it completed" : "the server says the call did not take effect",
+        },
       });
       // What the server said the call produced (its inspect's record id and version) is the effect's, as the engine records it.
       const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; description?: string };
       for (const e of await w.tx.sideEffect.findMany({ where: { workItemId: item.id, outcome: SideEffectOutcome.unknown } })) {
         await casUpdate(w, {
-          entity: "sideEffect", id: e.id, from: SideEffectOutcome.unknown, to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-          data: committed ? { externalRecordId: facts.externalRecordId ?? e.externalRecordId, externalVersion: facts.externalVersion ?? e.externalVersion, description: facts.description ?? e.description } : {},
-          event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${outcome.status}` },
+          entity: "sideEffect",
+          id: e.id,
+          from: SideEffectOutcome.unknown,
+          to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
+          data: committed
+            ? {
+                externalRecordId: facts.externalRecordId ?? e.externalRecordId,
+                externalVersion: facts.externalVersion ?? e.externalVersion,
+                description: facts.description ?? e.description,
+              }
+            : {},
+          event: {
+            taskId: item.taskId,
+            workItemId: item.id,
+            actor: GATEWAY_ACTOR,
+            type: LedgerEvent.sideEffectReconciled,
+            reason: `inspect: ${outcome.status}`,
+          },
         });
       }
       return to;
@@ -79,19 +130,34 @@ export async function settleStoppedCall(database: Database, tool: ToolDefinition
     const reason = outcome.status === "running" ? "cancellation sent but not confirmed: the server still reports the call running" : outcome.reason;
     if (item.status !== WorkItemStatus.uncertain) {
       await casUpdate(w, {
-        entity: "workItem", id: item.id, from: item.status, to: WorkItemStatus.uncertain,
+        entity: "workItem",
+        id: item.id,
+        from: item.status,
+        to: WorkItemStatus.uncertain,
         data: { leaseToken: null, leaseOwner: null, leaseExpiresAt: null, reconcileDeadline: new Date(now.getTime() + 15 * 60_000) },
         event: { taskId: item.taskId, workItemId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.workItemUncertain, reason },
       });
     } else {
-      await w.event({ taskId: item.taskId, workItemId: item.id, entityType: "workItem", entityId: item.id, actor: GATEWAY_ACTOR, type: LedgerEvent.cancellationStep, reason, data: { action: "reconcile", success: false } });
+      await w.event({
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "workItem",
+        entityId: item.id,
+        actor: GATEWAY_ACTOR,
+        type: LedgerEvent.cancellationStep,
+        reason,
+        data: { action: "reconcile", success: false },
+      });
     }
     return WorkItemStatus.uncertain;
   }).then(async (to) => {
     if (to === WorkItemStatus.uncertain) {
       const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
       await openReviewItem(database, {
-        taskId: item.taskId, workItemId: item.id, kind: ReviewItemKind.resolveUncertain, risk: tool.risk,
+        taskId: item.taskId,
+        workItemId: item.id,
+        kind: ReviewItemKind.resolveUncertain,
+        risk: tool.risk,
         subject: `The outcome of ${item.toolName} (${item.correlationId}) is not known: ${outcome.status === "unknown" ? outcome.reason : "cancellation sent but not confirmed"}`,
       });
     }

@@ -1,7 +1,12 @@
 import type { Database } from "../db/client";
 import { WorkItemKind, WorkItemStatus } from "../ledger/states";
 
-export interface LatencyStats { count: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null }
+export interface LatencyStats {
+  count: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+}
 
 const STOPPED = [WorkItemStatus.cancelled, WorkItemStatus.partial, WorkItemStatus.cancelledIncomplete];
 

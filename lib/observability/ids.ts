@@ -25,7 +25,10 @@ export type StopKey = { taskId: string; workItemId?: undefined } | { taskId?: st
 const stopKey = (stop: StopKey) => (stop.workItemId ? `work_item:${stop.workItemId}` : `task:${stop.taskId}`);
 
 /** The trace of a Stop and its root span. */
-export const stopTrace = (stop: StopKey): TraceIds => ({ traceId: hex(`stopline/stop/${stopKey(stop)}`, 32), spanId: hex(`stopline/stop/${stopKey(stop)}/root`, 16) });
+export const stopTrace = (stop: StopKey): TraceIds => ({
+  traceId: hex(`stopline/stop/${stopKey(stop)}`, 32),
+  spanId: hex(`stopline/stop/${stopKey(stop)}/root`, 16),
+});
 
 /** The trace of a task's work and its root span. */
 export const taskTrace = (taskId: string): TraceIds => ({ traceId: hex(`stopline/task/${taskId}`, 32), spanId: hex(`stopline/task/${taskId}/root`, 16) });

@@ -28,7 +28,8 @@ export function startObservability(database: Database, options: { serviceName?: 
     });
     if (listener) log(`metrics: ${listener.url} (no token: bound to ${process.env.STOPLINE_METRICS_HOST ?? "127.0.0.1"})`);
     const token = process.env.STOPLINE_METRICS_TOKEN;
-    if (token && token.length < 16) console.error("[stopline] metrics: STOPLINE_METRICS_TOKEN is shorter than 16 characters and is not accepted; GET /metrics takes an admin token only");
+    if (token && token.length < 16)
+      console.error("[stopline] metrics: STOPLINE_METRICS_TOKEN is shorter than 16 characters and is not accepted; GET /metrics takes an admin token only");
     return async () => {
       globalForObservability.stoplineObservability = undefined;
       stopObserving();

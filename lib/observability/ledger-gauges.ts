@@ -13,7 +13,22 @@ export async function readLedgerGauges(database: Database, now = new Date()): Pr
   const g = metrics().gauges;
   const p = database.prisma;
   try {
-    const [queued, leased, uncertain, uncertainOverdue, review, reviewOverdue, oldestReview, unsettled, oldestUnsettled, failing, failed, pending, leases, switches] = await Promise.all([
+    const [
+      queued,
+      leased,
+      uncertain,
+      uncertainOverdue,
+      review,
+      reviewOverdue,
+      oldestReview,
+      unsettled,
+      oldestUnsettled,
+      failing,
+      failed,
+      pending,
+      leases,
+      switches,
+    ] = await Promise.all([
       p.workItem.groupBy({ by: ["toolName"], where: { status: WorkItemStatus.queued }, _count: { _all: true } }),
       p.workItem.groupBy({ by: ["toolName"], where: { leaseToken: { not: null } }, _count: { _all: true } }),
       p.workItem.count({ where: { status: WorkItemStatus.uncertain } }),
@@ -29,13 +44,29 @@ export async function readLedgerGauges(database: Database, now = new Date()): Pr
       p.processLease.findMany({ select: { name: true, owner: true, expiresAt: true } }),
       p.incident.groupBy({ by: ["targetKind"], where: { state: { in: QUARANTINE_STATES } }, _count: { _all: true } }),
     ]);
-    setByLabel(g.queueDepth, "tool", queued.map((r) => [r.toolName, r._count._all]));
-    setByLabel(g.running, "tool", leased.map((r) => [r.toolName, r._count._all]));
+    setByLabel(
+      g.queueDepth,
+      "tool",
+      queued.map((r) => [r.toolName, r._count._all]),
+    );
+    setByLabel(
+      g.running,
+      "tool",
+      leased.map((r) => [r.toolName, r._count._all]),
+    );
     g.uncertain.set(uncertain);
     g.uncertainOverdue.set(uncertainOverdue);
     const kinds = Object.values(ReviewItemKind);
-    setByLabel(g.reviewOpen, "kind", kinds.map((k) => [k, review.find((r) => r.kind === k)?._count._all ?? 0]));
-    setByLabel(g.reviewOverdue, "kind", kinds.map((k) => [k, reviewOverdue.find((r) => r.kind === k)?._count._all ?? 0]));
+    setByLabel(
+      g.reviewOpen,
+      "kind",
+      kinds.map((k) => [k, review.find((r) => r.kind === k)?._count._all ?? 0]),
+    );
+    setByLabel(
+      g.reviewOverdue,
+      "kind",
+      kinds.map((k) => [k, reviewOverdue.find((r) => r.kind === k)?._count._all ?? 0]),
+    );
     g.reviewOldest.set(oldestReview ? Math.max(0, (now.getTime() - oldestReview.createdAt.getTime()) / 1000) : 0);
     g.stopsUnsettled.set(unsettled);
     g.stopsUnsettledOldest.set(oldestUnsettled?.cancelRequestedAt ? Math.max(0, (now.getTime() - oldestUnsettled.cancelRequestedAt.getTime()) / 1000) : 0);
@@ -49,7 +80,11 @@ export async function readLedgerGauges(database: Database, now = new Date()): Pr
       g.leaseHolder.set({ lease: lease.name, holder: lease.owner }, left > 0 ? 1 : 0);
       g.leaseExpires.set({ lease: lease.name }, left);
     }
-    setByLabel(g.killSwitches, "target_kind", ["tool", "token"].map((k) => [k, switches.find((s) => s.targetKind === k)?._count._all ?? 0]));
+    setByLabel(
+      g.killSwitches,
+      "target_kind",
+      ["tool", "token"].map((k) => [k, switches.find((s) => s.targetKind === k)?._count._all ?? 0]),
+    );
     g.scrapeErrors.set(0);
   } catch (error) {
     g.scrapeErrors.set(1);

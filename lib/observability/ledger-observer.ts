@@ -28,7 +28,9 @@ export function observeLedger(database: Database): () => void {
   if (running?.database === database) return running.off;
   running?.off();
   const off = onCommitted((events) => {
-    for (const e of events) if (e.origin === "local") void react(database, e).catch((error) => console.error(`metrics/traces: ${e.type} of ${e.taskId ?? e.workItemId}: ${(error as Error).message}`));
+    for (const e of events)
+      if (e.origin === "local")
+        void react(database, e).catch((error) => console.error(`metrics/traces: ${e.type} of ${e.taskId ?? e.workItemId}: ${(error as Error).message}`));
   });
   const stop = () => {
     off();
@@ -44,8 +46,12 @@ async function react(database: Database, e: CommittedEvent): Promise<void> {
   else if (e.type === LedgerEvent.workItemStopRequested) m.stopsRequested.inc({ level: "work_item" });
   const tracing = tracingEnabled();
   if (!tracing && !metricsWanted()) return;
-  if (e.type === LedgerEvent.cancellationSettled && e.taskId) await oneAtATime(async () => settled(database, { taskId: e.taskId! }, await getCancellationSummary(database, e.taskId!)));
-  else if (e.type === LedgerEvent.workItemStopSettled && e.workItemId) await oneAtATime(async () => settled(database, { workItemId: e.workItemId!, taskId: e.taskId ?? undefined }, await getChildCancellationSummary(database, e.workItemId!)));
+  if (e.type === LedgerEvent.cancellationSettled && e.taskId)
+    await oneAtATime(async () => settled(database, { taskId: e.taskId! }, await getCancellationSummary(database, e.taskId!)));
+  else if (e.type === LedgerEvent.workItemStopSettled && e.workItemId)
+    await oneAtATime(async () =>
+      settled(database, { workItemId: e.workItemId!, taskId: e.taskId ?? undefined }, await getChildCancellationSummary(database, e.workItemId!)),
+    );
   if (!tracing) return;
   if (e.workItemId && e.toState && TERMINAL.has(e.toState) && e.type !== LedgerEvent.workItemRemovedFromDispatch) await toolCallEnded(database, e.workItemId);
   if (e.taskId && TASK_ENDS.has(e.type)) await taskEnded(database, e.taskId);
@@ -89,8 +95,15 @@ async function settled(database: Database, stop: StopKey, summary: CancellationS
   };
   emitSpan("stopline.stop.settlement", { traceId: root.traceId, spanId: settlementSpanId(root.spanId) }, root, { start: end, end }, attributes, {
     events: summary.tool_calls.map((c) => ({
-      name: "stopline.child.outcome", at: end,
-      attributes: { "stopline.work_item_id": byCall.get(c.tool_call_id)?.id ?? "", "stopline.tool_call_id": c.tool_call_id, "stopline.tool": c.tool_name, "stopline.outcome": c.outcome.kind, "stopline.outcome.label": c.outcome.label },
+      name: "stopline.child.outcome",
+      at: end,
+      attributes: {
+        "stopline.work_item_id": byCall.get(c.tool_call_id)?.id ?? "",
+        "stopline.tool_call_id": c.tool_call_id,
+        "stopline.tool": c.tool_name,
+        "stopline.outcome": c.outcome.kind,
+        "stopline.outcome.label": c.outcome.label,
+      },
     })),
   });
   const error = summary.status === "CANCELLATION_FAILED" ? summary.user_message : undefined;
@@ -100,7 +113,10 @@ async function settled(database: Database, stop: StopKey, summary: CancellationS
   const ran = children.filter((c) => c.attempt > 0 && c.startedAt);
   const links = [
     { context: { traceId: task.traceId, spanId: task.spanId, traceFlags: 1 }, attributes: { "stopline.link": "task" } },
-    ...ran.map((c) => ({ context: { ...toolCallSpan(c), traceFlags: 1 }, attributes: { "stopline.link": "tool_call", "stopline.work_item_id": c.id, "stopline.tool": c.toolName } })),
+    ...ran.map((c) => ({
+      context: { ...toolCallSpan(c), traceFlags: 1 },
+      attributes: { "stopline.link": "tool_call", "stopline.work_item_id": c.id, "stopline.tool": c.toolName },
+    })),
   ];
   emitSpan("stopline.stop", root, null, { start, end }, attributes, { error, kind: SpanKinds.server, links });
 }
@@ -112,34 +128,72 @@ async function toolCallEnded(database: Database, workItemId: string): Promise<vo
   const item = await database.prisma.workItem.findUnique({
     where: { id: workItemId },
     select: {
-      id: true, taskId: true, toolName: true, kind: true, mechanism: true, status: true, attempt: true, startedAt: true, finishedAt: true, error: true, operationId: true,
-      stopRequestedAt: true, task: { select: { cancelRequestedAt: true } },
+      id: true,
+      taskId: true,
+      toolName: true,
+      kind: true,
+      mechanism: true,
+      status: true,
+      attempt: true,
+      startedAt: true,
+      finishedAt: true,
+      error: true,
+      operationId: true,
+      stopRequestedAt: true,
+      task: { select: { cancelRequestedAt: true } },
     },
   });
   if (!item?.startedAt || item.attempt < 1) return; // never ran: no tool call
   const ids = toolCallSpan(item);
   // A Stop that reached this call while it ran: when (its AbortSignal, or the engine's stop, follows from there).
   const stopAt = item.stopRequestedAt ?? item.task.cancelRequestedAt;
-  const stopped = stopAt && stopAt >= item.startedAt && (!item.finishedAt || stopAt <= item.finishedAt)
-    ? [{ name: "stopline.stop_requested", at: stopAt, attributes: { "stopline.mechanism": item.mechanism, "stopline.stop.trace_id": stopTrace(item.stopRequestedAt ? { workItemId: item.id } : { taskId: item.taskId }).traceId } }]
-    : [];
-  emitSpan("stopline.tool_call", ids, taskTrace(item.taskId), { start: item.startedAt, end: item.finishedAt ?? new Date() }, {
-    "stopline.task_id": item.taskId,
-    "stopline.work_item_id": item.id,
-    "stopline.tool": item.toolName,
-    "stopline.work_item.kind": item.kind,
-    "stopline.mechanism": item.mechanism,
-    "stopline.work_item.status": item.status,
-    "stopline.attempt": item.attempt,
-    ...(item.operationId ? { "stopline.operation_id": item.operationId } : {}),
-  }, { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKinds.consumer, events: stopped });
+  const stopped =
+    stopAt && stopAt >= item.startedAt && (!item.finishedAt || stopAt <= item.finishedAt)
+      ? [
+          {
+            name: "stopline.stop_requested",
+            at: stopAt,
+            attributes: {
+              "stopline.mechanism": item.mechanism,
+              "stopline.stop.trace_id": stopTrace(item.stopRequestedAt ? { workItemId: item.id } : { taskId: item.taskId }).traceId,
+            },
+          },
+        ]
+      : [];
+  emitSpan(
+    "stopline.tool_call",
+    ids,
+    taskTrace(item.taskId),
+    { start: item.startedAt, end: item.finishedAt ?? new Date() },
+    {
+      "stopline.task_id": item.taskId,
+      "stopline.work_item_id": item.id,
+      "stopline.tool": item.toolName,
+      "stopline.work_item.kind": item.kind,
+      "stopline.mechanism": item.mechanism,
+      "stopline.work_item.status": item.status,
+      "stopline.attempt": item.attempt,
+      ...(item.operationId ? { "stopline.operation_id": item.operationId } : {}),
+    },
+    { error: item.status === "failed" ? (item.error ?? "failed") : undefined, kind: SpanKinds.consumer, events: stopped },
+  );
 }
 
 async function taskEnded(database: Database, taskId: string): Promise<void> {
   // No title: it is the person's own words, which traces (another system, other readers) do not need.
-  const task = await database.prisma.task.findUnique({ where: { id: taskId }, select: { id: true, stage: true, createdAt: true, endedAt: true, settledAt: true, updatedAt: true } });
-  if (!task) return;
-  emitSpan("stopline.task", taskTrace(task.id), null, { start: task.createdAt, end: task.endedAt ?? task.settledAt ?? task.updatedAt }, {
-    "stopline.task_id": task.id, "stopline.task.stage": task.stage,
+  const task = await database.prisma.task.findUnique({
+    where: { id: taskId },
+    select: { id: true, stage: true, createdAt: true, endedAt: true, settledAt: true, updatedAt: true },
   });
+  if (!task) return;
+  emitSpan(
+    "stopline.task",
+    taskTrace(task.id),
+    null,
+    { start: task.createdAt, end: task.endedAt ?? task.settledAt ?? task.updatedAt },
+    {
+      "stopline.task_id": task.id,
+      "stopline.task.stage": task.stage,
+    },
+  );
 }

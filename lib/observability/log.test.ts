@@ -37,8 +37,12 @@ describe("STOPLINE_LOG_FORMAT=json", () => {
     expect(lines[0]).not.toHaveProperty("task_id");
     expect(typeof lines[0].time).toBe("string");
     expect(lines[1]).toMatchObject({
-      level: "error", msg: "export failed disk full", task_id: "t7", work_item_id: "w7",
-      trace_id: toolCallSpan(item).traceId, span_id: toolCallSpan(item).spanId,
+      level: "error",
+      msg: "export failed disk full",
+      task_id: "t7",
+      work_item_id: "w7",
+      trace_id: toolCallSpan(item).traceId,
+      span_id: toolCallSpan(item).spanId,
       err: { type: "Error", message: "disk full" },
     });
   });

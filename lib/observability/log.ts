@@ -48,12 +48,14 @@ export async function startJsonLogs(options: { destination?: NodeJS.WritableStre
   );
   globalForLog.stoplineLog = logger;
   wantScopes();
-  const route = (level: Level) => (...args: unknown[]) => {
-    const error = args.find((a): a is Error => a instanceof Error);
-    const text = format(...args.map((a) => (a instanceof Error ? a.message : a)));
-    if (error) logger[level]({ err: error }, text);
-    else logger[level](text);
-  };
+  const route =
+    (level: Level) =>
+    (...args: unknown[]) => {
+      const error = args.find((a): a is Error => a instanceof Error);
+      const text = format(...args.map((a) => (a instanceof Error ? a.message : a)));
+      if (error) logger[level]({ err: error }, text);
+      else logger[level](text);
+    };
   console.log = route("info");
   console.info = route("info");
   console.debug = route("debug");

@@ -21,7 +21,9 @@ beforeAll(async () => {
   t = await createTestDatabase();
   demo = await connectMcpTools({
     prefix: "demo",
-    transport: { stdio: { command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "lib/tools/adapters/demo-mcp-server.ts")], cwd: ROOT, stderr: "pipe" } },
+    transport: {
+      stdio: { command: process.execPath, args: ["--import", "tsx", path.join(ROOT, "lib/tools/adapters/demo-mcp-server.ts")], cwd: ROOT, stderr: "pipe" },
+    },
   });
   let buffered = "";
   demo.stderr?.on("data", (chunk: Buffer) => {
@@ -42,7 +44,19 @@ describe("trace context to MCP servers", () => {
     const pool = new WorkerPool({ database: t.database, registry: new ToolRegistry().register(tool), concurrency: 1, pollMs: 20 }).start();
     try {
       const task = await createTask(t.database, { title: "count", ownerId: "alice" }, "agent:test");
-      const child = await scheduleWorkItem(t.database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: { steps: 2, delayMs: 5 } }, "agent:test");
+      const child = await scheduleWorkItem(
+        t.database,
+        {
+          taskId: task.id,
+          kind: tool.kind,
+          toolName: tool.name,
+          mechanism: tool.mechanism,
+          commitsEffect: tool.commitsEffect,
+          intentVersion: 1,
+          input: { steps: 2, delayMs: 5 },
+        },
+        "agent:test",
+      );
       const deadline = Date.now() + 15_000;
       while ((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: child.id } })).status !== "completed") {
         if (Date.now() > deadline) throw new Error("the call did not complete");

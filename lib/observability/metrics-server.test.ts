@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { startMetricsServer } from "./metrics-server";
 import { countToolCall } from "./counters";
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
   });
-});
 
 describe("STOPLINE_METRICS_PORT: /metrics on a listener of its own", () => {
   it("serves the text exposition without a token, bound where the operator said (127.0.0.1 by default); nothing else", async () => {

@@ -35,8 +35,7 @@ interface OtlpSpan {
   status?: { code?: number };
 }
 
-const attrs = (list: { key: string; value: Record<string, unknown> }[] = []) =>
-  Object.fromEntries(list.map((a) => [a.key, Object.values(a.value)[0]]));
+const attrs = (list: { key: string; value: Record<string, unknown> }[] = []) => Object.fromEntries(list.map((a) => [a.key, Object.values(a.value)[0]]));
 
 /** A small OTLP/HTTP (JSON) trace receiver: what it was sent, span by span. */
 async function otlpReceiver() {
@@ -48,10 +47,16 @@ async function otlpReceiver() {
     req.on("end", () => {
       contentTypes.push(String(req.headers["content-type"]));
       if (req.method === "POST" && req.url === "/v1/traces") {
-        const doc = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (Omit<OtlpSpan, "attributes" | "events"> & { attributes?: never; events?: { name: string; attributes?: never }[] })[] }[] }[] };
-        for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) {
-          spans.push({ ...s, attributes: attrs(s.attributes), events: (s.events ?? []).map((e) => ({ name: e.name, attributes: attrs(e.attributes) })) });
-        }
+        const doc = JSON.parse(body) as {
+          resourceSpans: {
+            scopeSpans: { spans: (Omit<OtlpSpan, "attributes" | "events"> & { attributes?: never; events?: { name: string; attributes?: never }[] })[] }[];
+          }[];
+        };
+        for (const rs of doc.resourceSpans)
+          for (const ss of rs.scopeSpans)
+            for (const s of ss.spans) {
+              spans.push({ ...s, attributes: attrs(s.attributes), events: (s.events ?? []).map((e) => ({ name: e.name, attributes: attrs(e.attributes) })) });
+            }
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
@@ -73,9 +78,16 @@ const released = new Set<string>();
 
 function tools() {
   const job = httpJobTool({
-    name: "research.background_response", kind: "model_request", risk: "low", commitsEffect: false,
-    startUrl: `${jobs.url}/jobs`, statusUrl: `${jobs.url}/jobs/{id}`, cancelUrl: `${jobs.url}/jobs/{id}/cancel`,
-    lookupUrl: (key) => `${jobs.url}/jobs?idempotency_key=${encodeURIComponent(key)}`, pollMs: 20, requestTimeoutMs: 2_000,
+    name: "research.background_response",
+    kind: "model_request",
+    risk: "low",
+    commitsEffect: false,
+    startUrl: `${jobs.url}/jobs`,
+    statusUrl: `${jobs.url}/jobs/{id}`,
+    cancelUrl: `${jobs.url}/jobs/{id}/cancel`,
+    lookupUrl: (key) => `${jobs.url}/jobs?idempotency_key=${encodeURIComponent(key)}`,
+    pollMs: 20,
+    requestTimeoutMs: 2_000,
     fetch: (url, init) => {
       const headers = new Headers(init?.headers);
       sent.push({ request: `${init?.method ?? "GET"} ${new URL(String(url)).pathname}`, traceparent: headers.get("traceparent") });
@@ -83,7 +95,11 @@ function tools() {
     },
   });
   const cooperative: ToolDefinition<unknown, unknown> = {
-    name: "local.summarise", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name: "local.summarise",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     run: async (_input, ctx) => {
       await ctx.holdResource("temp_file", `/tmp/${ctx.workItemId}`);
       await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
@@ -91,7 +107,14 @@ function tools() {
     cleanup: async (r) => void released.add(r.handle),
     verifyReleased: async (r) => released.has(r.handle),
   };
-  const neverServed: ToolDefinition<unknown, unknown> = { name: "local.later", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null };
+  const neverServed: ToolDefinition<unknown, unknown> = {
+    name: "local.later",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
+    run: async () => null,
+  };
   return { job, cooperative, neverServed };
 }
 
@@ -107,7 +130,9 @@ beforeAll(async () => {
   const { job, cooperative, neverServed } = tools();
   const served = new ToolRegistry().register(job).register(cooperative);
   pool = new WorkerPool({ database: t.database, registry: served, concurrency: 4, pollMs: 20 }).start();
-  engine = new CancellationEngine(t.database, { registry: new ToolRegistry().register(job).register(cooperative).register(neverServed), ...ENGINE }).start(60_000);
+  engine = new CancellationEngine(t.database, { registry: new ToolRegistry().register(job).register(cooperative).register(neverServed), ...ENGINE }).start(
+    60_000,
+  );
 });
 afterAll(async () => {
   await pool?.stop();
@@ -136,7 +161,11 @@ async function stoppedTask(title: string) {
   const { job, cooperative, neverServed } = tools();
   const task = await createTask(t.database, { title, ownerId: "alice", riskLevel: "low" }, "agent:test");
   const schedule = (tool: ToolDefinition<any, any>, input: unknown) =>
-    scheduleWorkItem(t.database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input }, "agent:test");
+    scheduleWorkItem(
+      t.database,
+      { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input },
+      "agent:test",
+    );
   const jobChild = await schedule(job, { steps: 1_000, stepMs: 20 });
   const localChild = await schedule(cooperative, {});
   const queuedChild = await schedule(neverServed, {});
@@ -165,7 +194,12 @@ describe("traces: one Stop is one trace, exported over OTLP", () => {
     const [root] = named("stopline.stop");
     expect(root.spanId).toBe(stop.spanId);
     expect(root.parentSpanId ?? "").toBe("");
-    expect(root.attributes).toMatchObject({ "stopline.task_id": task.id, "stopline.stop.status": summary.status, "stopline.stop.children": 3, "stopline.stop.user_message": summary.user_message });
+    expect(root.attributes).toMatchObject({
+      "stopline.task_id": task.id,
+      "stopline.stop.status": summary.status,
+      "stopline.stop.children": 3,
+      "stopline.stop.user_message": summary.user_message,
+    });
     expect(named("stopline.stop.boundary")).toHaveLength(1);
     expect(named("stopline.stop.plan")).toHaveLength(1);
     expect(named("stopline.stop.verification").length).toBeGreaterThanOrEqual(1);
@@ -186,9 +220,16 @@ describe("traces: one Stop is one trace, exported over OTLP", () => {
     if (localStop) expect(localStop.events.map((e) => e.name)).toContain("stopline.step.abort");
     // Verification: the temp file's cleanup and its re-query, as events.
     const verified = named("stopline.stop.verification").flatMap((s) => s.events.map((e) => [e.name, e.attributes["stopline.step.success"]]));
-    expect(verified).toEqual(expect.arrayContaining([["stopline.step.cleanup", true], ["stopline.step.verify_release", true]]));
+    expect(verified).toEqual(
+      expect.arrayContaining([
+        ["stopline.step.cleanup", true],
+        ["stopline.step.verify_release", true],
+      ]),
+    );
     // The settlement names every child's outcome in the one vocabulary.
-    const outcomes = Object.fromEntries(named("stopline.stop.settlement")[0].events.map((e) => [e.attributes["stopline.work_item_id"], e.attributes["stopline.outcome"]]));
+    const outcomes = Object.fromEntries(
+      named("stopline.stop.settlement")[0].events.map((e) => [e.attributes["stopline.work_item_id"], e.attributes["stopline.outcome"]]),
+    );
     const byCall = Object.fromEntries([jobChild, localChild, queuedChild].map((c) => [c.correlationId, c.id]));
     expect(outcomes).toEqual(Object.fromEntries(summary.tool_calls.map((c) => [byCall[c.tool_call_id], c.outcome.kind])));
     expect(outcomes[queuedChild.id]).toBe("never_started");
@@ -218,7 +259,8 @@ describe("traces: one Stop is one trace, exported over OTLP", () => {
 });
 
 describe("metrics: the Prometheus scrape", () => {
-  const scrape = async (token?: string) => scrapeResponse(t.database, new Request("http://localhost/metrics", { headers: token ? { authorization: `Bearer ${token}` } : {} }));
+  const scrape = async (token?: string) =>
+    scrapeResponse(t.database, new Request("http://localhost/metrics", { headers: token ? { authorization: `Bearer ${token}` } : {} }));
   const value = (text: string, series: string) => {
     const line = text.split("\n").find((l) => l.startsWith(`${series} `));
     return line ? Number(line.slice(series.length + 1)) : 0;
@@ -236,8 +278,16 @@ describe("metrics: the Prometheus scrape", () => {
     const summary = await getCancellationSummary(t.database, task.id);
     // A queued item of a tool nobody serves, and a remote worker's claim through the API (with its traceparent).
     const waiting = await createTask(t.database, { title: "waiting", ownerId: "bob" }, "agent:test");
-    await scheduleWorkItem(t.database, { taskId: waiting.id, kind: "local_worker", toolName: "remote.crunch", mechanism: "abort_signal", intentVersion: 1 }, "agent:test");
-    await scheduleWorkItem(t.database, { taskId: waiting.id, kind: "local_worker", toolName: "remote.crunch", mechanism: "abort_signal", intentVersion: 1 }, "agent:test");
+    await scheduleWorkItem(
+      t.database,
+      { taskId: waiting.id, kind: "local_worker", toolName: "remote.crunch", mechanism: "abort_signal", intentVersion: 1 },
+      "agent:test",
+    );
+    await scheduleWorkItem(
+      t.database,
+      { taskId: waiting.id, kind: "local_worker", toolName: "remote.crunch", mechanism: "abort_signal", intentVersion: 1 },
+      "agent:test",
+    );
     const claimed = await json(await call("POST", "/api/workers/claim", { token: worker, body: { workerId: "remote-1", toolNames: ["remote.crunch"] } }));
     expect(claimed.workItem.traceparent).toBe(traceparentOf(toolCallSpan(claimed.workItem)));
 

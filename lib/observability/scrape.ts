@@ -27,7 +27,8 @@ export type ScrapeAccess = { ok: true } | { ok: false; status: 401 | 403; messag
 export async function scrapeAccess(database: Database, authorization: string | null): Promise<ScrapeAccess> {
   const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   const configured = process.env.STOPLINE_METRICS_TOKEN;
-  const how = "send Authorization: Bearer <STOPLINE_METRICS_TOKEN> (set that variable on the server), or scrape STOPLINE_METRICS_PORT, which serves /metrics without a token on STOPLINE_METRICS_HOST";
+  const how =
+    "send Authorization: Bearer <STOPLINE_METRICS_TOKEN> (set that variable on the server), or scrape STOPLINE_METRICS_PORT, which serves /metrics without a token on STOPLINE_METRICS_HOST";
   if (!presented) return { ok: false, status: 401, message: `metrics need a token: ${how}` };
   if (configured && configured.length >= 16 && sameSecret(presented, configured)) return { ok: true };
   const principal = await authenticateToken(database, presented);
@@ -40,7 +41,10 @@ export async function scrapeAccess(database: Database, authorization: string | n
 export async function scrapeResponse(database: Database, request: Request): Promise<Response> {
   const access = await scrapeAccess(database, request.headers.get("authorization"));
   if (!access.ok) {
-    return Response.json({ error: { code: access.status === 401 ? "unauthorized" : "forbidden", message: access.message } }, { status: access.status, headers: access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="stopline-metrics"' } : {} });
+    return Response.json(
+      { error: { code: access.status === 401 ? "unauthorized" : "forbidden", message: access.message } },
+      { status: access.status, headers: access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="stopline-metrics"' } : {} },
+    );
   }
   const { body, contentType } = await renderMetrics(database);
   return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });

@@ -30,14 +30,22 @@ describe("trace context to SDK workers", () => {
     const token = (await createApiToken(t.database, { name: "sdk-worker", role: "worker" })).token;
     const seen: (string | undefined)[] = [];
     const tool: ToolDefinition<unknown, unknown> = {
-      name: "sdk.echo", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+      name: "sdk.echo",
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "abort_signal",
       run: async (_input, ctx) => {
         seen.push(ctx.traceparent);
         return "ok";
       },
     };
     const task = await createTask(t.database, { title: "echo", ownerId: "alice" }, "agent:test");
-    const child = await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "sdk.echo", mechanism: "abort_signal", intentVersion: 1 }, "agent:test");
+    const child = await scheduleWorkItem(
+      t.database,
+      { taskId: task.id, kind: "local_worker", toolName: "sdk.echo", mechanism: "abort_signal", intentVersion: 1 },
+      "agent:test",
+    );
     const stop = new AbortController();
     const worker = runWorker({ client: new StoplineClient({ baseUrl: http.url, token }), tools: [tool], workerId: "sdk-1", pollMs: 20, signal: stop.signal });
     const deadline = Date.now() + 10_000;

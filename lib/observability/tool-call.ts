@@ -15,7 +15,9 @@ export function toolCall<T>(item: { id: string; taskId: string; attempt: number;
  * the `traceparent` of its span, which the worker sends on (the SDK's runWorker does) so that its work joins the trace.
  */
 export function handedToWorker<T extends { id: string; taskId: string; attempt: number; toolName: string }>(item: T): T & { traceparent: string };
-export function handedToWorker<T extends { id: string; taskId: string; attempt: number; toolName: string }>(item: T | null): (T & { traceparent: string }) | null;
+export function handedToWorker<T extends { id: string; taskId: string; attempt: number; toolName: string }>(
+  item: T | null,
+): (T & { traceparent: string }) | null;
 export function handedToWorker<T extends { id: string; taskId: string; attempt: number; toolName: string }>(item: T | null) {
   if (!item) return null;
   countToolCall(item.toolName);

@@ -22,7 +22,8 @@ describe("trace ids derived from the ledger", () => {
     const ids = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7" };
     expect(traceparentOf(ids)).toBe("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
     expect(parseTraceparent(traceparentOf(ids, false))).toEqual({ ...ids, sampled: false });
-    for (const bad of ["", "garbage", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"]) expect(parseTraceparent(bad)).toBeNull();
+    for (const bad of ["", "garbage", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"])
+      expect(parseTraceparent(bad)).toBeNull();
   });
 });
 

@@ -48,13 +48,17 @@ export async function startTracing(options: { serviceName?: string } = {}): Prom
     return null;
   }
   const [api, { W3CTraceContextPropagator }, { detectResources, envDetector, resourceFromAttributes }, sdk] = await Promise.all([
-    import("@opentelemetry/api"), import("@opentelemetry/core"), import("@opentelemetry/resources"), import("@opentelemetry/sdk-trace-node"),
+    import("@opentelemetry/api"),
+    import("@opentelemetry/core"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace-node"),
   ]);
   const protocol = env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ?? env("OTEL_EXPORTER_OTLP_PROTOCOL") ?? "http/protobuf";
   let exporter: SpanExporter;
   if (protocol === "http/json") exporter = new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
   else {
-    if (protocol !== "http/protobuf") console.error(`[stopline] OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported (http/protobuf or http/json); sending http/protobuf`);
+    if (protocol !== "http/protobuf")
+      console.error(`[stopline] OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported (http/protobuf or http/json); sending http/protobuf`);
     exporter = new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
   }
   const random = new sdk.RandomIdGenerator();
@@ -64,7 +68,11 @@ export async function startTracing(options: { serviceName?: string } = {}): Prom
     generateSpanId: () => ids.fixed?.spanId ?? random.generateSpanId(),
   };
   const resource = resourceFromAttributes({ "service.name": options.serviceName ?? "stopline" }).merge(await detectResources({ detectors: [envDetector] }));
-  const provider = new sdk.NodeTracerProvider({ resource, idGenerator: ids, spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: Number(env("OTEL_BSP_SCHEDULE_DELAY") ?? 1_000) })] });
+  const provider = new sdk.NodeTracerProvider({
+    resource,
+    idGenerator: ids,
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: Number(env("OTEL_BSP_SCHEDULE_DELAY") ?? 1_000) })],
+  });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   wantScopes();
   globalForTracing.stoplineTracing = { api, provider, tracer: provider.getTracer("stopline"), ids, sampled: samplerFromEnvironment(api, sdk), endpoint };
@@ -103,7 +111,12 @@ const SAMPLED = 1; // W3C trace-flags bit (TraceFlags.SAMPLED)
 
 /** A context whose parent is the span with these derived ids (started elsewhere, or emitted later). */
 function parentContext(t: Tracing, ids: TraceIds): Context {
-  return t.api.trace.setSpanContext(t.api.ROOT_CONTEXT, { traceId: ids.traceId, spanId: ids.spanId, isRemote: true, traceFlags: sampledFor(ids.traceId) ? SAMPLED : 0 });
+  return t.api.trace.setSpanContext(t.api.ROOT_CONTEXT, {
+    traceId: ids.traceId,
+    spanId: ids.spanId,
+    isRemote: true,
+    traceFlags: sampledFor(ids.traceId) ? SAMPLED : 0,
+  });
 }
 
 /** The span context active now (traces on only). */
@@ -121,7 +134,13 @@ export type StopStep = "boundary" | "plan" | "child" | "reconciliation" | "verif
  */
 export function stopStep<T>(stop: StopKey, step: StopStep, fn: () => Promise<T>, attributes: Attributes = {}): Promise<T> {
   const root = stopTrace(stop);
-  const scope = { taskId: stop.taskId ?? currentScope()?.taskId, ...(stop.workItemId ? { workItemId: stop.workItemId } : {}), traceId: root.traceId, spanId: root.spanId, sampled: sampledFor(root.traceId) };
+  const scope = {
+    taskId: stop.taskId ?? currentScope()?.taskId,
+    ...(stop.workItemId ? { workItemId: stop.workItemId } : {}),
+    traceId: root.traceId,
+    spanId: root.spanId,
+    sampled: sampledFor(root.traceId),
+  };
   const t = globalForTracing.stoplineTracing;
   if (!t) return inScope(scope, fn);
   // Always under the Stop's root: the engine's pass may start inside another span's context (it reacts to the
@@ -129,7 +148,8 @@ export function stopStep<T>(stop: StopKey, step: StopStep, fn: () => Promise<T>,
   const parent = parentContext(t, root);
   const attrs = { ...stopAttributes(stop), "stopline.step": step, ...attributes };
   return t.tracer.startActiveSpan(`stopline.stop.${step}`, { attributes: attrs }, parent, (span) =>
-    inScope({ ...scope, spanId: span.spanContext().spanId }, () => settleSpan(t, span, fn)));
+    inScope({ ...scope, spanId: span.spanContext().spanId }, () => settleSpan(t, span, fn)),
+  );
 }
 
 /** One step the engine logged (lib/cancellation/steps.ts): an event on the span running now — the child's answer. */
@@ -168,7 +188,8 @@ export function traceHeaders(headers: Record<string, string> = {}, fallback?: st
   const active = activeSpanContext();
   if (active) return { ...headers, traceparent: traceparentOf(active, (active.traceFlags & SAMPLED) === SAMPLED) };
   const scope = currentScope();
-  if (scope?.traceId && scope.spanId) return { ...headers, traceparent: traceparentOf({ traceId: scope.traceId, spanId: scope.spanId }, scope.sampled ?? false) };
+  if (scope?.traceId && scope.spanId)
+    return { ...headers, traceparent: traceparentOf({ traceId: scope.traceId, spanId: scope.spanId }, scope.sampled ?? false) };
   return fallback ? { ...headers, traceparent: fallback } : headers;
 }
 
@@ -205,14 +226,23 @@ export function emitSpan(
   parent: TraceIds | null,
   at: { start: Date; end: Date },
   attributes: Attributes,
-  options: { error?: string; links?: Link[]; kind?: (typeof SpanKinds)[keyof typeof SpanKinds]; events?: { name: string; at: Date; attributes?: Attributes }[] } = {},
+  options: {
+    error?: string;
+    links?: Link[];
+    kind?: (typeof SpanKinds)[keyof typeof SpanKinds];
+    events?: { name: string; at: Date; attributes?: Attributes }[];
+  } = {},
 ): void {
   const t = globalForTracing.stoplineTracing;
   if (!t) return;
   t.ids.fixed = ids;
   let span: Span;
   try {
-    span = t.tracer.startSpan(name, { startTime: at.start, attributes, links: options.links, kind: options.kind ?? SpanKinds.internal, root: !parent }, parent ? parentContext(t, parent) : t.api.ROOT_CONTEXT);
+    span = t.tracer.startSpan(
+      name,
+      { startTime: at.start, attributes, links: options.links, kind: options.kind ?? SpanKinds.internal, root: !parent },
+      parent ? parentContext(t, parent) : t.api.ROOT_CONTEXT,
+    );
   } finally {
     t.ids.fixed = null;
   }

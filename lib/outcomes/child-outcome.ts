@@ -1,12 +1,4 @@
-import {
-  Mechanism,
-  ReviewItemKind,
-  ResourceState,
-  ReviewItemStatus,
-  SideEffectOutcome,
-  WorkItemKind,
-  WorkItemStatus,
-} from "../ledger/states";
+import { Mechanism, ReviewItemKind, ResourceState, ReviewItemStatus, SideEffectOutcome, WorkItemKind, WorkItemStatus } from "../ledger/states";
 import { childFacts, openReviewDeadline, stopFacts, type ChildFacts, type StopFacts, type TaskLike } from "./facts";
 
 /**
@@ -122,7 +114,11 @@ export type ChildOutcome =
   | { kind: typeof OutcomeKind.discarded; reply: boolean; draft: boolean; held?: Held }
   | { kind: typeof OutcomeKind.abandoned }
   | { kind: typeof OutcomeKind.couldNotStopFinished; reason: StopFailure; afterStopMs: number }
-  | { kind: typeof OutcomeKind.couldNotStopRunning; reason: StopFailure; /** The verdict as settled of a child that has ended since (story.ts): "was still running when the Stop settled". */ endedSince?: boolean }
+  | {
+      kind: typeof OutcomeKind.couldNotStopRunning;
+      reason: StopFailure /** The verdict as settled of a child that has ended since (story.ts): "was still running when the Stop settled". */;
+      endedSince?: boolean;
+    }
   | { kind: typeof OutcomeKind.outcomeUnknown; checkingUntil: number | null; personDecidesBy: number | null }
   | { kind: typeof OutcomeKind.tookEffect; reversible: boolean; review: EffectReview; deadline: number | null; escalation?: EscalationCause | null }
   | { kind: typeof OutcomeKind.reversed };
@@ -154,7 +150,8 @@ const UNCERTAIN = [ReviewItemKind.resolveUncertain] as const;
  */
 export function childOutcome(child: ChildFacts, taskStop: StopFacts): ChildOutcome {
   // A Stop of this child alone (issue 13, a scoped Stop) is its Stop when it came first (or the task has none).
-  const stop = child.ownStop?.requestedAt != null && (taskStop.requestedAt === null || child.ownStop.requestedAt <= taskStop.requestedAt) ? child.ownStop : taskStop;
+  const stop =
+    child.ownStop?.requestedAt != null && (taskStop.requestedAt === null || child.ownStop.requestedAt <= taskStop.requestedAt) ? child.ownStop : taskStop;
   const stopAt = stop.requestedAt;
   const settled = stop.settledAt !== null;
 
@@ -178,7 +175,8 @@ export function childOutcome(child: ChildFacts, taskStop: StopFacts): ChildOutco
       return { kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.noMechanism };
     case WorkItemStatus.uncertain:
       // The service refused the cancel and the worker still watches the call: it is running on, not unknown.
-      if (stopAt !== null && refused(child) && child.leaseLive && !child.commitsEffect) return { kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused };
+      if (stopAt !== null && refused(child) && child.leaseLive && !child.commitsEffect)
+        return { kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused };
       return unknown(child);
     case WorkItemStatus.completed: {
       if (stopAt === null) return { kind: OutcomeKind.completed };
@@ -260,8 +258,12 @@ export const isStopFailure = (o: ChildOutcome): boolean => o.kind === OutcomeKin
 
 /** Outcomes where something happened in the world (or may have) despite the Stop: not a clean cancellation. */
 export const isNotCleanlyStopped = (o: ChildOutcome): boolean =>
-  o.kind === OutcomeKind.tookEffect || o.kind === OutcomeKind.reversed || o.kind === OutcomeKind.outcomeUnknown ||
-  o.kind === OutcomeKind.awaitingService || o.kind === OutcomeKind.couldNotStopFinished || o.kind === OutcomeKind.couldNotStopRunning ||
+  o.kind === OutcomeKind.tookEffect ||
+  o.kind === OutcomeKind.reversed ||
+  o.kind === OutcomeKind.outcomeUnknown ||
+  o.kind === OutcomeKind.awaitingService ||
+  o.kind === OutcomeKind.couldNotStopFinished ||
+  o.kind === OutcomeKind.couldNotStopRunning ||
   o.kind === OutcomeKind.finishedAfterStop;
 
 /** Every child's outcome of one task, by work item id (`now` judges leases). */

@@ -66,15 +66,35 @@ export interface WorkItemLike {
   stopRequestedAt?: Time;
   stopSettledAt?: Time;
 }
-export interface SideEffectLike { id: string; workItemId: string; outcome: string; reversible: boolean }
-export interface ReviewItemLike { workItemId: string | null; sideEffectId: string | null; kind: string; status: string; deadline: Time; decidedAt?: Time; updatedAt?: Time }
-export interface ResourceLike { workItemId: string; state: string }
+export interface SideEffectLike {
+  id: string;
+  workItemId: string;
+  outcome: string;
+  reversible: boolean;
+}
+export interface ReviewItemLike {
+  workItemId: string | null;
+  sideEffectId: string | null;
+  kind: string;
+  status: string;
+  deadline: Time;
+  decidedAt?: Time;
+  updatedAt?: Time;
+}
+export interface ResourceLike {
+  workItemId: string;
+  state: string;
+}
 
 /**
  * The facts of one child from its rows: its side effects, and the review items about it or its effects.
  * `now` judges whether a lease is still live.
  */
-export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffectLike[]; reviewItems: ReviewItemLike[]; resources?: ResourceLike[] }, now: number): ChildFacts {
+export function childFacts(
+  item: WorkItemLike,
+  related: { sideEffects: SideEffectLike[]; reviewItems: ReviewItemLike[]; resources?: ResourceLike[] },
+  now: number,
+): ChildFacts {
   const effects = related.sideEffects.filter((e) => e.workItemId === item.id);
   const effectIds = new Set(effects.map((e) => e.id));
   const reviews = related.reviewItems.filter((r) => r.workItemId === item.id || (r.sideEffectId !== null && effectIds.has(r.sideEffectId)));
@@ -91,7 +111,13 @@ export function childFacts(item: WorkItemLike, related: { sideEffects: SideEffec
     cancel: { dispatchedAt: ms(item.cancelDispatchedAt), answeredAt: ms(item.cancelAnsweredAt), withdrawnAt: ms(item.cancelWithdrawnAt) },
     hasPartial: item.partialResult !== null && item.partialResult !== undefined,
     effects: effects.map((e) => ({ outcome: e.outcome as SideEffectOutcome, reversible: e.reversible })),
-    reviews: reviews.map((r) => ({ kind: r.kind as ReviewItemKind, status: r.status as ReviewItemStatus, deadline: ms(r.deadline) ?? 0, decidedAt: ms(r.decidedAt), updatedAt: ms(r.updatedAt) })),
+    reviews: reviews.map((r) => ({
+      kind: r.kind as ReviewItemKind,
+      status: r.status as ReviewItemStatus,
+      deadline: ms(r.deadline) ?? 0,
+      decidedAt: ms(r.decidedAt),
+      updatedAt: ms(r.updatedAt),
+    })),
     ownStop: item.stopRequestedAt ? { requestedAt: ms(item.stopRequestedAt), settledAt: ms(item.stopSettledAt) } : null,
     resources: related.resources?.filter((r) => r.workItemId === item.id).map((r) => r.state),
   };

@@ -28,20 +28,31 @@ export type ResourceOutcome = (typeof ResourceOutcome)[keyof typeof ResourceOutc
 
 export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: string; tone: Tone }> = {
   [ResourceOutcome.inUse]: { short: "in use", phrase: "in use by its step", tone: "neutral" },
-  [ResourceOutcome.heldByRunningStep]: { short: "still held", phrase: "still held by a step that is still running; released and verified once it ends", tone: "warn" },
+  [ResourceOutcome.heldByRunningStep]: {
+    short: "still held",
+    phrase: "still held by a step that is still running; released and verified once it ends",
+    tone: "warn",
+  },
   [ResourceOutcome.beingReleased]: { short: "being released", phrase: "being released and verified", tone: "warn" },
   [ResourceOutcome.released]: { short: "released", phrase: "released (verified)", tone: "ok" },
   [ResourceOutcome.notReleased]: { short: "not released", phrase: "could not be released; an operator has been asked to handle it", tone: "danger" },
-  [ResourceOutcome.reportedReleased]: { short: "released by its step", phrase: "released by its step (not verified: Stopline checks releases after a Stop)", tone: "neutral" },
-  [ResourceOutcome.leftHeld]: { short: "left held", phrase: "its step ended without releasing it; nothing was stopped, so Stopline has not checked it", tone: "warn" },
+  [ResourceOutcome.reportedReleased]: {
+    short: "released by its step",
+    phrase: "released by its step (not verified: Stopline checks releases after a Stop)",
+    tone: "neutral",
+  },
+  [ResourceOutcome.leftHeld]: {
+    short: "left held",
+    phrase: "its step ended without releasing it; nothing was stopped, so Stopline has not checked it",
+    tone: "warn",
+  },
 };
 
 /**
  * The word before the time of its last verification query: "verified" only when that query confirmed the release
  * (invariant 4); a query that found it still held is a check, not a verification.
  */
-export const verificationWord = (outcome: ResourceOutcome): "verified" | "last checked" =>
-  outcome === ResourceOutcome.released ? "verified" : "last checked";
+export const verificationWord = (outcome: ResourceOutcome): "verified" | "last checked" => (outcome === ResourceOutcome.released ? "verified" : "last checked");
 
 /**
  * @param stepStillRunning the child holding it has not ended (it is running, being stopped, or could not be stopped)

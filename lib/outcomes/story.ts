@@ -20,7 +20,8 @@ export function verdictOutcome(child: ChildFacts, stop: StopFacts): ChildOutcome
   // Until it ends, the outcome now IS the settled verdict's continuation ("still running"): nothing to keep apart.
   if (settledAt === null || child.finishedAt === null || !ranOn(child) || !ranPastSettlement(child, settledAt)) return now;
   // An effect the service confirmed (or may have) is not softened into "could not be stopped": it stands as it is.
-  if (now.kind === OutcomeKind.tookEffect || now.kind === OutcomeKind.reversed || (now.kind === OutcomeKind.outcomeUnknown && child.effects.length > 0)) return now;
+  if (now.kind === OutcomeKind.tookEffect || now.kind === OutcomeKind.reversed || (now.kind === OutcomeKind.outcomeUnknown && child.effects.length > 0))
+    return now;
   return { kind: OutcomeKind.couldNotStopRunning, reason: stopFailureOf(child, settledAt), ...(child.finishedAt !== null ? { endedSince: true } : {}) };
 }
 
@@ -118,7 +119,8 @@ function stopOf(child: ChildFacts, taskStop: StopFacts): StopFacts {
 function stopFailureOf(child: ChildFacts, settledAt: number | null = null): StopFailure {
   if (child.mechanism === Mechanism.none) return StopFailure.noMechanism;
   const { dispatchedAt, answeredAt, withdrawnAt } = child.cancel;
-  if (settledAt !== null && ((withdrawnAt !== null && withdrawnAt > settledAt) || (withdrawnAt === null && dispatchedAt !== null && dispatchedAt > settledAt))) return StopFailure.cancelRefused;
+  if (settledAt !== null && ((withdrawnAt !== null && withdrawnAt > settledAt) || (withdrawnAt === null && dispatchedAt !== null && dispatchedAt > settledAt)))
+    return StopFailure.cancelRefused;
   if (withdrawnAt !== null) return StopFailure.cancelIgnored;
   if (dispatchedAt !== null && answeredAt !== null) return StopFailure.cancelRefused;
   return StopFailure.notStopping;

@@ -24,7 +24,9 @@ describe("taskStanding", () => {
     expect(taskStanding({ stage: "failed", stopStatus: null, endReason: "shop.create_order failed: out of stock" })).toBe(TaskStanding.failed);
     expect(refusalOf({ stage: "failed", endReason: refusedEndReason(why) })).toBe(why);
     expect(refusalOf({ stage: "completed", endReason: refusedEndReason(why) })).toBeNull();
-    expect(refusalSentence(why)).toBe("The message was refused — nothing was started: Tool reports.export_report is quarantined by an incident: exports leak rows.");
+    expect(refusalSentence(why)).toBe(
+      "The message was refused — nothing was started: Tool reports.export_report is quarantined by an incident: exports leak rows.",
+    );
   });
 
   it("a clean Stop and a Stop with effects have different words and tones", () => {

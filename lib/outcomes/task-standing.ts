@@ -39,7 +39,11 @@ export const TASK_STANDING_WORDS: Record<TaskStanding, { short: string; tone: To
   [TaskStanding.running]: { short: "running", tone: "accent", sentence: "The agent is working on it." },
   [TaskStanding.stopping]: { short: "stopping", tone: "warn", sentence: "Stop was pressed; Stopline is still finding out what each step did." },
   [TaskStanding.stopped]: { short: "stopped cleanly", tone: "neutral", sentence: "Stopped: nothing took effect and nothing is left behind." },
-  [TaskStanding.stoppedWithEffects]: { short: "stopped — with effects", tone: "warn", sentence: "Stopped, but something took (or may have taken) effect or was left behind." },
+  [TaskStanding.stoppedWithEffects]: {
+    short: "stopped — with effects",
+    tone: "warn",
+    sentence: "Stopped, but something took (or may have taken) effect or was left behind.",
+  },
   [TaskStanding.stopFailed]: { short: "could not stop", tone: "danger", sentence: "Stop was pressed and a step is still running." },
   [TaskStanding.completed]: { short: "completed", tone: "ok", sentence: "The agent finished the task." },
   [TaskStanding.failed]: { short: "failed", tone: "danger", sentence: "The task ended with an error." },

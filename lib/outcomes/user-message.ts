@@ -21,7 +21,11 @@ export interface MessageFacts {
 }
 
 /** Who recorded a Stop and why: its scope (task, conversation, person, incident), the actor and the reason given. */
-export interface StopOrigin { scope: string; by: string | null; reason: string | null }
+export interface StopOrigin {
+  scope: string;
+  by: string | null;
+  reason: string | null;
+}
 
 /**
  * Who stopped it and why, for the person who did NOT press Stop: an incident's kill switch names the operator who
@@ -72,8 +76,14 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   const stuck = allDrafts.filter((d) => d.held === "not_released").length;
   const going = drafts - gone - stuck;
   if (gone) s.push(`${count(gone, "draft")} discarded.`);
-  if (stuck) s.push(`${count(stuck, "draft")} stopped before ${they(stuck, "it", "they")} took effect, but the service still holds ${they(stuck, "it", "them")}: ${they(stuck, "it", "they")} could not be discarded.`);
-  if (going) s.push(`${count(going, "draft")} stopped before ${they(going, "it", "they")} took effect; discarding ${they(going, "it", "them")} at the service is not confirmed yet.`);
+  if (stuck)
+    s.push(
+      `${count(stuck, "draft")} stopped before ${they(stuck, "it", "they")} took effect, but the service still holds ${they(stuck, "it", "them")}: ${they(stuck, "it", "they")} could not be discarded.`,
+    );
+  if (going)
+    s.push(
+      `${count(going, "draft")} stopped before ${they(going, "it", "they")} took effect; discarding ${they(going, "it", "them")} at the service is not confirmed yet.`,
+    );
   if (discarded.length - replies - drafts) s.push(`${count(discarded.length - replies - drafts, "unfinished result")} discarded.`);
   if (replies) s.push(`${count(replies, "unfinished reply", "unfinished replies")} discarded.`);
   if (n(OutcomeKind.abandoned)) s.push(`${count(n(OutcomeKind.abandoned), "read")} abandoned; a read changes nothing.`);
@@ -85,12 +95,16 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   const endedSince = all.filter((c) => c.endedSince);
   for (const reason of Object.values(StopFailure)) {
     const k = endedSince.filter((c) => c.reason === reason).length;
-    if (k) s.push(`${count(k, "step")} could not be stopped — ${pluralReason(reason, k)}; ${they(k, "it was", "they were")} still running when the Stop settled.`);
+    if (k)
+      s.push(`${count(k, "step")} could not be stopped — ${pluralReason(reason, k)}; ${they(k, "it was", "they were")} still running when the Stop settled.`);
   }
   for (const reason of Object.values(StopFailure)) {
     const k = running.filter((c) => c.reason === reason).length;
     if (!k) continue;
-    if (reason === StopFailure.notStopping) s.push(`${count(k, "step has", "steps have")} not stopped yet: ${they(k, "it was", "they were")} told to stop and ${they(k, "is", "are")} still running.`);
+    if (reason === StopFailure.notStopping)
+      s.push(
+        `${count(k, "step has", "steps have")} not stopped yet: ${they(k, "it was", "they were")} told to stop and ${they(k, "is", "are")} still running.`,
+      );
     else s.push(`${count(k, "step")} could not be stopped — ${pluralReason(reason, k)}; ${they(k, "it is", "they are")} still running.`);
   }
   const finished = of(children, OutcomeKind.couldNotStopFinished);
@@ -98,16 +112,20 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
     const group = finished.filter((c) => c.reason === reason);
     if (!group.length) continue;
     const last = Math.max(...group.map((c) => c.afterStopMs));
-    s.push(group.length === 1
-      ? `One step could not be stopped — ${pluralReason(reason, 1)}; it finished ${afterDuration(last)} after the Stop.`
-      : `${count(group.length, "step")} could not be stopped — ${pluralReason(reason, group.length)}; they finished anyway, the last ${afterDuration(last)} after the Stop.`);
+    s.push(
+      group.length === 1
+        ? `One step could not be stopped — ${pluralReason(reason, 1)}; it finished ${afterDuration(last)} after the Stop.`
+        : `${count(group.length, "step")} could not be stopped — ${pluralReason(reason, group.length)}; they finished anyway, the last ${afterDuration(last)} after the Stop.`,
+    );
   }
   const late = of(children, OutcomeKind.finishedAfterStop);
   if (late.length) {
     const last = Math.max(...late.map((c) => c.afterStopMs));
-    s.push(late.length === 1
-      ? `One step finished ${afterDuration(last)} after the Stop; it did not stop in time.`
-      : `${count(late.length, "step")} finished after the Stop (the last ${afterDuration(last)} after it); they did not stop in time.`);
+    s.push(
+      late.length === 1
+        ? `One step finished ${afterDuration(last)} after the Stop; it did not stop in time.`
+        : `${count(late.length, "step")} finished after the Stop (the last ${afterDuration(last)} after it); they did not stop in time.`,
+    );
   }
 
   // effects that took place
@@ -122,14 +140,18 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   const awaiting = byReview(EffectReview.awaiting);
   if (awaiting.length) {
     const by = earliest(awaiting);
-    s.push(`${count(awaiting.length, "action")} took effect; a person decides${by !== null ? ` by ${f.time(by)}` : ""} whether to reverse ${they(awaiting.length, "it", "them")}.`);
+    s.push(
+      `${count(awaiting.length, "action")} took effect; a person decides${by !== null ? ` by ${f.time(by)}` : ""} whether to reverse ${they(awaiting.length, "it", "them")}.`,
+    );
   }
   const none = byReview(EffectReview.none);
   if (none.length) s.push(`${count(none.length, "action")} took effect; ${they(none.length, "it has", "they have")} not been reversed.`);
   const reversing = byReview(EffectReview.reversing);
-  if (reversing.length) s.push(`${count(reversing.length, "action")} took effect; reversing ${they(reversing.length, "it", "them")} was approved and is under way.`);
+  if (reversing.length)
+    s.push(`${count(reversing.length, "action")} took effect; reversing ${they(reversing.length, "it", "them")} was approved and is under way.`);
   const escalated = byReview(EffectReview.escalated);
-  if (escalated.length) s.push(`${count(escalated.length, "action")} took effect and ${they(escalated.length, "was", "were")} not reversed; an operator has been alerted.`);
+  if (escalated.length)
+    s.push(`${count(escalated.length, "action")} took effect and ${they(escalated.length, "was", "were")} not reversed; an operator has been alerted.`);
   const kept = byReview(EffectReview.kept);
   if (kept.length) s.push(`${count(kept.length, "action")} took effect and ${they(kept.length, "was", "were")} kept.`);
   if (irreversible.length) s.push(`${count(irreversible.length, "action")} took effect and cannot be undone.`);
@@ -143,12 +165,16 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   if (checking.length) {
     const until = Math.max(...checking.map((u) => u.checkingUntil!));
     const asked = checking.map((u) => u.personDecidesBy).filter((d): d is number => d !== null);
-    s.push(`${count(checking.length, "outcome is", "outcomes are")} not yet confirmed; Stopline is checking with the service until ${f.time(until)}${asked.length ? `, and a person decides by ${f.time(Math.min(...asked))}` : ""}.`);
+    s.push(
+      `${count(checking.length, "outcome is", "outcomes are")} not yet confirmed; Stopline is checking with the service until ${f.time(until)}${asked.length ? `, and a person decides by ${f.time(Math.min(...asked))}` : ""}.`,
+    );
   }
   const unchecked = unknown.filter((u) => u.checkingUntil === null);
   if (unchecked.length) {
     const asked = unchecked.map((u) => u.personDecidesBy).filter((d): d is number => d !== null);
-    s.push(`${count(unchecked.length, "outcome")} cannot be established by Stopline; a person decides${asked.length ? ` by ${f.time(Math.min(...asked))}` : ""}.`);
+    s.push(
+      `${count(unchecked.length, "outcome")} cannot be established by Stopline; a person decides${asked.length ? ` by ${f.time(Math.min(...asked))}` : ""}.`,
+    );
   }
   if (n(OutcomeKind.failed)) s.push(`${count(n(OutcomeKind.failed), "step")} failed; ${they(n(OutcomeKind.failed), "it", "they")} had no effect.`);
 
@@ -160,7 +186,8 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   if (notReleased) s.push(`${count(notReleased, "resource")} could not be released; an operator has been asked to handle ${they(notReleased, "it", "them")}.`);
   if (heldByRunningStep) s.push(`${count(heldByRunningStep, "resource is", "resources are")} still held by a step that is still running.`);
   // A step that ended after the engine's pass: its resources are released and verified next — not yet claimed released.
-  if (beingReleased) s.push(`${count(beingReleased, "resource is", "resources are")} being released; Stopline confirms ${they(beingReleased, "its", "their")} release next.`);
+  if (beingReleased)
+    s.push(`${count(beingReleased, "resource is", "resources are")} being released; Stopline confirms ${they(beingReleased, "its", "their")} release next.`);
 
   if (!facts.settled) {
     const moving = n(OutcomeKind.stopping);

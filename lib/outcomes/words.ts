@@ -54,8 +54,10 @@ export const OUTCOME_WORDS: Record<OutcomeKind, Words> = {
  * child whose draft (or lock, file) the service still holds is never badged "discarded" (issue 20, item 1).
  */
 export function outcomeBadgeWords(o: ChildOutcome): { short: string; tone: Tone } {
-  if (o.kind === OutcomeKind.discarded && o.held === "not_released") return { short: o.draft && !o.reply ? "draft not discarded" : "stopped, not released", tone: "danger" };
-  if (o.kind === OutcomeKind.discarded && o.held === "being_released") return { short: o.draft && !o.reply ? "discarding the draft" : "stopped, releasing", tone: "warn" };
+  if (o.kind === OutcomeKind.discarded && o.held === "not_released")
+    return { short: o.draft && !o.reply ? "draft not discarded" : "stopped, not released", tone: "danger" };
+  if (o.kind === OutcomeKind.discarded && o.held === "being_released")
+    return { short: o.draft && !o.reply ? "discarding the draft" : "stopped, releasing", tone: "warn" };
   return { short: OUTCOME_WORDS[o.kind].short, tone: OUTCOME_WORDS[o.kind].tone };
 }
 
@@ -132,7 +134,8 @@ export function describeOutcome(o: ChildOutcome, f: WordsFormat = utcFormat): st
 /** A discarded child in words its resources do not contradict (issue 20, item 1). */
 function discardedWords(o: Extract<ChildOutcome, { kind: "discarded" }>): string {
   if (o.draft && !o.reply) {
-    if (o.held === "not_released") return "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it";
+    if (o.held === "not_released")
+      return "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it";
     if (o.held === "being_released") return "stopped before it took effect — its draft is being discarded at the service, not confirmed yet";
     return "stopped — its draft was discarded before it took effect";
   }
@@ -143,7 +146,8 @@ function discardedWords(o: Extract<ChildOutcome, { kind: "discarded" }>): string
 }
 
 function unknownWords(o: Extract<ChildOutcome, { kind: "outcome_unknown" }>, f: WordsFormat): string {
-  if (o.checkingUntil !== null && o.personDecidesBy !== null) return `checking with the service until ${f.time(o.checkingUntil)}; a person decides by ${f.time(o.personDecidesBy)}`;
+  if (o.checkingUntil !== null && o.personDecidesBy !== null)
+    return `checking with the service until ${f.time(o.checkingUntil)}; a person decides by ${f.time(o.personDecidesBy)}`;
   if (o.checkingUntil !== null) return `checking with the service until ${f.time(o.checkingUntil)}`;
   if (o.personDecidesBy !== null) return `it cannot be checked with the service; a person decides by ${f.time(o.personDecidesBy)}`;
   return "it cannot be checked with the service; a person has to find out";
@@ -151,7 +155,9 @@ function unknownWords(o: Extract<ChildOutcome, { kind: "outcome_unknown" }>, f: 
 
 function effectWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: WordsFormat): string {
   if (!o.reversible) {
-    return o.review === EffectReview.awaiting && o.deadline !== null ? `it cannot be undone; an operator follows up by ${f.time(o.deadline)}` : "it cannot be undone";
+    return o.review === EffectReview.awaiting && o.deadline !== null
+      ? `it cannot be undone; an operator follows up by ${f.time(o.deadline)}`
+      : "it cannot be undone";
   }
   switch (o.review) {
     case EffectReview.awaiting:
@@ -171,7 +177,9 @@ function effectWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: Words
 function escalatedWords(o: Extract<ChildOutcome, { kind: "took_effect" }>, f: WordsFormat): string {
   switch (o.escalation) {
     case EscalationCause.overdue:
-      return o.deadline !== null ? `not reversed; nobody decided by ${f.time(o.deadline)}, so an operator has been alerted` : "not reversed; nobody decided in time, so an operator has been alerted";
+      return o.deadline !== null
+        ? `not reversed; nobody decided by ${f.time(o.deadline)}, so an operator has been alerted`
+        : "not reversed; nobody decided in time, so an operator has been alerted";
     case EscalationCause.refused:
       return "not reversed; reversing it was refused because the record changed since — an operator has been alerted";
     case EscalationCause.failed:

@@ -38,7 +38,16 @@ export interface ArchiveHeader {
 /** One task's line. Rows are as the ledger stored them (dates as ISO strings after JSON). */
 export interface ArchivedTaskLine {
   type: "task";
-  task: Record<string, unknown> & { id: string; title: string; ownerId: string; conversationId: string | null; stage: string; createdAt: string; settledAt: string | null; endedAt: string | null };
+  task: Record<string, unknown> & {
+    id: string;
+    title: string;
+    ownerId: string;
+    conversationId: string | null;
+    stage: string;
+    createdAt: string;
+    settledAt: string | null;
+    endedAt: string | null;
+  };
   workItems: Record<string, unknown>[];
   resources: Record<string, unknown>[];
   resourceIntents: Record<string, unknown>[];
@@ -58,7 +67,10 @@ export interface ArchiveContent {
 
 /** A new file name in `dir`: stopline-archive-<UTC stamp>-<random>.jsonl.gz (the final name; the file starts pending). */
 export function newArchivePath(dir: string, now: Date): string {
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
   return path.join(dir, `stopline-archive-${stamp}-${randomBytes(4).toString("hex")}.jsonl.gz`);
 }
 
@@ -75,7 +87,7 @@ export async function writePendingArchive(finalPath: string, content: ArchiveCon
 }
 
 async function writeDurably(file: string, content: ArchiveContent): Promise<void> {
-  const lines = [content.header, ...content.tasks, { type: "end", tasks: content.tasks.length }].map((l) => JSON.stringify(l)).join("\n") + "\n";
+  const lines = `${[content.header, ...content.tasks, { type: "end", tasks: content.tasks.length }].map((l) => JSON.stringify(l)).join("\n")}\n`;
   const body = await promisify(gzip)(Buffer.from(lines, "utf8"));
   const handle = await open(file, "wx", 0o600);
   try {
@@ -110,7 +122,10 @@ export async function finishArchive(finalPath: string, content: ArchiveContent, 
 /** Reads an archive file back (final or pending); throws when it is cut short or not an archive. */
 export async function readArchive(file: string): Promise<ArchiveContent> {
   const text = (await promisify(gunzip)(await readFile(file))).toString("utf8");
-  const lines = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+  const lines = text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string });
   const header = lines[0] as ArchiveHeader | undefined;
   const end = lines.at(-1) as { type: string; tasks?: number } | undefined;
   if (header?.type !== "archive" || header.version !== ARCHIVE_VERSION) throw new Error(`${file} is not a Stopline archive (version ${ARCHIVE_VERSION})`);
@@ -131,7 +146,10 @@ export async function pendingArchives(dir: string): Promise<string[]> {
 /** Archive files (final) in `dir`, oldest first. */
 export async function archiveFiles(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : Promise.reject(error)));
-  return names.filter((n) => NAME.test(n)).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => NAME.test(n))
+    .sort()
+    .map((n) => path.join(dir, n));
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -47,19 +47,20 @@ export async function archiveSettledTasks(
   }
 
   for (const finalPath of await pendingArchives(policy.archiveDir)) {
-    const content = await readArchive(finalPath + ".pending").catch(() => null);
+    const content = await readArchive(`${finalPath}.pending`).catch(() => null);
     if (!content) {
       // Cut short: the process stopped while writing it, before any transaction could name it — its tasks are still
       // hot. (A file that a transaction names is complete and fsynced; unreadable, it needs a person, not a delete.)
-      if ((await tasksNamingFile(database, finalPath)).size) throw new Error(`retention: ${finalPath}.pending is named by archived tasks but cannot be read; restore it from a backup`);
-      await unlink(finalPath + ".pending");
+      if ((await tasksNamingFile(database, finalPath)).size)
+        throw new Error(`retention: ${finalPath}.pending is named by archived tasks but cannot be read; restore it from a backup`);
+      await unlink(`${finalPath}.pending`);
       continue;
     }
     const result = await commitArchive(database, finalPath, content);
     const leftWith = await tasksNamingFile(database, finalPath);
     // A file no ArchivedTask row names holds nothing that is not still in the hot tables: drop it rather than keep a copy.
     if (leftWith.size) await finishArchive(finalPath, content, leftWith);
-    else await unlink(finalPath + ".pending");
+    else await unlink(`${finalPath}.pending`);
     run.recovered += 1;
     run.archived += result.archived.length;
     if (leftWith.size) run.files.push({ path: finalPath, archived: leftWith.size, stayed: content.tasks.length - leftWith.size });
@@ -68,12 +69,16 @@ export async function archiveSettledTasks(
   for (let batch = 0; batch < policy.maxBatchesPerPass; batch++) {
     const found = await findArchivableTasks(database, cutoff, policy.batchSize, options.only);
     if (!found.length) break;
-    const content = await exportTasks(database, found.map((t) => t.id), { now, cutoff, retentionDays: policy.days });
+    const content = await exportTasks(
+      database,
+      found.map((t) => t.id),
+      { now, cutoff, retentionDays: policy.days },
+    );
     const finalPath = newArchivePath(policy.archiveDir, new Date());
     await writePendingArchive(finalPath, content);
     const result = await commitArchive(database, finalPath, content);
     if (result.archived.length) await finishArchive(finalPath, content, new Set(result.archived));
-    else await unlink(finalPath + ".pending");
+    else await unlink(`${finalPath}.pending`);
     run.archived += result.archived.length;
     if (result.archived.length) run.files.push({ path: finalPath, archived: result.archived.length, stayed: result.stayed.length });
     // Every task found changed under us: stop here rather than loop on them; the next pass looks again.

@@ -13,6 +13,7 @@ export async function archivedTaskError(database: Database, taskId: string, opti
   if (!row || (options.ownerId !== undefined && row.ownerId !== options.ownerId)) return null;
   const archivePath = options.withPath ? row.archivePath : null;
   return new AppError(ErrorCode.notFound, archivedTaskMessage({ taskId, settledAt: row.settledAt, archivedAt: row.archivedAt, archivePath }), {
-    taskId, archived: { archivedAt: row.archivedAt.toISOString(), settledAt: row.settledAt.toISOString(), ...(archivePath ? { archivePath } : {}) },
+    taskId,
+    archived: { archivedAt: row.archivedAt.toISOString(), settledAt: row.settledAt.toISOString(), ...(archivePath ? { archivePath } : {}) },
   });
 }

@@ -22,35 +22,56 @@ export interface CommitResult {
 export async function commitArchive(database: Database, archivePath: string, content: ArchiveContent): Promise<CommitResult> {
   const ids = content.header.taskIds;
   const cutoff = new Date(content.header.cutoff);
-  return database.prisma.$transaction(async (tx) => {
-    if (database.provider === "postgres" && ids.length) {
-      await tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`, ids);
-    }
-    const still = await tx.task.findMany({ where: { id: { in: ids }, ...archivableWhere(cutoff) }, select: { id: true, title: true, ownerId: true, conversationId: true, stage: true, createdAt: true, settledAt: true, endedAt: true } });
-    const kept = await keptHot(tx, still.map((t) => t.id));
-    const now = await currentFingerprints(tx, still.map((t) => t.id));
-    const exported = new Map(content.tasks.map((l) => [l.task.id, l.fingerprint]));
-    const leaving = still.filter((t) => {
-      const a = exported.get(t.id);
-      const b = now.get(t.id);
-      return !kept.has(t.id) && a && b && a.events === b.events && a.lastSeq === b.lastSeq && a.rowVersion === b.rowVersion;
-    });
-    const gone = leaving.map((t) => t.id);
-    if (gone.length) {
-      await tx.archivedTask.createMany({
-        data: leaving.map((t) => ({ taskId: t.id, title: t.title, ownerId: t.ownerId, conversationId: t.conversationId, stage: t.stage, createdAt: t.createdAt, settledAt: settlementOf(t), archivePath })),
+  return database.prisma.$transaction(
+    async (tx) => {
+      if (database.provider === "postgres" && ids.length) {
+        await tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = ANY($1::text[]) ORDER BY "id" FOR UPDATE`, ids);
+      }
+      const still = await tx.task.findMany({
+        where: { id: { in: ids }, ...archivableWhere(cutoff) },
+        select: { id: true, title: true, ownerId: true, conversationId: true, stage: true, createdAt: true, settledAt: true, endedAt: true },
       });
-      const where = { taskId: { in: gone } };
-      await tx.reviewItem.deleteMany({ where });
-      await tx.resourceIntent.deleteMany({ where });
-      await tx.sideEffect.deleteMany({ where });
-      await tx.resource.deleteMany({ where });
-      await tx.workItem.deleteMany({ where });
-      await tx.escalationDelivery.deleteMany({ where });
-      await tx.ledgerEvent.deleteMany({ where });
-      await tx.task.deleteMany({ where: { id: { in: gone } } });
-    }
-    const left = new Set(gone);
-    return { archived: gone, stayed: ids.filter((id) => !left.has(id)) };
-  }, { timeout: 60_000, maxWait: 30_000 });
+      const kept = await keptHot(
+        tx,
+        still.map((t) => t.id),
+      );
+      const now = await currentFingerprints(
+        tx,
+        still.map((t) => t.id),
+      );
+      const exported = new Map(content.tasks.map((l) => [l.task.id, l.fingerprint]));
+      const leaving = still.filter((t) => {
+        const a = exported.get(t.id);
+        const b = now.get(t.id);
+        return !kept.has(t.id) && a && b && a.events === b.events && a.lastSeq === b.lastSeq && a.rowVersion === b.rowVersion;
+      });
+      const gone = leaving.map((t) => t.id);
+      if (gone.length) {
+        await tx.archivedTask.createMany({
+          data: leaving.map((t) => ({
+            taskId: t.id,
+            title: t.title,
+            ownerId: t.ownerId,
+            conversationId: t.conversationId,
+            stage: t.stage,
+            createdAt: t.createdAt,
+            settledAt: settlementOf(t),
+            archivePath,
+          })),
+        });
+        const where = { taskId: { in: gone } };
+        await tx.reviewItem.deleteMany({ where });
+        await tx.resourceIntent.deleteMany({ where });
+        await tx.sideEffect.deleteMany({ where });
+        await tx.resource.deleteMany({ where });
+        await tx.workItem.deleteMany({ where });
+        await tx.escalationDelivery.deleteMany({ where });
+        await tx.ledgerEvent.deleteMany({ where });
+        await tx.task.deleteMany({ where: { id: { in: gone } } });
+      }
+      const left = new Set(gone);
+      return { archived: gone, stayed: ids.filter((id) => !left.has(id)) };
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
 }

@@ -8,11 +8,7 @@ import { ARCHIVE_VERSION, type ArchiveContent, type ArchivedTaskLine, type Finge
  * lines. Read-only. The fingerprint (event count, last event, the task's row version) is what the deleting transaction
  * compares: a task that changed after this read stays in the hot tables.
  */
-export async function exportTasks(
-  database: Database,
-  taskIds: string[],
-  meta: { now: Date; cutoff: Date; retentionDays: number },
-): Promise<ArchiveContent> {
+export async function exportTasks(database: Database, taskIds: string[], meta: { now: Date; cutoff: Date; retentionDays: number }): Promise<ArchiveContent> {
   const prisma = database.prisma;
   const where = { taskId: { in: taskIds } };
   const [tasks, workItems, resources, resourceIntents, sideEffects, reviewItems, events, escalationDeliveries] = await Promise.all([
@@ -53,8 +49,13 @@ export async function exportTasks(
   });
   return {
     header: {
-      type: "archive", version: ARCHIVE_VERSION, createdAt: meta.now.toISOString(), cutoff: meta.cutoff.toISOString(),
-      retentionDays: meta.retentionDays, provider: database.provider, taskIds: lines.map((l) => l.task.id),
+      type: "archive",
+      version: ARCHIVE_VERSION,
+      createdAt: meta.now.toISOString(),
+      cutoff: meta.cutoff.toISOString(),
+      retentionDays: meta.retentionDays,
+      provider: database.provider,
+      taskIds: lines.map((l) => l.task.id),
     },
     tasks: lines,
   };
@@ -67,5 +68,7 @@ export async function currentFingerprints(tx: Pick<Tx, "ledgerEvent" | "task">, 
     tx.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, rowVersion: true } }),
   ]);
   const byTask = new Map(counts.map((c) => [c.taskId, c]));
-  return new Map(tasks.map((t) => [t.id, { events: byTask.get(t.id)?._count._all ?? 0, lastSeq: byTask.get(t.id)?._max.seq ?? null, rowVersion: t.rowVersion }]));
+  return new Map(
+    tasks.map((t) => [t.id, { events: byTask.get(t.id)?._count._all ?? 0, lastSeq: byTask.get(t.id)?._max.seq ?? null, rowVersion: t.rowVersion }]),
+  );
 }

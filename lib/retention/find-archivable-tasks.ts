@@ -1,8 +1,6 @@
 import type { Database, Tx } from "../db/client";
 import { DeliveryStatus } from "../escalation/states";
-import {
-  ACTIVE_ITEM_STATUSES, OPEN_REVIEW_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome, TaskStage,
-} from "../ledger/states";
+import { ACTIVE_ITEM_STATUSES, OPEN_REVIEW_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome, TaskStage } from "../ledger/states";
 
 /** A task that may leave the hot tables, and the instant it settled. */
 export interface ArchivableTask {
@@ -50,14 +48,22 @@ export const settlementOf = (t: { settledAt: Date | null; endedAt: Date | null }
  * stopped child itself, `stopRootId = id`), or the event the escalation reader's cursor stands on (the reader resumes by
  * looking that event up — lib/escalation/enqueue.ts — so it stays until the cursor moves past it).
  */
-export async function keptHot(prisma: Pick<Tx, "escalationDelivery" | "workItem" | "escalationCursor" | "ledgerEvent">, taskIds: string[]): Promise<Set<string>> {
+export async function keptHot(
+  prisma: Pick<Tx, "escalationDelivery" | "workItem" | "escalationCursor" | "ledgerEvent">,
+  taskIds: string[],
+): Promise<Set<string>> {
   if (!taskIds.length) return new Set();
   const [deliveries, stops, cursors] = await Promise.all([
     prisma.escalationDelivery.findMany({ where: { taskId: { in: taskIds }, status: DeliveryStatus.pending }, select: { taskId: true } }),
-    prisma.workItem.findMany({ where: { taskId: { in: taskIds }, stopRequestedAt: { not: null }, stopSettledAt: null }, select: { id: true, taskId: true, stopRootId: true } }),
+    prisma.workItem.findMany({
+      where: { taskId: { in: taskIds }, stopRequestedAt: { not: null }, stopSettledAt: null },
+      select: { id: true, taskId: true, stopRootId: true },
+    }),
     prisma.escalationCursor.findMany({ select: { seq: true } }),
   ]);
-  const atCursor = cursors.length ? await prisma.ledgerEvent.findMany({ where: { seq: { in: cursors.map((c) => c.seq) }, taskId: { in: taskIds } }, select: { taskId: true } }) : [];
+  const atCursor = cursors.length
+    ? await prisma.ledgerEvent.findMany({ where: { seq: { in: cursors.map((c) => c.seq) }, taskId: { in: taskIds } }, select: { taskId: true } })
+    : [];
   return new Set([...deliveries.map((d) => d.taskId), ...stops.filter((s) => s.stopRootId === s.id).map((s) => s.taskId), ...atCursor.map((e) => e.taskId!)]);
 }
 
@@ -79,7 +85,10 @@ export async function findArchivableTasks(database: Database, cutoff: Date, limi
     });
     if (!rows.length) break;
     skip += rows.length;
-    const kept = await keptHot(database.prisma, rows.map((r) => r.id));
+    const kept = await keptHot(
+      database.prisma,
+      rows.map((r) => r.id),
+    );
     for (const r of rows) if (!kept.has(r.id) && found.length < limit) found.push({ id: r.id, settledAt: settlementOf(r) });
     if (rows.length < limit) break;
   }

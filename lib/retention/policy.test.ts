@@ -25,13 +25,24 @@ describe("retentionPolicy (STOPLINE_RETENTION_DAYS)", () => {
   });
 
   it.each(["0", "-3", "ninety", "90d", "1e9", "NaN", "Infinity"])("STOPLINE_RETENTION_DAYS=%j is a start-up error that names the setting", (raw) => {
-    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: raw })).toThrow(new RegExp(`^retention policy: STOPLINE_RETENTION_DAYS must be a positive number of days .*; got "${raw}"$`));
+    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: raw })).toThrow(
+      new RegExp(`^retention policy: STOPLINE_RETENTION_DAYS must be a positive number of days .*; got "${raw}"$`),
+    );
   });
 
   it("the other settings are checked the same way", () => {
-    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: "30", STOPLINE_RETENTION_INTERVAL_MS: "10" })).toThrow(/STOPLINE_RETENTION_INTERVAL_MS must be a whole number of milliseconds, at least 1000; got "10"/);
-    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: "30", STOPLINE_RETENTION_BATCH: "0" })).toThrow(/STOPLINE_RETENTION_BATCH must be a whole number of tasks between 1 and 10000; got "0"/);
-    const p = retentionPolicy({ STOPLINE_RETENTION_DAYS: "30", STOPLINE_ARCHIVE_DIR: "/srv/stopline/archive", STOPLINE_RETENTION_INTERVAL_MS: "600000", STOPLINE_RETENTION_BATCH: "50" });
+    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: "30", STOPLINE_RETENTION_INTERVAL_MS: "10" })).toThrow(
+      /STOPLINE_RETENTION_INTERVAL_MS must be a whole number of milliseconds, at least 1000; got "10"/,
+    );
+    expect(() => retentionPolicy({ STOPLINE_RETENTION_DAYS: "30", STOPLINE_RETENTION_BATCH: "0" })).toThrow(
+      /STOPLINE_RETENTION_BATCH must be a whole number of tasks between 1 and 10000; got "0"/,
+    );
+    const p = retentionPolicy({
+      STOPLINE_RETENTION_DAYS: "30",
+      STOPLINE_ARCHIVE_DIR: "/srv/stopline/archive",
+      STOPLINE_RETENTION_INTERVAL_MS: "600000",
+      STOPLINE_RETENTION_BATCH: "50",
+    });
     expect(p).toMatchObject({ days: 30, archiveDir: "/srv/stopline/archive", intervalMs: 600_000, batchSize: 50 });
     expect(retentionPolicy({ STOPLINE_ARCHIVE_DIR: "var/archive" }).archiveDir).toBe(path.join(PROJECT_ROOT, "var", "archive"));
   });

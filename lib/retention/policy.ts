@@ -39,9 +39,15 @@ const number = (name: string, check: z.ZodNumber) =>
     });
 
 const Env = z.object({
-  STOPLINE_RETENTION_DAYS: number("STOPLINE_RETENTION_DAYS", z.number().positive().max(36_500).describe("a positive number of days (e.g. 90; unset keeps every task forever)")),
+  STOPLINE_RETENTION_DAYS: number(
+    "STOPLINE_RETENTION_DAYS",
+    z.number().positive().max(36_500).describe("a positive number of days (e.g. 90; unset keeps every task forever)"),
+  ),
   STOPLINE_ARCHIVE_DIR: z.string().trim().optional(),
-  STOPLINE_RETENTION_INTERVAL_MS: number("STOPLINE_RETENTION_INTERVAL_MS", z.number().int().min(1_000).describe("a whole number of milliseconds, at least 1000")),
+  STOPLINE_RETENTION_INTERVAL_MS: number(
+    "STOPLINE_RETENTION_INTERVAL_MS",
+    z.number().int().min(1_000).describe("a whole number of milliseconds, at least 1000"),
+  ),
   STOPLINE_RETENTION_BATCH: number("STOPLINE_RETENTION_BATCH", z.number().int().min(1).max(10_000).describe("a whole number of tasks between 1 and 10000")),
 });
 

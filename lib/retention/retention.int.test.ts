@@ -60,15 +60,22 @@ async function waitFor<T>(probe: () => Promise<T>, what: string, timeoutMs = 8_0
   }
 }
 const item = (id: string) => t.database.prisma.workItem.findUniqueOrThrow({ where: { id } });
-const statusIs = (id: string, ...s: string[]) => waitFor(async () => s.includes((await item(id)).status), `${id} to be ${s.join("/")}`).catch(async (e) => { throw new Error(`${e.message}; it is ${JSON.stringify(await item(id))}`); });
-const settled = (taskId: string) => waitFor(async () => (await t.database.prisma.task.findUnique({ where: { id: taskId } }))?.settledAt, `task ${taskId} to settle`);
+const statusIs = (id: string, ...s: string[]) =>
+  waitFor(async () => s.includes((await item(id)).status), `${id} to be ${s.join("/")}`).catch(async (e) => {
+    throw new Error(`${e.message}; it is ${JSON.stringify(await item(id))}`);
+  });
+const settled = (taskId: string) =>
+  waitFor(async () => (await t.database.prisma.task.findUnique({ where: { id: taskId } }))?.settledAt, `task ${taskId} to settle`);
 
 function boot(tools: ToolDefinition<any, any>[]) {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
   const pool = new WorkerPool({ database: t.database, registry, concurrency: 8, pollMs: 15 }).start();
   const engine = new CancellationEngine(t.database, { registry, ...ENGINE }).start(60_000);
-  stops.push(() => pool.stop(), () => engine.stop());
+  stops.push(
+    () => pool.stop(),
+    () => engine.stop(),
+  );
   return engine;
 }
 const service = () => {
@@ -78,7 +85,11 @@ const service = () => {
 };
 const newTask = (title: string) => createTask(t.database, { title, ownerId: OWNER, conversationId: `conv-${title.replace(/\W+/g, "-")}` }, actor);
 const schedule = (taskId: string, tool: ToolDefinition<any, any>, input?: unknown) =>
-  scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input }, actor);
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input },
+    actor,
+  );
 async function stopAndSettle(engine: CancellationEngine, taskId: string) {
   await requestCancellation(t.database, { taskId, reason: "user pressed Stop", actor: `user:${OWNER_EMAIL}` });
   await new Promise((r) => setImmediate(r));
@@ -113,7 +124,11 @@ beforeAll(async () => {
   const account = demoAccounts().find((a) => a.email === OWNER_EMAIL)!;
   OWNER = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: OWNER_EMAIL } })).id;
   const signIn = await auth(t.database).handler(
-    new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: account.email, password: account.password }) }),
+    new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: ORIGIN },
+      body: JSON.stringify({ email: account.email, password: account.password }),
+    }),
   );
   expect(signIn.status, await signIn.clone().text()).toBe(200);
   ownerCookie = signIn.headers.get("set-cookie")!.split(";")[0];
@@ -220,7 +235,8 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     expect(statSync(archiveDir).mode & 0o777).toBe(0o700);
 
     // ledger: the two are gone from every hot table, each recorded once, naming the file
-    for (const id of [ids.stopped, ids.completed]) expect(await hot(id)).toEqual({ task: 0, workItems: 0, resources: 0, sideEffects: 0, reviewItems: 0, events: 0 });
+    for (const id of [ids.stopped, ids.completed])
+      expect(await hot(id)).toEqual({ task: 0, workItems: 0, resources: 0, sideEffects: 0, reviewItems: 0, events: 0 });
     const rows = await t.database.prisma.archivedTask.findMany({ orderBy: { title: "asc" } });
     expect(rows.map((r) => ({ taskId: r.taskId, title: r.title, ownerId: r.ownerId, stage: r.stage, archivePath: r.archivePath }))).toEqual([
       { taskId: ids.completed, title: "crm for ada", ownerId: OWNER, stage: "completed", archivePath: file },
@@ -242,10 +258,16 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     expect(stopped.workItems).toHaveLength(before.stopped.workItems);
     expect(stopped.resources.map((r) => r.state)).toEqual(["released"]);
     expect(stopped.events.map((e) => e.seq)).toEqual(events.filter((e) => e.taskId === ids.stopped).map((e) => e.seq));
-    expect(stopped.events.map((e) => e.type)).toEqual(expect.arrayContaining(["task.created", "task.cancel_requested", "resource.released", "cancellation.settled"]));
+    expect(stopped.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["task.created", "task.cancel_requested", "resource.released", "cancellation.settled"]),
+    );
     expect(stopped.fingerprint.events).toBe(before.stopped.events);
     const completed = line(ids.completed);
-    expect(completed.workItems[0]).toMatchObject({ toolName: "r.crm_create", status: "completed", input: { name: "Ada Lovelace", email: "ada.lovelace@example.com" } });
+    expect(completed.workItems[0]).toMatchObject({
+      toolName: "r.crm_create",
+      status: "completed",
+      input: { name: "Ada Lovelace", email: "ada.lovelace@example.com" },
+    });
     expect(completed.sideEffects).toEqual([expect.objectContaining({ outcome: "committed", description: 'CRM contact "Ada Lovelace"' })]);
     expect(completed.events).toHaveLength(before.completed.events);
     // what support's audit showed for it
@@ -276,7 +298,9 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     const day = (d: Date | number) => new Date(d).toISOString().slice(0, 10);
     const settledBefore = day(Math.floor(cutoffMs / 86_400_000) * 86_400_000 + 86_400_000);
     expect(report.archived[0]).toMatchObject({ archivePath: row.archivePath, taskCount: 2 });
-    expect(report.archived[0].line).toBe(`Older history (2 tasks settled before ${settledBefore}) was archived on ${day(row.archivedAt)} to ${row.archivePath}.`);
+    expect(report.archived[0].line).toBe(
+      `Older history (2 tasks settled before ${settledBefore}) was archived on ${day(row.archivedAt)} to ${row.archivePath}.`,
+    );
     // the CSV export carries the same words
     const csv = await (await call("GET", `/api/audit?user=${encodeURIComponent(OWNER_EMAIL)}&format=csv`, { token: admin })).text();
     expect(csv.split("\r\n").filter((l) => l.startsWith("archived,"))).toEqual([expect.stringContaining(report.archived[0].line)]);
@@ -292,14 +316,22 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     expect(gone.status).toBe(404);
     const body = await json(gone);
     const completedRow = await t.database.prisma.archivedTask.findUniqueOrThrow({ where: { taskId: ids.completed } });
-    expect(body.error.message).toBe(`task ${ids.completed} is no longer in the ledger: it settled on ${day(completedRow.settledAt)} and, under the retention policy, was archived on ${day(row.archivedAt)} to ${row.archivePath}.`);
-    expect(body.error.details.archived).toEqual({ archivedAt: completedRow.archivedAt.toISOString(), settledAt: completedRow.settledAt.toISOString(), archivePath: row.archivePath });
+    expect(body.error.message).toBe(
+      `task ${ids.completed} is no longer in the ledger: it settled on ${day(completedRow.settledAt)} and, under the retention policy, was archived on ${day(row.archivedAt)} to ${row.archivePath}.`,
+    );
+    expect(body.error.details.archived).toEqual({
+      archivedAt: completedRow.archivedAt.toISOString(),
+      settledAt: completedRow.settledAt.toISOString(),
+      archivePath: row.archivePath,
+    });
     // the owner (a person: owner-scoped) is told it was archived, without the server's path
     const asOwner = { headers: { cookie: ownerCookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin" } };
     const own = await call("GET", `/api/tasks/${ids.completed}`, asOwner);
     expect(own.status).toBe(404);
     const ownBody = await json(own);
-    expect(ownBody.error.message).toBe(`task ${ids.completed} is no longer in the ledger: it settled on ${day(completedRow.settledAt)} and, under the retention policy, was archived on ${day(row.archivedAt)}; ask support for its audit export.`);
+    expect(ownBody.error.message).toBe(
+      `task ${ids.completed} is no longer in the ledger: it settled on ${day(completedRow.settledAt)} and, under the retention policy, was archived on ${day(row.archivedAt)}; ask support for its audit export.`,
+    );
     expect(JSON.stringify(ownBody)).not.toContain(archiveDir);
     // another person learns nothing of it: the plain 404 of a task that does not exist
     await t.database.prisma.archivedTask.update({ where: { taskId: ids.completed }, data: { ownerId: "someone-else" } });
@@ -346,7 +378,10 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     // the resource is still orphaned — and that alone keeps the task.
     const open = await t.database.prisma.reviewItem.findMany({ where: { taskId: ids.orphaned, status: "open" } });
     expect(open).toHaveLength(1);
-    const res = await call("POST", `/api/review-items/${open[0].id}/decision`, { token: admin, body: { decision: "resolve", reason: "released the lock by hand", evidence: "lock console shows it free", confirmNotVerifiedReleased: true } });
+    const res = await call("POST", `/api/review-items/${open[0].id}/decision`, {
+      token: admin,
+      body: { decision: "resolve", reason: "released the lock by hand", evidence: "lock console shows it free", confirmNotVerifiedReleased: true },
+    });
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
     expect(await t.database.prisma.reviewItem.count({ where: { taskId: ids.orphaned, status: { in: ["open", "escalated"] } } })).toBe(0);
     expect((await t.database.prisma.resource.findMany({ where: { taskId: ids.orphaned } })).map((r) => r.state)).toEqual(["orphaned"]);
@@ -355,7 +390,10 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     // The uncertain child's review is closed too ("cannot tell"): the child stays uncertain — and that alone keeps its task.
     const asked = await t.database.prisma.reviewItem.findMany({ where: { taskId: ids.uncertain, status: "open" } });
     expect(asked.map((r) => r.kind)).toEqual(["resolve_uncertain"]);
-    const told = await call("POST", `/api/review-items/${asked[0].id}/decision`, { token: admin, body: { decision: "resolve", reason: "the provider cannot say", finding: "cannot_tell" } });
+    const told = await call("POST", `/api/review-items/${asked[0].id}/decision`, {
+      token: admin,
+      body: { decision: "resolve", reason: "the provider cannot say", finding: "cannot_tell" },
+    });
     expect(told.status, JSON.stringify(await told.clone().json())).toBe(200);
     expect(await t.database.prisma.reviewItem.count({ where: { taskId: ids.uncertain, status: { in: ["open", "escalated"] } } })).toBe(0);
     expect((await t.database.prisma.workItem.findMany({ where: { taskId: ids.uncertain } })).map((w) => w.status)).toEqual(["uncertain"]);

@@ -91,7 +91,9 @@ describe("the retention runner", () => {
     const b = await completedTask("not this one");
     const young = await completedTask("too young");
     await sleep(150);
-    expect((await archiveSettledTasks(t.database, policy(), { dryRun: true, only: [a, young] })).wouldArchive!.map((x) => x.id).sort()).toEqual([a, young].sort());
+    expect((await archiveSettledTasks(t.database, policy(), { dryRun: true, only: [a, young] })).wouldArchive!.map((x) => x.id).sort()).toEqual(
+      [a, young].sort(),
+    );
     const run = await archiveSettledTasks(t.database, policy({ days: 1 }), { only: [a, young] });
     expect(run.archived).toBe(0); // a day old they are not
     const now = await archiveSettledTasks(t.database, policy(), { only: [a] });

@@ -31,7 +31,11 @@ export async function withRetentionLease<T>(database: Database, owner: string, p
  * policy keeps everything. A failed pass is logged and tried again on the next tick (every step is safe to repeat).
  * Returns the function that stops it (waiting for a pass under way).
  */
-export function startRetention(database: Database, policy: RetentionPolicy, options: { firstDelayMs?: number; onRun?: (run: RetentionRun) => void } = {}): () => Promise<void> {
+export function startRetention(
+  database: Database,
+  policy: RetentionPolicy,
+  options: { firstDelayMs?: number; onRun?: (run: RetentionRun) => void } = {},
+): () => Promise<void> {
   if (policy.days === null) return async () => {};
   const owner = `retention-${randomUUID().slice(0, 8)}`;
   let running: Promise<unknown> | null = null;
@@ -40,7 +44,8 @@ export function startRetention(database: Database, policy: RetentionPolicy, opti
     running = withRetentionLease(database, owner, () => archiveSettledTasks(database, policy))
       .then((run) => {
         if (!run) return;
-        if (run.archived || run.recovered) console.log(`[stopline] retention: ${run.archived} settled task(s) archived (${run.files.map((f) => f.path).join(", ")})`);
+        if (run.archived || run.recovered)
+          console.log(`[stopline] retention: ${run.archived} settled task(s) archived (${run.files.map((f) => f.path).join(", ")})`);
         options.onRun?.(run);
       })
       .catch((error) => console.error("retention pass failed; retrying on the next one", error))

@@ -7,9 +7,21 @@ describe("reviewChoices: the buttons, the keys and the Enter hint agree (issue 2
   it.each<[string, ChoiceFacts, Choice[], Choice | null, Choice | null]>([
     ["a compensation, record unchanged", facts("approve_compensation"), ["approve", "reject"], "approve", "reject"],
     ["a compensation after a conflict: no approval anywhere", facts("approve_compensation", { conflict: true }), ["reject"], "reject", "reject"],
-    ["a compensation whose record state is not read yet: approval not offered yet", facts("approve_compensation", { effectKnown: false }), ["reject"], null, "reject"],
+    [
+      "a compensation whose record state is not read yet: approval not offered yet",
+      facts("approve_compensation", { effectKnown: false }),
+      ["reject"],
+      null,
+      "reject",
+    ],
     ["an uncertain outcome: no Reject, so r does nothing", facts("resolve_uncertain"), ["resolve"], "resolve", null],
-    ["an orphaned resource: r never marks it handled; a retries the release", facts("orphaned_resource"), ["retry_release", "close_unreleased"], "retry_release", null],
+    [
+      "an orphaned resource: r never marks it handled; a retries the release",
+      facts("orphaned_resource"),
+      ["retry_release", "close_unreleased"],
+      "retry_release",
+      null,
+    ],
     ["an irreversible side effect: no Reject, r does nothing", facts("orphaned_side_effect"), ["resolve"], "resolve", null],
   ])("%s", (_, f, offered, a, r) => {
     const c = reviewChoices(f);
@@ -26,7 +38,9 @@ describe("reviewChoices: the buttons, the keys and the Enter hint agree (issue 2
     const after = reviewChoices(facts("approve_compensation", { conflict: true }));
     const choice = effectiveChoice(after, "approve");
     expect(choice).toBe("reject");
-    expect(enterHint(choice, { conflict: true, expectedVersion: "1", kind: "approve_compensation" })).toBe("Enter: keep the record as it is (reject) · Shift+Enter: new line");
+    expect(enterHint(choice, { conflict: true, expectedVersion: "1", kind: "approve_compensation" })).toBe(
+      "Enter: keep the record as it is (reject) · Shift+Enter: new line",
+    );
   });
 
   it.each<[Choice, string, string]>([

@@ -45,7 +45,11 @@ async function orphanedLock() {
   stops.push(() => pool.stop());
   pool.start();
   const task = await createTask(t.database, { title: "report holding a lock", ownerId: "alice", riskLevel: "low" }, "agent:test");
-  const child = await scheduleWorkItem(t.database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1 }, "agent:test");
+  const child = await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1 },
+    "agent:test",
+  );
   await svc.until((s) => s.count("work.step", child.correlationId) >= 1);
   await requestCancellation(t.database, { taskId: task.id, reason: "user pressed Stop", actor: "user:alice" });
   await new Promise((r) => setImmediate(r));
@@ -61,12 +65,27 @@ describe("closing an orphaned resource without a verified release", () => {
     expect(svc.heldLocks()).toEqual([handle]);
 
     // the accident of the report: a reason typed, "Mark handled" sent — refused, nothing changes
-    await expect(decideReviewItem(t.database, registry, oncall, { reviewItemId: item.id, decision: "resolve", reason: "typed for another item" })).rejects.toThrow(/never verified released/);
+    await expect(
+      decideReviewItem(t.database, registry, oncall, { reviewItemId: item.id, decision: "resolve", reason: "typed for another item" }),
+    ).rejects.toThrow(/never verified released/);
     // confirmed but without evidence: refused too
-    await expect(decideReviewItem(t.database, registry, oncall, { reviewItemId: item.id, decision: "resolve", reason: "released by hand", confirmNotVerifiedReleased: true })).rejects.toThrow(/needs evidence/);
+    await expect(
+      decideReviewItem(t.database, registry, oncall, {
+        reviewItemId: item.id,
+        decision: "resolve",
+        reason: "released by hand",
+        confirmNotVerifiedReleased: true,
+      }),
+    ).rejects.toThrow(/needs evidence/);
     expect((await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe("open");
 
-    const decided = await decideReviewItem(t.database, registry, oncall, { reviewItemId: item.id, decision: "resolve", reason: "released by hand", evidence: "lock console: no holder at 17:20", confirmNotVerifiedReleased: true });
+    const decided = await decideReviewItem(t.database, registry, oncall, {
+      reviewItemId: item.id,
+      decision: "resolve",
+      reason: "released by hand",
+      evidence: "lock console: no holder at 17:20",
+      confirmNotVerifiedReleased: true,
+    });
     expect(decided.status).toBe("resolved");
     const row = await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(row.resolution).toBe("closed without a verified release: released by hand — evidence: lock console: no holder at 17:20");

@@ -4,7 +4,12 @@
  * When the record is no longer at the version the approval is bound to, approval can only fail again (and is never
  * offered); the card shows what changed and offers the choices that remain. Pure.
  */
-export interface RecordWrite { version: string; by: string; action: string | null; at: string | null }
+export interface RecordWrite {
+  version: string;
+  by: string;
+  action: string | null;
+  at: string | null;
+}
 export interface Conflict {
   /** The version the agent's write produced (what the approval is bound to). */
   agentVersion: string | null;
@@ -23,8 +28,19 @@ export function compensationConflict(proposal: { expectedVersion?: string | null
   const writes = Array.isArray(e.laterWrites)
     ? (e.laterWrites as Record<string, unknown>[])
         .filter((w) => w && w.by !== "agent")
-        .map((w) => ({ version: String(w.version ?? "?"), by: String(w.by ?? "someone"), action: typeof w.action === "string" ? w.action : null, at: typeof w.at === "string" ? w.at : null }))
+        .map((w) => ({
+          version: String(w.version ?? "?"),
+          by: String(w.by ?? "someone"),
+          action: typeof w.action === "string" ? w.action : null,
+          at: typeof w.at === "string" ? w.at : null,
+        }))
     : [];
   const editedBy = Array.isArray(e.editedBy) ? (e.editedBy as unknown[]).map(String) : [...new Set(writes.map((w) => w.by))];
-  return { agentVersion: e.createdVersion == null ? bound : String(e.createdVersion), currentVersion: current, editedBy, writes, checkedAt: typeof e.checkedAt === "string" ? e.checkedAt : null };
+  return {
+    agentVersion: e.createdVersion == null ? bound : String(e.createdVersion),
+    currentVersion: current,
+    editedBy,
+    writes,
+    checkedAt: typeof e.checkedAt === "string" ? e.checkedAt : null,
+  };
 }

@@ -13,7 +13,11 @@ import { resolveUncertain } from "./resolve-uncertain";
 
 /** The losing side of two simultaneous decisions: a 409 with who decided, when and what. */
 const alreadyDecided = (item: { id: string; status: string; decidedBy: string | null; decidedAt: Date | null; resolution: string | null }) =>
-  new AppError(ErrorCode.conflict, alreadyDecidedSentence(item), { currentState: item.status, decidedBy: item.decidedBy, decidedAt: item.decidedAt?.toISOString() ?? null });
+  new AppError(ErrorCode.conflict, alreadyDecidedSentence(item), {
+    currentState: item.status,
+    decidedBy: item.decidedBy,
+    decidedAt: item.decidedAt?.toISOString() ?? null,
+  });
 
 export interface Decision {
   reviewItemId: string;
@@ -34,7 +38,13 @@ export interface DecisionResult {
   compensation?: { status: "compensated" | "conflict" | "failed"; detail: string };
 }
 
-interface Proposal { target: string | null; expectedVersion: string | null; tool: string; operationId: string; description: string }
+interface Proposal {
+  target: string | null;
+  expectedVersion: string | null;
+  tool: string;
+  operationId: string;
+  description: string;
+}
 
 /**
  * A person's decision on a review item. Approving a compensation (invariant 6):
@@ -46,15 +56,38 @@ interface Proposal { target: string | null; expectedVersion: string | null; tool
  */
 export async function decideReviewItem(database: Database, registry: ToolRegistry, principal: Principal, input: Decision): Promise<DecisionResult> {
   const actor = actorOf(principal);
-  const item = await database.prisma.reviewItem.findUnique({ where: { id: input.reviewItemId }, include: { sideEffect: { include: { workItem: true } }, resource: true } });
+  const item = await database.prisma.reviewItem.findUnique({
+    where: { id: input.reviewItemId },
+    include: { sideEffect: { include: { workItem: true } }, resource: true },
+  });
   if (!item) throw new AppError(ErrorCode.notFound, `review item ${input.reviewItemId} not found`, { reviewItemId: input.reviewItemId });
   if (!isOpenReview(item.status)) throw alreadyDecided(item);
-  const decide = (to: string, type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved, extra: Record<string, unknown> = {}, eventData: Record<string, unknown> = {}) =>
+  const decide = (
+    to: string,
+    type: typeof LedgerEvent.reviewItemApproved | typeof LedgerEvent.reviewItemRejected | typeof LedgerEvent.reviewItemResolved,
+    extra: Record<string, unknown> = {},
+    eventData: Record<string, unknown> = {},
+  ) =>
     writeLedger(database, (w) =>
       casUpdate(w, {
-        entity: "reviewItem", id: item.id, from: item.status, to,
-        data: { decidedBy: actor, decidedAt: new Date(), resolution: [input.reason, input.evidence && `evidence: ${input.evidence}`].filter(Boolean).join(" — "), ...extra },
-        event: { taskId: item.taskId, workItemId: item.workItemId, actor, type, reason: input.reason, data: { decision: input.decision, evidence: input.evidence ?? null, ...eventData } },
+        entity: "reviewItem",
+        id: item.id,
+        from: item.status,
+        to,
+        data: {
+          decidedBy: actor,
+          decidedAt: new Date(),
+          resolution: [input.reason, input.evidence && `evidence: ${input.evidence}`].filter(Boolean).join(" — "),
+          ...extra,
+        },
+        event: {
+          taskId: item.taskId,
+          workItemId: item.workItemId,
+          actor,
+          type,
+          reason: input.reason,
+          data: { decision: input.decision, evidence: input.evidence ?? null, ...eventData },
+        },
       }),
     ).then(async (moved) => {
       if (moved) return;
@@ -69,22 +102,40 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     return { status: ReviewItemStatus.rejected };
   }
   if (input.decision === "resolve") {
-    if (item.kind === ReviewItemKind.approveCompensation) throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
-    if (input.finding && item.kind !== ReviewItemKind.resolveUncertain) throw new AppError(ErrorCode.badRequest, "a finding answers an uncertain outcome; this item is not one", { field: "finding" });
+    if (item.kind === ReviewItemKind.approveCompensation)
+      throw new AppError(ErrorCode.badRequest, "a proposed compensation is approved or rejected, not resolved", { field: "decision" });
+    if (input.finding && item.kind !== ReviewItemKind.resolveUncertain)
+      throw new AppError(ErrorCode.badRequest, "a finding answers an uncertain outcome; this item is not one", { field: "finding" });
     if (item.kind === ReviewItemKind.resolveUncertain && input.finding) {
-      return resolveUncertain(database, registry, { item, actor, finding: input.finding, reason: input.reason, evidence: input.evidence ?? null }, alreadyDecided);
+      return resolveUncertain(
+        database,
+        registry,
+        { item, actor, finding: input.finding, reason: input.reason, evidence: input.evidence ?? null },
+        alreadyDecided,
+      );
     }
     // An orphaned resource that no re-query verified released is closed only on purpose: the person confirms they
     // know it is not verified and says what they did (evidence). The resource stays orphaned in the ledger, so every
     // summary and the person's chat keep saying it was not released (invariant 4: no claim without verification).
     const unverified = item.kind === ReviewItemKind.orphanedResource && item.resource?.state !== ResourceState.released;
     if (unverified && input.confirmNotVerifiedReleased !== true) {
-      throw new AppError(ErrorCode.badRequest, "this resource was never verified released: retry the release, or confirm that you close it without a verified release (confirmNotVerifiedReleased) and give evidence of what you did", { field: "confirmNotVerifiedReleased" });
+      throw new AppError(
+        ErrorCode.badRequest,
+        "this resource was never verified released: retry the release, or confirm that you close it without a verified release (confirmNotVerifiedReleased) and give evidence of what you did",
+        { field: "confirmNotVerifiedReleased" },
+      );
     }
     if (unverified && !input.evidence?.trim()) {
-      throw new AppError(ErrorCode.badRequest, "closing a resource without a verified release needs evidence: what you checked or did at the service", { field: "evidence" });
+      throw new AppError(ErrorCode.badRequest, "closing a resource without a verified release needs evidence: what you checked or did at the service", {
+        field: "evidence",
+      });
     }
-    await decide(ReviewItemStatus.resolved, LedgerEvent.reviewItemResolved, unverified ? { resolution: `closed without a verified release: ${input.reason} — evidence: ${input.evidence?.trim()}` } : {}, unverified ? { closedWithoutVerifiedRelease: true } : {});
+    await decide(
+      ReviewItemStatus.resolved,
+      LedgerEvent.reviewItemResolved,
+      unverified ? { resolution: `closed without a verified release: ${input.reason} — evidence: ${input.evidence?.trim()}` } : {},
+      unverified ? { closedWithoutVerifiedRelease: true } : {},
+    );
     return { status: ReviewItemStatus.resolved };
   }
 
@@ -94,10 +145,14 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   const proposal = item.proposal as unknown as Proposal;
   if ((input.target ?? null) !== (proposal.target ?? null) || (input.expectedVersion ?? null) !== (proposal.expectedVersion ?? null)) {
-    throw new AppError(ErrorCode.conflict, `the approval does not match the proposal: it was for record ${proposal.target} at version ${proposal.expectedVersion}`, {
-      proposal: { target: proposal.target, expectedVersion: proposal.expectedVersion },
-      approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
-    });
+    throw new AppError(
+      ErrorCode.conflict,
+      `the approval does not match the proposal: it was for record ${proposal.target} at version ${proposal.expectedVersion}`,
+      {
+        proposal: { target: proposal.target, expectedVersion: proposal.expectedVersion },
+        approved: { target: input.target ?? null, expectedVersion: input.expectedVersion ?? null },
+      },
+    );
   }
   // Maker-checker: whoever asked for this compensation — by requesting the reversal of finished work, or by
   // pressing the Stop that led to it — may not approve it, whatever their role is now.
@@ -106,34 +161,59 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   const task = await database.prisma.task.findUnique({ where: { id: item.taskId }, select: { cancelRequestedBy: true, cancelRequestedById: true } });
   if (task && requestedTheStop(task, principal)) {
-    throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", { requestedBy: task.cancelRequestedBy });
+    throw new AppError(ErrorCode.forbidden, "you requested this task's Stop: another person must approve its compensation (maker-checker)", {
+      requestedBy: task.cancelRequestedBy,
+    });
   }
   // …and the same for a Stop of this one step (issue 13, a scoped Stop): it recorded who pressed it on the step.
   const step = effectStep(item);
   if (step?.stopRequestedBy && requestedTheStop({ cancelRequestedBy: step.stopRequestedBy, cancelRequestedById: step.stopRequestedById ?? null }, principal)) {
-    throw new AppError(ErrorCode.forbidden, "you stopped this step: another person must approve its compensation (maker-checker)", { requestedBy: step.stopRequestedBy });
+    throw new AppError(ErrorCode.forbidden, "you stopped this step: another person must approve its compensation (maker-checker)", {
+      requestedBy: step.stopRequestedBy,
+    });
   }
   const effect = item.sideEffect;
   const tool = registry.get(effect.workItem.toolName);
-  if (!tool?.compensate || !tool.inspect) throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
+  if (!tool?.compensate || !tool.inspect)
+    throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
   const current = await tool.inspect(refOf(effect.workItem, effect));
   // The record's version NOW (inspect's externalVersion is the version the agent's write produced).
   const currentVersion = current.status === "committed" ? (current.currentVersion ?? current.externalVersion ?? null) : null;
   if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {
     const editors = current.status === "committed" ? ((current.evidence as { editedBy?: string[] } | undefined)?.editedBy ?? []) : [];
-    const detail = current.status === "committed"
-      ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion} (the version the agent's write produced): ${editors.length ? `${editors.join(", ")} changed it since` : "someone else changed it"}; nothing was overwritten`
-      : `the service reports the record as ${current.status}; nothing was done`;
+    const detail =
+      current.status === "committed"
+        ? `record ${proposal.target} is now at version ${currentVersion}, not ${proposal.expectedVersion} (the version the agent's write produced): ${editors.length ? `${editors.join(", ")} changed it since` : "someone else changed it"}; nothing was overwritten`
+        : `the service reports the record as ${current.status}; nothing was done`;
     // What the service says now is kept on the side effect with the escalation (one transaction): the card then shows
     // what changed — the agent's version, the current one, who changed it, their writes — and stops offering approval.
-    const evidence = current.status === "committed" ? { ...((effect.evidence as Record<string, unknown> | null) ?? {}), ...(current.evidence ?? {}), currentVersion, checkedAt: new Date().toISOString() } : null;
-    await escalate(database, item.id, item.taskId, item.workItemId, item.status, actor, detail, evidence ? { id: effect.id, rowVersion: effect.rowVersion, evidence } : undefined);
+    const evidence =
+      current.status === "committed"
+        ? { ...((effect.evidence as Record<string, unknown> | null) ?? {}), ...(current.evidence ?? {}), currentVersion, checkedAt: new Date().toISOString() }
+        : null;
+    await escalate(
+      database,
+      item.id,
+      item.taskId,
+      item.workItemId,
+      item.status,
+      actor,
+      detail,
+      evidence ? { id: effect.id, rowVersion: effect.rowVersion, evidence } : undefined,
+    );
     throw new AppError(ErrorCode.conflict, detail, { currentVersion, expectedVersion: proposal.expectedVersion });
   }
 
   await decide(ReviewItemStatus.approved, LedgerEvent.reviewItemApproved);
-  const ref: EffectRef = { id: effect.id, workItemId: effect.workItemId, operationId: effect.operationId, externalRecordId: effect.externalRecordId, externalVersion: effect.externalVersion, description: effect.description };
+  const ref: EffectRef = {
+    id: effect.id,
+    workItemId: effect.workItemId,
+    operationId: effect.operationId,
+    externalRecordId: effect.externalRecordId,
+    externalVersion: effect.externalVersion,
+    description: effect.description,
+  };
   let result;
   try {
     result = await tool.compensate(ref, proposal.expectedVersion);
@@ -142,8 +222,26 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   }
   if (result.status === "compensated") {
     await writeLedger(database, async (w) => {
-      await casUpdate(w, { entity: "sideEffect", id: effect.id, from: SideEffectOutcome.committed, to: SideEffectOutcome.compensated, event: { taskId: item.taskId, workItemId: effect.workItemId, actor, type: LedgerEvent.sideEffectCompensated, reason: result.detail ?? "compensation executed" } });
-      await casUpdate(w, { entity: "reviewItem", id: item.id, from: ReviewItemStatus.approved, to: ReviewItemStatus.resolved, event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: LedgerEvent.reviewItemResolved, reason: "compensation executed" } });
+      await casUpdate(w, {
+        entity: "sideEffect",
+        id: effect.id,
+        from: SideEffectOutcome.committed,
+        to: SideEffectOutcome.compensated,
+        event: {
+          taskId: item.taskId,
+          workItemId: effect.workItemId,
+          actor,
+          type: LedgerEvent.sideEffectCompensated,
+          reason: result.detail ?? "compensation executed",
+        },
+      });
+      await casUpdate(w, {
+        entity: "reviewItem",
+        id: item.id,
+        from: ReviewItemStatus.approved,
+        to: ReviewItemStatus.resolved,
+        event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: LedgerEvent.reviewItemResolved, reason: "compensation executed" },
+      });
     });
     return { status: ReviewItemStatus.resolved, compensation: { status: "compensated", detail: result.detail ?? "compensation executed" } };
   }
@@ -173,11 +271,24 @@ export function requestedTheReversal(item: { requestedBy: string | null }, princ
   return item.requestedBy.slice(item.requestedBy.indexOf(":") + 1) === principal.name;
 }
 
-async function escalate(database: Database, id: string, taskId: string, workItemId: string | null, from: string, actor: string, reason: string, conflict?: { id: string; rowVersion: number; evidence: Record<string, unknown> }) {
+async function escalate(
+  database: Database,
+  id: string,
+  taskId: string,
+  workItemId: string | null,
+  from: string,
+  actor: string,
+  reason: string,
+  conflict?: { id: string; rowVersion: number; evidence: Record<string, unknown> },
+) {
   await writeLedger(database, async (w) => {
     const event = { taskId, workItemId, actor, type: LedgerEvent.reviewItemEscalated, reason, ...(conflict ? { data: { conflict: conflict.evidence } } : {}) };
     // Guarded by the row version read: evidence written meanwhile by reconciliation is not overwritten.
-    if (conflict) await w.tx.sideEffect.updateMany({ where: { id: conflict.id, rowVersion: conflict.rowVersion }, data: { evidence: conflict.evidence as never, rowVersion: { increment: 1 } } });
+    if (conflict)
+      await w.tx.sideEffect.updateMany({
+        where: { id: conflict.id, rowVersion: conflict.rowVersion },
+        data: { evidence: conflict.evidence as never, rowVersion: { increment: 1 } },
+      });
     // Already escalated: the new reason is still recorded.
     if (from === ReviewItemStatus.escalated) return w.event({ ...event, entityType: "reviewItem", entityId: id });
     await casUpdate(w, { entity: "reviewItem", id, from, to: ReviewItemStatus.escalated, event });

@@ -28,7 +28,10 @@ export const actorName = (actor: string | null) => (actor ? actor.slice(actor.in
  * The losing side of two simultaneous decisions: who decided, when, what — never an id.
  * "Otto Operator already rejected this at 14:05 UTC (“keep the record”). Your decision was not recorded."
  */
-export function alreadyDecidedSentence(item: { status: string; decidedBy: string | null; decidedAt: Date | null; resolution: string | null }, f: WordsFormat = utcFormat): string {
+export function alreadyDecidedSentence(
+  item: { status: string; decidedBy: string | null; decidedAt: Date | null; resolution: string | null },
+  f: WordsFormat = utcFormat,
+): string {
   const who = item.decidedBy?.startsWith("system:") ? "Stopline" : actorName(item.decidedBy);
   const when = item.decidedAt ? ` at ${f.time(item.decidedAt.getTime())}` : "";
   const why = item.resolution ? ` (“${item.resolution.length > 160 ? `${item.resolution.slice(0, 159)}…` : item.resolution}”)` : "";

@@ -8,8 +8,13 @@ import type { ToolRegistry } from "../tools/registry";
 import { Finding } from "./decision-words";
 
 interface UncertainItem {
-  id: string; taskId: string; workItemId: string | null; status: string;
-  decidedBy: string | null; decidedAt: Date | null; resolution: string | null;
+  id: string;
+  taskId: string;
+  workItemId: string | null;
+  status: string;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  resolution: string | null;
 }
 
 /**
@@ -38,22 +43,45 @@ export async function resolveUncertain(
 
   const moved = await writeLedger(database, async (w) => {
     const resolved = await casUpdate(w, {
-      entity: "reviewItem", id: item.id, from: item.status, to: ReviewItemStatus.resolved,
+      entity: "reviewItem",
+      id: item.id,
+      from: item.status,
+      to: ReviewItemStatus.resolved,
       data: { decidedBy: actor, decidedAt: await w.now(), resolution: why },
-      event: { taskId: item.taskId, workItemId: item.workItemId, actor, type: LedgerEvent.reviewItemResolved, reason: input.reason, data: { decision: "resolve", evidence: input.evidence, finding } },
+      event: {
+        taskId: item.taskId,
+        workItemId: item.workItemId,
+        actor,
+        type: LedgerEvent.reviewItemResolved,
+        reason: input.reason,
+        data: { decision: "resolve", evidence: input.evidence, finding },
+      },
     });
     if (!resolved || finding === Finding.cannotTell || !child) return resolved;
     const effectTo = finding === Finding.tookEffect ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted;
     for (const effect of unknownEffects) {
       await casUpdate(w, {
-        entity: "sideEffect", id: effect.id, from: SideEffectOutcome.unknown, to: effectTo,
-        event: { taskId: item.taskId, workItemId: child.id, actor, type: LedgerEvent.sideEffectReconciled, reason: `a person established it ${finding === Finding.tookEffect ? "took effect" : "did not take effect"}: ${why}` },
+        entity: "sideEffect",
+        id: effect.id,
+        from: SideEffectOutcome.unknown,
+        to: effectTo,
+        event: {
+          taskId: item.taskId,
+          workItemId: child.id,
+          actor,
+          type: LedgerEvent.sideEffectReconciled,
+          reason: `a person established it ${finding === Finding.tookEffect ? "took effect" : "did not take effect"}: ${why}`,
+        },
       });
     }
     if (child.status === WorkItemStatus.uncertain) {
       const to = finding === Finding.tookEffect ? WorkItemStatus.completed : task.cancelRequestedAt ? WorkItemStatus.cancelled : WorkItemStatus.failed;
       await casUpdate(w, {
-        entity: "workItem", id: child.id, from: WorkItemStatus.uncertain, to, guard: { leaseToken: null },
+        entity: "workItem",
+        id: child.id,
+        from: WorkItemStatus.uncertain,
+        to,
+        guard: { leaseToken: null },
         data: { finishedAt: await w.now(), reconcileDeadline: null },
         event: { taskId: item.taskId, workItemId: child.id, actor, type: LedgerEvent.workItemReconciled, reason: `a person established what happened: ${why}` },
       });

@@ -43,12 +43,7 @@ export function urgencyOf(task: TriageFacts, now: number): Urgency {
     if (due <= now) return Urgency.overdue;
     if (due - now <= DUE_SOON_MS) return Urgency.dueSoon;
   }
-  if (
-    task.awaitingDecision > 0 ||
-    task.uncertainSteps > 0 ||
-    task.standing === TaskStanding.stopping ||
-    task.standing === TaskStanding.stopFailed
-  ) {
+  if (task.awaitingDecision > 0 || task.uncertainSteps > 0 || task.standing === TaskStanding.stopping || task.standing === TaskStanding.stopFailed) {
     return Urgency.uncertain;
   }
   return Urgency.rest;
@@ -56,7 +51,12 @@ export function urgencyOf(task: TriageFacts, now: number): Urgency {
 
 /** Sorts a copy: the band, then the earliest deadline, then the newest task. */
 export function sortNeedsMeFirst<T extends TriageFacts>(tasks: readonly T[], now: number): T[] {
-  const keyed = tasks.map((t) => ({ t, rank: URGENCY_RANK[urgencyOf(t, now)], due: t.nextDeadline ? Date.parse(t.nextDeadline) : Infinity, created: Date.parse(t.createdAt) }));
+  const keyed = tasks.map((t) => ({
+    t,
+    rank: URGENCY_RANK[urgencyOf(t, now)],
+    due: t.nextDeadline ? Date.parse(t.nextDeadline) : Infinity,
+    created: Date.parse(t.createdAt),
+  }));
   keyed.sort((a, b) => a.rank - b.rank || a.due - b.due || b.created - a.created);
   return keyed.map((k) => k.t);
 }

@@ -22,7 +22,8 @@ import { startRetention } from "../retention/start-retention";
  * The demo world (lib/demo): its tools are registered in every process that runs work (app and worker
  * processes); its services run in the app process only (startDemoServices), at STOPLINE_DEMO_URL.
  */
-export const demoServicesUrl = () => process.env.STOPLINE_DEMO_URL ?? `http://127.0.0.1:${Number(process.env.STOPLINE_DEMO_PORT ?? Number(process.env.PORT ?? 3000) + 1)}`;
+export const demoServicesUrl = () =>
+  process.env.STOPLINE_DEMO_URL ?? `http://127.0.0.1:${Number(process.env.STOPLINE_DEMO_PORT ?? Number(process.env.PORT ?? 3000) + 1)}`;
 
 function registerDemoTools(registry: ReturnType<typeof appRegistry>) {
   // The demo agent's optional real model (STOPLINE_AGENT_MODEL): its replies run as model.generate.
@@ -41,7 +42,15 @@ export async function startDemoServices(): Promise<DemoServer | null> {
   return startDemoServer({ file, port });
 }
 
-type Background = { pool: WorkerPool | null; releaseProcessLease: () => Promise<void>; engine: CancellationEngine; escalations: ReturnType<typeof startEscalationDeliveries>; stopTurnSettler: () => Promise<void>; hosted: HostedTools; stopRetention: () => Promise<void> };
+type Background = {
+  pool: WorkerPool | null;
+  releaseProcessLease: () => Promise<void>;
+  engine: CancellationEngine;
+  escalations: ReturnType<typeof startEscalationDeliveries>;
+  stopTurnSettler: () => Promise<void>;
+  hosted: HostedTools;
+  stopRetention: () => Promise<void>;
+};
 const globalForBackground = globalThis as unknown as { stoplineBackground?: Background };
 
 /**
@@ -64,7 +73,9 @@ export function startBackground(options: { workers?: number; workerId?: string }
   const hosted = attachHostedTools(registry, database);
   // Optional model planner (STOPLINE_PLANNER_MODEL): it only advises; its plan is validated, rules otherwise.
   const model = modelFromEnvironment();
-  const planner = model ? (calls: ActiveToolCall[]) => planWithModel({ calls, reason: "user_interrupt", model, signal: AbortSignal.timeout(5_000) }) : undefined;
+  const planner = model
+    ? (calls: ActiveToolCall[]) => planWithModel({ calls, reason: "user_interrupt", model, signal: AbortSignal.timeout(5_000) })
+    : undefined;
   const engine = new CancellationEngine(database, { registry, planner }).start();
   const workers = options.workers ?? Number(process.env.STOPLINE_WORKERS ?? 8);
   const pool = workers > 0 ? new WorkerPool({ database, registry, concurrency: workers, workerId: options.workerId }).start() : null;

@@ -50,8 +50,14 @@ function startApp(): Promise<NonNullable<typeof app>> {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      ...env, DATABASE_URL: t.url, STOPLINE_DEMO_PORT: String(demoPort), STOPLINE_DEMO_DB: path.join(dir, "demo-services.db"),
-      STOPLINE_MAINTENANCE_MS: "250", STOPLINE_MAINTENANCE_LEASE_MS: "1500", STOPLINE_ENGINE_LEASE_MS: "1500", STOPLINE_VERIFY_DELAY_MS: "50",
+      ...env,
+      DATABASE_URL: t.url,
+      STOPLINE_DEMO_PORT: String(demoPort),
+      STOPLINE_DEMO_DB: path.join(dir, "demo-services.db"),
+      STOPLINE_MAINTENANCE_MS: "250",
+      STOPLINE_MAINTENANCE_LEASE_MS: "1500",
+      STOPLINE_ENGINE_LEASE_MS: "1500",
+      STOPLINE_VERIFY_DELAY_MS: "50",
       STOPLINE_WORKERS: "8",
       // The export runner looks at its export once a minute: after the Stop, it has not yet seen the service's
       // "cancelled" when the process dies — the children are still `cancelling` under the dead process's leases.
@@ -59,7 +65,10 @@ function startApp(): Promise<NonNullable<typeof app>> {
     },
   });
   let stderr = "";
-  proc.stderr!.on("data", (d) => { stderr += d; if (process.env.CRASH_TEST_STDERR) process.stderr.write(d); });
+  proc.stderr!.on("data", (d) => {
+    stderr += d;
+    if (process.env.CRASH_TEST_STDERR) process.stderr.write(d);
+  });
   const exited = new Promise((resolve) => proc.once("exit", resolve));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app did not start; stderr:\n${stderr}`)), 90_000);
@@ -85,7 +94,9 @@ async function killApp() {
 
 async function api<T = any>(method: "GET" | "POST", url: string, body?: unknown, expectStatus?: number): Promise<T> {
   const res = await fetch(`${app!.url}${url}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   if (expectStatus ? res.status !== expectStatus : !res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
@@ -134,16 +145,24 @@ describe(`the app's process group SIGKILLed right after a Stop's 202, then start
     await schedule("inference.generate", "model_request", "abort_signal", false, { prompt: "summarise the quarter", words: 2_000, wordMs: 100 });
 
     // Driven by the ledger: the commitments ended, each export holds its lock and temp file, the generation streams.
-    await waitFor(async () => {
-      const list = await items(task.id);
-      const resources = await t.database.prisma.resource.count({ where: { taskId: task.id, type: { in: ["lock", "temp_file"] } } });
-      return list.filter((i) => i.commitsEffect).every((i) => i.status === "completed")
-        && list.filter((i) => !i.commitsEffect).every((i) => i.status === "running")
-        && resources === 4;
-    }, "the commitments to complete and the exports and the generation to run", 30_000).catch(async (error) => {
+    await waitFor(
+      async () => {
+        const list = await items(task.id);
+        const resources = await t.database.prisma.resource.count({ where: { taskId: task.id, type: { in: ["lock", "temp_file"] } } });
+        return (
+          list.filter((i) => i.commitsEffect).every((i) => i.status === "completed") &&
+          list.filter((i) => !i.commitsEffect).every((i) => i.status === "running") &&
+          resources === 4
+        );
+      },
+      "the commitments to complete and the exports and the generation to run",
+      30_000,
+    ).catch(async (error) => {
       const list = await items(task.id);
       const held = await t.database.prisma.resource.findMany({ where: { taskId: task.id } });
-      throw new Error(`${(error as Error).message}: ${list.map((i) => `${i.toolName}=${i.status}${i.error ? ` (${i.error})` : ""}`).join(", ")}; resources: ${held.map((r) => `${r.type}=${r.state}`).join(", ")}`);
+      throw new Error(
+        `${(error as Error).message}: ${list.map((i) => `${i.toolName}=${i.status}${i.error ? ` (${i.error})` : ""}`).join(", ")}; resources: ${held.map((r) => `${r.type}=${r.state}`).join(", ")}`,
+      );
     });
 
     // Stop; the app's whole process group dies right after the 202.
@@ -151,19 +170,27 @@ describe(`the app's process group SIGKILLed right after a Stop's 202, then start
     // (the engine then waits for their workers to report, which they never will).
     const stop = await api("POST", `/api/tasks/${task.id}/cancel`, { reason: "stop, then the machine dies" }, 202);
     expect(stop).toBeTruthy();
-    await waitFor(async () => {
-      const exports = (await items(task.id)).filter((i) => i.toolName === "reports.export_report");
-      return exports.every((i) => i.status === "cancelling" && i.cancelWithdrawnAt !== null);
-    }, "both exports' cancels to be acknowledged", 30_000);
+    await waitFor(
+      async () => {
+        const exports = (await items(task.id)).filter((i) => i.toolName === "reports.export_report");
+        return exports.every((i) => i.status === "cancelling" && i.cancelWithdrawnAt !== null);
+      },
+      "both exports' cancels to be acknowledged",
+      30_000,
+    );
     await killApp();
 
     // Started again: same ledger, same demo store, same demo port (the services come back with the app).
     await startApp();
     const started = Date.now();
-    const summary = await waitFor(async () => {
-      const s = await api<CancellationSummary>("GET", `/api/tasks/${task.id}/cancellation`);
-      return s.status === "IN_PROGRESS" ? null : s;
-    }, "the Stop to settle after the restart", 90_000);
+    const summary = await waitFor(
+      async () => {
+        const s = await api<CancellationSummary>("GET", `/api/tasks/${task.id}/cancellation`);
+        return s.status === "IN_PROGRESS" ? null : s;
+      },
+      "the Stop to settle after the restart",
+      90_000,
+    );
     const settledAfterMs = Date.now() - started;
 
     const list = await items(task.id);
@@ -178,7 +205,9 @@ describe(`the app's process group SIGKILLed right after a Stop's 202, then start
       const context = `summary:\n${JSON.stringify({ ...summary, cancelled_tool_calls: undefined }, null, 2)}\nledger: ${list.map((i) => `${i.toolName}=${i.status}`).join(", ")}\nresources: ${resources.map((r) => `${r.type}=${r.state}`).join(", ")}\nwitness: ${witness.map((w) => `${w.service}:${w.action}`).join(", ")}\nsettled ${settledAfterMs} ms after the restart`;
 
       const recovered = await t.database.prisma.ledgerEvent.count({ where: { taskId: task.id, type: "lease.expired" } });
-      console.log(`[crash-mid-cancellation ${provider}] settled ${settledAfterMs} ms after the restart; ${recovered} lease(s) of the dead process recovered; ${summary.status}: ${summary.user_message}`);
+      console.log(
+        `[crash-mid-cancellation ${provider}] settled ${settledAfterMs} ms after the restart; ${recovered} lease(s) of the dead process recovered; ${summary.status}: ${summary.user_message}`,
+      );
 
       // Nothing re-run: one order, one record, one email, each export and the generation started once.
       const count = (action: string) => witness.filter((w) => w.action === action).length;
@@ -191,22 +220,36 @@ describe(`the app's process group SIGKILLed right after a Stop's 202, then start
 
       // No child is "still running" when the process that ran it is dead: at settlement none is being stopped, and
       // nothing the person reads says otherwise.
-      for (const c of summary.tool_calls) expect(["stopping", "could_not_stop_running", "running"], `${c.tool_name}: ${c.outcome.label}\n${context}`).not.toContain(c.outcome.kind);
-      expect(list.filter((i) => ["running", "submitted", "cancelling", "unrecoverable"].includes(i.status)), context).toEqual([]);
+      for (const c of summary.tool_calls)
+        expect(["stopping", "could_not_stop_running", "running"], `${c.tool_name}: ${c.outcome.label}\n${context}`).not.toContain(c.outcome.kind);
+      expect(
+        list.filter((i) => ["running", "submitted", "cancelling", "unrecoverable"].includes(i.status)),
+        context,
+      ).toEqual([]);
       expect(summary.user_message, context).not.toMatch(/still running|not stopped yet|carried on/i);
       expect(summary.held_resources, context).toEqual([]);
       expect(summary.status, context).not.toBe("CANCELLATION_FAILED");
 
       // Each export's lock and temp file: verified released — and the service witnessed the release — or orphaned
       // and in front of a person.
-      expect(resources.filter((r) => r.type === "lock" || r.type === "temp_file"), context).toHaveLength(4);
+      expect(
+        resources.filter((r) => r.type === "lock" || r.type === "temp_file"),
+        context,
+      ).toHaveLength(4);
       for (const r of resources) {
         expect(["released", "orphaned"], `${r.type} ${r.handle}\n${context}`).toContain(r.state);
-        if (r.state === "orphaned") expect(reviews.some((v) => v.resourceId === r.id), `review for ${r.handle}\n${context}`).toBe(true);
+        if (r.state === "orphaned")
+          expect(
+            reviews.some((v) => v.resourceId === r.id),
+            `review for ${r.handle}\n${context}`,
+          ).toBe(true);
       }
       for (const exportId of new Set(resources.filter((r) => r.type === "lock").map((r) => r.handle))) {
         const released = resources.filter((r) => r.type === "lock" && r.handle === exportId).every((r) => r.state === "released");
-        expect(witness.some((w) => w.subject === exportId && w.action === "lock_released"), `${exportId}\n${context}`).toBe(released);
+        expect(
+          witness.some((w) => w.subject === exportId && w.action === "lock_released"),
+          `${exportId}\n${context}`,
+        ).toBe(released);
       }
 
       // And the whole summary agrees with the witness (the fault matrix's checker).

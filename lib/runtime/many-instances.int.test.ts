@@ -29,9 +29,15 @@ function start(role: "app" | "worker", name: string): Promise<void> {
     cwd: path.resolve(import.meta.dirname, "../.."),
     stdio: ["ignore", "pipe", "inherit"],
     env: {
-      ...env, DATABASE_URL: t.url, MULTI_JOB_URL: jobs.url, STOPLINE_PROCESS_NAME: name,
+      ...env,
+      DATABASE_URL: t.url,
+      MULTI_JOB_URL: jobs.url,
+      STOPLINE_PROCESS_NAME: name,
       // Short leases so that a takeover after a SIGKILL happens within the test's patience.
-      STOPLINE_ENGINE_LEASE_MS: "1500", STOPLINE_MAINTENANCE_LEASE_MS: "1500", STOPLINE_MAINTENANCE_MS: "250", STOPLINE_VERIFY_DELAY_MS: "50",
+      STOPLINE_ENGINE_LEASE_MS: "1500",
+      STOPLINE_MAINTENANCE_LEASE_MS: "1500",
+      STOPLINE_MAINTENANCE_MS: "250",
+      STOPLINE_VERIFY_DELAY_MS: "50",
     },
   });
   processes.set(name, child);
@@ -50,7 +56,9 @@ function start(role: "app" | "worker", name: string): Promise<void> {
 
 async function api(app: string, method: "GET" | "POST", url: string, body?: unknown) {
   const res = await fetch(`${apps[app]}${url}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} on ${app} → ${res.status} ${text}`);
@@ -74,7 +82,10 @@ function subscribe(app: string, lastEventId: number) {
   const abort = new AbortController();
   const got: { seq: number; type: string; taskId: string | null }[] = [];
   const done = (async () => {
-    const res = await fetch(`${apps[app]}/api/events`, { headers: { authorization: `Bearer ${token}`, "last-event-id": String(lastEventId) }, signal: abort.signal });
+    const res = await fetch(`${apps[app]}/api/events`, {
+      headers: { authorization: `Bearer ${token}`, "last-event-id": String(lastEventId) },
+      signal: abort.signal,
+    });
     expect(res.status).toBe(200);
     try {
       for await (const m of readEventStream(res.body!)) {
@@ -96,8 +107,13 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
     jobs = await startJobServer({ cancelMode: "honour" });
     token = (await createApiToken(t.database, { name: "multi-agent", role: "agent" })).token;
     await Promise.all([
-      start("app", "app-a"), start("app", "app-b"), start("app", "app-c"),
-      start("worker", "worker-1"), start("worker", "worker-2"), start("worker", "worker-3"), start("worker", "worker-4"),
+      start("app", "app-a"),
+      start("app", "app-b"),
+      start("app", "app-c"),
+      start("worker", "worker-1"),
+      start("worker", "worker-2"),
+      start("worker", "worker-3"),
+      start("worker", "worker-4"),
     ]);
   }, 120_000);
 
@@ -113,8 +129,21 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
 
     // 1. Through app A: a task with 8 background jobs (provider cancel) and 20 children no worker serves.
     const task = await api("app-a", "POST", "/api/tasks", { title: "research, scaled out" });
-    for (let i = 0; i < 8; i++) await api("app-a", "POST", `/api/tasks/${task.id}/work-items`, { kind: "remote_tool", toolName: "multi.job", mechanism: "provider_cancel", intentVersion: 1, input: { steps: 10_000, stepMs: 50 } });
-    for (let i = 0; i < 20; i++) await api("app-a", "POST", `/api/tasks/${task.id}/work-items`, { kind: "local_worker", toolName: "multi.unserved", mechanism: "abort_signal", intentVersion: 1 });
+    for (let i = 0; i < 8; i++)
+      await api("app-a", "POST", `/api/tasks/${task.id}/work-items`, {
+        kind: "remote_tool",
+        toolName: "multi.job",
+        mechanism: "provider_cancel",
+        intentVersion: 1,
+        input: { steps: 10_000, stepMs: 50 },
+      });
+    for (let i = 0; i < 20; i++)
+      await api("app-a", "POST", `/api/tasks/${task.id}/work-items`, {
+        kind: "local_worker",
+        toolName: "multi.unserved",
+        mechanism: "abort_signal",
+        intentVersion: 1,
+      });
     const running = await waitFor(async () => {
       const list = (await items(task.id)).filter((i) => i.toolName === "multi.job");
       return list.every((i) => i.status === "submitted" && i.providerRef) ? list : null;
@@ -142,9 +171,24 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
     // 3. Through app A: cooperative children in the worker processes, and queued ones; Stop through app A, whose
     //    process is killed (SIGKILL) right after the boundary is recorded — while its engine is working.
     const second = await api("app-a", "POST", "/api/tasks", { title: "the instance that dies" });
-    for (let i = 0; i < 6; i++) await api("app-a", "POST", `/api/tasks/${second.id}/work-items`, { kind: "local_worker", toolName: "multi.cooperative", mechanism: "abort_signal", intentVersion: 1 });
-    for (let i = 0; i < 50; i++) await api("app-a", "POST", `/api/tasks/${second.id}/work-items`, { kind: "local_worker", toolName: "multi.unserved", mechanism: "abort_signal", intentVersion: 1 });
-    await waitFor(async () => (await items(second.id)).filter((i) => i.toolName === "multi.cooperative" && i.status === "running").length === 6, "6 cooperative children running");
+    for (let i = 0; i < 6; i++)
+      await api("app-a", "POST", `/api/tasks/${second.id}/work-items`, {
+        kind: "local_worker",
+        toolName: "multi.cooperative",
+        mechanism: "abort_signal",
+        intentVersion: 1,
+      });
+    for (let i = 0; i < 50; i++)
+      await api("app-a", "POST", `/api/tasks/${second.id}/work-items`, {
+        kind: "local_worker",
+        toolName: "multi.unserved",
+        mechanism: "abort_signal",
+        intentVersion: 1,
+      });
+    await waitFor(
+      async () => (await items(second.id)).filter((i) => i.toolName === "multi.cooperative" && i.status === "running").length === 6,
+      "6 cooperative children running",
+    );
     await api("app-a", "POST", `/api/tasks/${second.id}/cancel`, { reason: "stop, then crash" });
     processes.get("app-a")!.kill("SIGKILL");
     await waitFor(async () => (await row(second.id)).stage === "cancelled", "another process to finish the cancellation", 60_000);
@@ -158,7 +202,7 @@ describe.skipIf(!onPostgres)("many instances on one PostgreSQL database", () => 
     await secondStream.stop();
     const received = [...firstStream.got, ...secondStream.got];
     const ledger: number[] = [];
-    for (let cursor = from; ;) {
+    for (let cursor = from; ; ) {
       const { events } = await readEventsAfter(t.database, cursor, { limit: 1_000 });
       ledger.push(...events.map((e) => e.event.seq));
       if (events.length < 1_000) break;

@@ -33,30 +33,49 @@ afterAll(async () => {
 });
 
 async function stoppedAndAsked(runtime: { node: string; preload: string[] }, major: string) {
-  const agent = spawnProcess(`repair-agent-ai${major}`, runtime.node, ["--import", "tsx", ...runtime.preload, "lib/sdk/testing/repair-agent.ts"], {
-    STOPLINE_URL: s.http.url, STOPLINE_TOKEN: s.tokens.admin, STOPLINE_DEMO_URL: demo.url,
-  }, ROOT);
+  const agent = spawnProcess(
+    `repair-agent-ai${major}`,
+    runtime.node,
+    ["--import", "tsx", ...runtime.preload, "lib/sdk/testing/repair-agent.ts"],
+    {
+      STOPLINE_URL: s.http.url,
+      STOPLINE_TOKEN: s.tokens.admin,
+      STOPLINE_DEMO_URL: demo.url,
+    },
+    ROOT,
+  );
   agents.push(agent);
   const started = await agent.next("task", 60_000);
   expect(String(started.ai)).toMatch(new RegExp(`^${major}\\.`));
-  const before = new Set(witnessLog(demo.db, "reports").filter((w) => w.action === "export_started").map((w) => w.subject));
-  const exportId = await eventually(async () => {
-    const begun = witnessLog(demo.db, "reports").find((w) => w.action === "export_started" && !before.has(w.subject));
-    if (!begun) return undefined;
-    const row = (await (await fetch(`${demo.url}/reports/exports/${begun.subject}`)).json()) as { rowsWritten: number };
-    return row.rowsWritten > 20 ? begun.subject! : undefined;
-  }, "the export to be writing rows", 30_000, 20);
+  const before = new Set(
+    witnessLog(demo.db, "reports")
+      .filter((w) => w.action === "export_started")
+      .map((w) => w.subject),
+  );
+  const exportId = await eventually(
+    async () => {
+      const begun = witnessLog(demo.db, "reports").find((w) => w.action === "export_started" && !before.has(w.subject));
+      if (!begun) return undefined;
+      const row = (await (await fetch(`${demo.url}/reports/exports/${begun.subject}`)).json()) as { rowsWritten: number };
+      return row.rowsWritten > 20 ? begun.subject! : undefined;
+    },
+    "the export to be writing rows",
+    30_000,
+    20,
+  );
   expect((await admin.cancel(String(started.taskId), { reason: "the user pressed Stop" })).kind).toBe("boundary");
 
   const stopped = await agent.next("stopped", 30_000);
   const repaired = await agent.next("repaired", 60_000);
-  const rows = (witnessLog(demo.db, "reports").find((w) => w.subject === exportId && w.action === "export_cancelled")!.detail as { rowsWritten: number }).rowsWritten;
+  const rows = (witnessLog(demo.db, "reports").find((w) => w.subject === exportId && w.action === "export_cancelled")!.detail as { rowsWritten: number })
+    .rowsWritten;
   const kept = `stopped; ${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} kept (partial)`;
   return { stopped, repaired, kept };
 }
 
 type Part = Record<string, unknown>;
-const exportPart = (ui: unknown) => ((ui as { role: string; parts: Part[] }[]).find((m) => m.role === "assistant")?.parts ?? []).find((p) => p.toolCallId === "call-export");
+const exportPart = (ui: unknown) =>
+  ((ui as { role: string; parts: Part[] }[]).find((m) => m.role === "assistant")?.parts ?? []).find((p) => p.toolCallId === "call-export");
 const toolResults = (messages: unknown) => (messages as { role: string; content: Part[] }[]).filter((m) => m.role === "tool").flatMap((m) => m.content);
 
 function expectTruthful({ stopped, repaired, kept }: Awaited<ReturnType<typeof stoppedAndAsked>>) {

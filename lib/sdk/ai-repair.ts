@@ -123,13 +123,25 @@ function repairModel(messages: ModelMessageLike[], byId: Map<string, ToolCallTru
     if (!truth && stopped && !hasResult && calls.has(id)) return NO_RECORD;
     return null;
   };
-  const result = (toolCallId: string, toolName: string, value: string): Part => ({ type: "tool-result", toolCallId, toolName, output: { type: "text", value } });
+  const result = (toolCallId: string, toolName: string, value: string): Part => ({
+    type: "tool-result",
+    toolCallId,
+    toolName,
+    output: { type: "text", value },
+  });
 
   const out: ModelMessageLike[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (m.role === "tool") {
-      out.push({ ...m, content: parts(m).map((p) => (p.type === "tool-result" && textFor(p.toolCallId, true) !== null ? { ...result(p.toolCallId, p.toolName, textFor(p.toolCallId, true)!), ...(p.providerOptions ? { providerOptions: p.providerOptions } : {}) } : p)) });
+      out.push({
+        ...m,
+        content: parts(m).map((p) =>
+          p.type === "tool-result" && textFor(p.toolCallId, true) !== null
+            ? { ...result(p.toolCallId, p.toolName, textFor(p.toolCallId, true)!), ...(p.providerOptions ? { providerOptions: p.providerOptions } : {}) }
+            : p,
+        ),
+      });
       continue;
     }
     out.push(m);
@@ -141,7 +153,15 @@ function repairModel(messages: ModelMessageLike[], byId: Map<string, ToolCallTru
     for (const p of open) answered.add(p.toolCallId);
     const next = messages[i + 1];
     if (next?.role === "tool") {
-      out.push({ ...next, content: [...parts(next).map((p) => (p.type === "tool-result" && textFor(p.toolCallId, true) !== null ? result(p.toolCallId, p.toolName, textFor(p.toolCallId, true)!) : p)), ...results] });
+      out.push({
+        ...next,
+        content: [
+          ...parts(next).map((p) =>
+            p.type === "tool-result" && textFor(p.toolCallId, true) !== null ? result(p.toolCallId, p.toolName, textFor(p.toolCallId, true)!) : p,
+          ),
+          ...results,
+        ],
+      });
       i++;
     } else out.push({ role: "tool", content: results });
   }

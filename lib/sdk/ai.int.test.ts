@@ -38,7 +38,14 @@ function step(part: { toolCallId: string; toolName: string; input: unknown } | {
   if ("text" in part) parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text }, { type: "text-end", id: "t" });
   else parts.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.stringify(part.input) });
   parts.push({ type: "finish", finishReason: { unified: "text" in part ? "stop" : "tool-calls", raw: undefined }, usage });
-  return { stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } }) };
+  return {
+    stream: new ReadableStream({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    }),
+  };
 }
 
 describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
@@ -51,7 +58,13 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent", doStream: async () => steps.shift()! });
     const POST = createChatHandler({ client: admin, model, demoUrl: demo.url });
 
-    const response = await POST(new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "export a report of 2000 rows" }) }));
+    const response = await POST(
+      new Request("http://app/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "export a report of 2000 rows" }),
+      }),
+    );
     expect(response.status).toBe(200);
     const taskId = response.headers.get("x-stopline-task")!;
     expect(taskId).toBeTruthy();
@@ -62,21 +75,30 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     })();
 
     // mid-tool: the export is running at the service (rows are being written)
-    const exportId = await eventually(async () => {
-      const started = witnessLog(demo.db, "reports").find((w) => w.action === "export_started");
-      if (!started) return undefined;
-      const row = (await (await fetch(`${demo.url}/reports/exports/${started.subject}`)).json()) as { rowsWritten: number };
-      return row.rowsWritten > 20 ? started.subject! : undefined;
-    }, "the export to be writing rows", 15_000, 20);
+    const exportId = await eventually(
+      async () => {
+        const started = witnessLog(demo.db, "reports").find((w) => w.action === "export_started");
+        if (!started) return undefined;
+        const row = (await (await fetch(`${demo.url}/reports/exports/${started.subject}`)).json()) as { rowsWritten: number };
+        return row.rowsWritten > 20 ? started.subject! : undefined;
+      },
+      "the export to be writing rows",
+      15_000,
+      20,
+    );
 
     const stop = await admin.cancel(taskId, { reason: "the user pressed Stop" });
     expect(stop.kind).toBe("boundary");
     await reading; // the streamed reply ends (the loop was aborted)
 
-    const summary = await eventually(async () => {
-      const current = await admin.getCancellation(taskId);
-      return current.status === "IN_PROGRESS" ? undefined : current;
-    }, "the cancellation to settle", 20_000).catch(async (error: Error) => {
+    const summary = await eventually(
+      async () => {
+        const current = await admin.getCancellation(taskId);
+        return current.status === "IN_PROGRESS" ? undefined : current;
+      },
+      "the cancellation to settle",
+      20_000,
+    ).catch(async (error: Error) => {
       const d = await admin.getTask(taskId);
       throw new Error(`${error.message}; task ${d.stage}, items ${JSON.stringify(d.workItems.map((w) => [w.toolName, w.status]))}`);
     });
@@ -92,7 +114,10 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     // the ledger: two generations (completed), the stock read (completed), the export stopped with the service's prefix
     const detail = await admin.getTask(taskId);
     const byName = (name: string) => detail.workItems.filter((w) => w.toolName === name);
-    expect(byName("model:mock:agent").map((w) => [w.kind, w.status])).toEqual([["model_request", "completed"], ["model_request", "completed"]]);
+    expect(byName("model:mock:agent").map((w) => [w.kind, w.status])).toEqual([
+      ["model_request", "completed"],
+      ["model_request", "completed"],
+    ]);
     expect(byName("checkStock").map((w) => [w.correlationId, w.status])).toEqual([["call-stock", "completed"]]);
     const exp = byName("exportReport")[0];
     expect(exp).toMatchObject({ correlationId: "call-export", mechanism: "provider_cancel", status: "partial", operationId: exportId });
@@ -103,7 +128,12 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     // the summary says exactly that, and nothing more
     expect(summary.status).toBe("CANCELLED");
     expect(summary.cancelled_tool_calls).toEqual([
-      expect.objectContaining({ tool_call_id: "call-export", tool_name: "exportReport", cancellation_status: "CANCELLED", partial_result: { marker: "PARTIAL_RESULT", value: { exportId, rowsWritten } } }),
+      expect.objectContaining({
+        tool_call_id: "call-export",
+        tool_name: "exportReport",
+        cancellation_status: "CANCELLED",
+        partial_result: { marker: "PARTIAL_RESULT", value: { exportId, rowsWritten } },
+      }),
     ]);
     expect(summary.uncertain_tool_calls).toEqual([]);
     expect(summary.orphaned_side_effects).toEqual([]);
@@ -116,12 +146,23 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     ];
     const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent", doStream: async () => steps.shift()! });
     const POST = createChatHandler({ client: admin, model, demoUrl: demo.url });
-    const response = await POST(new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "export a report of 2000 rows" }) }));
+    const response = await POST(
+      new Request("http://app/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "export a report of 2000 rows" }),
+      }),
+    );
     const taskId = response.headers.get("x-stopline-task")!;
     const reading = (async () => {
       for await (const _ of response.body!.pipeThrough(new TextDecoderStream())) void _;
     })();
-    await eventually(async () => (await admin.getTask(taskId)).workItems.find((w) => w.toolName === "exportReport" && w.operationId) ?? undefined, "the export to be submitted", 15_000, 20);
+    await eventually(
+      async () => (await admin.getTask(taskId)).workItems.find((w) => w.toolName === "exportReport" && w.operationId) ?? undefined,
+      "the export to be submitted",
+      15_000,
+      20,
+    );
 
     // Every call to the reports service now takes 700 ms: the wrapper's cancel and inspect take seconds.
     setFaults(demo.db, "reports", { latencyMs: 700 });
@@ -136,7 +177,11 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
         else await sleep(20);
       }
       await reading;
-      const final = await eventually(async () => ((await admin.getTask(taskId)).workItems.every((w) => terminal(w.status)) ? admin.getCancellation(taskId) : undefined), "every step to end", 30_000);
+      const final = await eventually(
+        async () => ((await admin.getTask(taskId)).workItems.every((w) => terminal(w.status)) ? admin.getCancellation(taskId) : undefined),
+        "every step to end",
+        30_000,
+      );
       const outcomes = (summary: typeof final) => summary.tool_calls.map((c) => [c.tool_call_id, c.status, c.outcome.kind]);
       expect(final.status).toBe("CANCELLED");
       expect(first.status).toBe(final.status);
@@ -151,20 +196,42 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
 
   it("an order the service creates after the Stop, by a call that never said submitted(): its own inspect (in the agent's process) finds it, it is recorded as a side effect with the reversal offered; a person approves and the agent's compensate cancels it at the shop", async () => {
     type Order = { orderId: string; status: string; version: number; createdVersion: number; items: { sku: string; quantity: number }[] };
-    const shop = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; json: T }> => {
-      const res = await fetch(`${demo.url}${path}`, { method, headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined, signal });
+    const shop = async <T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+      signal?: AbortSignal,
+    ): Promise<{ status: number; json: T }> => {
+      const res = await fetch(`${demo.url}${path}`, {
+        method,
+        headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+        signal,
+      });
       return { status: res.status, json: (await res.json()) as T };
     };
     // The agent's tool: places an order and never says submitted(); the shop takes 1.5 s, and refuses the withdrawal.
     const placeOrder = tool({
-      description: "Place an order", inputSchema: z.object({ sku: z.string(), quantity: z.number().int() }),
+      description: "Place an order",
+      inputSchema: z.object({ sku: z.string(), quantity: z.number().int() }),
       execute: async ({ sku, quantity }, options) => {
         const ctx = stoplineContext(options)!;
-        return (await shop<Order>("POST", "/shop/orders", { idempotencyKey: ctx.idempotencyKey, items: [{ sku, quantity }] }, { "x-demo-faults": JSON.stringify({ latencyMs: 1_500 }) }, options.abortSignal)).json;
+        return (
+          await shop<Order>(
+            "POST",
+            "/shop/orders",
+            { idempotencyKey: ctx.idempotencyKey, items: [{ sku, quantity }] },
+            { "x-demo-faults": JSON.stringify({ latencyMs: 1_500 }) },
+            options.abortSignal,
+          )
+        ).json;
       },
     });
     const contract: StopContract = {
-      mechanism: "provider_cancel", commitsEffect: true, risk: "high",
+      mechanism: "provider_cancel",
+      commitsEffect: true,
+      risk: "high",
       async cancel(ref) {
         const r = await shop("POST", "/shop/fence", { idempotencyKey: ref.idempotencyKey }, { "x-demo-faults": JSON.stringify({ cancelUnavailable: true }) });
         if (r.status !== 200) throw new Error(`the shop refused the cancel (${r.status})`);
@@ -172,46 +239,84 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
       async inspect(ref) {
         const r = await shop<Order>("GET", `/shop/orders?idempotencyKey=${encodeURIComponent(ref.idempotencyKey)}`);
         if (r.status === 404 || r.json.status === "cancelled") return { status: "not_committed" };
-        return { status: "committed", externalRecordId: r.json.orderId, externalVersion: String(r.json.createdVersion), currentVersion: String(r.json.version), description: `order ${r.json.orderId}`, result: r.json };
+        return {
+          status: "committed",
+          externalRecordId: r.json.orderId,
+          externalVersion: String(r.json.createdVersion),
+          currentVersion: String(r.json.version),
+          description: `order ${r.json.orderId}`,
+          result: r.json,
+        };
       },
       async compensate(effect, expectedVersion) {
         const current = (await shop<Order>("GET", `/shop/orders/${effect.externalRecordId}`)).json;
         if (String(current.version) !== expectedVersion) return { status: "conflict", currentVersion: String(current.version), detail: "changed since" };
         await shop("POST", `/shop/orders/${current.orderId}/cancel`);
         const after = (await shop<Order>("GET", `/shop/orders/${current.orderId}`)).json;
-        return after.status === "cancelled" ? { status: "compensated", detail: `order ${current.orderId} cancelled` } : { status: "failed", detail: `the order is ${after.status}` };
+        return after.status === "cancelled"
+          ? { status: "compensated", detail: `order ${current.orderId} cancelled` }
+          : { status: "failed", detail: `the order is ${after.status}` };
       },
     };
     const stopline = createStopline({ client: admin, workerId: "agent-hosting-orders" });
     try {
       const task = await stopline.startTask({ title: "order a chair" });
-      const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent", doStream: async () => step({ toolCallId: "call-order", toolName: "placeOrder", input: { sku: "chair", quantity: 1 } }) });
-      const loop = streamText({ prompt: "order a chair", model: stopline.wrapModel(task, model), tools: stopline.wrapTools(task, { placeOrder: { tool: placeOrder, stop: contract } }), abortSignal: task.signal, stopWhen: stepCountIs(2) });
+      const model = new MockLanguageModelV3({
+        provider: "mock",
+        modelId: "agent",
+        doStream: async () => step({ toolCallId: "call-order", toolName: "placeOrder", input: { sku: "chair", quantity: 1 } }),
+      });
+      const loop = streamText({
+        prompt: "order a chair",
+        model: stopline.wrapModel(task, model),
+        tools: stopline.wrapTools(task, { placeOrder: { tool: placeOrder, stop: contract } }),
+        abortSignal: task.signal,
+        stopWhen: stepCountIs(2),
+      });
       const consumed = Promise.resolve(loop.consumeStream()).catch(() => {});
-      await eventually(async () => (await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder" && w.status === "running"), "the order call to be in flight", 15_000, 20);
+      await eventually(
+        async () => (await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder" && w.status === "running"),
+        "the order call to be in flight",
+        15_000,
+        20,
+      );
       await sleep(300);
       await admin.cancel(task.id, { reason: "the user pressed Stop" });
       const stoppedAt = Date.now();
       await consumed;
 
       const summary = await admin.waitForCancellation(task.id, { timeoutMs: 30_000 });
-      const order = (await shop<Order>("GET", `/shop/orders?idempotencyKey=${encodeURIComponent((await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder")!.idempotencyKey)}`)).json;
+      const order = (
+        await shop<Order>(
+          "GET",
+          `/shop/orders?idempotencyKey=${encodeURIComponent((await admin.getTask(task.id)).workItems.find((w) => w.toolName === "placeOrder")!.idempotencyKey)}`,
+        )
+      ).json;
       const created = witnessLog(demo.db, "shop").find((w) => w.subject === order.orderId && w.action === "order_created")!;
       expect(new Date(created.at).getTime()).toBeGreaterThan(stoppedAt); // the shop created it after the Stop
       const detail = await admin.getTask(task.id);
       const call = detail.workItems.find((w) => w.toolName === "placeOrder")!;
       expect(call.status).toBe("completed");
-      expect(detail.sideEffects).toEqual([expect.objectContaining({ workItemId: call.id, outcome: "committed", externalRecordId: order.orderId, reversible: true })]);
+      expect(detail.sideEffects).toEqual([
+        expect.objectContaining({ workItemId: call.id, outcome: "committed", externalRecordId: order.orderId, reversible: true }),
+      ]);
       const reviews = detail.reviewItems.filter((r) => r.workItemId === call.id);
       expect(reviews.map((r) => [r.kind, r.status])).toEqual([["approve_compensation", "open"]]);
       expect(summary.orphaned_side_effects.map((e) => e.tool_call_id)).toEqual(["call-order"]);
       expect(summary.uncertain_tool_calls).toEqual([]);
 
       // Another person approves the reversal; the compensation runs in the agent's process (its host), not the server's.
-      const approver = new StoplineClient({ baseUrl: s.http.url, token: (await createApiToken(s.t.database, { name: "approver", role: "admin" })).token, retry: false });
+      const approver = new StoplineClient({
+        baseUrl: s.http.url,
+        token: (await createApiToken(s.t.database, { name: "approver", role: "admin" })).token,
+        retry: false,
+      });
       const review = await s.t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: reviews[0].id } });
       const proposal = review.proposal as { target: string; expectedVersion: string };
-      const decided = await approver.call("decideReviewItem", { params: { id: review.id }, body: { decision: "approve", target: proposal.target, expectedVersion: proposal.expectedVersion, reason: "the user did not want it" } });
+      const decided = await approver.call("decideReviewItem", {
+        params: { id: review.id },
+        body: { decision: "approve", target: proposal.target, expectedVersion: proposal.expectedVersion, reason: "the user did not want it" },
+      });
       expect(JSON.stringify(decided)).toMatch(/compensated/);
       expect((await shop<Order>("GET", `/shop/orders/${order.orderId}`)).json.status).toBe("cancelled");
       const hostAnswers = await s.t.database.prisma.toolRequest.findMany({ where: { toolName: "placeOrder" }, orderBy: { createdAt: "asc" } });
@@ -226,7 +331,9 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
     const before = (await admin.listTasks({})).tasks.length;
     const model = new MockLanguageModelV3({ provider: "mock", modelId: "agent" });
     const POST = createChatHandler({ client: admin, model, demoUrl: demo.url });
-    const response = await POST(new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "" }) }));
+    const response = await POST(
+      new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "" }) }),
+    );
     expect(response.status).toBe(400);
     expect((await response.json()).error.field).toBe("message");
     expect((await admin.listTasks({})).tasks.length).toBe(before);
@@ -236,20 +343,33 @@ describe("AI SDK: a multi-step tool loop, stopped mid-tool", () => {
 describe("POST /api/tasks/{taskId}/work-items/start (inline work items)", () => {
   it("schedules and leases in one step; refused after the Stop (nothing starts) and for bad input (nothing written); agent tokens may not run work", async () => {
     const task = await admin.createTask({ title: "inline" });
-    const item = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: "inline-1", workerId: "me" });
+    const item = await s.worker.startWorkItem(task.id, {
+      kind: "remote_tool",
+      toolName: "inline.tool",
+      mechanism: "abort_signal",
+      intentVersion: task.intentVersion,
+      correlationId: "inline-1",
+      workerId: "me",
+    });
     expect(item).toMatchObject({ status: "running", leaseOwner: "me", correlationId: "inline-1" });
     expect(item.leaseToken).toBeTruthy();
     expect((await s.worker.heartbeat(item.id, { leaseToken: item.leaseToken })).cancelRequested).toBe(false);
     // a pool of another process cannot claim it: it was never queued for anyone else
     expect(await s.worker.claim({ workerId: "other", toolNames: ["inline.tool"] })).toBeNull();
 
-    const bad = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "" }).catch((e) => e);
+    const bad = await s.worker
+      .startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "" })
+      .catch((e) => e);
     expect(bad).toMatchObject({ status: 400 });
-    const agent = await s.agent.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" }).catch((e) => e);
+    const agent = await s.agent
+      .startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" })
+      .catch((e) => e);
     expect(agent).toMatchObject({ status: 403 });
 
     await admin.cancel(task.id, { reason: "stop" });
-    const late = await s.worker.startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" }).catch((e) => e);
+    const late = await s.worker
+      .startWorkItem(task.id, { kind: "remote_tool", toolName: "inline.tool", mechanism: "abort_signal", intentVersion: task.intentVersion, workerId: "me" })
+      .catch((e) => e);
     expect(late).toMatchObject({ status: 409, code: "cancel_requested" });
     expect((await admin.getTask(task.id)).workItems.map((w) => w.correlationId)).toEqual(["inline-1"]);
   });

@@ -135,9 +135,14 @@ export function createStopline(options: CreateStoplineOptions) {
   const hostContracts = (defs: Record<string, { stop: StopContract }>) => {
     if (options.host === false) return;
     const contracts = Object.entries(defs).map(([name, { stop }]) => ({
-      name, risk: stop.risk ?? (stop.commitsEffect ? "high" : "low"), mechanism: stop.mechanism, commitsEffect: !!stop.commitsEffect,
-      ...(stop.inspect ? { inspect: stop.inspect } : {}), ...(stop.cancel ? { cancel: stop.cancel } : {}),
-      ...(stop.rollback ? { rollback: stop.rollback } : {}), ...(stop.compensate ? { compensate: stop.compensate } : {}),
+      name,
+      risk: stop.risk ?? (stop.commitsEffect ? "high" : "low"),
+      mechanism: stop.mechanism,
+      commitsEffect: !!stop.commitsEffect,
+      ...(stop.inspect ? { inspect: stop.inspect } : {}),
+      ...(stop.cancel ? { cancel: stop.cancel } : {}),
+      ...(stop.rollback ? { rollback: stop.rollback } : {}),
+      ...(stop.compensate ? { compensate: stop.compensate } : {}),
     }));
     if (!host) host = hostTools({ client: worker, hostId: workerId, tools: contracts });
     else void host.add(contracts);
@@ -147,7 +152,11 @@ export function createStopline(options: CreateStoplineOptions) {
     const controller = new AbortController();
     const follow = new AbortController();
     const state: TaskState = {
-      id: task.id, intentVersion: task.intentVersion, signal: controller.signal, controller, follow,
+      id: task.id,
+      intentVersion: task.intentVersion,
+      signal: controller.signal,
+      controller,
+      follow,
       close: () => follow.abort(),
     };
     // The boundary, as soon as it is recorded: the task's own event stream (resumes by itself after a drop).
@@ -155,7 +164,13 @@ export function createStopline(options: CreateStoplineOptions) {
       try {
         for await (const event of client.events({ taskId: task.id, signal: follow.signal })) {
           if (event.type === "task.cancel_requested") {
-            controller.abort(new CancelledError(`the task was stopped${event.reason ? `: ${event.reason}` : ""}`, { status: null, code: "cancel_requested", details: { taskId: task.id } }));
+            controller.abort(
+              new CancelledError(`the task was stopped${event.reason ? `: ${event.reason}` : ""}`, {
+                status: null,
+                code: "cancel_requested",
+                details: { taskId: task.id },
+              }),
+            );
             follow.abort();
             return;
           }
@@ -174,7 +189,18 @@ export function createStopline(options: CreateStoplineOptions) {
   /** Runs one call as an inline work item; see the module comment for the stop rules. */
   async function runCall<O>(
     task: StoplineTask,
-    call: { kind: WorkItemKind; toolName: string; mechanism: Mechanism; commitsEffect: boolean; correlationId?: string; input: unknown; contract?: StopContract; signal?: AbortSignal; record?: (result: O) => unknown; resources?: readonly string[] },
+    call: {
+      kind: WorkItemKind;
+      toolName: string;
+      mechanism: Mechanism;
+      commitsEffect: boolean;
+      correlationId?: string;
+      input: unknown;
+      contract?: StopContract;
+      signal?: AbortSignal;
+      record?: (result: O) => unknown;
+      resources?: readonly string[];
+    },
     body: (ctx: ToolContext) => Promise<O>,
   ): Promise<O> {
     const state = task as TaskState;
@@ -182,8 +208,15 @@ export function createStopline(options: CreateStoplineOptions) {
     let item: ClaimedWorkItem;
     try {
       item = await worker.startWorkItem(task.id, {
-        kind: call.kind, toolName: call.toolName, mechanism: call.mechanism, commitsEffect: call.commitsEffect, intentVersion: task.intentVersion,
-        ...(call.correlationId ? { correlationId: call.correlationId } : {}), input: jsonSafe(call.input), workerId, leaseMs,
+        kind: call.kind,
+        toolName: call.toolName,
+        mechanism: call.mechanism,
+        commitsEffect: call.commitsEffect,
+        intentVersion: task.intentVersion,
+        ...(call.correlationId ? { correlationId: call.correlationId } : {}),
+        input: jsonSafe(call.input),
+        workerId,
+        leaseMs,
       });
     } catch (error) {
       if (error instanceof CancelledError) state.controller.abort(error);
@@ -207,7 +240,11 @@ export function createStopline(options: CreateStoplineOptions) {
           await abortableSleep(heartbeatMs, beats.signal);
           const hb = await worker.heartbeat(item.id, { ...lease, leaseMs }, { signal: beats.signal });
           if (hb.cancelRequested) {
-            const reason = new CancelledError("the task's cancellation was recorded (heartbeat)", { status: null, code: "cancel_requested", details: { taskId: task.id } });
+            const reason = new CancelledError("the task's cancellation was recorded (heartbeat)", {
+              status: null,
+              code: "cancel_requested",
+              details: { taskId: task.id },
+            });
             state.controller.abort(reason);
             stop(reason);
           }
@@ -222,7 +259,11 @@ export function createStopline(options: CreateStoplineOptions) {
     let checkpointPassed = false;
     let partial: { result: unknown; complete: boolean } | null = null;
     const ctx: ToolContext = {
-      signal: controller.signal, idempotencyKey: item.idempotencyKey, workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId,
+      signal: controller.signal,
+      idempotencyKey: item.idempotencyKey,
+      workItemId: item.id,
+      taskId: item.taskId,
+      toolCallId: item.correlationId,
       async checkpoint() {
         if (controller.signal.aborted) throw controller.signal.reason;
         await worker.checkpoint(item.id, lease);
@@ -251,8 +292,13 @@ export function createStopline(options: CreateStoplineOptions) {
     const key = call.correlationId;
     if (key) ctxByCall.set(key, ctx);
     const ref = (): CallRef => ({
-      workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
-      operationId: (submitted as { operationId: string } | null)?.operationId ?? null, providerRef: (submitted as { providerRef?: string } | null)?.providerRef ?? null, input: item.input,
+      workItemId: item.id,
+      taskId: item.taskId,
+      toolCallId: item.correlationId,
+      idempotencyKey: item.idempotencyKey,
+      operationId: (submitted as { operationId: string } | null)?.operationId ?? null,
+      providerRef: (submitted as { providerRef?: string } | null)?.providerRef ?? null,
+      input: item.input,
     });
     const complete = async (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra: Record<string, unknown> = {}) => {
       for (let attempt = 1; ; attempt++) {
@@ -280,7 +326,10 @@ export function createStopline(options: CreateStoplineOptions) {
       // The answer named everything the call holds: kinds written ahead and never named hold nothing.
       if (resources?.length) await worker.call("settleResourceIntents", { params: { id: item.id }, body: lease }).catch(() => {});
       // A commitment that never said submitted(): its service says what it did, and that is recorded as the effect.
-      const effect = submitted === null && call.commitsEffect ? await recordEffectOfSuccess(call.contract, ref(), { recordEffect: (e) => worker.submitted(item.id, { ...lease, ...e }) }) : {};
+      const effect =
+        submitted === null && call.commitsEffect
+          ? await recordEffectOfSuccess(call.contract, ref(), { recordEffect: (e) => worker.submitted(item.id, { ...lease, ...e }) })
+          : {};
       await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted), ...effect });
       return result;
     } catch (error) {
@@ -288,7 +337,7 @@ export function createStopline(options: CreateStoplineOptions) {
       const mayHaveSent = submitted !== null || (checkpointPassed && call.commitsEffect);
       const message = error instanceof Error ? error.message : String(error);
       if (!mayHaveSent) {
-        if (stopped || (error instanceof CancelledError)) {
+        if (stopped || error instanceof CancelledError) {
           const p = partial as { result: unknown; complete: boolean } | null;
           if (p) await complete(p.complete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(p.result) ?? null, partialComplete: p.complete });
           else await complete("cancelled");
@@ -298,11 +347,16 @@ export function createStopline(options: CreateStoplineOptions) {
         throw stopped ? controller.signal.reason : error;
       }
       // The action may have reached its service: the contract decides, never this process's guess.
-      await settleByContract(call.contract, ref(), { stopped, message, submitted: submitted !== null }, {
-        complete,
-        uncertain: (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }),
-        recordEffect: (effect) => worker.submitted(item.id, { ...lease, ...effect }),
-      });
+      await settleByContract(
+        call.contract,
+        ref(),
+        { stopped, message, submitted: submitted !== null },
+        {
+          complete,
+          uncertain: (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }),
+          recordEffect: (effect) => worker.submitted(item.id, { ...lease, ...effect }),
+        },
+      );
       throw stopped ? controller.signal.reason : error;
     } finally {
       beats.abort();
@@ -316,9 +370,11 @@ export function createStopline(options: CreateStoplineOptions) {
   function wrapTools<T extends Record<string, { tool: AiTool; stop: StopContract }>>(task: StoplineTask, defs: T): WrappedTools<T> {
     const out: Record<string, AiTool> = {};
     for (const [name, { tool, stop }] of Object.entries(defs)) {
-      if (stop.mechanism === "provider_cancel" && !stop.cancel) throw new TypeError(`wrapTools: ${name} declares mechanism "provider_cancel" but has no cancel(ref)`);
+      if (stop.mechanism === "provider_cancel" && !stop.cancel)
+        throw new TypeError(`wrapTools: ${name} declares mechanism "provider_cancel" but has no cancel(ref)`);
       if (stop.mechanism === "rollback" && !stop.rollback) throw new TypeError(`wrapTools: ${name} declares mechanism "rollback" but has no rollback(ref)`);
-      if (stop.resources?.length && !stop.inspect) throw new TypeError(`wrapTools: ${name} declares resources but has no inspect(ref) to report what a call whose answer was lost holds`);
+      if (stop.resources?.length && !stop.inspect)
+        throw new TypeError(`wrapTools: ${name} declares resources but has no inspect(ref) to report what a call whose answer was lost holds`);
       if (stop.commitsEffect && !stop.inspect && stop.mechanism !== "none") {
         throw new TypeError(`wrapTools: ${name} commits effects but has no inspect(ref) to ask its service what happened (or declare mechanism "none")`);
       }
@@ -333,8 +389,14 @@ export function createStopline(options: CreateStoplineOptions) {
           runCall(
             task,
             {
-              kind: stop.kind ?? (stop.commitsEffect ? "external_action" : "remote_tool"), toolName: name, mechanism: stop.mechanism,
-              commitsEffect: !!stop.commitsEffect, correlationId: options.toolCallId, input, contract: stop, signal: options.abortSignal,
+              kind: stop.kind ?? (stop.commitsEffect ? "external_action" : "remote_tool"),
+              toolName: name,
+              mechanism: stop.mechanism,
+              commitsEffect: !!stop.commitsEffect,
+              correlationId: options.toolCallId,
+              input,
+              contract: stop,
+              signal: options.abortSignal,
             },
             async (ctx) => {
               if (stop.commitsEffect) await ctx.checkpoint(); // the versioned check right before the commitment
@@ -351,14 +413,25 @@ export function createStopline(options: CreateStoplineOptions) {
    * Each generation of `model` becomes a `model_request` child (mechanism abort_signal): Stop aborts the
    * provider call itself; a half-written answer is kept as an incomplete partial result, never as an answer.
    */
-  function wrapModel<M extends { doGenerate: (options: any) => any; doStream: (options: any) => any; provider?: string; modelId?: string }>(task: StoplineTask, model: M): M {
+  function wrapModel<M extends { doGenerate: (options: any) => any; doStream: (options: any) => any; provider?: string; modelId?: string }>(
+    task: StoplineTask,
+    model: M,
+  ): M {
     const toolName = `model:${model.provider ?? "model"}:${model.modelId ?? "unknown"}`;
     const describe = (options: { prompt?: unknown[] }) => ({ messages: Array.isArray(options.prompt) ? options.prompt.length : 0 });
     const wrapped = Object.create(model) as M;
     wrapped.doGenerate = (options: { abortSignal?: AbortSignal; prompt?: unknown[] }) =>
       runCall(
         task,
-        { kind: "model_request", toolName, mechanism: "abort_signal", commitsEffect: false, input: describe(options), signal: options.abortSignal, record: (r: any) => ({ text: textOf(r?.content), finishReason: r?.finishReason ?? null }) },
+        {
+          kind: "model_request",
+          toolName,
+          mechanism: "abort_signal",
+          commitsEffect: false,
+          input: describe(options),
+          signal: options.abortSignal,
+          record: (r: any) => ({ text: textOf(r?.content), finishReason: r?.finishReason ?? null }),
+        },
         (ctx) => Promise.resolve(model.doGenerate({ ...options, abortSignal: ctx.signal })),
       );
     wrapped.doStream = (options: { abortSignal?: AbortSignal; prompt?: unknown[] }) =>
@@ -373,7 +446,10 @@ export function createStopline(options: CreateStoplineOptions) {
             let settle!: { resolve: () => void; reject: (e: unknown) => void };
             const ended = new Promise<void>((res, rej) => (settle = { resolve: res, reject: rej }));
             const onAbort = () => {
-              void ctx.reportPartial({ text }, { complete: false }).catch(() => {}).finally(() => settle.reject(ctx.signal.reason));
+              void ctx
+                .reportPartial({ text }, { complete: false })
+                .catch(() => {})
+                .finally(() => settle.reject(ctx.signal.reason));
             };
             ctx.signal.addEventListener("abort", onAbort, { once: true });
             const stream = (response.stream as ReadableStream<any>).pipeThrough(
@@ -420,7 +496,9 @@ function effectIds(submitted: { externalRecordId?: string; externalVersion?: str
 
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : "")).join("");
+  return content
+    .map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: string }).text ?? "") : ""))
+    .join("");
 }
 
 // Truthful tool results for the messages of a stopped turn (issue 25): the next turn's model reads what the ledger knows.

@@ -33,21 +33,34 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("AI SDK 7 on Node 2
   });
 
   it("Stop from the API while exportReport runs: the ai 7 loop ends, the model is not asked again, the export is cancelled at the service, and the summary matches the service's record", async () => {
-    agent = spawnProcess("ai7-agent", node22.node, ["--import", "tsx", "--import", "./lib/sdk/testing/ai-versions.mjs", "lib/sdk/testing/ai7-agent.ts"], {
-      STOPLINE_URL: s.http.url, STOPLINE_TOKEN: s.tokens.admin, STOPLINE_DEMO_URL: demo.url,
-    }, ROOT);
+    agent = spawnProcess(
+      "ai7-agent",
+      node22.node,
+      ["--import", "tsx", "--import", "./lib/sdk/testing/ai-versions.mjs", "lib/sdk/testing/ai7-agent.ts"],
+      {
+        STOPLINE_URL: s.http.url,
+        STOPLINE_TOKEN: s.tokens.admin,
+        STOPLINE_DEMO_URL: demo.url,
+      },
+      ROOT,
+    );
     const started = await agent.next("task", 60_000);
     expect(started).toMatchObject({ status: 200, spec: "v4" });
     expect(String(started.node)).toMatch(/^v22\./);
     expect(String(started.ai)).toMatch(/^7\./);
     const taskId = String(started.taskId);
 
-    const exportId = await eventually(async () => {
-      const begun = witnessLog(demo.db, "reports").find((w) => w.action === "export_started");
-      if (!begun) return undefined;
-      const row = (await (await fetch(`${demo.url}/reports/exports/${begun.subject}`)).json()) as { rowsWritten: number };
-      return row.rowsWritten > 20 ? begun.subject! : undefined;
-    }, "the export to be writing rows", 30_000, 20);
+    const exportId = await eventually(
+      async () => {
+        const begun = witnessLog(demo.db, "reports").find((w) => w.action === "export_started");
+        if (!begun) return undefined;
+        const row = (await (await fetch(`${demo.url}/reports/exports/${begun.subject}`)).json()) as { rowsWritten: number };
+        return row.rowsWritten > 20 ? begun.subject! : undefined;
+      },
+      "the export to be writing rows",
+      30_000,
+      20,
+    );
 
     expect((await admin.cancel(taskId, { reason: "the user pressed Stop" })).kind).toBe("boundary");
     const done = await agent.next("done", 30_000);
@@ -61,12 +74,26 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("AI SDK 7 on Node 2
 
     const detail = await admin.getTask(taskId);
     const byName = (name: string) => detail.workItems.filter((w) => w.toolName === name);
-    expect(byName("model:mock:agent7").map((w) => [w.kind, w.status])).toEqual([["model_request", "completed"], ["model_request", "completed"]]);
+    expect(byName("model:mock:agent7").map((w) => [w.kind, w.status])).toEqual([
+      ["model_request", "completed"],
+      ["model_request", "completed"],
+    ]);
     expect(byName("checkStock").map((w) => [w.correlationId, w.status])).toEqual([["call-stock", "completed"]]);
-    expect(byName("exportReport")[0]).toMatchObject({ correlationId: "call-export", mechanism: "provider_cancel", status: "partial", operationId: exportId, partialResult: { exportId, rowsWritten } });
+    expect(byName("exportReport")[0]).toMatchObject({
+      correlationId: "call-export",
+      mechanism: "provider_cancel",
+      status: "partial",
+      operationId: exportId,
+      partialResult: { exportId, rowsWritten },
+    });
     expect(summary.status).toBe("CANCELLED");
     expect(summary.cancelled_tool_calls).toEqual([
-      expect.objectContaining({ tool_call_id: "call-export", tool_name: "exportReport", cancellation_status: "CANCELLED", partial_result: { marker: "PARTIAL_RESULT", value: { exportId, rowsWritten } } }),
+      expect.objectContaining({
+        tool_call_id: "call-export",
+        tool_name: "exportReport",
+        cancellation_status: "CANCELLED",
+        partial_result: { marker: "PARTIAL_RESULT", value: { exportId, rowsWritten } },
+      }),
     ]);
     expect(summary.uncertain_tool_calls).toEqual([]);
   }, 120_000);

@@ -40,7 +40,10 @@ function clientWith(steps: Step[], options: { retries?: number; timeoutMs?: numb
     fetch: script.fetch,
     timeoutMs: options.timeoutMs,
     retry: {
-      retries: options.retries ?? 4, baseDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+      retries: options.retries ?? 4,
+      baseDelayMs: 200,
+      maxDelayMs: 5_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
       random: () => 0.5,
       sleep: async (ms) => void delays.push(ms),
     },
@@ -52,7 +55,19 @@ const networkReset = () => Object.assign(new TypeError("fetch failed"), { cause:
 
 describe("requests are built from the contract", () => {
   it("fills the path, sends the method, the bearer token and the JSON body the contract names", async () => {
-    const { client, requests } = clientWith([json(202, { kind: "boundary", boundary: { taskId: "t/1", intentVersion: 2, cancelRequestedAt: "2026-12-01T10:00:00.000Z", reason: "stop", requestedBy: "agent:a", alreadyRequested: false } })]);
+    const { client, requests } = clientWith([
+      json(202, {
+        kind: "boundary",
+        boundary: {
+          taskId: "t/1",
+          intentVersion: 2,
+          cancelRequestedAt: "2026-12-01T10:00:00.000Z",
+          reason: "stop",
+          requestedBy: "agent:a",
+          alreadyRequested: false,
+        },
+      }),
+    ]);
     const answer = await client.cancel("t/1", { reason: "stop" });
     expect(answer.kind).toBe("boundary");
     expect(requests).toEqual([
@@ -91,7 +106,13 @@ describe("retries", () => {
   });
 
   it("retries on network errors and 408/429 too; gives up after the configured retries with the last error", async () => {
-    const { client, delays, requests } = clientWith([networkReset(), apiError(408, "timeout"), apiError(429, "rate_limited"), apiError(500, "internal"), apiError(500, "internal")]);
+    const { client, delays, requests } = clientWith([
+      networkReset(),
+      apiError(408, "timeout"),
+      apiError(429, "rate_limited"),
+      apiError(500, "internal"),
+      apiError(500, "internal"),
+    ]);
     const error = await client.getCancellation("task_1").catch((e) => e);
     expect(error).toBeInstanceOf(StoplineError);
     expect(error).toMatchObject({ status: 500, code: "internal", attempts: 5 });
@@ -142,8 +163,13 @@ describe("retries", () => {
 
   it("call(name, …) reaches any JSON route of the contract; a route that is not idempotent (a review decision) is not retried", async () => {
     const { client, requests } = clientWith([apiError(503, "unavailable")]);
-    await expect(client.call("decideReviewItem", { params: { id: "r/1" }, body: { decision: "reject", reason: "no" } })).rejects.toMatchObject({ status: 503, attempts: 1 });
-    expect(requests).toEqual([expect.objectContaining({ method: "POST", url: `${BASE}/api/review-items/r%2F1/decision`, body: { decision: "reject", reason: "no" } })]);
+    await expect(client.call("decideReviewItem", { params: { id: "r/1" }, body: { decision: "reject", reason: "no" } })).rejects.toMatchObject({
+      status: 503,
+      attempts: 1,
+    });
+    expect(requests).toEqual([
+      expect.objectContaining({ method: "POST", url: `${BASE}/api/review-items/r%2F1/decision`, body: { decision: "reject", reason: "no" } }),
+    ]);
   });
 
   it("retry: false disables retrying", async () => {
@@ -193,7 +219,9 @@ describe("non-idempotent calls are never re-sent once they may have reached the 
 
   it("scheduleWorkItem without a correlationId or idempotencyKey: not retried", async () => {
     const { client, requests } = clientWith([apiError(502, "bad_gateway"), json(201, aWorkItem())]);
-    await expect(client.scheduleWorkItem("task_1", { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: 1 })).rejects.toMatchObject({ status: 502 });
+    await expect(
+      client.scheduleWorkItem("task_1", { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: 1 }),
+    ).rejects.toMatchObject({ status: 502 });
     expect(requests).toHaveLength(1);
   });
 
@@ -204,9 +232,19 @@ describe("non-idempotent calls are never re-sent once they may have reached the 
       apiError(409, "conflict", "a work item with this correlation id or idempotency key already exists (wi_9)", { details: { workItemId: "wi_9" } }),
       json(200, aTaskDetail({ workItems: [scheduled] })),
     ]);
-    const item = await client.scheduleWorkItem("task_1", { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: 1, correlationId: "count-1" });
+    const item = await client.scheduleWorkItem("task_1", {
+      kind: "local_worker",
+      toolName: "example.slow_count",
+      mechanism: "abort_signal",
+      intentVersion: 1,
+      correlationId: "count-1",
+    });
     expect(item.id).toBe("wi_9");
-    expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(["POST /api/tasks/task_1/work-items", "POST /api/tasks/task_1/work-items", "GET /api/tasks/task_1"]);
+    expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      "POST /api/tasks/task_1/work-items",
+      "POST /api/tasks/task_1/work-items",
+      "GET /api/tasks/task_1",
+    ]);
   });
 
   it("scheduleWorkItem: a duplicate correlationId for a DIFFERENT request stays a ConflictError", async () => {
@@ -215,11 +253,22 @@ describe("non-idempotent calls are never re-sent once they may have reached the 
       apiError(409, "conflict", "a work item with this correlation id or idempotency key already exists (wi_9)", { details: { workItemId: "wi_9" } }),
       json(200, aTaskDetail({ workItems: [other] })),
     ]);
-    await expect(client.scheduleWorkItem("task_1", { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: 1, correlationId: "count-1" })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      client.scheduleWorkItem("task_1", {
+        kind: "local_worker",
+        toolName: "example.slow_count",
+        mechanism: "abort_signal",
+        intentVersion: 1,
+        correlationId: "count-1",
+      }),
+    ).rejects.toBeInstanceOf(ConflictError);
   });
 
   it("complete: retried; a retry after a landed completion surfaces stale_lease with the outcome as current state", async () => {
-    const { client } = clientWith([apiError(503, "unavailable"), apiError(409, "stale_lease", "lease token is not current", { details: { workItemId: "wi_1", currentState: "completed" } })]);
+    const { client } = clientWith([
+      apiError(503, "unavailable"),
+      apiError(409, "stale_lease", "lease token is not current", { details: { workItemId: "wi_1", currentState: "completed" } }),
+    ]);
     const error = await client.complete("wi_1", { leaseToken: "l", outcome: "completed" }).catch((e) => e);
     expect(error).toBeInstanceOf(StaleLeaseError);
     expect(error).toMatchObject({ attempts: 2, details: { currentState: "completed" } });
@@ -228,8 +277,16 @@ describe("non-idempotent calls are never re-sent once they may have reached the 
 
 describe("typed errors from the API's error codes", () => {
   const cases: [Response, new (...args: never[]) => StoplineError, Record<string, unknown>][] = [
-    [apiError(409, "cancel_requested", "task t was cancelled", { details: { taskId: "t" } }), CancelledError, { status: 409, code: "cancel_requested", details: { taskId: "t" } }],
-    [apiError(409, "stale_intent", "prepared under 1, task at 2", { details: { currentIntentVersion: 2 } }), StaleIntentError, { code: "stale_intent", details: { currentIntentVersion: 2 } }],
+    [
+      apiError(409, "cancel_requested", "task t was cancelled", { details: { taskId: "t" } }),
+      CancelledError,
+      { status: 409, code: "cancel_requested", details: { taskId: "t" } },
+    ],
+    [
+      apiError(409, "stale_intent", "prepared under 1, task at 2", { details: { currentIntentVersion: 2 } }),
+      StaleIntentError,
+      { code: "stale_intent", details: { currentIntentVersion: 2 } },
+    ],
     [apiError(409, "stale_lease", "lease token is not current"), StaleLeaseError, { code: "stale_lease" }],
     [apiError(404, "not_found", "task t not found"), NotFoundError, { status: 404 }],
     [apiError(409, "conflict", "changed"), ConflictError, { code: "conflict" }],

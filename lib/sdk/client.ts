@@ -3,14 +3,7 @@ import { contract, type Contract, type RouteContract } from "../api/contract";
 import * as s from "../api/schemas";
 import { readEventStream } from "../events/read-sse";
 import type { ReviewItemStatus, TaskStage } from "../ledger/states";
-import {
-  ConflictError,
-  errorFromBody,
-  InvalidResponseError,
-  NetworkError,
-  SdkErrorCode,
-  StoplineError,
-} from "./errors";
+import { ConflictError, errorFromBody, InvalidResponseError, NetworkError, SdkErrorCode, StoplineError } from "./errors";
 import { abortableSleep, backoffDelay, isRetryableStatus, parseRetryAfter, resolveRetry, type ResolvedRetry, type RetryOptions } from "./retry";
 
 // ---- the API's types, inferred from the shared schemas (never re-declared) ---------------------------
@@ -226,7 +219,10 @@ export class StoplineClient {
     const baseUrl = options.baseUrl ?? envVar("STOPLINE_URL") ?? "http://localhost:3000";
     const token = options.token ?? envVar("STOPLINE_TOKEN");
     if (!baseUrl) throw new TypeError("StoplineClient: baseUrl is empty");
-    if (!token) throw new TypeError("StoplineClient: no token — pass { token } or set STOPLINE_TOKEN (create one with `npm run token:create -- --role agent --name my-agent` in Stopline)");
+    if (!token)
+      throw new TypeError(
+        "StoplineClient: no token — pass { token } or set STOPLINE_TOKEN (create one with `npm run token:create -- --role agent --name my-agent` in Stopline)",
+      );
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.#token = token;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -270,7 +266,9 @@ export class StoplineClient {
       const existing = (await this.getTask(taskId, options)).workItems.find((w) => w.id === existingId);
       const same =
         existing &&
-        existing.toolName === body.toolName.trim() && existing.kind === body.kind && existing.mechanism === body.mechanism &&
+        existing.toolName === body.toolName.trim() &&
+        existing.kind === body.kind &&
+        existing.mechanism === body.mechanism &&
         (!body.correlationId || existing.correlationId === body.correlationId.trim()) &&
         (!body.idempotencyKey || existing.idempotencyKey === body.idempotencyKey.trim());
       if (same) return existing;
@@ -329,7 +327,11 @@ export class StoplineClient {
       const summary = await this.getCancellation(taskId, { signal: options.signal });
       if (summary.status !== "IN_PROGRESS" && summary.settled_at) return summary;
       if (Date.now() >= deadline) {
-        throw new NetworkError(`the Stop of task ${taskId} did not settle within ${options.timeoutMs ?? 60_000} ms (still ${summary.status})`, { status: null, code: "timeout", details: { taskId } });
+        throw new NetworkError(`the Stop of task ${taskId} did not settle within ${options.timeoutMs ?? 60_000} ms (still ${summary.status})`, {
+          status: null,
+          code: "timeout",
+          details: { taskId },
+        });
       }
       await abortableSleep(options.intervalMs ?? 200, options.signal);
     }
@@ -480,7 +482,11 @@ export class StoplineClient {
         try {
           response = await this.#fetch(url, {
             method: "GET",
-            headers: { accept: "text/event-stream", authorization: `Bearer ${this.#token}`, ...(cursor !== undefined ? { "last-event-id": String(cursor) } : {}) },
+            headers: {
+              accept: "text/event-stream",
+              authorization: `Bearer ${this.#token}`,
+              ...(cursor !== undefined ? { "last-event-id": String(cursor) } : {}),
+            },
             signal: connection.signal,
           });
         } catch (error) {
@@ -495,7 +501,11 @@ export class StoplineClient {
         }
         const type = response.headers.get("content-type") ?? "";
         if (!/^text\/event-stream\b/i.test(type) || !response.body) {
-          throw new InvalidResponseError(`${label} answered ${response.status} with "${type || "no content type"}", not an event stream`, { status: response.status, code: SdkErrorCode.invalidResponse, route: label });
+          throw new InvalidResponseError(`${label} answered ${response.status} with "${type || "no content type"}", not an event stream`, {
+            status: response.status,
+            code: SdkErrorCode.invalidResponse,
+            route: label,
+          });
         }
         // Half-open connections: any byte (the server's heartbeat comments included) proves the stream alive.
         let lastByteAt = Date.now();
@@ -507,9 +517,12 @@ export class StoplineClient {
             },
           }),
         );
-        idleTimer = setInterval(() => {
-          if (Date.now() - lastByteAt > idleTimeoutMs) connection.abort(new Idle());
-        }, Math.min(idleTimeoutMs, 5_000));
+        idleTimer = setInterval(
+          () => {
+            if (Date.now() - lastByteAt > idleTimeoutMs) connection.abort(new Idle());
+          },
+          Math.min(idleTimeoutMs, 5_000),
+        );
         for await (const message of readEventStream(watched)) {
           if (message.event === "error") break; // the server could not read the ledger: reconnect and resume
           if (message.event !== "ledger") continue;
@@ -529,9 +542,15 @@ export class StoplineClient {
         failure =
           error instanceof StoplineError
             ? error
-            : new NetworkError(`${label}: the event stream broke (${connection.signal.reason instanceof Idle ? `no data for ${idleTimeoutMs} ms` : describeNetworkError(error)})`, {
-                status: null, code: SdkErrorCode.networkError, route: label, cause: error,
-              });
+            : new NetworkError(
+                `${label}: the event stream broke (${connection.signal.reason instanceof Idle ? `no data for ${idleTimeoutMs} ms` : describeNetworkError(error)})`,
+                {
+                  status: null,
+                  code: SdkErrorCode.networkError,
+                  route: label,
+                  cause: error,
+                },
+              );
       } finally {
         clearInterval(idleTimer);
         signal?.removeEventListener("abort", onAbort);
@@ -585,7 +604,13 @@ export class StoplineClient {
         const timedOut = error instanceof Timeout;
         const failure = timedOut
           ? new NetworkError(`${label}: no answer within ${error.ms} ms`, { status: null, code: SdkErrorCode.timeout, route: label, attempts: attempt })
-          : new NetworkError(`${label}: ${describeNetworkError(error)}`, { status: null, code: SdkErrorCode.networkError, route: label, attempts: attempt, cause: error });
+          : new NetworkError(`${label}: ${describeNetworkError(error)}`, {
+              status: null,
+              code: SdkErrorCode.networkError,
+              route: label,
+              attempts: attempt,
+              cause: error,
+            });
         if (canRetry && (repeat === "idempotent" || (!timedOut && provablyNeverSent(error)))) {
           await policy.sleep(backoffDelay(attempt - 1, policy), args.signal);
           continue;
@@ -654,7 +679,13 @@ interface SendArgs extends CallOptions {
 
 function parseAnswer(route: RouteContract, label: string, answer: { status: number; text: string }, attempts: number): unknown {
   const invalid = (why: string, details: Record<string, unknown> = {}) =>
-    new InvalidResponseError(`${label} answered ${answer.status}, ${why}`, { status: answer.status, code: SdkErrorCode.invalidResponse, route: label, attempts, details });
+    new InvalidResponseError(`${label} answered ${answer.status}, ${why}`, {
+      status: answer.status,
+      code: SdkErrorCode.invalidResponse,
+      route: label,
+      attempts,
+      details,
+    });
   if (!route.response) return answer.text ? safeJson(answer.text) : undefined;
   let json: unknown;
   try {
@@ -664,9 +695,15 @@ function parseAnswer(route: RouteContract, label: string, answer: { status: numb
   }
   const parsed = route.response.safeParse(json);
   if (!parsed.success) {
-    throw invalid(`with a body that breaks the contract: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")}`, {
-      issues: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "(body)", message: i.message })),
-    });
+    throw invalid(
+      `with a body that breaks the contract: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+        .join("; ")}`,
+      {
+        issues: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "(body)", message: i.message })),
+      },
+    );
   }
   return parsed.data;
 }
@@ -676,14 +713,27 @@ function parseEvent(data: string, label: string, status: number): LedgerEventRec
   try {
     json = JSON.parse(data);
   } catch {
-    throw new InvalidResponseError(`${label}: an event's data is not JSON`, { status, code: SdkErrorCode.invalidResponse, route: label, details: { data: data.slice(0, 500) } });
+    throw new InvalidResponseError(`${label}: an event's data is not JSON`, {
+      status,
+      code: SdkErrorCode.invalidResponse,
+      route: label,
+      details: { data: data.slice(0, 500) },
+    });
   }
   const parsed = s.LedgerEventRecordSchema.safeParse(json);
   if (!parsed.success) {
-    throw new InvalidResponseError(`${label}: an event breaks the contract: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, {
-      status, code: SdkErrorCode.invalidResponse, route: label,
-      details: { issues: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })) },
-    });
+    throw new InvalidResponseError(
+      `${label}: an event breaks the contract: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ")}`,
+      {
+        status,
+        code: SdkErrorCode.invalidResponse,
+        route: label,
+        details: { issues: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })) },
+      },
+    );
   }
   return parsed.data;
 }

@@ -57,17 +57,26 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
 
   const gate = new Gate();
   const how: Instrumentation =
-    which === ConformanceCase.duringRead ? { gate: { at: underWay(tool), gate } }
-    : which === ConformanceCase.beforeCommitment ? { gate: { at: "checkpoint", gate } }
-    : which === ConformanceCase.duringSubmission ? { gate: { at: "afterSubmitted", gate } }
-    : which === ConformanceCase.replyLostAfterCommit ? { loseReply: true }
-    : {};
+    which === ConformanceCase.duringRead
+      ? { gate: { at: underWay(tool), gate } }
+      : which === ConformanceCase.beforeCommitment
+        ? { gate: { at: "checkpoint", gate } }
+        : which === ConformanceCase.duringSubmission
+          ? { gate: { at: "afterSubmitted", gate } }
+          : which === ConformanceCase.replyLostAfterCommit
+            ? { loseReply: true }
+            : {};
   how.fired = { replyLost: false, cancelRefused: false };
   const runnable = instrument(tool, how);
   const task = await o.agent.createTask({ title: `stop conformance: ${tool.name} — ${which}` });
   const item = await o.agent.scheduleWorkItem(task.id, {
-    kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: task.intentVersion,
-    input: o.input as never, correlationId: `conformance-${which}-${Date.now().toString(36)}`,
+    kind: tool.kind,
+    toolName: tool.name,
+    mechanism: tool.mechanism,
+    commitsEffect: tool.commitsEffect,
+    intentVersion: task.intentVersion,
+    input: o.input as never,
+    correlationId: `conformance-${which}-${Date.now().toString(36)}`,
   });
   const stop = () => o.agent.cancel(task.id, { reason: `stop conformance: ${which}` });
 
@@ -80,7 +89,13 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
     let settled!: () => void;
     const ended = new Promise<void>((r) => (settled = r));
     const worker = runWorker({
-      client: o.worker, tools: [runnable], workerId: `stop-conformance-${which}`, pollMs: 50, leaseMs: 6_000, heartbeatMs: 200, signal: halt.signal,
+      client: o.worker,
+      tools: [runnable],
+      workerId: `stop-conformance-${which}`,
+      pollMs: 50,
+      leaseMs: 6_000,
+      heartbeatMs: 200,
+      signal: halt.signal,
       onEvent: (e) => e.type === "settled" && e.workItemId === item.id && settled(),
     });
     if (which === ConformanceCase.afterSuccess || which === ConformanceCase.replyLostAfterCommit) {
@@ -106,7 +121,11 @@ async function runCase(o: StopConformanceOptions, which: ConformanceCase): Promi
   // The reply is "lost" only if the tool reported submitting: otherwise the case tested nothing.
   if (which === ConformanceCase.replyLostAfterCommit && !how.fired.replyLost) [missed, why] = [true, "the tool never reported submitting: no reply to lose"];
   return {
-    case: which, title, stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary", reported, service,
+    case: which,
+    title,
+    stopline: call ? `${missed ? `(not reached: ${why}) ` : ""}${call.outcome.label}` : "not in the summary",
+    reported,
+    service,
     verdict: caseVerdict({ reported, service, commitsEffect: tool.commitsEffect, reached: !missed, gatedAtCheckpoint: how.gate?.at === "checkpoint" }),
   };
 }
@@ -127,14 +146,25 @@ function refOf(task: TaskDetail, workItemId: string): CallRef {
   const item = task.workItems.find((w) => w.id === workItemId)!;
   const effect = task.sideEffects.find((e) => e.workItemId === workItemId);
   return {
-    workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey,
-    operationId: item.operationId ?? effect?.operationId ?? null, providerRef: item.providerRef ?? effect?.providerRef ?? null, input: item.input,
+    workItemId: item.id,
+    taskId: item.taskId,
+    toolCallId: item.correlationId,
+    idempotencyKey: item.idempotencyKey,
+    operationId: item.operationId ?? effect?.operationId ?? null,
+    providerRef: item.providerRef ?? effect?.providerRef ?? null,
+    input: item.input,
   };
 }
 
 async function serviceSays(o: StopConformanceOptions, ref: CallRef): Promise<ServiceSays> {
   const answers: ServiceSays[] = [];
-  if (o.tool.inspect) answers.push(await o.tool.inspect(ref).then((x: { status: ServiceSays }) => x.status, () => "unknown" as const));
+  if (o.tool.inspect)
+    answers.push(
+      await o.tool.inspect(ref).then(
+        (x: { status: ServiceSays }) => x.status,
+        () => "unknown" as const,
+      ),
+    );
   if (o.witness) answers.push(await o.witness(ref).catch(() => "unknown" as const));
   if (!answers.length) return "not_asked";
   for (const a of ["committed", "running", "unknown", "not_committed"] as const) if (answers.includes(a)) return a;

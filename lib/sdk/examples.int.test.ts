@@ -34,13 +34,19 @@ function printedSummary(stdout: string) {
 describe(`the examples against a running app (${provider})`, () => {
   it("the agent creates a task, schedules three counts, presses Stop, follows the events and prints the settled summary; the external worker keeps partial results", async () => {
     const worker = spawnTsx("external-worker", path.join(EXAMPLES, "external-worker.ts"), [], {
-      STOPLINE_URL: s.http.url, STOPLINE_TOKEN: s.tokens.worker, STOPLINE_WORKER_ID: "example-worker", STOPLINE_HEARTBEAT_MS: "300",
+      STOPLINE_URL: s.http.url,
+      STOPLINE_TOKEN: s.tokens.worker,
+      STOPLINE_WORKER_ID: "example-worker",
+      STOPLINE_HEARTBEAT_MS: "300",
     });
     started.push(worker);
     await worker.printed("serving example.slow_count");
 
     const agent = spawnTsx("agent", path.join(EXAMPLES, "agent.ts"), [], {
-      STOPLINE_URL: s.http.url, STOPLINE_TOKEN: s.tokens.agent, STOPLINE_STOP_AFTER_MS: "1500", STOPLINE_AGENT_TIMEOUT_MS: "40000",
+      STOPLINE_URL: s.http.url,
+      STOPLINE_TOKEN: s.tokens.agent,
+      STOPLINE_STOP_AFTER_MS: "1500",
+      STOPLINE_AGENT_TIMEOUT_MS: "40000",
     });
     started.push(agent);
     const { code } = await agent.exited;

@@ -59,7 +59,17 @@ export function hostTools(options: HostToolsOptions): ToolHostHandle {
   const register = async () => {
     if (!tools.size) return;
     await client.call("registerToolHost", {
-      body: { hostId, leaseMs, tools: [...tools.values()].map((t) => ({ name: t.name, capabilities: [...actionsOf(t)], risk: t.risk, mechanism: t.mechanism, commitsEffect: !!t.commitsEffect })) },
+      body: {
+        hostId,
+        leaseMs,
+        tools: [...tools.values()].map((t) => ({
+          name: t.name,
+          capabilities: [...actionsOf(t)],
+          risk: t.risk,
+          mechanism: t.mechanism,
+          commitsEffect: !!t.commitsEffect,
+        })),
+      },
       signal,
     });
   };

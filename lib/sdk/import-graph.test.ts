@@ -19,7 +19,10 @@ const FORBIDDEN_PACKAGES = [/^prisma$/, /^@prisma\//, /^better-sqlite3$/, /^pg$/
 const ALLOWED_PACKAGES = new Set(["zod", "eventsource-parser"]);
 const FORBIDDEN_FILES: { test: (rel: string) => boolean; why: string }[] = [
   { test: (rel) => rel.startsWith("lib/db/"), why: "the database layer (Prisma)" },
-  { test: (rel) => rel.startsWith("lib/ledger/") && !["lib/ledger/states.ts", "lib/ledger/progress.ts", "lib/ledger/events.ts"].includes(rel), why: "the ledger's write and query code (only lib/ledger/states.ts, progress.ts and events.ts — the event catalogue — plain constants, types and schemas, are allowed)" },
+  {
+    test: (rel) => rel.startsWith("lib/ledger/") && !["lib/ledger/states.ts", "lib/ledger/progress.ts", "lib/ledger/events.ts"].includes(rel),
+    why: "the ledger's write and query code (only lib/ledger/states.ts, progress.ts and events.ts — the event catalogue — plain constants, types and schemas, are allowed)",
+  },
   { test: (rel) => rel === "lib/api/route.ts", why: "the server's route wrapper" },
   { test: (rel) => rel === "lib/api/http-errors.ts", why: "the server's error mapping" },
 ];

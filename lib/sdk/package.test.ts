@@ -54,7 +54,11 @@ afterAll(async () => {
 async function sh(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}, timeout = 180_000) {
   return run(command, args, { cwd, env: { ...env, ...extraEnv }, timeout, maxBuffer: 20 * 1024 * 1024 }).then(
     (r) => ({ code: 0, out: `${r.stdout}${r.stderr}`, stdout: r.stdout }),
-    (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: typeof e.code === "number" ? e.code : 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}${e.stdout || e.stderr ? "" : e.message}`, stdout: e.stdout ?? "" }),
+    (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({
+      code: typeof e.code === "number" ? e.code : 1,
+      out: `${e.stdout ?? ""}${e.stderr ?? ""}${e.stdout || e.stderr ? "" : e.message}`,
+      stdout: e.stdout ?? "",
+    }),
   );
 }
 
@@ -62,7 +66,17 @@ function project(name: string, pkg: Record<string, unknown>, compilerOptions: Re
   const dir = path.join(PROJECT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `consumer-${name}`, private: true, ...pkg }, null, 2));
-  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: "es2022", types: ["node"], ...compilerOptions }, include: ["*.ts", "*.mts", "*.cts"] }, null, 2));
+  writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: "es2022", types: ["node"], ...compilerOptions },
+        include: ["*.ts", "*.mts", "*.cts"],
+      },
+      null,
+      2,
+    ),
+  );
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
   return dir;
 }
@@ -91,15 +105,34 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     const built = await sh(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "build-sdk.ts"), OUT], ROOT);
     expect(built.code, built.out).toBe(0);
     const files = readdirSync(OUT);
-    expect(files).toEqual(expect.arrayContaining(["index.mjs", "index.cjs", "index.d.mts", "index.d.cts", "ai.mjs", "ai.cjs", "ai.d.mts", "ai.d.cts", "README.md", "CHANGELOG.md", "package.json"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "index.mjs",
+        "index.cjs",
+        "index.d.mts",
+        "index.d.cts",
+        "ai.mjs",
+        "ai.cjs",
+        "ai.d.mts",
+        "ai.d.cts",
+        "README.md",
+        "CHANGELOG.md",
+        "package.json",
+      ]),
+    );
     expect(existsSync(path.join(OUT, "bin", "stopline-mcp-stdio.mjs"))).toBe(true);
     for (const file of files.filter((f) => /\.(mjs|cjs)$/.test(f))) {
       const code = readFileSync(path.join(OUT, file), "utf8");
       expect(code, file).not.toMatch(/prisma|better-sqlite3|from "pg"|require\("pg"\)|from "node:|require\("node:|from "ai"|require\("ai"\)/);
-      const specifiers = [...code.matchAll(/^(?:import|export)\b[^;\n]*?from\s*"([^"]+)"|^import\s*"([^"]+)"|\brequire\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+      const specifiers = [...code.matchAll(/^(?:import|export)\b[^;\n]*?from\s*"([^"]+)"|^import\s*"([^"]+)"|\brequire\("([^"]+)"\)/gm)].map(
+        (m) => m[1] ?? m[2] ?? m[3],
+      );
       expect(specifiers.length, `${file} imports something`).toBeGreaterThan(0);
       const bare = specifiers.filter((s) => !s.startsWith("."));
-      expect([...new Set(bare)].filter((b) => !/^(zod|eventsource-parser)(\/|$)/.test(b)), file).toEqual([]);
+      expect(
+        [...new Set(bare)].filter((b) => !/^(zod|eventsource-parser)(\/|$)/.test(b)),
+        file,
+      ).toEqual([]);
     }
     // declarations are bundled: no relative import without an extension (TS2834 under nodenext)
     for (const file of files.filter((f) => /\.d\.[cm]ts$/.test(f))) {
@@ -108,7 +141,9 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     }
     const pkg = JSON.parse(readFileSync(path.join(OUT, "package.json"), "utf8"));
     expect(pkg).toMatchObject({
-      name: "@stopline/sdk", type: "module", bin: { "stopline-mcp-stdio": "bin/stopline-mcp-stdio.mjs" },
+      name: "@stopline/sdk",
+      type: "module",
+      bin: { "stopline-mcp-stdio": "bin/stopline-mcp-stdio.mjs" },
       exports: {
         ".": { import: { types: "./index.d.mts", default: "./index.mjs" }, require: { types: "./index.d.cts", default: "./index.cjs" } },
         "./ai": { import: { types: "./ai.d.mts", default: "./ai.mjs" }, require: { types: "./ai.d.cts", default: "./ai.cjs" } },
@@ -131,7 +166,9 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     expect(lint.out).toMatch(/All good/);
     const attw = await sh(path.join(BIN, "attw"), [tarball, "--format", "json"], ROOT);
     expect(attw.code, attw.out.slice(0, 3_000)).toBe(0);
-    const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> } };
+    const report = JSON.parse(attw.stdout) as {
+      analysis: { problems: unknown[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> };
+    };
     expect(report.analysis.problems).toEqual([]);
     const resolved = report.analysis.entrypoints["."].resolutions;
     expect(resolved["node16-cjs"].resolution?.fileName).toMatch(/index\.d\.cts$/);
@@ -148,22 +185,48 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     expect(existsSync(path.join(PROJECT, "node_modules", "@stopline", "sdk", "index.cjs"))).toBe(true);
 
     const quickstart = readmeQuickstart();
-    const cjs = project("cjs", {}, { module: "nodenext", moduleResolution: "nodenext" }, {
-      "usage.ts": USAGE, "quickstart.ts": quickstart, "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n',
-      "require.cjs": 'const sdk = require("@stopline/sdk"); const ai = require("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
-    });
-    const esm = project("esm", { type: "module" }, { module: "nodenext", moduleResolution: "nodenext" }, {
-      "usage.ts": USAGE, "quickstart.ts": quickstart, "main.ts": 'import { probe } from "./usage.js";\nconsole.log(probe);\n',
-      "import.mjs": 'const sdk = await import("@stopline/sdk"); const ai = await import("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
-    });
-    const bundler = project("bundler", { type: "module" }, { module: "esnext", moduleResolution: "bundler" }, { "usage.ts": USAGE, "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n' });
+    const cjs = project(
+      "cjs",
+      {},
+      { module: "nodenext", moduleResolution: "nodenext" },
+      {
+        "usage.ts": USAGE,
+        "quickstart.ts": quickstart,
+        "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n',
+        "require.cjs":
+          'const sdk = require("@stopline/sdk"); const ai = require("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
+      },
+    );
+    const esm = project(
+      "esm",
+      { type: "module" },
+      { module: "nodenext", moduleResolution: "nodenext" },
+      {
+        "usage.ts": USAGE,
+        "quickstart.ts": quickstart,
+        "main.ts": 'import { probe } from "./usage.js";\nconsole.log(probe);\n',
+        "import.mjs":
+          'const sdk = await import("@stopline/sdk"); const ai = await import("@stopline/sdk/ai"); console.log(typeof sdk.StoplineClient, typeof sdk.runWorker, typeof ai.createStopline);',
+      },
+    );
+    const bundler = project(
+      "bundler",
+      { type: "module" },
+      { module: "esnext", moduleResolution: "bundler" },
+      { "usage.ts": USAGE, "main.ts": 'import { probe } from "./usage";\nconsole.log(probe);\n' },
+    );
 
     for (const dir of [cjs, esm, bundler]) {
       const checked = await sh(path.join(BIN, "tsc"), ["-p", dir], dir);
       expect(checked.code, `${path.basename(dir)}: ${checked.out}`).toBe(0);
     }
     // the same files fail to typecheck when the declarations are broken: the check can fail
-    const broken = project("broken", { type: "module" }, { module: "nodenext", moduleResolution: "nodenext" }, { "usage.ts": 'import { NoSuchExport } from "@stopline/sdk";\nexport const x = NoSuchExport;\n' });
+    const broken = project(
+      "broken",
+      { type: "module" },
+      { module: "nodenext", moduleResolution: "nodenext" },
+      { "usage.ts": 'import { NoSuchExport } from "@stopline/sdk";\nexport const x = NoSuchExport;\n' },
+    );
     expect((await sh(path.join(BIN, "tsc"), ["-p", broken], broken)).out).toMatch(/has no exported member 'NoSuchExport'/);
 
     const required = await sh(process.execPath, ["require.cjs"], cjs);
@@ -174,7 +237,11 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
       const usage = await sh(path.join(BIN, "tsx"), ["main.ts"], dir);
       expect(usage.stdout.trim(), `${path.basename(dir)}: ${usage.out}`).toBe(EXPECTED_PROBE);
     }
-    const bundled = await sh(path.join(BIN, "esbuild"), ["main.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=out.mjs", "--log-level=warning"], bundler);
+    const bundled = await sh(
+      path.join(BIN, "esbuild"),
+      ["main.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=out.mjs", "--log-level=warning"],
+      bundler,
+    );
     expect(bundled.code, bundled.out).toBe(0);
     expect(readFileSync(path.join(bundler, "out.mjs"), "utf8")).toContain("waitForCancellation"); // the SDK itself is in the bundle
     const ran = await sh(process.execPath, ["out.mjs"], bundler);
@@ -188,11 +255,26 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     const port = await freePort();
     const db = path.join(PROJECT, "stopline.db");
     const mcpConfig = path.join(PROJECT, "stopline.mcp.json");
-    writeFileSync(mcpConfig, JSON.stringify({ servers: { demo: { stdio: { command: process.execPath, args: ["--import", "tsx", "lib/tools/adapters/demo-mcp-server.ts"], cwd: ROOT } } } }));
+    writeFileSync(
+      mcpConfig,
+      JSON.stringify({
+        servers: { demo: { stdio: { command: process.execPath, args: ["--import", "tsx", "lib/tools/adapters/demo-mcp-server.ts"], cwd: ROOT } } },
+      }),
+    );
     const { DATABASE_URL: _db, ...serverEnv } = env;
     server = spawn("npm", ["start"], {
-      cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"],
-      env: { ...serverEnv, PORT: String(port), DATABASE_URL: `file:${db}`, STOPLINE_BOOTSTRAP_TOKEN: TOKEN, STOPLINE_DEMO: "0", STOPLINE_DEMO_ACCOUNTS: "0", STOPLINE_MCP_CONFIG: mcpConfig },
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...serverEnv,
+        PORT: String(port),
+        DATABASE_URL: `file:${db}`,
+        STOPLINE_BOOTSTRAP_TOKEN: TOKEN,
+        STOPLINE_DEMO: "0",
+        STOPLINE_DEMO_ACCOUNTS: "0",
+        STOPLINE_MCP_CONFIG: mcpConfig,
+      },
     });
     let log = "";
     await new Promise<void>((resolve, reject) => {
@@ -217,7 +299,11 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
       const out = await sh(path.join(BIN, "tsx"), ["quickstart.ts"], dir, { STOPLINE_URL: url, STOPLINE_TOKEN: TOKEN }, 60_000);
       const [line, calls] = out.stdout.trim().split("\n");
       expect(line, `${path.basename(dir)}: ${out.out}`).toMatch(/^CANCELLED — Stopped new work\./);
-      const cancelled = JSON.parse(calls) as { tool_call_id: string; cancellation_status: string; partial_result: { marker: string; value: { counted: number } } }[];
+      const cancelled = JSON.parse(calls) as {
+        tool_call_id: string;
+        cancellation_status: string;
+        partial_result: { marker: string; value: { counted: number } };
+      }[];
       expect(cancelled).toHaveLength(1);
       expect(cancelled[0]).toMatchObject({ tool_call_id: "count-1", cancellation_status: "CANCELLED", partial_result: { marker: "PARTIAL_RESULT" } });
       expect(cancelled[0].partial_result.value.counted).toBeGreaterThan(0);
@@ -228,7 +314,9 @@ describe("@stopline/sdk, packed and installed as Node projects use it", () => {
     const bin = path.join(PROJECT, "node_modules", ".bin", "stopline-mcp-stdio");
     expect(existsSync(bin)).toBe(true);
     const client = new Client({ name: "inspector-like", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: bin, cwd: PROJECT, stderr: "ignore", env: { PATH: env.PATH ?? "", STOPLINE_URL: url, STOPLINE_TOKEN: TOKEN } }));
+    await client.connect(
+      new StdioClientTransport({ command: bin, cwd: PROJECT, stderr: "ignore", env: { PATH: env.PATH ?? "", STOPLINE_URL: url, STOPLINE_TOKEN: TOKEN } }),
+    );
     try {
       const listed = await waitForTools(client);
       expect(listed).toContain("count_slowly");

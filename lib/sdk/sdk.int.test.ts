@@ -29,9 +29,12 @@ afterEach(async () => {
 afterAll(async () => s?.close());
 
 function spawnWorker(workerId: string, mode: "count" | { order: string } | { hostedOrder: string }): TestProcess {
-  const args = mode === "count" ? [s.http.url, s.tokens.worker, workerId, "count"]
-    : "order" in mode ? [s.http.url, s.tokens.worker, workerId, "order", mode.order, s.service.url]
-    : [s.http.url, s.tokens.worker, workerId, "hosted-order", mode.hostedOrder, s.service.url];
+  const args =
+    mode === "count"
+      ? [s.http.url, s.tokens.worker, workerId, "count"]
+      : "order" in mode
+        ? [s.http.url, s.tokens.worker, workerId, "order", mode.order, s.service.url]
+        : [s.http.url, s.tokens.worker, workerId, "hosted-order", mode.hostedOrder, s.service.url];
   const p = spawnTsx(workerId, SDK_WORKER, args, { SDK_WORKER_LEASE_MS: String(LEASE_MS) });
   processes.add(p);
   return p;
@@ -42,10 +45,14 @@ const ofType = <E extends { type: string }>(events: E[], type: string) => events
 const itemOf = (task: TaskDetail, id: string) => task.workItems.find((w) => w.id === id)!;
 
 async function settledSummary(taskId: string, timeoutMs = 30_000) {
-  return eventually(async () => {
-    const summary = await s.agent.getCancellation(taskId);
-    return summary.status === "IN_PROGRESS" ? undefined : summary;
-  }, `the summary of task ${taskId} leaving IN_PROGRESS`, timeoutMs);
+  return eventually(
+    async () => {
+      const summary = await s.agent.getCancellation(taskId);
+      return summary.status === "IN_PROGRESS" ? undefined : summary;
+    },
+    `the summary of task ${taskId} leaving IN_PROGRESS`,
+    timeoutMs,
+  );
 }
 
 describe(`the SDK client against the real API (${provider})`, () => {
@@ -54,11 +61,27 @@ describe(`the SDK client against the real API (${provider})`, () => {
     expect(task).toMatchObject({ stage: "active", intentVersion: 1, ownerId: "sdk-agent" });
     const items = [];
     for (const n of [1, 2, 3]) {
-      items.push(await s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "sdk.nobody_serves_this", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: `step-${n}`, input: { n } }));
+      items.push(
+        await s.agent.scheduleWorkItem(task.id, {
+          kind: "local_worker",
+          toolName: "sdk.nobody_serves_this",
+          mechanism: "abort_signal",
+          intentVersion: task.intentVersion,
+          correlationId: `step-${n}`,
+          input: { n },
+        }),
+      );
     }
     expect(items.map((i) => i.status)).toEqual(["queued", "queued", "queued"]);
     // idempotent scheduling: the same correlationId again returns the same item, not a second one
-    const again = await s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "sdk.nobody_serves_this", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: "step-1", input: { n: 1 } });
+    const again = await s.agent.scheduleWorkItem(task.id, {
+      kind: "local_worker",
+      toolName: "sdk.nobody_serves_this",
+      mechanism: "abort_signal",
+      intentVersion: task.intentVersion,
+      correlationId: "step-1",
+      input: { n: 1 },
+    });
     expect(again.id).toBe(items[0].id);
     expect((await s.agent.getTask(task.id)).workItems).toHaveLength(3);
     expect((await s.agent.listTasks({ status: ["active"], conversationId: "sdk-conv" })).tasks.map((t) => t.id)).toContain(task.id);
@@ -66,7 +89,12 @@ describe(`the SDK client against the real API (${provider})`, () => {
     // What Stop would do, before it is pressed (writes nothing)
     const preview = await s.agent.stopPreview(task.id);
     expect(preview).toMatchObject({ state: "would_stop", headline: "3 queued steps will never start." });
-    if (preview.state === "would_stop") expect(preview.children.map((c) => [c.tool_call_id, c.action, c.preview.headed_for])).toEqual([["step-1", "abort", "never_started"], ["step-2", "abort", "never_started"], ["step-3", "abort", "never_started"]]);
+    if (preview.state === "would_stop")
+      expect(preview.children.map((c) => [c.tool_call_id, c.action, c.preview.headed_for])).toEqual([
+        ["step-1", "abort", "never_started"],
+        ["step-2", "abort", "never_started"],
+        ["step-3", "abort", "never_started"],
+      ]);
 
     const stop = await s.agent.cancel(task.id, { reason: "the user pressed Stop" });
     expect(stop).toMatchObject({ kind: "boundary", boundary: { taskId: task.id, intentVersion: 2, alreadyRequested: false } });
@@ -75,12 +103,18 @@ describe(`the SDK client against the real API (${provider})`, () => {
     if (repeat.kind === "boundary" && stop.kind === "boundary") expect(repeat.boundary.cancelRequestedAt).toBe(stop.boundary.cancelRequestedAt);
 
     // after the boundary nothing new may start
-    await expect(s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 })).rejects.toBeInstanceOf(CancelledError);
+    await expect(
+      s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 }),
+    ).rejects.toBeInstanceOf(CancelledError);
 
     expect(await s.agent.stopPreview(task.id)).toMatchObject({ state: "already_requested" });
     const summary = await settledSummary(task.id);
     expect(summary.status).toBe("CANCELLED");
-    expect(summary.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status]).sort()).toEqual([["step-1", "CANCELLED"], ["step-2", "CANCELLED"], ["step-3", "CANCELLED"]]);
+    expect(summary.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status]).sort()).toEqual([
+      ["step-1", "CANCELLED"],
+      ["step-2", "CANCELLED"],
+      ["step-3", "CANCELLED"],
+    ]);
     expect(summary.user_message).toContain("Three queued steps never started");
     // The summary is settled as soon as every child is; the task's own stage follows in the engine's last step.
     await vi.waitFor(async () => expect((await s.agent.getTask(task.id)).stage).toBe("cancelled"), { timeout: 10_000, interval: 50 });
@@ -116,12 +150,19 @@ describe(`the SDK client against the real API (${provider})`, () => {
 describe(`events(): resume after a dropped connection (${provider})`, () => {
   it("reconnects with Last-Event-ID and delivers every event of the task exactly once, in order", async () => {
     const task = await s.agent.createTask({ title: "sdk: events" });
-    const schedule = (n: number) => s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "sdk.nobody_serves_this", mechanism: "abort_signal", intentVersion: 1, correlationId: `ev-${n}` });
+    const schedule = (n: number) =>
+      s.agent.scheduleWorkItem(task.id, {
+        kind: "local_worker",
+        toolName: "sdk.nobody_serves_this",
+        mechanism: "abort_signal",
+        intentVersion: 1,
+        correlationId: `ev-${n}`,
+      });
     for (const n of [1, 2]) await schedule(n);
 
     const follow = new AbortController();
     const got: LedgerEvent[] = [];
-    let wake = () => {};
+    const wake = () => {};
     const reading = (async () => {
       for await (const e of s.agent.events({ taskId: task.id, signal: follow.signal })) {
         got.push(e);
@@ -167,8 +208,21 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     const worker = spawnWorker("sdk-count-worker", "count");
     await worker.next("ready");
     const task = await s.agent.createTask({ title: "sdk: stop an external worker" });
-    const count = await s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: 1, correlationId: "count", input: { to: 100_000, stepMs: 10 } });
-    const wait = await s.agent.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "test.wait", mechanism: "abort_signal", intentVersion: 1, correlationId: "wait" });
+    const count = await s.agent.scheduleWorkItem(task.id, {
+      kind: "local_worker",
+      toolName: "example.slow_count",
+      mechanism: "abort_signal",
+      intentVersion: 1,
+      correlationId: "count",
+      input: { to: 100_000, stepMs: 10 },
+    });
+    const wait = await s.agent.scheduleWorkItem(task.id, {
+      kind: "local_worker",
+      toolName: "test.wait",
+      mechanism: "abort_signal",
+      intentVersion: 1,
+      correlationId: "wait",
+    });
     await worker.next("claimed", 15_000, (m) => m.workItemId === count.id);
     await worker.next("claimed", 15_000, (m) => m.workItemId === wait.id);
     await sleep(400); // let it count a little
@@ -189,7 +243,17 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     const detail = await s.agent.getTask(task.id);
     expect(itemOf(detail, count.id)).toMatchObject({ status: "partial", partialComplete: true });
     expect(itemOf(detail, wait.id)).toMatchObject({ status: "cancelled" });
-    expect(worker.messages.filter((m) => m.event === "settled").map((m) => [m.workItemId, m.outcome]).sort()).toEqual([[count.id, "partial"], [wait.id, "cancelled"]].sort());
+    expect(
+      worker.messages
+        .filter((m) => m.event === "settled")
+        .map((m) => [m.workItemId, m.outcome])
+        .sort(),
+    ).toEqual(
+      [
+        [count.id, "partial"],
+        [wait.id, "cancelled"],
+      ].sort(),
+    );
     // reported by the worker over HTTP, as the worker token's principal
     expect(ofType(await eventsOf(count.id), "work_item.finished")[0]).toMatchObject({ actor: "worker:sdk-worker", toState: "partial" });
   }, 60_000);
@@ -197,7 +261,13 @@ describe(`an external worker process on the SDK (${provider})`, () => {
   it("killed mid-action (after ctx.submitted()) and restarted: the server reconciles through inspect, the restarted worker does not run it again — exactly one order", async () => {
     const task = await s.agent.createTask({ title: "sdk: order two chairs" });
     const item = await s.agent.scheduleWorkItem(task.id, {
-      kind: "external_action", toolName: CREATE_ORDER_TOOL, mechanism: "none", commitsEffect: true, intentVersion: 1, correlationId: "order", input: { items: [{ sku: "chair-oak", qty: 2 }] },
+      kind: "external_action",
+      toolName: CREATE_ORDER_TOOL,
+      mechanism: "none",
+      commitsEffect: true,
+      intentVersion: 1,
+      correlationId: "order",
+      input: { items: [{ sku: "chair-oak", qty: 2 }] },
     });
     const crashed = spawnWorker("sdk-crashed", { order: "after-submit" });
     const halted = await crashed.next("after-submit");
@@ -238,7 +308,13 @@ describe(`an external worker process on the SDK (${provider})`, () => {
   it("a tool only its worker processes run (the server has no copy): killed after the service created the order, before submitted(); the restarted worker hosts the tool and the engine reconciles through ITS inspect — completed, the order recorded as the effect, no person asked", async () => {
     const task = await s.agent.createTask({ title: "sdk: hosted order" });
     const item = await s.agent.scheduleWorkItem(task.id, {
-      kind: "external_action", toolName: "hosted.create_order", mechanism: "none", commitsEffect: true, intentVersion: 1, correlationId: "hosted-order", input: { items: [{ sku: "lamp", qty: 1 }] },
+      kind: "external_action",
+      toolName: "hosted.create_order",
+      mechanism: "none",
+      commitsEffect: true,
+      intentVersion: 1,
+      correlationId: "hosted-order",
+      input: { items: [{ sku: "lamp", qty: 1 }] },
     });
     const crashed = spawnWorker("sdk-host-crashed", { hostedOrder: "after-post" });
     await crashed.next("after-post");
@@ -248,10 +324,14 @@ describe(`an external worker process on the SDK (${provider})`, () => {
 
     const restarted = spawnWorker("sdk-host-restarted", { hostedOrder: "never" });
     await restarted.next("ready");
-    const settled = await eventually(async () => {
-      const w = itemOf(await s.agent.getTask(task.id), item.id);
-      return terminal(w.status) ? w : undefined;
-    }, "the crashed item to be reconciled through its host", 30_000);
+    const settled = await eventually(
+      async () => {
+        const w = itemOf(await s.agent.getTask(task.id), item.id);
+        return terminal(w.status) ? w : undefined;
+      },
+      "the crashed item to be reconciled through its host",
+      30_000,
+    );
     expect(settled).toMatchObject({ status: "completed", attempt: 1 });
     expect(s.service.postsFor(item.idempotencyKey)).toBe(1); // asked, never re-sent
     const detail = await s.agent.getTask(task.id);
@@ -269,7 +349,13 @@ describe(`an external worker process on the SDK (${provider})`, () => {
     s.service.loseNextCreateResponse();
     const task = await s.agent.createTask({ title: "sdk: lost answer" });
     const item = await s.agent.scheduleWorkItem(task.id, {
-      kind: "external_action", toolName: CREATE_ORDER_TOOL, mechanism: "none", commitsEffect: true, intentVersion: 1, correlationId: "order", input: { items: [{ sku: "desk", qty: 1 }] },
+      kind: "external_action",
+      toolName: CREATE_ORDER_TOOL,
+      mechanism: "none",
+      commitsEffect: true,
+      intentVersion: 1,
+      correlationId: "order",
+      input: { items: [{ sku: "desk", qty: 1 }] },
     });
     const run = await worker.next("settled", 15_000, (m) => m.workItemId === item.id);
     expect(run.outcome).toBe("uncertain");

@@ -22,7 +22,13 @@ export interface StopPathReports {
    * Records the effect the service confirmed as a side effect of the call, when the call never said `submitted()`
    * (issue 23: what inspect reports committed is a side effect, with its reversal decision, either way).
    */
-  recordEffect(effect: { operationId: string; externalRecordId?: string; externalVersion?: string; description?: string; reversible: boolean }): Promise<unknown>;
+  recordEffect(effect: {
+    operationId: string;
+    externalRecordId?: string;
+    externalVersion?: string;
+    description?: string;
+    reversible: boolean;
+  }): Promise<unknown>;
 }
 
 /**
@@ -31,7 +37,12 @@ export interface StopPathReports {
  * committed → completed (the effect recorded, whether or not the call had said submitted()); not committed →
  * cancelled (or partial); anything else → uncertain with the reason. Never a guess.
  */
-export async function settleByContract(contract: StopPath | undefined, ref: CallRef, call: { stopped: boolean; message: string; submitted: boolean }, report: StopPathReports) {
+export async function settleByContract(
+  contract: StopPath | undefined,
+  ref: CallRef,
+  call: { stopped: boolean; message: string; submitted: boolean },
+  report: StopPathReports,
+) {
   const { stopped, message } = call;
   const notes: string[] = [];
   if (stopped && contract?.mechanism === "provider_cancel" && contract.cancel) {
@@ -50,7 +61,11 @@ export async function settleByContract(contract: StopPath | undefined, ref: Call
     }
   }
   if (!contract?.inspect) {
-    await report.uncertain(`${stopped ? "stopped" : message} after the action may have reached its service, and the tool has no inspect(): ${notes.join("; ") || "nothing could be asked"}`).catch(() => {});
+    await report
+      .uncertain(
+        `${stopped ? "stopped" : message} after the action may have reached its service, and the tool has no inspect(): ${notes.join("; ") || "nothing could be asked"}`,
+      )
+      .catch(() => {});
     return;
   }
   const deadline = Date.now() + (contract.settleMs ?? 5_000);
@@ -65,13 +80,21 @@ export async function settleByContract(contract: StopPath | undefined, ref: Call
       if (contract.commitsEffect && !call.submitted) {
         // The call never said submitted() (or its report was lost): the effect the service confirms is recorded
         // now, so that it is in the ledger as a side effect with its reversal decision — not only as a result.
-        await report.recordEffect({
-          operationId: last.externalRecordId ?? ref.operationId ?? ref.idempotencyKey,
-          externalRecordId: last.externalRecordId ?? undefined, externalVersion: last.externalVersion ?? undefined, description: last.description,
-          reversible: !!contract.compensate,
-        }).catch(() => {});
+        await report
+          .recordEffect({
+            operationId: last.externalRecordId ?? ref.operationId ?? ref.idempotencyKey,
+            externalRecordId: last.externalRecordId ?? undefined,
+            externalVersion: last.externalVersion ?? undefined,
+            description: last.description,
+            reversible: !!contract.compensate,
+          })
+          .catch(() => {});
       }
-      await report.complete("completed", { result: jsonSafe(last.result) ?? null, externalRecordId: last.externalRecordId ?? undefined, externalVersion: last.externalVersion ?? undefined });
+      await report.complete("completed", {
+        result: jsonSafe(last.result) ?? null,
+        externalRecordId: last.externalRecordId ?? undefined,
+        externalVersion: last.externalVersion ?? undefined,
+      });
       return;
     }
     // "Not found" is final only once the request was withdrawn (the cancel/rollback went through): otherwise a
@@ -82,13 +105,18 @@ export async function settleByContract(contract: StopPath | undefined, ref: Call
       continue;
     }
     if (last.status === "not_committed" && !withdrawn) {
-      await report.uncertain(`${notes.join("; ")}; the service has no record of it yet, and the request could not be withdrawn: it may still land`).catch(() => {});
+      await report
+        .uncertain(`${notes.join("; ")}; the service has no record of it yet, and the request could not be withdrawn: it may still land`)
+        .catch(() => {});
       return;
     }
     if (last.status === "not_committed") {
       if (!stopped) await report.complete("failed", { error: `${message} (the service confirms it did not take effect)` });
       else if (last.partialResult !== undefined && last.partialResult !== null) {
-        await report.complete(last.partialComplete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(last.partialResult), partialComplete: !!last.partialComplete });
+        await report.complete(last.partialComplete ? "partial" : "cancelled_incomplete", {
+          partialResult: jsonSafe(last.partialResult),
+          partialComplete: !!last.partialComplete,
+        });
       } else await report.complete("cancelled");
       return;
     }
@@ -113,14 +141,21 @@ export function jsonSafe(value: unknown): unknown {
  * A commitment that succeeded without saying `submitted()`: its service is asked once what it did, so that the effect
  * is in the ledger as a side effect (with its record id and version, and the reversal decision after a Stop).
  */
-export async function recordEffectOfSuccess(contract: StopPath | undefined, ref: CallRef, report: Pick<StopPathReports, "recordEffect">): Promise<{ externalRecordId?: string; externalVersion?: string }> {
+export async function recordEffectOfSuccess(
+  contract: StopPath | undefined,
+  ref: CallRef,
+  report: Pick<StopPathReports, "recordEffect">,
+): Promise<{ externalRecordId?: string; externalVersion?: string }> {
   if (!contract?.commitsEffect || !contract.inspect) return {};
   try {
     const outcome = await contract.inspect(ref);
     if (outcome.status !== "committed") return {};
     await report.recordEffect({
-      operationId: outcome.externalRecordId ?? ref.operationId ?? ref.idempotencyKey, externalRecordId: outcome.externalRecordId ?? undefined,
-      externalVersion: outcome.externalVersion ?? undefined, description: outcome.description, reversible: !!contract.compensate,
+      operationId: outcome.externalRecordId ?? ref.operationId ?? ref.idempotencyKey,
+      externalRecordId: outcome.externalRecordId ?? undefined,
+      externalVersion: outcome.externalVersion ?? undefined,
+      description: outcome.description,
+      reversible: !!contract.compensate,
     });
     return { externalRecordId: outcome.externalRecordId ?? undefined, externalVersion: outcome.externalVersion ?? undefined };
   } catch {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext, ToolDefinition } from "../tools/contract";
 import { StoplineClient } from "./client";
-import { StoplineError } from "./errors";
 import { aWorkItem, apiError, json } from "./testing/fixtures";
 import { StoppedError as ContractStoppedError } from "../tools/contract";
 import { runWorker, StoppedError, type WorkerEvent } from "./worker";
@@ -37,15 +36,30 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
         return json(200, { workItem: { ...aWorkItem({ status: "running", toolName: tool, commitsEffect, input: { n: 3 } }), leaseToken: "lease-1" } });
       case "heartbeat":
         if (server.heartbeat) return server.heartbeat(init.signal ?? undefined);
-        return json(200, { status: "running", cancelRequested: stopRequested, intentVersion: stopRequested ? 2 : 1, leaseExpiresAt: "2026-12-01T10:00:30.000Z" });
+        return json(200, {
+          status: "running",
+          cancelRequested: stopRequested,
+          intentVersion: stopRequested ? 2 : 1,
+          leaseExpiresAt: "2026-12-01T10:00:30.000Z",
+        });
       case "checkpoint":
         return server.refuseCheckpoint?.() ?? json(200, { passed: true, intentVersion: 1, proposalVersion: 0 });
       case "submitted":
         return json(200, {
           workItem: aWorkItem({ status: "submitted", operationId: body.operationId }),
           sideEffect: {
-            id: "se_1", taskId: "task_1", workItemId: "wi_1", operationId: body.operationId, providerRef: null, externalRecordId: null, externalVersion: null,
-            reversible: false, description: null, outcome: "unknown", createdAt: "2026-12-01T10:00:00.000Z", updatedAt: "2026-12-01T10:00:00.000Z",
+            id: "se_1",
+            taskId: "task_1",
+            workItemId: "wi_1",
+            operationId: body.operationId,
+            providerRef: null,
+            externalRecordId: null,
+            externalVersion: null,
+            reversible: false,
+            description: null,
+            outcome: "unknown",
+            createdAt: "2026-12-01T10:00:00.000Z",
+            updatedAt: "2026-12-01T10:00:00.000Z",
           },
         });
       case "complete":
@@ -61,8 +75,16 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
       case "resources":
       case "resources/release":
         return json(route === "resources" ? 201 : 200, {
-          id: "res_1", taskId: "task_1", workItemId: "wi_1", type: body.type, handle: body.handle, state: route === "resources" ? "held" : "release_requested",
-          attempts: 0, verifiedAt: null, createdAt: "2026-12-01T10:00:00.000Z", updatedAt: "2026-12-01T10:00:00.000Z",
+          id: "res_1",
+          taskId: "task_1",
+          workItemId: "wi_1",
+          type: body.type,
+          handle: body.handle,
+          state: route === "resources" ? "held" : "release_requested",
+          attempts: 0,
+          verifiedAt: null,
+          createdAt: "2026-12-01T10:00:00.000Z",
+          updatedAt: "2026-12-01T10:00:00.000Z",
         });
       default:
         return new Response("no such route", { status: 404 });
@@ -73,7 +95,13 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
 }
 
 const tool = (name: string, run: (input: any, ctx: ToolContext) => Promise<unknown>, over: Partial<ToolDefinition> = {}): ToolDefinition<any, any> => ({
-  name, kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run, ...over,
+  name,
+  kind: "local_worker",
+  risk: "low",
+  commitsEffect: false,
+  mechanism: "abort_signal",
+  run,
+  ...over,
 });
 
 /** Runs the worker until the one claimed item settled, then stops it. */
@@ -82,7 +110,13 @@ async function runOnce(client: StoplineClient, tools: ToolDefinition<any, any>[]
   const stop = new AbortController();
   const settled = new Promise<Extract<WorkerEvent, { type: "settled" }>>((resolve) => {
     const done = runWorker({
-      client, tools, workerId: "w1", leaseMs: 1_000, heartbeatMs: 20, pollMs: 10, signal: stop.signal,
+      client,
+      tools,
+      workerId: "w1",
+      leaseMs: 1_000,
+      heartbeatMs: 20,
+      pollMs: 10,
+      signal: stop.signal,
       onEvent: (e) => {
         events.push(e);
         during?.(events);
@@ -125,11 +159,19 @@ describe("runWorker", () => {
     expect(result.outcome).toBe("partial");
     expect(seenReason).toMatchObject({ name: "CancelledError", code: "cancel_requested" });
     expect(events.some((e) => e.type === "stop_requested")).toBe(true);
-    expect(server.calls.find((c) => c.route === "complete")?.body).toEqual({ leaseToken: "lease-1", outcome: "partial", partialResult: { counted: 2 }, partialComplete: true });
+    expect(server.calls.find((c) => c.route === "complete")?.body).toEqual({
+      leaseToken: "lease-1",
+      outcome: "partial",
+      partialResult: { counted: 2 },
+      partialComplete: true,
+    });
   });
 
   it("stopped without a partial result → cancelled; with an incomplete one → cancelled_incomplete", async () => {
-    for (const [report, outcome] of [[null, "cancelled"], [{ draft: "half" }, "cancelled_incomplete"]] as const) {
+    for (const [report, outcome] of [
+      [null, "cancelled"],
+      [{ draft: "half" }, "cancelled_incomplete"],
+    ] as const) {
       const { server, client } = fakeServer("t.wait");
       const wait = tool("t.wait", async (_input, ctx) => {
         setTimeout(() => server.stop(), 30);
@@ -146,10 +188,14 @@ describe("runWorker", () => {
   it("a checkpoint refused with cancel_requested ends `cancelled` (nothing was submitted)", async () => {
     const { server, client } = fakeServer("t.commit", true);
     server.refuseCheckpoint = () => apiError(409, "cancel_requested", "task was cancelled");
-    const commit = tool("t.commit", async (_input, ctx) => {
-      await ctx.checkpoint();
-      throw new Error("unreachable");
-    }, { commitsEffect: true, mechanism: "none" });
+    const commit = tool(
+      "t.commit",
+      async (_input, ctx) => {
+        await ctx.checkpoint();
+        throw new Error("unreachable");
+      },
+      { commitsEffect: true, mechanism: "none" },
+    );
     const { result } = await runOnce(client, [commit]);
     expect(result.outcome).toBe("cancelled");
     expect(server.calls.find((c) => c.route === "complete")?.body).toMatchObject({ outcome: "cancelled" });
@@ -157,11 +203,15 @@ describe("runWorker", () => {
 
   it("after ctx.submitted() a failure is never reported failed: the item is handed to reconciliation as uncertain", async () => {
     const { server, client } = fakeServer("t.order", true);
-    const order = tool("t.order", async (_input, ctx) => {
-      await ctx.checkpoint();
-      await ctx.submitted("op-1", { reversible: false });
-      throw new Error("the service's answer was lost");
-    }, { commitsEffect: true, mechanism: "none" });
+    const order = tool(
+      "t.order",
+      async (_input, ctx) => {
+        await ctx.checkpoint();
+        await ctx.submitted("op-1", { reversible: false });
+        throw new Error("the service's answer was lost");
+      },
+      { commitsEffect: true, mechanism: "none" },
+    );
     const { result } = await runOnce(client, [order]);
     expect(result.outcome).toBe("uncertain");
     await sleep(80); // no more heartbeats after the run ended
@@ -173,11 +223,15 @@ describe("runWorker", () => {
 
   it("after a passed checkpoint of an effectful tool, a Stop is not reported as cancelled either (uncertain)", async () => {
     const { server, client } = fakeServer("t.order", true);
-    const order = tool("t.order", async (_input, ctx) => {
-      await ctx.checkpoint();
-      setTimeout(() => server.stop(), 20);
-      await untilAborted(ctx.signal);
-    }, { commitsEffect: true, mechanism: "abort_signal" });
+    const order = tool(
+      "t.order",
+      async (_input, ctx) => {
+        await ctx.checkpoint();
+        setTimeout(() => server.stop(), 20);
+        await untilAborted(ctx.signal);
+      },
+      { commitsEffect: true, mechanism: "abort_signal" },
+    );
     const { result } = await runOnce(client, [order]);
     expect(result.outcome).toBe("uncertain");
     expect(server.calls.map((c) => c.route)).not.toContain("complete");
@@ -201,7 +255,8 @@ describe("runWorker", () => {
 
   it("no heartbeat gets through for a whole lease (the network is down): the lease counts as lost and ctx.signal fires", async () => {
     const { server, client } = fakeServer("t.wait");
-    const hang = (signal: AbortSignal | undefined) => new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    const hang = (signal: AbortSignal | undefined) =>
+      new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
     const started = Date.now();
     let abortedAfter = 0;
     const wait = tool("t.wait", async (_input, ctx) => {
@@ -218,14 +273,22 @@ describe("runWorker", () => {
   });
 
   it("a provider_cancel tool that only stopped WAITING after a Stop is left uncertain for the server to cancel and inspect; a confirmed stop (StoppedError) is cancelled", async () => {
-    for (const [thrown, outcome] of [[null, "uncertain"], [StoppedError, "cancelled"], [ContractStoppedError, "cancelled"]] as const) {
+    for (const [thrown, outcome] of [
+      [null, "uncertain"],
+      [StoppedError, "cancelled"],
+      [ContractStoppedError, "cancelled"],
+    ] as const) {
       const { server, client } = fakeServer("t.remote");
-      const remote = tool("t.remote", async (_input, ctx) => {
-        setTimeout(() => server.stop(), 20);
-        await untilAborted(ctx.signal).catch((reason) => {
-          throw thrown ? new thrown("the job service confirmed: cancelled") : reason;
-        });
-      }, { mechanism: "provider_cancel" });
+      const remote = tool(
+        "t.remote",
+        async (_input, ctx) => {
+          setTimeout(() => server.stop(), 20);
+          await untilAborted(ctx.signal).catch((reason) => {
+            throw thrown ? new thrown("the job service confirmed: cancelled") : reason;
+          });
+        },
+        { mechanism: "provider_cancel" },
+      );
       const { result } = await runOnce(client, [remote]);
       expect(result.outcome).toBe(outcome);
       const completes = server.calls.filter((c) => c.route === "complete");
@@ -234,25 +297,39 @@ describe("runWorker", () => {
   });
 
   it("a provider_cancel tool with its contract, stopped: this worker cancels and asks the service itself (it hosts the contract) — not committed → cancelled; committed without submitted() → the effect is recorded, then completed", async () => {
-    for (const [answer, outcome] of [["not_committed", "cancelled"], ["committed", "completed"]] as const) {
+    for (const [answer, outcome] of [
+      ["not_committed", "cancelled"],
+      ["committed", "completed"],
+    ] as const) {
       const { server, client } = fakeServer("t.job", true);
       const asked: string[] = [];
-      const job = tool("t.job", async (_input, ctx) => {
-        await ctx.checkpoint();
-        setTimeout(() => server.stop(), 20);
-        await untilAborted(ctx.signal);
-      }, {
-        mechanism: "provider_cancel", commitsEffect: true, risk: "high",
-        cancel: async () => void asked.push("cancel"),
-        inspect: async () => {
-          asked.push("inspect");
-          return answer === "committed" ? { status: "committed", externalRecordId: "rec_9", externalVersion: "1", description: "record rec_9" } : { status: "not_committed" };
+      const job = tool(
+        "t.job",
+        async (_input, ctx) => {
+          await ctx.checkpoint();
+          setTimeout(() => server.stop(), 20);
+          await untilAborted(ctx.signal);
         },
-      });
+        {
+          mechanism: "provider_cancel",
+          commitsEffect: true,
+          risk: "high",
+          cancel: async () => void asked.push("cancel"),
+          inspect: async () => {
+            asked.push("inspect");
+            return answer === "committed"
+              ? { status: "committed", externalRecordId: "rec_9", externalVersion: "1", description: "record rec_9" }
+              : { status: "not_committed" };
+          },
+        },
+      );
       const { result } = await runOnce(client, [job]);
       expect(result.outcome).toBe(outcome);
       expect(asked.slice(0, 2)).toEqual(["cancel", "inspect"]);
-      expect(server.calls.find((c) => c.route === "/api/workers/hosts")?.body).toMatchObject({ hostId: "w1", tools: [{ name: "t.job", capabilities: ["inspect", "cancel"], mechanism: "provider_cancel", commitsEffect: true }] });
+      expect(server.calls.find((c) => c.route === "/api/workers/hosts")?.body).toMatchObject({
+        hostId: "w1",
+        tools: [{ name: "t.job", capabilities: ["inspect", "cancel"], mechanism: "provider_cancel", commitsEffect: true }],
+      });
       const complete = server.calls.find((c) => c.route === "complete")?.body;
       expect(complete).toMatchObject({ outcome });
       if (outcome === "completed") {
@@ -273,12 +350,14 @@ describe("runWorker", () => {
   it("ctx.holdResource, ctx.releaseResource and ctx.reportPartial are recorded on the server with the lease token", async () => {
     const { server, client } = fakeServer("t.res");
     let held: unknown;
-    await runOnce(client, [tool("t.res", async (_input, ctx) => {
-      held = await ctx.holdResource("lock", "reports/1");
-      await ctx.reportPartial({ rows: 2 }, { complete: true });
-      await ctx.releaseResource("lock", "reports/1");
-      return null;
-    })]);
+    await runOnce(client, [
+      tool("t.res", async (_input, ctx) => {
+        held = await ctx.holdResource("lock", "reports/1");
+        await ctx.reportPartial({ rows: 2 }, { complete: true });
+        await ctx.releaseResource("lock", "reports/1");
+        return null;
+      }),
+    ]);
     expect(held).toMatchObject({ id: "res_1", type: "lock", handle: "reports/1" });
     expect(server.calls.find((c) => c.route === "resources")?.body).toEqual({ leaseToken: "lease-1", type: "lock", handle: "reports/1" });
     expect(server.calls.find((c) => c.route === "partial")?.body).toEqual({ leaseToken: "lease-1", result: { rows: 2 }, complete: true });

@@ -2,17 +2,7 @@ import type { ToolContext, ToolDefinition } from "../tools/contract";
 import { hostTools } from "./host";
 import { settleByContract } from "./stop-contract";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
-import {
-  CancelledError,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  SdkErrorCode,
-  StaleLeaseError,
-  StoplineError,
-  UnauthorizedError,
-  ValidationError,
-} from "./errors";
+import { CancelledError, ConflictError, ForbiddenError, NotFoundError, StaleLeaseError, StoplineError, UnauthorizedError, ValidationError } from "./errors";
 import { abortableSleep } from "./retry";
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -113,7 +103,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     }
   };
   // The engine's questions about these tools' calls (reconciliation, cancel, compensation) are answered here.
-  const host = o.host === false ? null : hostTools({ client: o.client, hostId: o.workerId, tools: o.tools, signal: o.signal, onError: (error) => emit({ type: "error", error }) });
+  const host =
+    o.host === false
+      ? null
+      : hostTools({ client: o.client, hostId: o.workerId, tools: o.tools, signal: o.signal, onError: (error) => emit({ type: "error", error }) });
   const running = new Map<string, Promise<void>>();
   let slotFreed: () => void = () => {};
   let fatal: unknown = null;
@@ -227,7 +220,13 @@ async function runClaimed(
         const hb = await client.heartbeat(item.id, { ...lease, leaseMs: o.leaseMs }, { signal: AbortSignal.any([heartbeats.signal, leaseRunsOut]) });
         leaseValidUntil = sentAt + o.leaseMs;
         if (hb.cancelRequested && !controller.signal.aborted) {
-          controller.abort(new CancelledError("the task's cancellation was requested (reported by the heartbeat)", { status: null, code: "cancel_requested", details: { workItemId: item.id } }));
+          controller.abort(
+            new CancelledError("the task's cancellation was requested (reported by the heartbeat)", {
+              status: null,
+              code: "cancel_requested",
+              details: { workItemId: item.id },
+            }),
+          );
           emit({ type: "stop_requested", workItemId: item.id, toolName: item.toolName });
         }
       } catch (error) {
@@ -254,7 +253,9 @@ async function runClaimed(
   const progress = { lastSentAt: 0, pending: null as ProgressUpdate | null, timer: null as ReturnType<typeof setTimeout> | null };
   const sendProgress = async (report: ProgressUpdate) => {
     progress.lastSentAt = Date.now();
-    await client.call("reportProgress", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, ...report } }).catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
+    await client
+      .call("reportProgress", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, ...report } })
+      .catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
   };
 
   const ctx: ToolContext = {
@@ -292,22 +293,29 @@ async function runClaimed(
       const since = Date.now() - progress.lastSentAt;
       if (since >= PROGRESS_INTERVAL_MS && !progress.timer) return sendProgress(report);
       progress.pending = report;
-      progress.timer ??= setTimeout(() => {
-        progress.timer = null;
-        const latest = progress.pending;
-        progress.pending = null;
-        if (latest && !controller.signal.aborted) void sendProgress(latest);
-      }, Math.max(0, PROGRESS_INTERVAL_MS - since));
+      progress.timer ??= setTimeout(
+        () => {
+          progress.timer = null;
+          const latest = progress.pending;
+          progress.pending = null;
+          if (latest && !controller.signal.aborted) void sendProgress(latest);
+        },
+        Math.max(0, PROGRESS_INTERVAL_MS - since),
+      );
     },
   };
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
     // Written ahead (docs/ARCHITECTURE.md, invariant 4): what the call may hold is on the server before its request leaves.
-    if (tool.resources?.length) await client.call("intendResources", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, types: [...tool.resources] } });
+    if (tool.resources?.length)
+      await client.call("intendResources", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, types: [...tool.resources] } });
     const result = await tool.run(input, ctx);
     // The answer named everything the call holds: kinds written ahead and never named hold nothing.
-    if (tool.resources?.length) await client.call("settleResourceIntents", { params: { id: item.id }, body: { leaseToken: lease.leaseToken } }).catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
+    if (tool.resources?.length)
+      await client
+        .call("settleResourceIntents", { params: { id: item.id }, body: { leaseToken: lease.leaseToken } })
+        .catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
     await stopHeartbeats();
     return await finish("completed", { result: result ?? null });
   } catch (error) {
@@ -320,14 +328,19 @@ async function runClaimed(
       // happened, as the AI SDK wrapper does; the server's engine waits for this report (it does not run the
       // contract a second time). Whether or not the call said submitted(): a request in flight is withdrawn first.
       let ended: { outcome: RunOutcome; detail?: string } = { outcome: "uncertain" };
-      await settleByContract(tool, refOf(item), { stopped: true, message, submitted }, {
-        complete: async (outcome, extra = {}) => (ended = await finish(outcome, extra as Omit<CompleteInput, "leaseToken" | "outcome">)),
-        uncertain: async (reason) => {
-          await leaveUncertain(client, item.id, lease.leaseToken, reason);
-          ended = { outcome: "uncertain", detail: reason };
+      await settleByContract(
+        tool,
+        refOf(item),
+        { stopped: true, message, submitted },
+        {
+          complete: async (outcome, extra = {}) => (ended = await finish(outcome, extra as Omit<CompleteInput, "leaseToken" | "outcome">)),
+          uncertain: async (reason) => {
+            await leaveUncertain(client, item.id, lease.leaseToken, reason);
+            ended = { outcome: "uncertain", detail: reason };
+          },
+          recordEffect: (effect) => client.submitted(item.id, { ...lease, ...effect }),
         },
-        recordEffect: (effect) => client.submitted(item.id, { ...lease, ...effect }),
-      });
+      );
       return ended;
     }
     if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
@@ -361,7 +374,12 @@ async function runClaimed(
  * Hands the item to reconciliation. If the route refuses or the server cannot be reached, one last heartbeat
  * shortens the lease to the protocol's minimum and no more follow: lease recovery then marks it uncertain.
  */
-async function leaveUncertain(client: StoplineClient, workItemId: string, leaseToken: string, reason = "the worker does not know how the accepted action ended") {
+async function leaveUncertain(
+  client: StoplineClient,
+  workItemId: string,
+  leaseToken: string,
+  reason = "the worker does not know how the accepted action ended",
+) {
   try {
     await client.call("markUncertain", { params: { id: workItemId }, body: { leaseToken, reason } });
   } catch {
@@ -382,12 +400,19 @@ export class StoppedError extends Error {
 
 const isStoppedError = (error: unknown) => error instanceof Error && error.name === "StoppedError";
 
-
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** The call as its tool's contract refers to it. */
 function refOf(item: ClaimedWorkItem) {
-  return { workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey, operationId: item.operationId ?? null, providerRef: item.providerRef ?? null, input: item.input };
+  return {
+    workItemId: item.id,
+    taskId: item.taskId,
+    toolCallId: item.correlationId,
+    idempotencyKey: item.idempotencyKey,
+    operationId: item.operationId ?? null,
+    providerRef: item.providerRef ?? null,
+    input: item.input,
+  };
 }

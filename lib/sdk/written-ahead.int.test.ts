@@ -23,7 +23,11 @@ describe(`written ahead in runWorker (${provider})`, () => {
   it("records one intent per declared kind before run(), binds the one the answer names, settles the other as not held", async () => {
     const seenAtStart: { type: string; state: string }[][] = [];
     const tool: ToolDefinition<unknown, unknown> = {
-      name: "sdk.written_ahead", kind: "remote_tool", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+      name: "sdk.written_ahead",
+      kind: "remote_tool",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "abort_signal",
       resources: ["lock", "temp_file"],
       inspect: async () => ({ status: "not_committed", holds: [] }),
       async run(_input, ctx: ToolContext) {
@@ -34,14 +38,29 @@ describe(`written ahead in runWorker (${provider})`, () => {
       },
     };
     const task = await s.agent.createTask({ title: "sdk: written ahead" });
-    const item = await s.agent.scheduleWorkItem(task.id, { kind: "remote_tool", toolName: tool.name, mechanism: "abort_signal", intentVersion: task.intentVersion, input: {} });
+    const item = await s.agent.scheduleWorkItem(task.id, {
+      kind: "remote_tool",
+      toolName: tool.name,
+      mechanism: "abort_signal",
+      intentVersion: task.intentVersion,
+      input: {},
+    });
     const stop = new AbortController();
     const done = runWorker({ client: s.worker, tools: [tool], workerId: "sdk-written-ahead", leaseMs: 5_000, pollMs: 50, host: false, signal: stop.signal });
-    await eventually(async () => (await s.t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status === "completed" || undefined, "the item completed", 20_000);
+    await eventually(
+      async () => (await s.t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status === "completed" || undefined,
+      "the item completed",
+      20_000,
+    );
     stop.abort();
     await done;
 
-    expect(seenAtStart).toEqual([[{ type: "lock", state: "open" }, { type: "temp_file", state: "open" }]]);
+    expect(seenAtStart).toEqual([
+      [
+        { type: "lock", state: "open" },
+        { type: "temp_file", state: "open" },
+      ],
+    ]);
     const intents = await intentsOf(item.id);
     const lock = await s.t.database.prisma.resource.findFirstOrThrow({ where: { workItemId: item.id, type: "lock" } });
     expect(intents.map((i) => [i.type, i.state, i.key, i.resourceId])).toEqual([
@@ -71,7 +90,9 @@ describe(`written ahead in runWorker (${provider})`, () => {
         stop: { mechanism: "abort_signal", resources: ["lock", "temp_file"], inspect: async () => ({ status: "not_committed", holds: [] }) },
       },
     });
-    expect(() => stopline.wrapTools(task, { bad: { tool: { execute: async () => null }, stop: { mechanism: "abort_signal", resources: ["lock"] } } })).toThrow(/declares resources but has no inspect/);
+    expect(() => stopline.wrapTools(task, { bad: { tool: { execute: async () => null }, stop: { mechanism: "abort_signal", resources: ["lock"] } } })).toThrow(
+      /declares resources but has no inspect/,
+    );
     try {
       await tools.exportReport.execute!({}, { toolCallId: "ai-call-1" });
     } finally {
@@ -80,7 +101,15 @@ describe(`written ahead in runWorker (${provider})`, () => {
     }
     const item = await s.t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: task.id, correlationId: "ai-call-1" } });
     expect(item.status).toBe("completed");
-    expect(seenAtStart).toEqual([[{ type: "lock", state: "open" }, { type: "temp_file", state: "open" }]]);
-    expect((await intentsOf(item.id)).map((i) => [i.type, i.state])).toEqual([["lock", "not_held"], ["temp_file", "bound"]]);
+    expect(seenAtStart).toEqual([
+      [
+        { type: "lock", state: "open" },
+        { type: "temp_file", state: "open" },
+      ],
+    ]);
+    expect((await intentsOf(item.id)).map((i) => [i.type, i.state])).toEqual([
+      ["lock", "not_held"],
+      ["temp_file", "bound"],
+    ]);
   });
 });

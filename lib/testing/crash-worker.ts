@@ -30,7 +30,11 @@ const say = (message: Record<string, unknown>) => console.log(JSON.stringify({ .
 const database = openDatabase(databaseUrl);
 const registry = new ToolRegistry().register(createOrderTool(serviceUrl, { halt, onHalt: (point, info) => say({ event: point, ...info }) }));
 const pool = new WorkerPool({
-  database, registry, workerId, concurrency: 1, pollMs: 100,
+  database,
+  registry,
+  workerId,
+  concurrency: 1,
+  pollMs: 100,
   leaseMs: Number(process.env.CRASH_WORKER_LEASE_MS ?? 1_500),
   onSettled: (workItemId, report) => say({ event: "settled", workItemId, outcome: report.outcome }),
 });

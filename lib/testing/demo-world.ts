@@ -41,7 +41,11 @@ export async function bootDemoWorld(
   const pool = new WorkerPool({ database, registry, concurrency: options.concurrency ?? 8, leaseMs: 10_000, pollMs: 50 }).start();
   const engine = new CancellationEngine(database, { registry, ...options.engine }).start(options.maintenanceMs ?? 100);
   return {
-    database, demo, registry, pool, engine,
+    database,
+    demo,
+    registry,
+    pool,
+    engine,
     async close() {
       await pool.stop();
       await engine.stop();
@@ -52,7 +56,11 @@ export async function bootDemoWorld(
 
 /** Sets a service's fault controls through its HTTP control endpoint (what the console does). */
 export async function setFaults(world: DemoWorld, service: ServiceName, faults: Faults): Promise<void> {
-  const res = await fetch(`${world.demo.url}/${service}/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+  const res = await fetch(`${world.demo.url}/${service}/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(faults),
+  });
   if (!res.ok) throw new Error(`setting faults of ${service} failed: ${res.status} ${await res.text()}`);
 }
 
@@ -74,7 +82,8 @@ export async function until<T>(what: string, check: () => Promise<T> | T, ms = 8
 }
 
 export const lastWitnessSeq = (world: DemoWorld) => witnessLog(world.demo.db).at(-1)?.seq ?? 0;
-export const witnessSince = (world: DemoWorld, seq: number, service?: ServiceName): WitnessEntry[] => witnessLog(world.demo.db, service).filter((w) => w.seq > seq);
+export const witnessSince = (world: DemoWorld, seq: number, service?: ServiceName): WitnessEntry[] =>
+  witnessLog(world.demo.db, service).filter((w) => w.seq > seq);
 
 export async function newTask(world: DemoWorld, title: string, riskLevel: RiskLevel = "high") {
   return createTask(world.database, { title, ownerId: "alice", riskLevel }, "agent:demo");
@@ -83,7 +92,11 @@ export async function newTask(world: DemoWorld, title: string, riskLevel: RiskLe
 /** Schedules a call of a registered demo tool, declared exactly as the tool declares itself. */
 export async function scheduleTool(world: DemoWorld, taskId: string, toolName: string, input: unknown) {
   const tool = world.registry.require(toolName);
-  return scheduleWorkItem(world.database, { taskId, kind: tool.kind, toolName, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input }, "agent:demo");
+  return scheduleWorkItem(
+    world.database,
+    { taskId, kind: tool.kind, toolName, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input },
+    "agent:demo",
+  );
 }
 
 export const stop = (world: DemoWorld, taskId: string) => requestCancellation(world.database, { taskId, reason: "user pressed Stop", actor: "user:alice" });
@@ -122,10 +135,14 @@ export async function snapshot(world: DemoWorld, taskId: string, options: { gene
   // Every event the scenario wrote is one the API's contract describes (type and data shape, lib/api/event-schemas.ts).
   for (const e of events) {
     const parsed = LedgerEventRecordSchema.safeParse({ ...e, createdAt: e.createdAt.toISOString() });
-    if (!parsed.success) throw new Error(`event ${e.seq} (${e.type}) breaks the API's event contract: ${parsed.error.message}\ndata: ${JSON.stringify(e.data)}`);
+    if (!parsed.success)
+      throw new Error(`event ${e.seq} (${e.type}) breaks the API's event contract: ${parsed.error.message}\ndata: ${JSON.stringify(e.data)}`);
   }
   const trail = events.map((e) => {
-    const step = e.type === LedgerEvent.cancellationStep ? ` [${(e.data as { action?: string }).action}${(e.data as { success?: boolean }).success === false ? " FAILED" : ""}]` : "";
+    const step =
+      e.type === LedgerEvent.cancellationStep
+        ? ` [${(e.data as { action?: string }).action}${(e.data as { success?: boolean }).success === false ? " FAILED" : ""}]`
+        : "";
     return `${e.createdAt.toISOString().slice(11, 23)} ${e.type}${step}${e.fromState || e.toState ? ` ${e.fromState ?? ""}→${e.toState ?? ""}` : ""} by ${e.actor}${e.reason ? ` — ${e.reason}` : ""}`;
   });
   const calls = bindCalls(world.demo.db, items, options);

@@ -57,7 +57,8 @@ export class FakeExternalService {
   async inspect(ref: CallRef): Promise<InspectOutcome> {
     if (this.inspectUnavailable) return { status: "unknown", reason: `${this.name} is unreachable` };
     const op = this.operations.get(ref.idempotencyKey);
-    if (op?.committed) return { status: "committed", externalRecordId: `rec-${op.operationId}`, externalVersion: "v1", description: `${this.name} action ${op.operationId}` };
+    if (op?.committed)
+      return { status: "committed", externalRecordId: `rec-${op.operationId}`, externalVersion: "v1", description: `${this.name} action ${op.operationId}` };
     return { status: "not_committed" };
   }
 

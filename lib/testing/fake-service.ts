@@ -142,7 +142,9 @@ export class FakeService {
   /** Everything the service did, in order (a copy). Optionally only some kinds and/or one subject. */
   witnessed(kinds?: WitnessKind | WitnessKind[], subject?: string): WitnessEntry[] {
     const wanted = kinds === undefined ? null : new Set(Array.isArray(kinds) ? kinds : [kinds]);
-    return this.#witness.filter((e) => (!wanted || wanted.has(e.kind)) && (subject === undefined || e.subject === subject)).map((e) => ({ ...e, detail: { ...e.detail } }));
+    return this.#witness
+      .filter((e) => (!wanted || wanted.has(e.kind)) && (subject === undefined || e.subject === subject))
+      .map((e) => ({ ...e, detail: { ...e.detail } }));
   }
 
   count(kinds: WitnessKind | WitnessKind[], subject?: string): number {
@@ -209,7 +211,15 @@ export class FakeService {
       this.#witnessThat("operation.duplicate_submit", input.by, existing, { idempotencyKey: input.idempotencyKey });
       return { ...this.#operations.get(existing)! };
     }
-    const op: Operation = { id: this.#id("op"), idempotencyKey: input.idempotencyKey, kind: input.kind, payload: input.payload, status: "accepted", recordId: null, producedVersion: null };
+    const op: Operation = {
+      id: this.#id("op"),
+      idempotencyKey: input.idempotencyKey,
+      kind: input.kind,
+      payload: input.payload,
+      status: "accepted",
+      recordId: null,
+      producedVersion: null,
+    };
     this.#operations.set(op.id, op);
     this.#operationByKey.set(input.idempotencyKey, op.id);
     this.#witnessThat("operation.accepted", input.by, op.id, { idempotencyKey: input.idempotencyKey, kind: input.kind });
@@ -222,7 +232,14 @@ export class FakeService {
   applyOperation(operationId: string): Operation {
     const op = this.#mustOperation(operationId);
     if (op.status !== "accepted") return { ...op };
-    const record: ServiceRecord = { id: this.#id("rec"), kind: op.kind, version: 1, data: { ...(op.payload as object) }, archived: false, createdBy: `operation:${op.id}` };
+    const record: ServiceRecord = {
+      id: this.#id("rec"),
+      kind: op.kind,
+      version: 1,
+      data: { ...(op.payload as object) },
+      archived: false,
+      createdBy: `operation:${op.id}`,
+    };
     this.#records.set(record.id, record);
     op.status = "applied";
     op.recordId = record.id;

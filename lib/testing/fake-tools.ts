@@ -120,7 +120,8 @@ export function crmCreateTool(
       if (!effect.externalRecordId) return { status: "failed", detail: "no record id to archive" };
       const archived = service.archiveRecord(effect.externalRecordId, expectedVersion === null ? null : Number(expectedVersion), "stopline:compensate");
       if (archived.status === "archived") return { status: "compensated", detail: `archived ${effect.externalRecordId}` };
-      if (archived.status === "conflict") return { status: "conflict", currentVersion: String(archived.currentVersion), detail: `record ${effect.externalRecordId} was changed by someone else` };
+      if (archived.status === "conflict")
+        return { status: "conflict", currentVersion: String(archived.currentVersion), detail: `record ${effect.externalRecordId} was changed by someone else` };
       return { status: "failed", detail: `record ${effect.externalRecordId} not found` };
     },
     describeEffect(effect) {

@@ -19,7 +19,14 @@ if (!databaseUrl || !taskId) {
 const database = openDatabase(databaseUrl);
 await writeLedger(database, async (w) => {
   if (database.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT "id" FROM "Task" WHERE "id" = $1 FOR UPDATE`, taskId);
-  await w.event({ taskId, entityType: "task", entityId: taskId, actor: "worker:frozen", type: "ledger.probe", reason: "frozen: written inside the transaction that never commits" });
+  await w.event({
+    taskId,
+    entityType: "task",
+    entityId: taskId,
+    actor: "worker:frozen",
+    type: "ledger.probe",
+    reason: "frozen: written inside the transaction that never commits",
+  });
   console.log(JSON.stringify({ event: "in-transaction", pid: process.pid }));
   await new Promise(() => {}); // never commits
 });

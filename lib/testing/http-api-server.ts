@@ -65,7 +65,11 @@ export async function startHttpApiServer(): Promise<HttpApiServer> {
       }
       // call() adds no token of its own: the client's Authorization header passes through unchanged.
       const response = await call(method, url, { headers, rawBody, signal: abort.signal }).catch((error) => {
-        if (String((error as Error).message).startsWith("no route for")) return new Response(JSON.stringify({ error: { code: "not_found", message: "no such route" } }), { status: 404, headers: { "content-type": "application/json" } });
+        if (String((error as Error).message).startsWith("no route for"))
+          return new Response(JSON.stringify({ error: { code: "not_found", message: "no such route" } }), {
+            status: 404,
+            headers: { "content-type": "application/json" },
+          });
         throw error;
       });
       record.status = response.status;

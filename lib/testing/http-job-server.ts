@@ -88,7 +88,13 @@ export async function startJobServer(initial: Partial<Pick<JobServer, "cancelMod
   };
   const doc = (job: Job, override: Partial<Job> = {}) => {
     const view = { ...job, ...override };
-    return { id: view.id, object: "job", status: view.status, output: view.status === "completed" || self.keepPartialOutput ? view.output : [], created_at: view.createdAt };
+    return {
+      id: view.id,
+      object: "job",
+      status: view.status,
+      output: view.status === "completed" || self.keepPartialOutput ? view.output : [],
+      created_at: view.createdAt,
+    };
   };
   const readBody = async (req: IncomingMessage) => {
     let raw = "";
@@ -109,8 +115,13 @@ export async function startJobServer(initial: Partial<Pick<JobServer, "cancelMod
         const existing = key ? byKey.get(key) : undefined;
         if (existing) return send(res, 200, doc(jobs.get(existing)!));
         const job: Job = {
-          id: `job_${next++}`, idempotencyKey: key, status: "queued", output: [], createdAt: Date.now(),
-          steps: Number(body.steps ?? 1_000), stepMs: Number(body.stepMs ?? 20),
+          id: `job_${next++}`,
+          idempotencyKey: key,
+          status: "queued",
+          output: [],
+          createdAt: Date.now(),
+          steps: Number(body.steps ?? 1_000),
+          stepMs: Number(body.stepMs ?? 20),
         };
         jobs.set(job.id, job);
         if (key) byKey.set(key, job.id);

@@ -172,7 +172,10 @@ const forever = () => new Promise<never>(() => {});
  * cannot be un-sent) that checkpoints before the commitment, submits with the work item's idempotency key,
  * records the submission, and is inspected by that same key — never by re-submitting.
  */
-export function createOrderTool(serviceUrl: string, options: CreateOrderToolOptions = {}): ToolDefinition<CreateOrderInput, { orderId: string; version: string }> {
+export function createOrderTool(
+  serviceUrl: string,
+  options: CreateOrderToolOptions = {},
+): ToolDefinition<CreateOrderInput, { orderId: string; version: string }> {
   const halt = options.halt ?? HaltPoint.never;
   const haltAt = async (point: HaltPoint, ctx: ToolContext, orderId?: string) => {
     if (halt !== point) return;
@@ -199,7 +202,9 @@ export function createOrderTool(serviceUrl: string, options: CreateOrderToolOpti
       const order = (await res.json()) as { orderId: string; version: string };
       await haltAt(HaltPoint.afterPost, ctx, order.orderId);
       await ctx.submitted(order.orderId, {
-        externalRecordId: order.orderId, externalVersion: order.version, reversible: false,
+        externalRecordId: order.orderId,
+        externalVersion: order.version,
+        reversible: false,
         description: `order ${order.orderId} (${input.items.map((i) => `${i.qty}× ${i.sku}`).join(", ")})`,
       });
       await haltAt(HaltPoint.afterSubmit, ctx, order.orderId);
@@ -211,7 +216,10 @@ export function createOrderTool(serviceUrl: string, options: CreateOrderToolOpti
       if (res.status !== 200) return { status: "unknown", reason: `the order service answered ${res.status}` };
       const order = (await res.json()) as Order;
       return {
-        status: "committed", externalRecordId: order.orderId, externalVersion: order.version, result: { orderId: order.orderId, version: order.version },
+        status: "committed",
+        externalRecordId: order.orderId,
+        externalVersion: order.version,
+        result: { orderId: order.orderId, version: order.version },
         description: `order ${order.orderId} (${order.items.map((i) => `${i.qty}× ${i.sku}`).join(", ")})`,
       };
     },

@@ -17,15 +17,28 @@ const [role, name] = process.argv.slice(2);
 process.env.STOPLINE_DEMO = "0";
 const jobs = process.env.MULTI_JOB_URL!;
 appRegistry()
-  .register(httpJobTool({
-    name: "multi.job", kind: "remote_tool", risk: "low", commitsEffect: false,
-    startUrl: `${jobs}/jobs`, statusUrl: `${jobs}/jobs/{id}`, cancelUrl: `${jobs}/jobs/{id}/cancel`,
-    lookupUrl: (key) => `${jobs}/jobs?idempotency_key=${encodeURIComponent(key)}`,
-    pollMs: 50, requestTimeoutMs: 3_000,
-  }))
+  .register(
+    httpJobTool({
+      name: "multi.job",
+      kind: "remote_tool",
+      risk: "low",
+      commitsEffect: false,
+      startUrl: `${jobs}/jobs`,
+      statusUrl: `${jobs}/jobs/{id}`,
+      cancelUrl: `${jobs}/jobs/{id}/cancel`,
+      lookupUrl: (key) => `${jobs}/jobs?idempotency_key=${encodeURIComponent(key)}`,
+      pollMs: 50,
+      requestTimeoutMs: 3_000,
+    }),
+  )
   .register({
-    name: "multi.cooperative", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
-    run: (_input: unknown, ctx: { signal: AbortSignal }) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })),
+    name: "multi.cooperative",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
+    run: (_input: unknown, ctx: { signal: AbortSignal }) =>
+      new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })),
   });
 
 if (role === "app") {

@@ -34,7 +34,13 @@ export interface ResponseGate {
 
 export function installResponseGate(): ResponseGate {
   const realFetch = globalThis.fetch;
-  const pending: { method?: string; url: RegExp; resolveArrived: (v: { url: string; status: number; body: string }) => void; released: Promise<void>; release: () => void }[] = [];
+  const pending: {
+    method?: string;
+    url: RegExp;
+    resolveArrived: (v: { url: string; status: number; body: string }) => void;
+    released: Promise<void>;
+    release: () => void;
+  }[] = [];
 
   const injections: { match: CallMatch; faults: Record<string, unknown> }[] = [];
   const matches = (m: CallMatch, url: string, method: string) => m.url.test(url) && (!m.method || m.method.toUpperCase() === method);

@@ -8,14 +8,41 @@ const before = "2026-11-30T09:59:59.000Z";
 const after = "2026-11-30T10:00:01.000Z";
 
 let seq = 0;
-const w = (service: string, action: string, subject: string, at = after, detail: unknown = null): WitnessEntry => ({ seq: ++seq, service, action, subject, detail, at });
+const w = (service: string, action: string, subject: string, at = after, detail: unknown = null): WitnessEntry => ({
+  seq: ++seq,
+  service,
+  action,
+  subject,
+  detail,
+  at,
+});
 
 const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary => ({
-  task_id: "t1", scope: { kind: "task", ref: null }, status: "CANCELLED", cancel_requested_at: BOUNDARY, settled_at: after, cancelled_tool_calls: [], orphaned_side_effects: [], completed_tool_calls: [],
-  uncertain_tool_calls: [], tool_calls: [], orphaned_resources: [], held_resources: [], open_review_items: 0, stopped_by: { actor: null, reason: null }, since_settlement: [], user_message: "Stopped new work.", ...over,
+  task_id: "t1",
+  scope: { kind: "task", ref: null },
+  status: "CANCELLED",
+  cancel_requested_at: BOUNDARY,
+  settled_at: after,
+  cancelled_tool_calls: [],
+  orphaned_side_effects: [],
+  completed_tool_calls: [],
+  uncertain_tool_calls: [],
+  tool_calls: [],
+  orphaned_resources: [],
+  held_resources: [],
+  open_review_items: 0,
+  stopped_by: { actor: null, reason: null },
+  since_settlement: [],
+  user_message: "Stopped new work.",
+  ...over,
 });
-const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) =>
-  ({ tool_call_id: id, tool_name: tool, cancellation_status: status, partial_result: null, orphaned_resources: orphaned });
+const cancelled = (id: string, tool: string, status: "CANCELLED" | "CANCELLED_INCOMPLETE" | "UNRECOVERABLE" = "CANCELLED", orphaned: string[] = []) => ({
+  tool_call_id: id,
+  tool_name: tool,
+  cancellation_status: status,
+  partial_result: null,
+  orphaned_resources: orphaned,
+});
 
 const order: CallBinding = { toolCallId: "c-order", toolName: "shop.create_order", subjects: ["ord_1"] };
 const record: CallBinding = { toolCallId: "c-record", toolName: "crm.create_record", subjects: ["rec_1"] };
@@ -26,9 +53,11 @@ const gen: CallBinding = { toolCallId: "c-gen", toolName: "inference.generate", 
 describe("witnessFacts", () => {
   it("folds reversals and releases in log order", () => {
     const facts = witnessFacts([
-      w("shop", "order_created", "ord_1"), w("shop", "order_cancelled", "ord_1"),
+      w("shop", "order_created", "ord_1"),
+      w("shop", "order_cancelled", "ord_1"),
       w("crm", "record_created", "rec_1"),
-      w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/x.csv" }), w("reports", "lock_released", "exp_1"),
+      w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/x.csv" }),
+      w("reports", "lock_released", "exp_1"),
     ]);
     expect(facts.get("ord_1")?.unreversedCommitment).toBeNull();
     expect(facts.get("rec_1")?.unreversedCommitment).toMatch(/rec_1 was created/);
@@ -49,7 +78,11 @@ describe("witnessContradictions", () => {
   });
 
   it("CANCELLED for an order the shop created and never cancelled", () => {
-    const problems = witnessContradictions({ summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }), witness: [w("shop", "order_created", "ord_1")], calls: [order] });
+    const problems = witnessContradictions({
+      summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }),
+      witness: [w("shop", "order_created", "ord_1")],
+      calls: [order],
+    });
     expect(problems).toEqual([
       expect.stringMatching(/lists shop.create_order c-order as CANCELLED, but the witness shows: order ord_1 was created/),
       expect.stringMatching(/in neither orphaned_side_effects nor uncertain_tool_calls/),
@@ -58,24 +91,46 @@ describe("witnessContradictions", () => {
   });
 
   it("an order created and then cancelled is no effect", () => {
-    const problems = witnessContradictions({ summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }), witness: [w("shop", "order_created", "ord_1"), w("shop", "order_cancelled", "ord_1")], calls: [order] });
+    const problems = witnessContradictions({
+      summary: summary({ cancelled_tool_calls: [cancelled("c-order", "shop.create_order")] }),
+      witness: [w("shop", "order_created", "ord_1"), w("shop", "order_cancelled", "ord_1")],
+      calls: [order],
+    });
     expect(problems).toEqual([]);
   });
 
   it("an orphaned side effect the witness shows reversed (or never made) is a false claim", () => {
-    const s = summary({ status: "PARTIALLY_CANCELLED", orphaned_side_effects: [{ tool_name: "crm.create_record", tool_call_id: "c-record", description: "record" }] });
-    expect(witnessContradictions({ summary: s, witness: [w("crm", "record_created", "rec_1"), w("crm", "record_archived", "rec_1")], calls: [record] })).toEqual([expect.stringMatching(/no unreversed effect/)]);
-    expect(witnessContradictions({ summary: s, witness: [], calls: [{ ...record, subjects: [] }] })).toEqual([expect.stringMatching(/no service record at all/)]);
+    const s = summary({
+      status: "PARTIALLY_CANCELLED",
+      orphaned_side_effects: [{ tool_name: "crm.create_record", tool_call_id: "c-record", description: "record" }],
+    });
+    expect(
+      witnessContradictions({ summary: s, witness: [w("crm", "record_created", "rec_1"), w("crm", "record_archived", "rec_1")], calls: [record] }),
+    ).toEqual([expect.stringMatching(/no unreversed effect/)]);
+    expect(witnessContradictions({ summary: s, witness: [], calls: [{ ...record, subjects: [] }] })).toEqual([
+      expect.stringMatching(/no service record at all/),
+    ]);
   });
 
   it("an uncertain call accounts for a committed effect; IN_PROGRESS without a claim is not a contradiction", () => {
     const witness = [w("mailer", "email_sent", "msg_1")];
-    expect(witnessContradictions({ summary: summary({ status: "PARTIALLY_CANCELLED", uncertain_tool_calls: [{ tool_call_id: "c-email", tool_name: "mailer.send_email", status: "uncertain", reconcile_deadline: null }] }), witness, calls: [email] })).toEqual([]);
+    expect(
+      witnessContradictions({
+        summary: summary({
+          status: "PARTIALLY_CANCELLED",
+          uncertain_tool_calls: [{ tool_call_id: "c-email", tool_name: "mailer.send_email", status: "uncertain", reconcile_deadline: null }],
+        }),
+        witness,
+        calls: [email],
+      }),
+    ).toEqual([]);
     expect(witnessContradictions({ summary: summary({ status: "IN_PROGRESS" }), witness, calls: [email] })).toEqual([]);
   });
 
   it("a completed export or generation listed as cancelled", () => {
-    const s = summary({ cancelled_tool_calls: [cancelled("c-export", "reports.export_report"), cancelled("c-gen", "inference.generate", "CANCELLED_INCOMPLETE")] });
+    const s = summary({
+      cancelled_tool_calls: [cancelled("c-export", "reports.export_report"), cancelled("c-gen", "inference.generate", "CANCELLED_INCOMPLETE")],
+    });
     const witness = [w("reports", "export_completed", "exp_1"), w("inference", "generation_completed", "gen_1")];
     const problems = witnessContradictions({ summary: s, witness, calls: [exp, gen] });
     expect(problems).toEqual([
@@ -92,17 +147,26 @@ describe("witnessContradictions", () => {
   it("a lock the witness shows held must be reported orphaned, and the ledger must not call it released", () => {
     const witness = [w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" })];
     const silent = witnessContradictions({
-      summary: summary({ cancelled_tool_calls: [cancelled("c-export", "reports.export_report")] }), witness, calls: [exp],
+      summary: summary({ cancelled_tool_calls: [cancelled("c-export", "reports.export_report")] }),
+      witness,
+      calls: [exp],
       ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "released" }] },
     });
-    expect(silent).toEqual(expect.arrayContaining([
-      expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither orphaned nor still held/),
-      expect.stringMatching(/ledger records lock:exp_1 as released/),
-      expect.stringMatching(/user message does not say a resource could not be released/),
-    ]));
+    expect(silent).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither orphaned nor still held/),
+        expect.stringMatching(/ledger records lock:exp_1 as released/),
+        expect.stringMatching(/user message does not say a resource could not be released/),
+      ]),
+    );
     const honest = witnessContradictions({
-      summary: summary({ status: "PARTIALLY_CANCELLED", cancelled_tool_calls: [cancelled("c-export", "reports.export_report", "CANCELLED", ["lock:exp_1", "temp_file:/tmp/e.csv"])], user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them." }),
-      witness, calls: [exp],
+      summary: summary({
+        status: "PARTIALLY_CANCELLED",
+        cancelled_tool_calls: [cancelled("c-export", "reports.export_report", "CANCELLED", ["lock:exp_1", "temp_file:/tmp/e.csv"])],
+        user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them.",
+      }),
+      witness,
+      calls: [exp],
     });
     expect(honest).toEqual([]);
   });
@@ -110,8 +174,13 @@ describe("witnessContradictions", () => {
   it("a resource reported orphaned that the witness shows released", () => {
     const witness = [w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" }), w("reports", "lock_released", "exp_1")];
     const problems = witnessContradictions({
-      summary: summary({ status: "PARTIALLY_CANCELLED", user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them." }),
-      witness, calls: [exp], ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "orphaned" }] },
+      summary: summary({
+        status: "PARTIALLY_CANCELLED",
+        user_message: "Stopped new work. Two resources could not be released; an operator has been asked to handle them.",
+      }),
+      witness,
+      calls: [exp],
+      ledger: { resources: [{ workItemId: "i", type: "lock", handle: "exp_1", state: "orphaned" }] },
     });
     expect(problems).toEqual([
       expect.stringMatching(/ledger records lock:exp_1 as orphaned \(still held\), but the witness shows it released/),
@@ -121,7 +190,9 @@ describe("witnessContradictions", () => {
 
   it("'never started' while the service saw the call", () => {
     const problems = witnessContradictions({
-      summary: summary({ cancelled_tool_calls: [cancelled("c-email", "mailer.send_email")] }), witness: [w("mailer", "draft_created", "msg_1")], calls: [email],
+      summary: summary({ cancelled_tool_calls: [cancelled("c-email", "mailer.send_email")] }),
+      witness: [w("mailer", "draft_created", "msg_1")],
+      calls: [email],
       ledger: { workItems: [{ correlationId: "c-email", toolName: "mailer.send_email", status: "cancelled", startedAt: null }] },
     });
     expect(problems).toEqual([expect.stringMatching(/never started, but the witness shows mailer:draft_created/)]);

@@ -131,15 +131,23 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
     const claimsStopped = listed && (listed.cancellation_status === "CANCELLED" || listed.cancellation_status === "CANCELLED_INCOMPLETE");
 
     // 1. "cancelled" for something the service did anyway
-    if (claimsStopped && f.unreversedCommitment) problems.push(`summary lists ${name(call, f.subject)} as ${listed!.cancellation_status}, but the witness shows: ${f.unreversedCommitment} (not reversed)`);
-    if (claimsStopped && f.completion) problems.push(`summary lists ${name(call, f.subject)} as ${listed!.cancellation_status}, but the witness shows ${f.completion.action} for ${f.subject} at ${f.completion.at}`);
+    if (claimsStopped && f.unreversedCommitment)
+      problems.push(
+        `summary lists ${name(call, f.subject)} as ${listed!.cancellation_status}, but the witness shows: ${f.unreversedCommitment} (not reversed)`,
+      );
+    if (claimsStopped && f.completion)
+      problems.push(
+        `summary lists ${name(call, f.subject)} as ${listed!.cancellation_status}, but the witness shows ${f.completion.action} for ${f.subject} at ${f.completion.at}`,
+      );
 
     // 3. committed effects must be accounted for (unless the summary still says it is finding out)
     if (f.unreversedCommitment) {
       unreversedEffects.push(f.unreversedCommitment);
       const accounted = call && (sideEffectIds.has(call.toolCallId) || uncertainIds.has(call.toolCallId));
       if (!accounted && !(inProgress && (!call || !mentioned(call.toolCallId)))) {
-        problems.push(`the witness shows ${f.unreversedCommitment}, but the summary lists ${call ? `${name(call, f.subject)}` : "no call for it"} in neither orphaned_side_effects nor uncertain_tool_calls`);
+        problems.push(
+          `the witness shows ${f.unreversedCommitment}, but the summary lists ${call ? `${name(call, f.subject)}` : "no call for it"} in neither orphaned_side_effects nor uncertain_tool_calls`,
+        );
       }
     }
     // a job that completed after the boundary is not "cancelled" work either
@@ -147,16 +155,24 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
 
     // 2. resources
     for (const handle of f.held) {
-      const orphanedIn = summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle)) || (summary.orphaned_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
+      const orphanedIn =
+        summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle)) ||
+        (summary.orphaned_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
       // Held by a child that could not be stopped and still runs: reported as such (verified once it ends).
       const heldIn = (summary.held_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
-      if (!orphanedIn && !heldIn && !inProgress) problems.push(`the witness shows ${handle} still held, but the summary reports it neither orphaned nor still held (status ${summary.status})`);
+      if (!orphanedIn && !heldIn && !inProgress)
+        problems.push(`the witness shows ${handle} still held, but the summary reports it neither orphaned nor still held (status ${summary.status})`);
       const claimedReleased = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "released");
       if (claimedReleased) problems.push(`the ledger records ${handle} as released (verified), but the witness shows it still held`);
     }
     for (const handle of f.released) {
-      const claimedOrphaned = summary.cancelled_tool_calls.find((c) => c.orphaned_resources.includes(handle)) ?? (summary.orphaned_resources ?? []).find((r) => `${r.type}:${r.handle}` === handle);
-      if (claimedOrphaned) problems.push(`summary reports ${handle} orphaned (could not be released) for ${claimedOrphaned.tool_name} ${claimedOrphaned.tool_call_id}, but the witness shows it released`);
+      const claimedOrphaned =
+        summary.cancelled_tool_calls.find((c) => c.orphaned_resources.includes(handle)) ??
+        (summary.orphaned_resources ?? []).find((r) => `${r.type}:${r.handle}` === handle);
+      if (claimedOrphaned)
+        problems.push(
+          `summary reports ${handle} orphaned (could not be released) for ${claimedOrphaned.tool_name} ${claimedOrphaned.tool_call_id}, but the witness shows it released`,
+        );
       const ledgerOrphaned = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "orphaned");
       if (ledgerOrphaned) problems.push(`the ledger records ${handle} as orphaned (still held), but the witness shows it released`);
     }
@@ -164,10 +180,16 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
   const stillRunning = new Set((summary.held_resources ?? []).map((r) => `${r.type}:${r.handle}`));
   const held = [...facts.values()].flatMap((f) => f.held).filter((h) => !stillRunning.has(h));
   const claimedUnreleased = /\b(\w+) resources? could not be released/.exec(summary.user_message)?.[1];
-  if (held.length && !inProgress && !claimedUnreleased) problems.push(`the witness shows ${held.join(", ")} still held, but the user message does not say a resource could not be released: "${summary.user_message}"`);
+  if (held.length && !inProgress && !claimedUnreleased)
+    problems.push(
+      `the witness shows ${held.join(", ")} still held, but the user message does not say a resource could not be released: "${summary.user_message}"`,
+    );
   if (claimedUnreleased && facts.size) {
     const n = numberWord(claimedUnreleased);
-    if (n > held.length) problems.push(`the user message says ${claimedUnreleased.toLowerCase()} resource(s) could not be released, but the witness shows ${held.length ? `only ${held.join(", ")}` : "none"} still held: "${summary.user_message}"`);
+    if (n > held.length)
+      problems.push(
+        `the user message says ${claimedUnreleased.toLowerCase()} resource(s) could not be released, but the witness shows ${held.length ? `only ${held.join(", ")}` : "none"} still held: "${summary.user_message}"`,
+      );
   }
 
   // 3b. an orphaned side effect the witness does not show (it was reversed, or never happened)
@@ -175,7 +197,10 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
     const call = calls.find((c) => c.toolCallId === e.tool_call_id);
     if (!call) continue; // not a call of the services checked here
     const live = call.subjects.some((s) => facts.get(s)?.unreversedCommitment);
-    if (!live) problems.push(`summary lists an orphaned side effect of ${call.toolName} ${call.toolCallId} ("${e.description}"), but the witness shows no unreversed effect for it (${call.subjects.join(", ") || "no service record at all"})`);
+    if (!live)
+      problems.push(
+        `summary lists an orphaned side effect of ${call.toolName} ${call.toolCallId} ("${e.description}"), but the witness shows no unreversed effect for it (${call.subjects.join(", ") || "no service record at all"})`,
+      );
   }
 
   // 1b. "never started" while the service saw the call
@@ -183,11 +208,15 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
     if (item.status !== "cancelled" || item.startedAt) continue;
     const call = calls.find((c) => c.toolCallId === item.correlationId);
     const seen = call?.subjects.flatMap((s) => facts.get(s)?.entries ?? []) ?? [];
-    if (seen.length) problems.push(`the ledger says ${item.toolName} ${item.correlationId} never started, but the witness shows ${seen.map((e) => `${e.service}:${e.action}`).join(", ")}`);
+    if (seen.length)
+      problems.push(
+        `the ledger says ${item.toolName} ${item.correlationId} never started, but the witness shows ${seen.map((e) => `${e.service}:${e.action}`).join(", ")}`,
+      );
   }
 
   // 4. a plain CANCELLED over effects that stand
-  if (summary.status === "CANCELLED" && unreversedEffects.length) problems.push(`status is CANCELLED, but the witness shows unreversed effects: ${unreversedEffects.join("; ")}`);
+  if (summary.status === "CANCELLED" && unreversedEffects.length)
+    problems.push(`status is CANCELLED, but the witness shows unreversed effects: ${unreversedEffects.join("; ")}`);
   return problems;
 }
 

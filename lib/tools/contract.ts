@@ -30,7 +30,15 @@ export interface CallRef {
  * two apart reports only `externalVersion` (then taken as both).
  */
 export type InspectOutcome = (
-  | { status: "committed"; externalRecordId?: string | null; externalVersion?: string | null; currentVersion?: string | null; evidence?: Record<string, unknown>; result?: unknown; description?: string }
+  | {
+      status: "committed";
+      externalRecordId?: string | null;
+      externalVersion?: string | null;
+      currentVersion?: string | null;
+      evidence?: Record<string, unknown>;
+      result?: unknown;
+      description?: string;
+    }
   | { status: "not_committed"; partialResult?: unknown; partialComplete?: boolean }
   | { status: "running" }
   | { status: "unknown"; reason: string }
@@ -104,7 +112,10 @@ export interface ToolContext {
    */
   checkpoint(): Promise<void>;
   /** Records that the external service accepted the action — call it before waiting for the result. */
-  submitted(operationId: string, details?: { providerRef?: string; externalRecordId?: string; externalVersion?: string; reversible?: boolean; description?: string }): Promise<void>;
+  submitted(
+    operationId: string,
+    details?: { providerRef?: string; externalRecordId?: string; externalVersion?: string; reversible?: boolean; description?: string },
+  ): Promise<void>;
   /**
    * Records the concrete handle of a resource the call took (the answer named it). Of a kind declared in the tool's
    * `resources`, it binds the intent written ahead; call it as soon as the answer arrives, before anything else.

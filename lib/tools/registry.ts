@@ -11,7 +11,8 @@ export class ToolRegistry {
 
   register<I, O>(tool: ToolDefinition<I, O>): this {
     const problems = contractProblems(tool as ToolDefinition);
-    if (problems.length) throw new AppError(ErrorCode.badRequest, `tool "${tool.name}" cannot be registered: ${problems.join("; ")}`, { tool: tool.name, problems });
+    if (problems.length)
+      throw new AppError(ErrorCode.badRequest, `tool "${tool.name}" cannot be registered: ${problems.join("; ")}`, { tool: tool.name, problems });
     if (this.#tools.has(tool.name)) throw new AppError(ErrorCode.conflict, `tool "${tool.name}" is already registered`, { tool: tool.name });
     this.#tools.set(tool.name, tool as ToolDefinition);
     return this;
@@ -52,16 +53,20 @@ export function contractProblems(tool: ToolDefinition): string[] {
   if (typeof tool.run !== "function") problems.push("run(input, ctx) is required");
   if (tool.commitsEffect && !tool.inspect && tool.mechanism !== Mechanism.none) {
     problems.push(
-      "it commits external effects but has no inspect() to ask the service what really happened, and does not declare mechanism \"none\" — a stop path that cannot account for its work must not ship",
+      'it commits external effects but has no inspect() to ask the service what really happened, and does not declare mechanism "none" — a stop path that cannot account for its work must not ship',
     );
   }
   if (tool.mechanism === Mechanism.providerCancel && !tool.cancel) problems.push('mechanism "provider_cancel" needs cancel(ref)');
   if (tool.mechanism === Mechanism.rollback && !tool.rollback) problems.push('mechanism "rollback" needs rollback(ref)');
   if (tool.resources?.length && !tool.inspect) {
-    problems.push("it declares resources a call may hold but has no inspect() to report what a call whose answer was lost holds (written ahead: InspectOutcome.holds)");
+    problems.push(
+      "it declares resources a call may hold but has no inspect() to report what a call whose answer was lost holds (written ahead: InspectOutcome.holds)",
+    );
   }
-  if (tool.resources?.some((r) => typeof r !== "string" || !/^[\w.:-]{1,100}$/.test(r))) problems.push("each declared resource kind is a name of letters, digits, . _ : - (at most 100)");
-  if (!!tool.cleanup !== !!tool.verifyReleased) problems.push("cleanup(resource) and verifyReleased(resource) come together: a release that cannot be verified cannot be reported");
+  if (tool.resources?.some((r) => typeof r !== "string" || !/^[\w.:-]{1,100}$/.test(r)))
+    problems.push("each declared resource kind is a name of letters, digits, . _ : - (at most 100)");
+  if (!!tool.cleanup !== !!tool.verifyReleased)
+    problems.push("cleanup(resource) and verifyReleased(resource) come together: a release that cannot be verified cannot be reported");
   if (tool.compensate && !tool.inspect) problems.push("compensate() needs inspect() to check the record's current version first");
   return problems;
 }

@@ -36,9 +36,17 @@ const model = new MockLanguageModelV3({
       stream: new ReadableStream({
         start(c) {
           for (const part of [
-            { type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Here is what happened." }, { type: "text-end", id: "t" },
-            { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } } },
-          ]) c.enqueue(part);
+            { type: "stream-start", warnings: [] },
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Here is what happened." },
+            { type: "text-end", id: "t" },
+            {
+              type: "finish",
+              finishReason: { unified: "stop", raw: "stop" },
+              usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+            },
+          ])
+            c.enqueue(part);
           c.close();
         },
       }) as never,
@@ -53,7 +61,15 @@ beforeAll(async () => {
   registry = new ToolRegistry();
   for (const tool of demoTools({ baseUrl: demo.url, pollMs: 20 })) registry.register(tool);
   registry.register(modelReplyTool(model));
-  engine = new CancellationEngine(t.database, { registry, verifyDelayMs: 20, settleTimeoutMs: 1_500, reconcileIntervalMs: 100, cancelAttempts: 2, cancelBackoffMs: 20, cancelTimeoutMs: 1_000 }).start(100);
+  engine = new CancellationEngine(t.database, {
+    registry,
+    verifyDelayMs: 20,
+    settleTimeoutMs: 1_500,
+    reconcileIntervalMs: 100,
+    cancelAttempts: 2,
+    cancelBackoffMs: 20,
+    cancelTimeoutMs: 1_000,
+  }).start(100);
 });
 afterAll(async () => {
   await pool?.stop();
@@ -76,11 +92,13 @@ const until = async <T>(what: string, check: () => Promise<T | undefined | null 
 // the prices are not what these tests are about.
 const agent = { prices: (skus: string[]) => shopPrices(demo.url)(skus).catch(() => shopPrices(demo.url)(skus)) };
 const asker = { ...agent, replyTool: MODEL_REPLY_TOOL };
-const say = (conversationId: string, text: string, options = agent) => startTurn(t.database, options, { ownerId: "alice", conversationId, text, actor: "user:alice" });
-const settled = (taskId: string) => until(`the Stop of ${taskId} settled`, async () => {
-  const s = await getCancellationSummary(t.database, taskId);
-  return s.status !== "IN_PROGRESS" && s;
-});
+const say = (conversationId: string, text: string, options = agent) =>
+  startTurn(t.database, options, { ownerId: "alice", conversationId, text, actor: "user:alice" });
+const settled = (taskId: string) =>
+  until(`the Stop of ${taskId} settled`, async () => {
+    const s = await getCancellationSummary(t.database, taskId);
+    return s.status !== "IN_PROGRESS" && s;
+  });
 const setFaults = async (service: string, faults: Record<string, unknown>) => {
   const res = await fetch(`${demo.url}/${service}/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
   expect(res.ok).toBe(true);
@@ -89,7 +107,10 @@ const setFaults = async (service: string, faults: Record<string, unknown>) => {
 async function modelInput(taskId: string, mark: number) {
   const reply = await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId, kind: "model_request" } });
   const input = reply.input as { messages?: unknown[] };
-  await until("the reply to be written by the model", async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: reply.id } })).status === "completed");
+  await until(
+    "the reply to be written by the model",
+    async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: reply.id } })).status === "completed",
+  );
   const received = prompts.slice(mark).join("\n");
   return { stored: JSON.stringify(input.messages), received };
 }
@@ -99,7 +120,10 @@ describe("after a Stop, the next turn reads what really happened", () => {
     startPool();
     const c = "c-order";
     const turn = await say(c, "order a lamp");
-    await until("the stock check to end", async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: turn.taskId, toolName: "shop.check_stock" } })).status === "completed");
+    await until(
+      "the stock check to end",
+      async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: turn.taskId, toolName: "shop.check_stock" } })).status === "completed",
+    );
     await setFaults("shop", { acceptThenTimeout: true }); // the shop commits the order; its answer never comes
     await confirmProposal(t.database, { taskId: turn.taskId, proposalVersion: 1, actor: "user:alice" });
     const orderId = await until("the shop to create the order", async () => witnessLog(demo.db, "shop").find((w) => w.action === "order_created")?.subject);
@@ -128,12 +152,16 @@ describe("after a Stop, the next turn reads what really happened", () => {
     await decideReviewItem(t.database, registry, oncall, { reviewItemId: review.id, decision: "reject", reason: "the customer wants the lamp" });
     mark = prompts.length;
     const again = await say(c, "did my order go through?", asker);
-    expect(again.reply).toContain(`shop.create_order — took effect: order ${orderId} (1 × lamp, €35.00) went through; kept: a person decided not to reverse it.`);
+    expect(again.reply).toContain(
+      `shop.create_order — took effect: order ${orderId} (1 × lamp, €35.00) went through; kept: a person decided not to reverse it.`,
+    );
     const later = await modelInput(again.taskId, mark);
     expect(later.stored).toContain("kept: a person decided not to reverse it");
     expect(later.received).toContain("kept: a person decided not to reverse it");
     // the order's tool result itself was rewritten (the earlier answer stays what it was: words said at their time)
-    const results = JSON.parse(later.stored).filter((m: { role: string }) => m.role === "tool").flatMap((m: { content: unknown[] }) => m.content);
+    const results = JSON.parse(later.stored)
+      .filter((m: { role: string }) => m.role === "tool")
+      .flatMap((m: { content: unknown[] }) => m.content);
     const orderResult = results.find((r: { toolCallId: string }) => r.toolCallId === "proposal-v1-order");
     expect(orderResult.output.value).toBe(`took effect: order ${orderId} (1 × lamp, €35.00) went through; kept: a person decided not to reverse it`);
   }, 60_000);
@@ -143,7 +171,9 @@ describe("after a Stop, the next turn reads what really happened", () => {
     const c = "c-export";
     const turn = await say(c, "export a report of 2000 rows");
     const exportId = await until("the export to be writing rows", async () => {
-      const begun = witnessLog(demo.db, "reports").filter((w) => w.action === "export_started").at(-1);
+      const begun = witnessLog(demo.db, "reports")
+        .filter((w) => w.action === "export_started")
+        .at(-1);
       if (!begun) return undefined;
       const row = (await (await fetch(`${demo.url}/reports/exports/${begun.subject}`)).json()) as { rowsWritten: number };
       return row.rowsWritten > 20 ? begun.subject : undefined;
@@ -179,8 +209,14 @@ describe("after a Stop, the next turn reads what really happened", () => {
     const first = await say(c, "did the export finish?");
     // whichever the ledger says at that moment: still running, or finished after the Stop — never "stopped"
     expect(first.reply).toMatch(/reports\.export_report — (could not be stopped|not stopped yet|finished)/);
-    await until("the export to finish at the service", async () => witnessLog(demo.db, "reports").some((w) => w.subject === exportId && w.action === "export_completed"));
-    await until("the ledger to record it finished", async () => (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: turn.taskId, toolName: "reports.export_report" } })).status === "completed");
+    await until("the export to finish at the service", async () =>
+      witnessLog(demo.db, "reports").some((w) => w.subject === exportId && w.action === "export_completed"),
+    );
+    await until(
+      "the ledger to record it finished",
+      async () =>
+        (await t.database.prisma.workItem.findFirstOrThrow({ where: { taskId: turn.taskId, toolName: "reports.export_report" } })).status === "completed",
+    );
     await setFaults("reports", {});
     const label = (await getCancellationSummary(t.database, turn.taskId)).tool_calls.find((x) => x.tool_name === "reports.export_report")!.outcome.label;
     expect(label).toMatch(/finished .* after the Stop/);

@@ -38,6 +38,15 @@ export function toolCallTruths(task: TaskRows, now: number, f: WordsFormat = utc
     );
     // Work that finished before the Stop keeps its own result; every other call of a stopped task is the Stop's.
     const touchedByStop = stop.requestedAt !== null && outcome.kind !== OutcomeKind.completedBeforeStop;
-    return { toolCallId: item.correlationId, workItemId: item.id, toolName: item.toolName, input: item.input ?? null, text, outcome, touchedByStop, result: item.result ?? null };
+    return {
+      toolCallId: item.correlationId,
+      workItemId: item.id,
+      toolName: item.toolName,
+      input: item.input ?? null,
+      text,
+      outcome,
+      touchedByStop,
+      result: item.result ?? null,
+    };
   });
 }

@@ -38,7 +38,9 @@ export function transcriptTurn(task: TurnRows, now: number, f: WordsFormat = utc
   else if (replyTruth?.touchedByStop) reply = [reply, `(the rest of this reply: ${replyTruth.text})`].filter(Boolean).join(" ");
   const requestedAt = task.cancelRequestedAt ? new Date(task.cancelRequestedAt).getTime() : null;
   return {
-    taskId: task.id, turnId: task.turnId, userText: task.title,
+    taskId: task.id,
+    turnId: task.turnId,
+    userText: task.title,
     toolCalls: truths.filter((t) => t.workItemId !== replyItem?.id),
     reply,
     stop: requestedAt === null ? null : { requestedAt, settled: task.settledAt != null },
@@ -63,14 +65,30 @@ export function toModelMessages(turns: TranscriptTurn[], f: WordsFormat = utcFor
   for (const turn of turns) {
     out.push({ role: "user", content: turn.userText });
     if (turn.toolCalls.length) {
-      out.push({ role: "assistant", content: turn.toolCalls.map((c) => ({ type: "tool-call" as const, toolCallId: c.toolCallId, toolName: modelToolName(c.toolName), input: c.input ?? {} })) });
+      out.push({
+        role: "assistant",
+        content: turn.toolCalls.map((c) => ({
+          type: "tool-call" as const,
+          toolCallId: c.toolCallId,
+          toolName: modelToolName(c.toolName),
+          input: c.input ?? {},
+        })),
+      });
       out.push({
         role: "tool",
-        content: turn.toolCalls.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: modelToolName(c.toolName), output: { type: "text" as const, value: resultValue(c) } })),
+        content: turn.toolCalls.map((c) => ({
+          type: "tool-result" as const,
+          toolCallId: c.toolCallId,
+          toolName: modelToolName(c.toolName),
+          output: { type: "text" as const, value: resultValue(c) },
+        })),
       });
     }
     const said: string[] = [];
-    if (turn.stop) said.push(`[The person pressed Stop at ${f.time(turn.stop.requestedAt)}.${turn.stop.settled ? "" : " Stopline is still finding out what each step did."}]`);
+    if (turn.stop)
+      said.push(
+        `[The person pressed Stop at ${f.time(turn.stop.requestedAt)}.${turn.stop.settled ? "" : " Stopline is still finding out what each step did."}]`,
+      );
     if (turn.reply) said.push(turn.reply);
     if (said.length) out.push({ role: "assistant", content: [{ type: "text", text: said.join(" ") }] });
   }

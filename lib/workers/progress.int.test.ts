@@ -22,14 +22,22 @@ afterAll(async () => t?.drop());
 
 async function claimed(toolName: string) {
   const task = await createTask(t.database, { title: "export rows", ownerId: "agent-1" }, "agent:test");
-  await scheduleWorkItem(t.database, { taskId: task.id, kind: WorkItemKind.remoteTool, toolName, mechanism: Mechanism.abortSignal, intentVersion: 1 }, "agent:test");
+  await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: WorkItemKind.remoteTool, toolName, mechanism: Mechanism.abortSignal, intentVersion: 1 },
+    "agent:test",
+  );
   const item = await claimWorkItem(t.database, { workerId: "w-progress", toolNames: [toolName] });
   expect(item).not.toBeNull();
   return item!;
 }
 
 const countingTool = (name: string, reports: number, everyMs: number): ToolDefinition => ({
-  name, kind: WorkItemKind.remoteTool, risk: "low", commitsEffect: false, mechanism: Mechanism.abortSignal,
+  name,
+  kind: WorkItemKind.remoteTool,
+  risk: "low",
+  commitsEffect: false,
+  mechanism: Mechanism.abortSignal,
   async run(_input, ctx) {
     for (let done = 1; done <= reports; done++) {
       await ctx.reportProgress({ done, total: reports, unit: "rows" });
@@ -42,7 +50,14 @@ const countingTool = (name: string, reports: number, everyMs: number): ToolDefin
 describe("progress of running code", () => {
   it("a tool that reports 200 times in about a second leaves the last report on the item and a handful of events, not 200", async () => {
     const item = await claimed("test.count_rows");
-    const report = await runWorkItem({ database: t.database, tool: countingTool("test.count_rows", 200, 5), item, workerId: "w-progress", leaseMs: 10_000, heartbeatMs: 3_000 });
+    const report = await runWorkItem({
+      database: t.database,
+      tool: countingTool("test.count_rows", 200, 5),
+      item,
+      workerId: "w-progress",
+      leaseMs: 10_000,
+      heartbeatMs: 3_000,
+    });
     expect(report.outcome).toBe("completed");
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id, type: "work_item.progress" }, orderBy: { seq: "asc" } });
     expect(events.length).toBeGreaterThanOrEqual(2);

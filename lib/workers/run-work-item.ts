@@ -155,7 +155,8 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     // checkpoint): a failure here says nothing about what the service did — a start whose answer was lost may have
     // started it, and it may finish. Asked (inspect), never assumed "failed — it had no effect" (random conformance,
     // seed 2027 #0 on PostgreSQL). A confirmed stop (StoppedError) is the service's own answer.
-    const remoteMayRunOn = mayHaveSubmitted && !!tool.inspect && (tool.mechanism === "provider_cancel" || tool.mechanism === "rollback") && !(error instanceof StoppedError);
+    const remoteMayRunOn =
+      mayHaveSubmitted && !!tool.inspect && (tool.mechanism === "provider_cancel" || tool.mechanism === "rollback") && !(error instanceof StoppedError);
     if (submitted || (mayHaveSubmitted && tool.commitsEffect) || (remoteMayRunOn && !controller.signal.aborted)) {
       const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
       await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
@@ -170,7 +171,12 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
       const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
       const refusedBeforeSending = isAppError(error) && error.code === "cancel_requested"; // the checkpoint said no: nothing was sent
       if (remote && !(error instanceof StoppedError) && !refusedBeforeSending) {
-        await markUncertain(database, { workItemId: item.id, leaseToken, reason: `stopped waiting after the Stop; the remote work is cancelled and inspected by the engine (${message})`, actor }).catch(() => {});
+        await markUncertain(database, {
+          workItemId: item.id,
+          leaseToken,
+          reason: `stopped waiting after the Stop; the remote work is cancelled and inspected by the engine (${message})`,
+          actor,
+        }).catch(() => {});
         return { outcome: "uncertain", abortedAt };
       }
       const reported = partial.reported;
@@ -195,6 +201,10 @@ async function stopOfThisStepRecorded(database: RunOptions["database"], workItem
  * Written ahead (docs/ARCHITECTURE.md, invariant 4): one intent per resource kind the tool declares, recorded before
  * run() starts — so before any request leaves. A ledger that refuses (the lease moved on) stops the run here.
  */
-export async function writeIntentsAhead(database: RunOptions["database"], tool: ToolDefinition, holder: { workItemId: string; leaseToken: string; actor: string }) {
+export async function writeIntentsAhead(
+  database: RunOptions["database"],
+  tool: ToolDefinition,
+  holder: { workItemId: string; leaseToken: string; actor: string },
+) {
   if (tool.resources?.length) await recordResourceIntents(database, { ...holder, types: tool.resources });
 }

@@ -86,12 +86,18 @@ function spawnWorker(halt: HaltPoint, workerId: string): WorkerProcess {
     }),
   );
   const worker: WorkerProcess = {
-    workerId, proc, messages, exited,
+    workerId,
+    proc,
+    messages,
+    exited,
     next(event, timeoutMs = 30_000) {
       const seen = messages.find((m) => m.event === event);
       if (seen) return Promise.resolve(seen);
       return new Promise<Message>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`worker ${workerId}: no "${event}" within ${timeoutMs} ms; stdout: ${JSON.stringify(messages)}; stderr:\n${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`worker ${workerId}: no "${event}" within ${timeoutMs} ms; stdout: ${JSON.stringify(messages)}; stderr:\n${stderr}`)),
+          timeoutMs,
+        );
         waiters.push({ event, resolve: (m) => (clearTimeout(timer), resolve(m)), reject: (e) => (clearTimeout(timer), reject(e)) });
       });
     },
@@ -117,7 +123,15 @@ async function scheduleOrder() {
   const task = await createTask(t.database, { title: "order two chairs", ownerId: "user-1" }, "agent:test");
   const item = await scheduleWorkItem(
     t.database,
-    { taskId: task.id, kind: WorkItemKind.externalAction, toolName: CREATE_ORDER_TOOL, mechanism: Mechanism.none, commitsEffect: true, intentVersion: task.intentVersion, input: { items: ITEMS } },
+    {
+      taskId: task.id,
+      kind: WorkItemKind.externalAction,
+      toolName: CREATE_ORDER_TOOL,
+      mechanism: Mechanism.none,
+      commitsEffect: true,
+      intentVersion: task.intentVersion,
+      input: { items: ITEMS },
+    },
     "agent:test",
   );
   return { task, item };
@@ -232,7 +246,9 @@ describe(`a worker process killed during an external action (${provider})`, () =
     expect(service.postsFor(item.idempotencyKey)).toBe(1);
     expect(settled.operationId).toBe(order.orderId);
     expect(settled.result).toEqual({ orderId: order.orderId, version: order.version });
-    expect(await sideEffectsOf(item.id)).toEqual([expect.objectContaining({ operationId: order.orderId, outcome: "committed", externalRecordId: order.orderId })]);
+    expect(await sideEffectsOf(item.id)).toEqual([
+      expect.objectContaining({ operationId: order.orderId, outcome: "committed", externalRecordId: order.orderId }),
+    ]);
 
     // Re-queued (not uncertain) and claimed a second time, by the restarted worker.
     const [expired] = ofType(events, "lease.expired");
@@ -264,7 +280,9 @@ describe(`a worker process killed during an external action (${provider})`, () =
     expect(ofType(events, "lease.expired")[0]).toMatchObject({ fromState: "running", toState: "uncertain" });
     expect(ofType(events, "work_item.reconciled")[0]).toMatchObject({ fromState: "uncertain", toState: "completed" });
     // The side effect the worker never recorded is recorded from the service's answer.
-    expect(await sideEffectsOf(item.id)).toEqual([expect.objectContaining({ outcome: "committed", externalRecordId: order.orderId, externalVersion: order.version })]);
+    expect(await sideEffectsOf(item.id)).toEqual([
+      expect.objectContaining({ outcome: "committed", externalRecordId: order.orderId, externalVersion: order.version }),
+    ]);
   }, 60_000);
 
   it("SIGKILL after the checkpoint but before the POST: it may have been sent, so it is reconciled, not re-run — the service says no order, the item fails and nothing was ever created", async () => {

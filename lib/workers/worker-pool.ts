@@ -131,7 +131,15 @@ export class WorkerPool {
 
   #run(item: WorkItem, complete: RunOptions["complete"]): Promise<void> {
     const tool = this.#o.registry.require(item.toolName);
-    const run = runWorkItem({ database: this.#o.database, tool, item, workerId: this.workerId, leaseMs: this.#o.leaseMs, heartbeatMs: this.#o.heartbeatMs, complete })
+    const run = runWorkItem({
+      database: this.#o.database,
+      tool,
+      item,
+      workerId: this.workerId,
+      leaseMs: this.#o.leaseMs,
+      heartbeatMs: this.#o.heartbeatMs,
+      complete,
+    })
       .then((report) => this.#o.onSettled?.(item.id, report))
       .catch((error) => console.error(`work item ${item.id} (${item.toolName}) crashed its runner`, error))
       .finally(() => this.#running.delete(item.id));

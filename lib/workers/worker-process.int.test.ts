@@ -42,7 +42,11 @@ it("npm run worker: a separate worker process claims and runs the registered too
   expect(output).toMatch(/tools: .*shop\.check_stock/);
 
   const task = await createTask(t.database, { title: "read, then a long export", ownerId: "o" }, "agent:t");
-  const read = await scheduleWorkItem(t.database, { taskId: task.id, kind: "remote_tool", toolName: "shop.check_stock", mechanism: "abort_signal", intentVersion: 1, input: {} }, "agent:t");
+  const read = await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "remote_tool", toolName: "shop.check_stock", mechanism: "abort_signal", intentVersion: 1, input: {} },
+    "agent:t",
+  );
   await until("the read to complete", async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: read.id } })).status === "completed");
   expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: read.id } })).leaseOwner).toBeNull();
   expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: read.id, type: "work_item.claimed", actor: "worker:separate-1" } })).toBe(1);
@@ -50,10 +54,25 @@ it("npm run worker: a separate worker process claims and runs the registered too
 
   // A generation in the separate process; the Stop is recorded here (another process). It reaches the worker
   // through its own engine's maintenance pass (which sees the boundary in the ledger) or its next heartbeat.
-  const gen = await scheduleWorkItem(t.database, { taskId: task.id, kind: "model_request", toolName: "inference.generate", mechanism: "abort_signal", intentVersion: 1, input: { prompt: "a long answer", words: 2000, wordMs: 20 } }, "agent:t");
+  const gen = await scheduleWorkItem(
+    t.database,
+    {
+      taskId: task.id,
+      kind: "model_request",
+      toolName: "inference.generate",
+      mechanism: "abort_signal",
+      intentVersion: 1,
+      input: { prompt: "a long answer", words: 2000, wordMs: 20 },
+    },
+    "agent:t",
+  );
   await until("the generation to run", async () => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: gen.id } })).status === "running");
   await requestCancellation(t.database, { taskId: task.id, reason: "stop", actor: "agent:t" });
-  await until("the generation to stop", async () => ["cancelled", "cancelled_incomplete"].includes((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: gen.id } })).status), 30_000);
+  await until(
+    "the generation to stop",
+    async () => ["cancelled", "cancelled_incomplete"].includes((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: gen.id } })).status),
+    30_000,
+  );
   await until("the service to see the caller go away", async () => witnessLog(demo.db, "inference").some((w) => w.action === "generation_stopped"));
   expect(witnessLog(demo.db, "inference").map((w) => w.action)).not.toContain("generation_completed");
 }, 90_000);

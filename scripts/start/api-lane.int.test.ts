@@ -85,17 +85,26 @@ describe("npm start's API lane", () => {
         } catch (e) { out.push({ failed: String(e.cause?.code ?? e.message) }); }
       }
       console.log(JSON.stringify(out));`;
-    const targets = JSON.stringify([[`/api/tasks/${task.id}/work-items`, token], ["/api/workers/claim", worker]]);
-    const answers = await new Promise<Array<{ status?: number; type?: string; body?: { error: { message: string; details: unknown } }; failed?: string }>>((resolve, reject) => {
-      execFile(process.execPath, ["--input-type=module", "-e", script, targets, base], { maxBuffer: 1 << 20 }, (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
-    });
+    const targets = JSON.stringify([
+      [`/api/tasks/${task.id}/work-items`, token],
+      ["/api/workers/claim", worker],
+    ]);
+    const answers = await new Promise<Array<{ status?: number; type?: string; body?: { error: { message: string; details: unknown } }; failed?: string }>>(
+      (resolve, reject) => {
+        execFile(process.execPath, ["--input-type=module", "-e", script, targets, base], { maxBuffer: 1 << 20 }, (error, stdout) =>
+          error ? reject(error) : resolve(JSON.parse(stdout)),
+        );
+      },
+    );
     expect(answers).toHaveLength(10);
     for (const a of answers) {
       expect(a.failed).toBeUndefined();
       expect(a.status).toBe(413);
       expect(a.type).toMatch(/application\/json/);
       expect(a.body!.error).toMatchObject({ code: "payload_too_large", details: { field: "(body)", limit: 1024 * 1024, received: 20 * 1024 * 1024 } });
-      expect(a.body!.error.message).toBe("the request body is larger than the API accepts: at most 1 MiB (1048576 bytes) per request; this one was 20 MiB (20971520 bytes)");
+      expect(a.body!.error.message).toBe(
+        "the request body is larger than the API accepts: at most 1 MiB (1048576 bytes) per request; this one was 20 MiB (20971520 bytes)",
+      );
     }
     expect(await t.database.prisma.ledgerEvent.count()).toBe(events);
   });
@@ -104,13 +113,25 @@ describe("npm start's API lane", () => {
     const port = new URL(base).port;
     const answer = await new Promise<{ status: number; body: string; continued: boolean }>((resolve, reject) => {
       let continued = false;
-      const req = httpRequest({ host: "127.0.0.1", port, path: "/api/workers/claim", method: "POST", headers: {
-        authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": String(20 * 1024 * 1024), expect: "100-continue",
-      } }, (res) => {
-        let body = "";
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body, continued }));
-      });
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/workers/claim",
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "content-length": String(20 * 1024 * 1024),
+            expect: "100-continue",
+          },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode!, body, continued }));
+        },
+      );
       req.on("continue", () => {
         continued = true;
         req.destroy();

@@ -22,7 +22,9 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
   const security = { ...commonSecurityHeaders(https), "Content-Security-Policy": API_CONTENT_SECURITY_POLICY };
   const bad = malformedPathSegment(url.pathname);
   if (bad !== null) {
-    send(res, 400, security, { error: { code: "bad_request", message: `the path segment "${bad.slice(0, 100)}" is not valid percent-encoded UTF-8`, details: { field: "(path)" } } });
+    send(res, 400, security, {
+      error: { code: "bad_request", message: `the path segment "${bad.slice(0, 100)}" is not valid percent-encoded UTF-8`, details: { field: "(path)" } },
+    });
     return true;
   }
   const found = matchApiRoute(url.pathname);
@@ -54,7 +56,9 @@ export async function serveApiDirectly(req: IncomingMessage, res: ServerResponse
       }
       body = read.body;
     }
-    const response = await handler(new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal: abort.signal }), { params: Promise.resolve(found.params) });
+    const response = await handler(new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal: abort.signal }), {
+      params: Promise.resolve(found.params),
+    });
     const responseHeaders: Record<string, string | string[]> = { ...security };
     response.headers.forEach((value, key) => {
       if (key === "set-cookie") return;
@@ -95,7 +99,9 @@ export function answerExpectContinue(req: IncomingMessage, res: ServerResponse):
   const https = req.headers["x-forwarded-proto"] === "https";
   const response = errorResponse(bodyTooLarge(declared));
   res.shouldKeepAlive = false;
-  void response.json().then((json) => send(res, response.status, { ...commonSecurityHeaders(https), "Content-Security-Policy": API_CONTENT_SECURITY_POLICY }, json));
+  void response
+    .json()
+    .then((json) => send(res, response.status, { ...commonSecurityHeaders(https), "Content-Security-Policy": API_CONTENT_SECURITY_POLICY }, json));
   return true;
 }
 
@@ -103,4 +109,3 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.writeHead(status, { ...headers, "Content-Type": "application/json" });
   res.end(JSON.stringify(json));
 }
-

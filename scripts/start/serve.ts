@@ -81,7 +81,9 @@ server.once("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ pid: process.pid, port, host, root: PROJECT_ROOT, startedAt: new Date().toISOString() }));
-  log(`serving on http://${host.includes(":") ? `[${host}]` : host}:${port}${proxies.entries.length ? ` (trusting forwarding headers from ${proxies.entries.join(", ")})` : ""}`);
+  log(
+    `serving on http://${host.includes(":") ? `[${host}]` : host}:${port}${proxies.entries.length ? ` (trusting forwarding headers from ${proxies.entries.join(", ")})` : ""}`,
+  );
 });
 
 let stopping = false;

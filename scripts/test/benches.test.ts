@@ -12,10 +12,10 @@ describe("the benchmarks npm test runs in smoke size", () => {
   });
 
   it.each([
-    ["finished: the last line is a JSON object of numbers", "warming up\n{\"a\":1,\"b\":2.5}\n", null],
+    ["finished: the last line is a JSON object of numbers", 'warming up\n{"a":1,"b":2.5}\n', null],
     ["printed nothing", "", /printed nothing/],
     ["stopped before its figures", "run 1: …\n", /not JSON/],
-    ["a figure that was never measured (NaN → null)", "{\"a\":1,\"b\":null}", /b=null/],
+    ["a figure that was never measured (NaN → null)", '{"a":1,"b":null}', /b=null/],
     ["not an object", "[1,2]", /not a JSON object/],
     ["no figures", "{}", /no figures/],
   ])("%s", (_, stdout, problem) => {

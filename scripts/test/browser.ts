@@ -41,7 +41,8 @@ export function planBrowser(f: BrowserFacts): BrowserStep {
   }
   if (f.debian) return { kind: "use", path: DEBIAN_CHROMIUM, line: `browser: Debian's Chromium, ${DEBIAN_CHROMIUM} (already installed)` };
   if (f.installRight && f.aptGet) return { kind: "apt", sudo: f.installRight === "sudo" };
-  if (f.npmBuild) return { kind: "use", path: NPM_CHROMIUM, line: `browser: the Chromium of ${NPM_BROWSER_PACKAGE}, ${rel(NPM_CHROMIUM)} (unpacked by an earlier run)` };
+  if (f.npmBuild)
+    return { kind: "use", path: NPM_CHROMIUM, line: `browser: the Chromium of ${NPM_BROWSER_PACKAGE}, ${rel(NPM_CHROMIUM)} (unpacked by an earlier run)` };
   return { kind: "npm", why: !f.aptGet ? "no apt-get on this machine" : "not root and no passwordless sudo, so Debian's Chromium cannot be installed" };
 }
 
@@ -69,14 +70,20 @@ export async function ensureBrowser(): Promise<BrowserResult> {
     const how = step.sudo ? "with sudo" : "as root";
     const failure = await aptInstallChromium(step.sudo);
     if (!failure && isExecutable(DEBIAN_CHROMIUM)) {
-      return { path: DEBIAN_CHROMIUM, line: `browser: installed Debian's Chromium with apt-get ${how} (${Math.round((Date.now() - started) / 1000)} s), ${DEBIAN_CHROMIUM}` };
+      return {
+        path: DEBIAN_CHROMIUM,
+        line: `browser: installed Debian's Chromium with apt-get ${how} (${Math.round((Date.now() - started) / 1000)} s), ${DEBIAN_CHROMIUM}`,
+      };
     }
     step = { kind: "npm", why: `apt-get install chromium failed (${failure ?? `${DEBIAN_CHROMIUM} still missing`})` };
   }
   const started = Date.now();
   const failure = await unpackNpmChromium();
   if (!failure) {
-    return { path: NPM_CHROMIUM, line: `browser: ${step.why}; using the Chromium shipped in the npm package ${NPM_BROWSER_PACKAGE}, unpacked to ${rel(NPM_CHROMIUM)} (${Math.round((Date.now() - started) / 1000)} s)` };
+    return {
+      path: NPM_CHROMIUM,
+      line: `browser: ${step.why}; using the Chromium shipped in the npm package ${NPM_BROWSER_PACKAGE}, unpacked to ${rel(NPM_CHROMIUM)} (${Math.round((Date.now() - started) / 1000)} s)`,
+    };
   }
   return {
     path: null,
@@ -118,7 +125,8 @@ function quietly(command: string, args: string[], env: NodeJS.ProcessEnv = proce
 
 async function aptInstallChromium(sudo: boolean): Promise<string | null> {
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const run = (args: string[]) => (sudo ? quietly("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args], env) : quietly("apt-get", args, env));
+  const run = (args: string[]) =>
+    sudo ? quietly("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args], env) : quietly("apt-get", args, env);
   return (await run(["update", "-qq"])) ?? (await run(["install", "-y", "-qq", "--no-install-recommends", "chromium"]));
 }
 
@@ -132,7 +140,17 @@ export async function unpackNpmChromium(): Promise<string | null> {
   rmSync(NPM_BROWSER_DIR, { recursive: true, force: true });
   const unpacked = path.join(NPM_BROWSER_DIR, "build");
   mkdirSync(unpacked, { recursive: true });
-  const installed = await quietly("npm", ["install", "--prefix", NPM_BROWSER_DIR, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", NPM_BROWSER_PACKAGE]);
+  const installed = await quietly("npm", [
+    "install",
+    "--prefix",
+    NPM_BROWSER_DIR,
+    "--no-save",
+    "--no-package-lock",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    NPM_BROWSER_PACKAGE,
+  ]);
   if (installed) return installed;
   const resolver = `import("@sparticuz/chromium").then(async (m) => { process.stdout.write(await m.default.executablePath()); })`;
   const result = spawnSync(process.execPath, ["--input-type=module", "-e", resolver], {
@@ -142,7 +160,8 @@ export async function unpackNpmChromium(): Promise<string | null> {
     timeout: 120_000,
   });
   const binary = result.stdout?.trim();
-  if (result.status !== 0 || !binary || !isExecutable(binary)) return `unpacking it failed: ${(result.stderr || result.error?.message || "no executable").trim().split("\n").at(-1)}`;
+  if (result.status !== 0 || !binary || !isExecutable(binary))
+    return `unpacking it failed: ${(result.stderr || result.error?.message || "no executable").trim().split("\n").at(-1)}`;
   writeFileSync(
     NPM_CHROMIUM,
     [

@@ -25,7 +25,11 @@ const people: Record<string, { cookie: string; id: string }> = {};
 /** Signs in through Better Auth's own handler, as the browser does; returns the session cookie. */
 async function signIn(email: string, password: string) {
   const res = await auth(t.database).handler(
-    new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email, password }) }),
+    new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: ORIGIN },
+      body: JSON.stringify({ email, password }),
+    }),
   );
   expect(res.status, await res.clone().text()).toBe(200);
   const body = await res.json();
@@ -33,7 +37,10 @@ async function signIn(email: string, password: string) {
 }
 
 /** A same-origin browser request with the person's session cookie. */
-const as = (who: string, options: CallOptions = {}): CallOptions => ({ ...options, headers: { cookie: people[who].cookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin", ...options.headers } });
+const as = (who: string, options: CallOptions = {}): CallOptions => ({
+  ...options,
+  headers: { cookie: people[who].cookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin", ...options.headers },
+});
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -43,7 +50,11 @@ beforeAll(async () => {
   expect(created).toHaveLength(5);
   for (const a of demoAccounts()) people[a.email.split("@")[0]] = await signIn(a.email, a.password);
   appRegistry().register({
-    name: "crm_acc.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "crm_acc.create_record",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "abort_signal",
     run: async () => null,
     async inspect(ref) {
       const v = records.get(ref.operationId ?? "");
@@ -68,7 +79,11 @@ describe("accounts: seeding and sessions", () => {
 
   it("a wrong password is refused; no cookie is a 401", async () => {
     const res = await auth(t.database).handler(
-      new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email: "user@stopline.local", password: "wrong-password" }) }),
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ email: "user@stopline.local", password: "wrong-password" }),
+      }),
     );
     expect(res.status).toBe(401);
     expect((await call("GET", "/api/tasks")).status).toBe(401);
@@ -100,7 +115,10 @@ describe("ownership: a user sees and stops only their own tasks and conversation
     const list = await json(await call("GET", "/api/tasks", as("user")));
     expect(list.tasks.map((x: { id: string }) => x.id)).toEqual([mine.id]);
 
-    for (const [who, id] of [["user2", mine.id], ["user", other.id]] as const) {
+    for (const [who, id] of [
+      ["user2", mine.id],
+      ["user", other.id],
+    ] as const) {
       expect((await call("GET", `/api/tasks/${id}`, as(who))).status).toBe(404);
       expect((await call("GET", `/api/tasks/${id}/events`, as(who))).status).toBe(404);
       expect((await call("GET", `/api/tasks/${id}/cancellation`, as(who))).status).toBe(404);
@@ -131,11 +149,14 @@ describe("support reads everything and changes nothing", () => {
     const writes = Object.values(contract).filter((r) => r.method !== "GET" && r.auth !== "public");
     expect(writes.length).toBeGreaterThan(15);
     for (const route of writes) {
-      const path = route.path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000").replace("/services/00000000-0000-4000-8000-000000000000", "/services/shop");
+      const path = route.path
+        .replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000")
+        .replace("/services/00000000-0000-4000-8000-000000000000", "/services/shop");
       const res = await call(route.method, path, as("support", { body: {} }));
       expect(res.status, `${route.method} ${route.path}`).toBe(403);
     }
-    for (const path of ["/api/tasks", "/api/review-items", "/api/metrics/cancellations", "/api/audit"]) expect((await call("GET", path, as("support"))).status, path).toBe(200);
+    for (const path of ["/api/tasks", "/api/review-items", "/api/metrics/cancellations", "/api/audit"])
+      expect((await call("GET", path, as("support"))).status, path).toBe(200);
   });
 });
 
@@ -172,12 +193,23 @@ describe("a conversation after an agent token posts into it (issue 11, item 10)"
 describe("maker-checker and cross-site requests", () => {
   it("an operator cannot approve the compensation of a task whose Stop they requested; another person can", async () => {
     const task = await createTask(t.database, { title: "record", ownerId: people.user.id, riskLevel: "high" }, "agent:t");
-    await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+    await scheduleWorkItem(
+      t.database,
+      { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true },
+      "agent:t",
+    );
     const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm_acc.create_record"] }))!;
     const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
     await checkpointWorkItem(t.database, lease);
     records.set("acc-1", 1);
-    await recordSubmission(t.database, { ...lease, operationId: "acc-1", externalRecordId: "acc-1", externalVersion: "1", reversible: true, description: "CRM record acc-1" });
+    await recordSubmission(t.database, {
+      ...lease,
+      operationId: "acc-1",
+      externalRecordId: "acc-1",
+      externalVersion: "1",
+      reversible: true,
+      description: "CRM record acc-1",
+    });
     await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "acc-1", externalVersion: "1" });
 
     expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("operator", { body: { reason: "wrong customer" } }))).status).toBe(202);
@@ -199,12 +231,23 @@ describe("maker-checker and cross-site requests", () => {
   /** A committed CRM record, then a Stop by `stopper`: a compensation waits for approval. */
   async function compensationAfterStopBy(recordId: string, stopper: CallOptions) {
     const task = await createTask(t.database, { title: `record ${recordId}`, ownerId: people.user.id, riskLevel: "high" }, "agent:t");
-    await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+    await scheduleWorkItem(
+      t.database,
+      { taskId: task.id, kind: "external_action", toolName: "crm_acc.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true },
+      "agent:t",
+    );
     const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm_acc.create_record"] }))!;
     const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
     await checkpointWorkItem(t.database, lease);
     records.set(recordId, 1);
-    await recordSubmission(t.database, { ...lease, operationId: recordId, externalRecordId: recordId, externalVersion: "1", reversible: true, description: `CRM record ${recordId}` });
+    await recordSubmission(t.database, {
+      ...lease,
+      operationId: recordId,
+      externalRecordId: recordId,
+      externalVersion: "1",
+      reversible: true,
+      description: `CRM record ${recordId}`,
+    });
     await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: recordId, externalVersion: "1" });
     expect((await call("POST", `/api/tasks/${task.id}/cancel`, { ...stopper, body: { reason: "wrong customer" } })).status).toBe(202);
     await executeCancellation(t.database, task.id, { registry: appRegistry(), verifyDelayMs: 10, settleTimeoutMs: 200 });
@@ -251,10 +294,34 @@ describe("maker-checker and cross-site requests", () => {
     const task = await createTask(t.database, { title: "csrf", ownerId: people.user.id }, "agent:t");
     const evil = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
     expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { body: { reason: "x" }, headers: evil }))).status).toBe(403);
-    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { body: { reason: "x" }, headers: { origin: "https://evil.example", "sec-fetch-site": "" } }))).status).toBe(403);
-    expect((await call("POST", "/api/review-items/00000000-0000-4000-8000-000000000000/decision", as("operator", { body: { decision: "reject", reason: "x" }, headers: evil }))).status).toBe(403);
+    expect(
+      (
+        await call(
+          "POST",
+          `/api/tasks/${task.id}/cancel`,
+          as("user", { body: { reason: "x" }, headers: { origin: "https://evil.example", "sec-fetch-site": "" } }),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(
+          "POST",
+          "/api/review-items/00000000-0000-4000-8000-000000000000/decision",
+          as("operator", { body: { decision: "reject", reason: "x" }, headers: evil }),
+        )
+      ).status,
+    ).toBe(403);
     // A form post (not JSON) is not an API call either.
-    expect((await call("POST", `/api/tasks/${task.id}/cancel`, as("user", { rawBody: "reason=x", headers: { "content-type": "application/x-www-form-urlencoded" } }))).status).toBe(400);
+    expect(
+      (
+        await call(
+          "POST",
+          `/api/tasks/${task.id}/cancel`,
+          as("user", { rawBody: "reason=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+        )
+      ).status,
+    ).toBe(400);
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedAt).toBeNull();
     // Bearer tokens are not cookies: no Origin needed.
     expect((await call("POST", `/api/tasks/${task.id}/cancel`, { token: adminToken, body: { reason: "x" } })).status).toBe(202);

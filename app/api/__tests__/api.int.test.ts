@@ -85,7 +85,8 @@ describe("work items and the boundary", () => {
     await call("POST", `/api/tasks/${task.id}/cancel`, { token: tokens.agent, body: { reason: "stop" } });
     const before = await counts();
     const res = await call("POST", `/api/tasks/${task.id}/work-items`, {
-      token: tokens.agent, body: { kind: "remote_tool", toolName: "x", mechanism: "none", intentVersion: 2 },
+      token: tokens.agent,
+      body: { kind: "remote_tool", toolName: "x", mechanism: "none", intentVersion: 2 },
     });
     expect(res.status).toBe(409);
     expect((await json(res)).error.code).toBe("cancel_requested");
@@ -95,7 +96,8 @@ describe("work items and the boundary", () => {
   it("POST /api/tasks/{id}/work-items - a stale intentVersion is 409 with the current version", async () => {
     const task = await newTask();
     const res = await call("POST", `/api/tasks/${task.id}/work-items`, {
-      token: tokens.agent, body: { kind: "remote_tool", toolName: "x", mechanism: "none", intentVersion: 3 },
+      token: tokens.agent,
+      body: { kind: "remote_tool", toolName: "x", mechanism: "none", intentVersion: 3 },
     });
     expect(res.status).toBe(409);
     expect((await json(res)).error).toMatchObject({ code: "stale_intent", details: { currentIntentVersion: 1, preparedIntentVersion: 3 } });
@@ -168,10 +170,16 @@ describe("the worker protocol", () => {
     expect(await json(hb)).toMatchObject({ status: "running", cancelRequested: false, intentVersion: 1 });
     const cp = await call("POST", `/api/work-items/${item.id}/checkpoint`, { token: tokens.worker, body: { leaseToken } });
     expect(cp.status).toBe(200);
-    const sub = await call("POST", `/api/work-items/${item.id}/submitted`, { token: tokens.worker, body: { leaseToken, operationId: "op-http-1", reversible: true, description: "order for two chairs" } });
+    const sub = await call("POST", `/api/work-items/${item.id}/submitted`, {
+      token: tokens.worker,
+      body: { leaseToken, operationId: "op-http-1", reversible: true, description: "order for two chairs" },
+    });
     expect(sub.status).toBe(200);
     expect((await json(sub)).sideEffect).toMatchObject({ operationId: "op-http-1", outcome: "unknown" });
-    const done = await call("POST", `/api/work-items/${item.id}/complete`, { token: tokens.worker, body: { leaseToken, outcome: "completed", result: { orderId: "o-1" }, externalRecordId: "o-1", externalVersion: "1" } });
+    const done = await call("POST", `/api/work-items/${item.id}/complete`, {
+      token: tokens.worker,
+      body: { leaseToken, outcome: "completed", result: { orderId: "o-1" }, externalRecordId: "o-1", externalVersion: "1" },
+    });
     expect(done.status).toBe(200);
     expect(await json(done)).toMatchObject({ status: "completed", result: { orderId: "o-1" } });
     const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "op-http-1" } });
@@ -205,7 +213,10 @@ describe("the worker protocol", () => {
     const task = await newTask();
     const item = await newItem(task.id, { toolName: "tool.progress" });
     const { leaseToken } = await claim("tool.progress");
-    const res = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body: { leaseToken, done: 1200, total: 3000, unit: "rows" } });
+    const res = await call("POST", `/api/work-items/${item.id}/progress`, {
+      token: tokens.worker,
+      body: { leaseToken, done: 1200, total: 3000, unit: "rows" },
+    });
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ done: 1200, total: 3000, unit: "rows" });
     const detail = await json(await call("GET", `/api/tasks/${task.id}`, { token: tokens.agent }));
@@ -219,7 +230,12 @@ describe("the worker protocol", () => {
     const item = await newItem(task.id, { toolName: "tool.progress-bad" });
     const { leaseToken } = await claim("tool.progress-bad");
     const before = await t.database.prisma.ledgerEvent.count({ where: { workItemId: item.id } });
-    for (const [body, field] of [[{ leaseToken, done: -1 }, "done"], [{ leaseToken, done: 1, total: 0 }, "total"], [{ leaseToken, done: 1, extra: true }, ""], [{ leaseToken }, "done"]] as const) {
+    for (const [body, field] of [
+      [{ leaseToken, done: -1 }, "done"],
+      [{ leaseToken, done: 1, total: 0 }, "total"],
+      [{ leaseToken, done: 1, extra: true }, ""],
+      [{ leaseToken }, "done"],
+    ] as const) {
       const bad = await call("POST", `/api/work-items/${item.id}/progress`, { token: tokens.worker, body });
       expect(bad.status, JSON.stringify(body)).toBe(400);
       if (field) expect((await json(bad)).error.issues.map((i: { field: string }) => i.field)).toContain(field);
@@ -289,10 +305,16 @@ describe("authentication and roles", () => {
     const session = cookie.split(";")[0];
     expect((await call("GET", "/api/tasks", { headers: { cookie: session } })).status).toBe(200);
     const task = await newTask();
-    const crossSite = await call("POST", `/api/tasks/${task.id}/cancel`, { body: {}, headers: { cookie: session, origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const crossSite = await call("POST", `/api/tasks/${task.id}/cancel`, {
+      body: {},
+      headers: { cookie: session, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
     expect(crossSite.status).toBe(403);
     expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).cancelRequestedAt).toBeNull();
-    const sameSite = await call("POST", `/api/tasks/${task.id}/cancel`, { body: {}, headers: { cookie: session, origin: "http://localhost:3000", "sec-fetch-site": "same-origin", host: "localhost:3000" } });
+    const sameSite = await call("POST", `/api/tasks/${task.id}/cancel`, {
+      body: {},
+      headers: { cookie: session, origin: "http://localhost:3000", "sec-fetch-site": "same-origin", host: "localhost:3000" },
+    });
     expect(sameSite.status).toBe(202);
   });
   it("POST /api/session - a worker token cannot open the console", async () => {
@@ -309,14 +331,38 @@ describe("bad input on every route: 4xx, a clear message naming the field, nothi
     ["POST /api/tasks - bad risk level", "POST", "/api/tasks", { title: "x", riskLevel: "extreme" }, /riskLevel/],
     ["GET /api/tasks - unknown status filter", "GET", "/api/tasks?status=sleeping", undefined, /sleeping/],
     ["GET /api/tasks - limit out of range", "GET", "/api/tasks?limit=5000", undefined, /limit/],
-    ["POST /api/tasks/{id}/work-items - bad kind", "POST", async () => `/api/tasks/${(await newTask()).id}/work-items`, { kind: "magic", toolName: "x", mechanism: "none", intentVersion: 1 }, /kind/],
-    ["POST /api/tasks/{id}/work-items - bad mechanism", "POST", async () => `/api/tasks/${(await newTask()).id}/work-items`, { kind: "remote_tool", toolName: "x", mechanism: "prayer", intentVersion: 1 }, /mechanism/],
-    ["POST /api/tasks/{id}/work-items - intentVersion missing", "POST", async () => `/api/tasks/${(await newTask()).id}/work-items`, { kind: "remote_tool", toolName: "x", mechanism: "none" }, /intentVersion/],
+    [
+      "POST /api/tasks/{id}/work-items - bad kind",
+      "POST",
+      async () => `/api/tasks/${(await newTask()).id}/work-items`,
+      { kind: "magic", toolName: "x", mechanism: "none", intentVersion: 1 },
+      /kind/,
+    ],
+    [
+      "POST /api/tasks/{id}/work-items - bad mechanism",
+      "POST",
+      async () => `/api/tasks/${(await newTask()).id}/work-items`,
+      { kind: "remote_tool", toolName: "x", mechanism: "prayer", intentVersion: 1 },
+      /mechanism/,
+    ],
+    [
+      "POST /api/tasks/{id}/work-items - intentVersion missing",
+      "POST",
+      async () => `/api/tasks/${(await newTask()).id}/work-items`,
+      { kind: "remote_tool", toolName: "x", mechanism: "none" },
+      /intentVersion/,
+    ],
     ["POST /api/tasks/{id}/cancel - reason not a string", "POST", async () => `/api/tasks/${(await newTask()).id}/cancel`, { reason: 42 }, /reason/],
     ["POST /api/workers/claim - workerId missing", "POST", "/api/workers/claim", {}, /workerId/],
     ["POST /api/workers/claim - leaseMs too small", "POST", "/api/workers/claim", { workerId: "w", leaseMs: 5 }, /leaseMs/],
     ["POST /api/work-items/{id}/heartbeat - leaseToken missing", "POST", "/api/work-items/x/heartbeat", {}, /leaseToken/],
-    ["POST /api/work-items/{id}/checkpoint - intentVersion not a number", "POST", "/api/work-items/x/checkpoint", { leaseToken: "t", intentVersion: "one" }, /intentVersion/],
+    [
+      "POST /api/work-items/{id}/checkpoint - intentVersion not a number",
+      "POST",
+      "/api/work-items/x/checkpoint",
+      { leaseToken: "t", intentVersion: "one" },
+      /intentVersion/,
+    ],
     ["POST /api/work-items/{id}/submitted - operationId missing", "POST", "/api/work-items/x/submitted", { leaseToken: "t" }, /operationId/],
     ["POST /api/work-items/{id}/complete - unknown outcome", "POST", "/api/work-items/x/complete", { leaseToken: "t", outcome: "vanished" }, /outcome/],
     ["POST /api/work-items/{id}/complete - failed without an error", "POST", "/api/work-items/x/complete", { leaseToken: "t", outcome: "failed" }, /error/],
@@ -366,7 +412,20 @@ describe("documentation", () => {
     expect(res.status).toBe(200);
     const doc = await json(res);
     expect(doc.openapi).toBe("3.1.0");
-    for (const p of ["/api/tasks", "/api/tasks/{taskId}", "/api/tasks/{taskId}/work-items", "/api/tasks/{taskId}/cancel", "/api/tasks/{taskId}/cancellation", "/api/tasks/{taskId}/events", "/api/events", "/api/workers/claim", "/api/work-items/{id}/heartbeat", "/api/work-items/{id}/checkpoint", "/api/work-items/{id}/submitted", "/api/work-items/{id}/complete"]) {
+    for (const p of [
+      "/api/tasks",
+      "/api/tasks/{taskId}",
+      "/api/tasks/{taskId}/work-items",
+      "/api/tasks/{taskId}/cancel",
+      "/api/tasks/{taskId}/cancellation",
+      "/api/tasks/{taskId}/events",
+      "/api/events",
+      "/api/workers/claim",
+      "/api/work-items/{id}/heartbeat",
+      "/api/work-items/{id}/checkpoint",
+      "/api/work-items/{id}/submitted",
+      "/api/work-items/{id}/complete",
+    ]) {
       expect(doc.paths).toHaveProperty([p]);
     }
     const cancel = doc.paths["/api/tasks/{taskId}/cancel"].post;

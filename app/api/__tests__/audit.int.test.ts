@@ -23,7 +23,11 @@ beforeAll(async () => {
   t.install();
   for (const role of ["admin", "agent"] as const) tokens[role] = (await createApiToken(t.database, { name: `${role}-audit`, role })).token;
   appRegistry().register({
-    name: "crm.audit_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "crm.audit_record",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "abort_signal",
     run: async () => null,
     async inspect(ref) {
       const r = crm.get(ref.operationId ?? "");
@@ -44,12 +48,23 @@ afterAll(async () => t?.drop());
 /** The agent created a CRM record, then the person pressed Stop: a compensation is proposed for review. */
 async function recordCreatedThenStopped(recordId: string, ownerId: string, conversationId: string) {
   const task = await createTask(t.database, { title: `record, "${recordId}"`, ownerId, conversationId, riskLevel: "high" }, "agent:t");
-  await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm.audit_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+  await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "external_action", toolName: "crm.audit_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true },
+    "agent:t",
+  );
   const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm.audit_record"] }))!;
   const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
   await checkpointWorkItem(t.database, lease);
   crm.set(recordId, { version: 1, archived: false });
-  await recordSubmission(t.database, { ...lease, operationId: recordId, externalRecordId: recordId, externalVersion: "1", reversible: true, description: `CRM record ${recordId}` });
+  await recordSubmission(t.database, {
+    ...lease,
+    operationId: recordId,
+    externalRecordId: recordId,
+    externalVersion: "1",
+    reversible: true,
+    description: `CRM record ${recordId}`,
+  });
   await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: recordId, externalVersion: "1" });
   await requestCancellation(t.database, { taskId: task.id, reason: "stop", actor: "agent:t" });
   await executeCancellation(t.database, task.id, { registry: appRegistry(), verifyDelayMs: 10, settleTimeoutMs: 200 });
@@ -62,7 +77,8 @@ describe("GET /api/audit", () => {
     const approved = await recordCreatedThenStopped("aud-1", "ada", "conv-audit-1");
     const open = await recordCreatedThenStopped("aud-2", "ada", "conv-audit-2");
     const decided = await call("POST", `/api/review-items/${approved.review.id}/decision`, {
-      token: tokens.admin, body: { decision: "approve", reason: "customer asked", target: "aud-1", expectedVersion: "1" },
+      token: tokens.admin,
+      body: { decision: "approve", reason: "customer asked", target: "aud-1", expectedVersion: "1" },
     });
     expect(decided.status).toBe(200);
 
@@ -72,12 +88,25 @@ describe("GET /api/audit", () => {
     expect(report.tasks).toHaveLength(1);
     expect(report.effects).toHaveLength(1);
     const effect = report.effects[0];
-    expect(effect).toMatchObject({ taskId: approved.task.id, ownerId: "ada", toolName: "crm.audit_record", operationId: "aud-1", externalRecordId: "aud-1", externalVersion: "1", outcome: "compensated" });
+    expect(effect).toMatchObject({
+      taskId: approved.task.id,
+      ownerId: "ada",
+      toolName: "crm.audit_record",
+      operationId: "aud-1",
+      externalRecordId: "aud-1",
+      externalVersion: "1",
+      outcome: "compensated",
+    });
     const events = effect.decisions.map((d: { event: string }) => d.event);
     expect(events).toContain("review_item.opened");
     expect(events).toContain("review_item.approved");
-    expect(effect.decisions.find((d: { event: string }) => d.event === "review_item.approved")).toMatchObject({ reason: "customer asked", kind: "approve_compensation" });
-    expect(report.compensations).toEqual([expect.objectContaining({ reviewItemId: approved.review.id, externalRecordId: "aud-1", boundToVersion: "1", status: "compensated" })]);
+    expect(effect.decisions.find((d: { event: string }) => d.event === "review_item.approved")).toMatchObject({
+      reason: "customer asked",
+      kind: "approve_compensation",
+    });
+    expect(report.compensations).toEqual([
+      expect.objectContaining({ reviewItemId: approved.review.id, externalRecordId: "aud-1", boundToVersion: "1", status: "compensated" }),
+    ]);
     expect(report.compensations[0].approvedBy).toBeTruthy();
     expect(report.uncertain).toEqual([]);
 
@@ -93,7 +122,9 @@ describe("GET /api/audit", () => {
     expect(byTool.effects).toHaveLength(2);
     const otherTool = await json(await call("GET", "/api/audit?tool=no.such_tool", { token: tokens.admin }));
     expect(otherTool).toMatchObject({ tasks: [], effects: [], compensations: [], uncertain: [] });
-    const future = await json(await call("GET", `/api/audit?ownerId=ada&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: tokens.admin }));
+    const future = await json(
+      await call("GET", `/api/audit?ownerId=ada&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: tokens.admin }),
+    );
     expect(future.tasks).toEqual([]);
   });
 
@@ -147,15 +178,43 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i++; continue; }
-      field += c; i++; continue;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') {
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += c;
+      i++;
+      continue;
     }
-    if (c === '"') { if (field !== "") throw new Error("quote inside an unquoted field"); quoted = true; i++; continue; }
-    if (c === ",") { row.push(field); field = ""; i++; continue; }
-    if (c === "\r" && text[i + 1] === "\n") { row.push(field); rows.push(row); row = []; field = ""; i += 2; continue; }
+    if (c === '"') {
+      if (field !== "") throw new Error("quote inside an unquoted field");
+      quoted = true;
+      i++;
+      continue;
+    }
+    if (c === ",") {
+      row.push(field);
+      field = "";
+      i++;
+      continue;
+    }
+    if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i += 2;
+      continue;
+    }
     if (c === "\n") throw new Error("bare LF");
-    field += c; i++;
+    field += c;
+    i++;
   }
   if (quoted) throw new Error("unterminated quote");
   if (field !== "" || row.length) throw new Error("missing final CRLF");

@@ -40,7 +40,11 @@ beforeEach(async () => {
 const faultsOnServer = async (service: string) => (await fetch(`${demo.url}/${service}/faults`)).json();
 const allFaultsOnServer = async () => Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await faultsOnServer(s)])));
 async function placeOrder(key: string) {
-  const res = await fetch(`${demo.url}/shop/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: key, items: [{ sku: "chair", quantity: 2 }] }) });
+  const res = await fetch(`${demo.url}/shop/orders`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ idempotencyKey: key, items: [{ sku: "chair", quantity: 2 }] }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { orderId: string };
 }
@@ -54,7 +58,11 @@ describe("the API's schemas mirror the demo world's", () => {
 
 describe("GET /api/demo/services", () => {
   it("lists every service with its faults in force and the fault controls it acts on", async () => {
-    await fetch(`${demo.url}/reports/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ failToRelease: true }) });
+    await fetch(`${demo.url}/reports/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ failToRelease: true }),
+    });
     const res = await call("GET", "/api/demo/services", { token: tokens.admin });
     expect(res.status).toBe(200);
     const body = await json(res);
@@ -79,7 +87,10 @@ describe("POST /api/demo/services/{service}/faults", () => {
     expect(await json(res)).toEqual({ service: "shop", faults: { cancelUnavailable: true, latencyMs: 5 } });
 
     // read back: through the API (per service and in the list) and from the demo server itself
-    expect(await json(await call("GET", "/api/demo/services/shop/faults", { token: tokens.admin }))).toEqual({ service: "shop", faults: { cancelUnavailable: true, latencyMs: 5 } });
+    expect(await json(await call("GET", "/api/demo/services/shop/faults", { token: tokens.admin }))).toEqual({
+      service: "shop",
+      faults: { cancelUnavailable: true, latencyMs: 5 },
+    });
     const list = await json(await call("GET", "/api/demo/services", { token: tokens.admin }));
     expect(list.services.find((s: { name: string }) => s.name === "shop").faults).toEqual({ cancelUnavailable: true, latencyMs: 5 });
     expect(await faultsOnServer("shop")).toEqual({ cancelUnavailable: true, latencyMs: 5 });
@@ -121,7 +132,11 @@ describe("POST /api/demo/services/{service}/faults", () => {
       expect(error.code).toBe("bad_request");
       expect(error.message).toMatch(field);
     }
-    const notJson = await call("POST", "/api/demo/services/shop/faults", { token: tokens.admin, rawBody: "{cancelUnavailable: true", headers: { "content-type": "application/json" } });
+    const notJson = await call("POST", "/api/demo/services/shop/faults", {
+      token: tokens.admin,
+      rawBody: "{cancelUnavailable: true",
+      headers: { "content-type": "application/json" },
+    });
     expect(notJson.status).toBe(400);
     expect(await allFaultsOnServer()).toEqual(before);
     expect(before.shop).toEqual({ ignoreCancellation: true });

@@ -49,8 +49,18 @@ describe(`edge input (${testEngine()})`, () => {
   });
 
   it("a lone surrogate in JSON (a title, or deep inside a work item's input) → 400 naming the field (PostgreSQL refused it with a 500; SQLite rewrote it to U+FFFD)", async () => {
-    await refused(call("POST", "/api/tasks", { token: agent, ...raw('{"title":"chairs \\ud800"}') }), 400, /^title: contains an unpaired UTF-16 surrogate/, "title");
-    await refused(call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem('{"lines":[{"note":"x\\udc00"}]}')) }), 400, /unpaired UTF-16 surrogate/, "input.lines.0.note");
+    await refused(
+      call("POST", "/api/tasks", { token: agent, ...raw('{"title":"chairs \\ud800"}') }),
+      400,
+      /^title: contains an unpaired UTF-16 surrogate/,
+      "title",
+    );
+    await refused(
+      call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem('{"lines":[{"note":"x\\udc00"}]}')) }),
+      400,
+      /unpaired UTF-16 surrogate/,
+      "input.lines.0.note",
+    );
     await refused(call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem('{"k\\u0000":1}')) }), 400, /NUL character/, "input (a key)");
   });
 
@@ -65,16 +75,30 @@ describe(`edge input (${testEngine()})`, () => {
 
   it("a 5,000-deep JSON input → 400 naming the field and the limit (was a 500: the stack overflowed)", async () => {
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    await refused(call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem(deep)) }), 400, /^input(\.0)+: is nested more than 64 levels deep$/);
+    await refused(
+      call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem(deep)) }),
+      400,
+      /^input(\.0)+: is nested more than 64 levels deep$/,
+    );
   });
 
   it("a NUL byte in a path id or a query value → 400 (PostgreSQL answered 500)", async () => {
     await refused(call("GET", `/api/tasks/a${encodeURIComponent("\u0000")}b`, { token: agent }), 400, /^taskId: contains a NUL character/, "taskId");
-    await refused(call("GET", `/api/tasks?conversationId=${encodeURIComponent("c\u0000")}`, { token: agent }), 400, /^conversationId: contains a NUL character/, "conversationId");
+    await refused(
+      call("GET", `/api/tasks?conversationId=${encodeURIComponent("c\u0000")}`, { token: agent }),
+      400,
+      /^conversationId: contains a NUL character/,
+      "conversationId",
+    );
   });
 
   it("a version number beyond 32 bits → 400 naming the field (PostgreSQL answered 500; SQLite accepted it)", async () => {
-    await refused(call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem("1").replace('"intentVersion":1', '"intentVersion":9007199254740991')) }), 400, /intentVersion/, "intentVersion");
+    await refused(
+      call("POST", `/api/tasks/${taskId}/work-items`, { token: agent, ...raw(workItem("1").replace('"intentVersion":1', '"intentVersion":9007199254740991')) }),
+      400,
+      /intentVersion/,
+      "intentVersion",
+    );
   });
 
   it("a sequence number beyond 32 bits in a query → 400 (was a 500 on PostgreSQL)", async () => {

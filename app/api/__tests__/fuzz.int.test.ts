@@ -38,13 +38,23 @@ beforeAll(async () => {
   process.env.STOPLINE_DEMO_URL = demo.url;
   // Real objects for the path parameters (besides made-up ids).
   const task = await createTask(t.database, { title: "fuzz", ownerId: "fuzz-admin", conversationId: "conv-fuzz" }, "agent:fuzz");
-  await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "tool.fuzz", mechanism: "abort_signal", intentVersion: 1 }, "agent:fuzz");
+  await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "local_worker", toolName: "tool.fuzz", mechanism: "abort_signal", intentVersion: 1 },
+    "agent:fuzz",
+  );
   const running = (await claimWorkItem(t.database, { workerId: "w-fuzz", toolNames: ["tool.fuzz"] }))!;
-  const queued = await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "shop.create_order", mechanism: "rollback", intentVersion: 1, commitsEffect: true }, "agent:fuzz");
+  const queued = await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "external_action", toolName: "shop.create_order", mechanism: "rollback", intentVersion: 1, commitsEffect: true },
+    "agent:fuzz",
+  );
   const review = (await openReviewItem(t.database, { taskId: task.id, kind: "resolve_uncertain", risk: "low", subject: "fuzz" }))!;
   await seedDemoAccounts(t.database);
   const accounts = await t.database.prisma.user.findMany({ select: { id: true } });
-  const channel = await t.database.prisma.escalationChannel.create({ data: { name: "fuzz", kind: "webhook", url: "https://hooks.example.com/fuzz", secret: "whsec_fuzz_secret_0001", active: true } });
+  const channel = await t.database.prisma.escalationChannel.create({
+    data: { name: "fuzz", kind: "webhook", url: "https://hooks.example.com/fuzz", secret: "whsec_fuzz_secret_0001", active: true },
+  });
   ids.taskId = [task.id];
   ids.id = [running.id, queued.id, review.id, ...accounts.map((a) => a.id), channel.id];
   ids.conversationId = ["conv-fuzz", "conv-new"];
@@ -60,7 +70,16 @@ afterAll(async () => {
 /** Valid bodies to start from (one field is then replaced by an edge value). */
 const EXAMPLES: Partial<Record<keyof typeof contract, Record<string, unknown>>> = {
   createTask: { title: "order two chairs", conversationId: "conv-fuzz", riskLevel: "high", ownerId: "someone" },
-  scheduleWorkItem: { kind: "remote_tool", toolName: "tool.fuzz", mechanism: "abort_signal", intentVersion: 1, input: { a: 1 }, parentWorkItemId: "no-such-item", proposalVersion: 0, idempotencyKey: "k-1" },
+  scheduleWorkItem: {
+    kind: "remote_tool",
+    toolName: "tool.fuzz",
+    mechanism: "abort_signal",
+    intentVersion: 1,
+    input: { a: 1 },
+    parentWorkItemId: "no-such-item",
+    proposalVersion: 0,
+    idempotencyKey: "k-1",
+  },
   cancelTask: { reason: "fuzz" },
   claim: { workerId: "w-fuzz", toolNames: ["tool.nothing"], leaseMs: 5_000 },
   heartbeat: { leaseToken: "lease-guess", leaseMs: 5_000 },
@@ -84,10 +103,35 @@ const EXAMPLES: Partial<Record<keyof typeof contract, Record<string, unknown>>> 
   setDemoFaults: { latencyMs: 0, cancelUnavailable: true },
 };
 
-const edgeString = fc.constantFrom("", " ", "\u0000", "a\u0000b", "\ud800", "x\udc00y", "🪑", "%C0%AE", "../../etc/passwd", "<script>alert(1)</script>", "x".repeat(10_001), "null", "0");
+const edgeString = fc.constantFrom(
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udc00y",
+  "🪑",
+  "%C0%AE",
+  "../../etc/passwd",
+  "<script>alert(1)</script>",
+  "x".repeat(10_001),
+  "null",
+  "0",
+);
 const edgeNumber = fc.constantFrom(0, -1, 1.5, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e308, 2 ** 31, -(2 ** 31) - 1);
 const deep = fc.integer({ min: 60, max: 200 }).map((n) => JSON.parse(`${"[".repeat(n)}1${"]".repeat(n)}`));
-const edgeValue = fc.oneof(edgeString, edgeNumber, fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), deep, fc.string(), fc.integer(), fc.jsonValue({ maxDepth: 2 }));
+const edgeValue = fc.oneof(
+  edgeString,
+  edgeNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+  deep,
+  fc.string(),
+  fc.integer(),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 
 /** A body: arbitrary JSON, a valid example with one field replaced or added, or text that is not JSON. */
 function bodies(example: Record<string, unknown> | undefined) {
@@ -121,7 +165,14 @@ async function snapshot() {
   const p = t.database.prisma;
   const [seq, tasks, workItems, users, tokens, channels, sessions, buckets, resources] = await Promise.all([
     p.ledgerEvent.aggregate({ _max: { seq: true } }).then((a) => a._max.seq ?? 0),
-    p.task.count(), p.workItem.count(), p.user.count(), p.apiToken.count(), p.escalationChannel.count(), p.consoleSession.count(), p.rateLimitBucket.count(), p.resource.count(),
+    p.task.count(),
+    p.workItem.count(),
+    p.user.count(),
+    p.apiToken.count(),
+    p.escalationChannel.count(),
+    p.consoleSession.count(),
+    p.rateLimitBucket.count(),
+    p.resource.count(),
   ]);
   return { seq, counts: { tasks, workItems, users, tokens, channels, sessions, resources }, buckets };
 }
@@ -129,30 +180,42 @@ async function snapshot() {
 const routes = Object.entries(contract).filter(([, r]) => r.method === "POST" || r.method === "PATCH") as [keyof typeof contract, RouteContract][];
 
 describe(`fuzz: every POST and PATCH route (${testEngine()})`, () => {
-  it.each(routes)("%s answers 2xx or 4xx, never 5xx, and a 4xx writes nothing", async (name, route) => {
-    const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const arbitrary = fc.record({
-      params: fc.tuple(...paramNames.map(param)),
-      payload: bodies(EXAMPLES[name]),
-    });
-    await fc.assert(
-      fc.asyncProperty(arbitrary, async ({ params, payload }) => {
-        let path = route.path;
-        paramNames.forEach((n, i) => (path = path.replace(`{${n}}`, encodeURIComponent(params[i] as string))));
-        const before = await snapshot();
-        const res = await call(route.method as "POST" | "PATCH", path, { token: admin, ...payload, ...("rawBody" in payload ? { headers: { "content-type": "application/json" } } : {}) });
-        const text = await res.text();
-        if (name === "setDemoFaults") for (const s of SERVICES) await fetch(`${demo.url}/${s}/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-        expect(res.status, `${route.method} ${path} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
-        if (res.status >= 400) {
-          const after = await snapshot();
-          expect(after.counts, `${route.method} ${path} → ${res.status} changed rows`).toEqual(before.counts);
-          const events = await t.database.prisma.ledgerEvent.findMany({ where: { seq: { gt: before.seq } }, select: { type: true } });
-          expect(events.map((e) => e.type).filter((type) => !ALLOWED_TRACES.has(type)), `${route.method} ${path} → ${res.status} appended events`).toEqual([]);
-          if (name !== "createSession") expect(after.buckets).toBe(before.buckets);
-        }
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-  }, 120_000);
+  it.each(routes)(
+    "%s answers 2xx or 4xx, never 5xx, and a 4xx writes nothing",
+    async (name, route) => {
+      const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const arbitrary = fc.record({
+        params: fc.tuple(...paramNames.map(param)),
+        payload: bodies(EXAMPLES[name]),
+      });
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async ({ params, payload }) => {
+          let path = route.path;
+          for (const [i, n] of paramNames.entries()) path = path.replace(`{${n}}`, encodeURIComponent(params[i] as string));
+          const before = await snapshot();
+          const res = await call(route.method as "POST" | "PATCH", path, {
+            token: admin,
+            ...payload,
+            ...("rawBody" in payload ? { headers: { "content-type": "application/json" } } : {}),
+          });
+          const text = await res.text();
+          if (name === "setDemoFaults")
+            for (const s of SERVICES) await fetch(`${demo.url}/${s}/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+          expect(res.status, `${route.method} ${path} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            const after = await snapshot();
+            expect(after.counts, `${route.method} ${path} → ${res.status} changed rows`).toEqual(before.counts);
+            const events = await t.database.prisma.ledgerEvent.findMany({ where: { seq: { gt: before.seq } }, select: { type: true } });
+            expect(
+              events.map((e) => e.type).filter((type) => !ALLOWED_TRACES.has(type)),
+              `${route.method} ${path} → ${res.status} appended events`,
+            ).toEqual([]);
+            if (name !== "createSession") expect(after.buckets).toBe(before.buckets);
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+    },
+    120_000,
+  );
 });

@@ -30,20 +30,31 @@ describe("incidents over HTTP", () => {
     const bad = await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "tool", target: "x", reason: "  " } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await json(bad))).toContain("reason");
-    expect((await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "token", target: "no-such-token", reason: "y" } })).status).toBe(404);
+    expect((await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "token", target: "no-such-token", reason: "y" } })).status).toBe(
+      404,
+    );
   });
 
   it("POST /api/incidents - a quarantined token: its work refused with the reason, its tasks stopped (scope incident), other tokens unaffected; lifting takes two people", async () => {
     const task = await json(await call("POST", "/api/tasks", { token: tokens.agent, body: { title: "agent's work" } }));
-    await call("POST", `/api/tasks/${task.id}/work-items`, { token: tokens.agent, body: { kind: "local_worker", toolName: "nobody.serves", mechanism: "abort_signal", intentVersion: 1 } });
-    const opened = await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "token", target: agentId, reason: "the agent loops on refunds" } });
+    await call("POST", `/api/tasks/${task.id}/work-items`, {
+      token: tokens.agent,
+      body: { kind: "local_worker", toolName: "nobody.serves", mechanism: "abort_signal", intentVersion: 1 },
+    });
+    const opened = await call("POST", "/api/incidents", {
+      token: tokens.admin,
+      body: { targetKind: "token", target: agentId, reason: "the agent loops on refunds" },
+    });
     expect(opened.status).toBe(201);
     const incident = await json(opened);
     expect(incident.stoppedTasks).toEqual([task.id]);
 
     const refused = await call("POST", "/api/tasks", { token: tokens.agent, body: { title: "more" } });
     expect(refused.status).toBe(409);
-    expect((await json(refused)).error).toMatchObject({ code: "quarantined", details: { reason: "the agent loops on refunds", incidentId: incident.incident.id } });
+    expect((await json(refused)).error).toMatchObject({
+      code: "quarantined",
+      details: { reason: "the agent loops on refunds", incidentId: incident.incident.id },
+    });
     // Reading (and stopping) still works for it; another agent is not affected.
     expect((await call("GET", `/api/tasks/${task.id}`, { token: tokens.agent })).status).toBe(200);
     expect((await call("POST", "/api/tasks", { token: tokens.other, body: { title: "unaffected" } })).status).toBe(201);
@@ -70,12 +81,18 @@ describe("incidents over HTTP", () => {
     const forAlice = await json(await call("POST", "/api/tasks", { token: acting.token, body: { title: "alice's refund", ownerId: "alice" } }));
     const forBob = await json(await call("POST", "/api/tasks", { token: acting.token, body: { title: "bob's order", ownerId: "bob" } }));
     expect(forAlice.ownerId).toBe("alice");
-    await call("POST", `/api/tasks/${forAlice.id}/work-items`, { token: acting.token, body: { kind: "local_worker", toolName: "nobody.serves", mechanism: "abort_signal", intentVersion: 1 } });
+    await call("POST", `/api/tasks/${forAlice.id}/work-items`, {
+      token: acting.token,
+      body: { kind: "local_worker", toolName: "nobody.serves", mechanism: "abort_signal", intentVersion: 1 },
+    });
     // another client that happens to share its name, working under that name
     const other = await json(await call("POST", "/api/tasks", { token: namesake.token, body: { title: "the namesake's own work" } }));
     expect(other.ownerId).toBe("shop-assistant");
 
-    const opened = await call("POST", "/api/incidents", { token: tokens.admin, body: { targetKind: "token", target: acting.record.id, reason: "refunds in a loop" } });
+    const opened = await call("POST", "/api/incidents", {
+      token: tokens.admin,
+      body: { targetKind: "token", target: acting.record.id, reason: "refunds in a loop" },
+    });
     expect(opened.status).toBe(201);
     const incident = await json(opened);
     expect([...incident.stoppedTasks].sort()).toEqual([forAlice.id, forBob.id].sort());
@@ -91,7 +108,10 @@ describe("incidents over HTTP", () => {
   it("GET /api/incidents/targets - what a switch can name: the tools the ledger knows by their exact names (with their live work) and the agent and worker tokens by id; not for agents", async () => {
     const agent = await createApiToken(t.database, { name: "targets-agent", role: "agent" });
     const task = await json(await call("POST", "/api/tasks", { token: agent.token, body: { title: "targets" } }));
-    await call("POST", `/api/tasks/${task.id}/work-items`, { token: agent.token, body: { kind: "remote_tool", toolName: "mcp:demo.count_slowly", mechanism: "abort_signal", intentVersion: 1 } });
+    await call("POST", `/api/tasks/${task.id}/work-items`, {
+      token: agent.token,
+      body: { kind: "remote_tool", toolName: "mcp:demo.count_slowly", mechanism: "abort_signal", intentVersion: 1 },
+    });
     const answer = await call("GET", "/api/incidents/targets", { token: tokens.admin });
     expect(answer.status).toBe(200);
     const targets = await json(answer);

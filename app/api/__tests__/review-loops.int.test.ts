@@ -37,11 +37,22 @@ beforeAll(async () => {
   registry.register({ name: "loops.place_order", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "none", run: async () => null });
   // A CRM that reports who wrote the record after the agent, and refuses a compensation at a stale version.
   registry.register({
-    name: "loops.crm_create", kind: "external_action", risk: "low", commitsEffect: true, mechanism: "abort_signal", run: async () => null,
+    name: "loops.crm_create",
+    kind: "external_action",
+    risk: "low",
+    commitsEffect: true,
+    mechanism: "abort_signal",
+    run: async () => null,
     async inspect(ref) {
       const r = crm.get(ref.operationId ?? "")!;
       const editedBy = [...new Set(r.laterWrites.map((w) => w.by))];
-      return { status: "committed", externalRecordId: ref.operationId, externalVersion: "1", currentVersion: String(r.version), evidence: { createdVersion: "1", currentVersion: String(r.version), editedBy, laterWrites: r.laterWrites } };
+      return {
+        status: "committed",
+        externalRecordId: ref.operationId,
+        externalVersion: "1",
+        currentVersion: String(r.version),
+        evidence: { createdVersion: "1", currentVersion: String(r.version), editedBy, laterWrites: r.laterWrites },
+      };
     },
     async compensate(_e, expectedVersion) {
       return { status: "conflict", currentVersion: String([...crm.values()][0]?.version), detail: `not at ${expectedVersion}` };
@@ -49,7 +60,12 @@ beforeAll(async () => {
   });
   // A lock that stays held until the test lets it go.
   registry.register({
-    name: "loops.take_lock", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal", run: async () => null,
+    name: "loops.take_lock",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
+    run: async () => null,
     async cleanup() {},
     async verifyReleased() {
       return !lockHeld;
@@ -60,7 +76,11 @@ afterAll(async () => t?.drop());
 
 async function started(title: string, toolName: string, mechanism: "none" | "abort_signal") {
   const task = await createTask(t.database, { title, ownerId: "alice" }, "agent:t");
-  await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName, mechanism, intentVersion: 1, commitsEffect: toolName !== "loops.take_lock" }, "agent:t");
+  await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "external_action", toolName, mechanism, intentVersion: 1, commitsEffect: toolName !== "loops.take_lock" },
+    "agent:t",
+  );
   const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: [toolName] }))!;
   return { task, lease: { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" } };
 }
@@ -68,7 +88,8 @@ const stop = async (taskId: string) => {
   await requestCancellation(t.database, { taskId, reason: "stop", actor: "agent:t" });
   await executeCancellation(t.database, taskId, { registry: appRegistry(), verifyDelayMs: 5, settleTimeoutMs: 100 });
 };
-const reviewsOf = async (taskId: string) => (await json(await call("GET", `/api/review-items?taskId=${taskId}`, { token: tokens.admin }))).reviewItems as { id: string; kind: string; status: string }[];
+const reviewsOf = async (taskId: string) =>
+  (await json(await call("GET", `/api/review-items?taskId=${taskId}`, { token: tokens.admin }))).reviewItems as { id: string; kind: string; status: string }[];
 const decide = (id: string, body: Record<string, unknown>, token = tokens.admin) => call("POST", `/api/review-items/${id}/decision`, { token, body });
 
 async function uncertainOrder(orderId: string) {
@@ -86,7 +107,12 @@ describe("resolving an uncertain outcome", () => {
   it("'took effect' with evidence: the effect is committed, the child completed, and the person's message says an operator confirmed it", async () => {
     const { task, item, workItemId } = await uncertainOrder("o-loops-1");
     expect((await getCancellationSummary(t.database, task.id)).user_message).toMatch(/cannot be established by Stopline; a person decides/);
-    const res = await decide(item.id, { decision: "resolve", finding: "took_effect", reason: "the shop's back office shows it", evidence: "order o-loops-1 in the admin panel, 14:02" });
+    const res = await decide(item.id, {
+      decision: "resolve",
+      finding: "took_effect",
+      reason: "the shop's back office shows it",
+      evidence: "order o-loops-1 in the admin panel, 14:02",
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "o-loops-1" } });
     expect(effect.outcome).toBe("committed");
@@ -94,7 +120,10 @@ describe("resolving an uncertain outcome", () => {
     const summary = await getCancellationSummary(t.database, task.id);
     expect(summary.user_message).toContain("An operator confirmed that order o-loops-1 took effect.");
     expect(summary.user_message).not.toMatch(/cannot be established/);
-    const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: { in: ["review_item.resolved", "side_effect.reconciled", "work_item.reconciled"] } }, orderBy: { seq: "asc" } });
+    const events = await t.database.prisma.ledgerEvent.findMany({
+      where: { taskId: task.id, type: { in: ["review_item.resolved", "side_effect.reconciled", "work_item.reconciled"] } },
+      orderBy: { seq: "asc" },
+    });
     expect(events.map((e) => e.type)).toEqual(["review_item.resolved", "side_effect.reconciled", "work_item.reconciled"]);
     expect(events[0].data).toMatchObject({ finding: "took_effect", evidence: "order o-loops-1 in the admin panel, 14:02" });
   });
@@ -108,7 +137,9 @@ describe("resolving an uncertain outcome", () => {
     const cannot = await uncertainOrder("o-loops-3");
     expect((await decide(cannot.item.id, { decision: "resolve", finding: "cannot_tell", reason: "the shop cannot say" })).status).toBe(200);
     expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "o-loops-3" } })).outcome).toBe("unknown");
-    expect((await getCancellationSummary(t.database, cannot.task.id)).user_message).toContain("An operator could not establish whether order o-loops-3 took effect.");
+    expect((await getCancellationSummary(t.database, cannot.task.id)).user_message).toContain(
+      "An operator could not establish whether order o-loops-3 took effect.",
+    );
   });
 
   it("a finding that is not one of the three is a 400 naming the field", async () => {
@@ -141,15 +172,30 @@ describe("a version conflict", () => {
     const { task, lease } = await started("CRM record", "loops.crm_create", "abort_signal");
     await checkpointWorkItem(t.database, lease);
     crm.set("rec-loops-1", { version: 1, laterWrites: [] });
-    await recordSubmission(t.database, { ...lease, operationId: "rec-loops-1", externalRecordId: "rec-loops-1", externalVersion: "1", reversible: true, description: "CRM record rec-loops-1" });
+    await recordSubmission(t.database, {
+      ...lease,
+      operationId: "rec-loops-1",
+      externalRecordId: "rec-loops-1",
+      externalVersion: "1",
+      reversible: true,
+      description: "CRM record rec-loops-1",
+    });
     await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "rec-loops-1", externalVersion: "1" });
     await stop(task.id);
     const item = (await reviewsOf(task.id)).find((r) => r.kind === "approve_compensation")!;
-    crm.set("rec-loops-1", { version: 2, laterWrites: [{ version: 2, by: "bob@crm", action: "changed phone from 555-0100 to 555-0199", at: "2026-12-01T14:03:00Z" }] });
+    crm.set("rec-loops-1", {
+      version: 2,
+      laterWrites: [{ version: 2, by: "bob@crm", action: "changed phone from 555-0100 to 555-0199", at: "2026-12-01T14:03:00Z" }],
+    });
     const res = await decide(item.id, { decision: "approve", reason: "undo", target: "rec-loops-1", expectedVersion: "1" });
     expect(res.status).toBe(409);
     const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "rec-loops-1" } });
-    expect(effect.evidence).toMatchObject({ createdVersion: "1", currentVersion: "2", editedBy: ["bob@crm"], laterWrites: [{ by: "bob@crm", action: "changed phone from 555-0100 to 555-0199" }] });
+    expect(effect.evidence).toMatchObject({
+      createdVersion: "1",
+      currentVersion: "2",
+      editedBy: ["bob@crm"],
+      laterWrites: [{ by: "bob@crm", action: "changed phone from 555-0100 to 555-0199" }],
+    });
     expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("escalated");
   });
 });

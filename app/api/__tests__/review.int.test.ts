@@ -26,7 +26,11 @@ beforeAll(async () => {
   t.install();
   for (const role of ["admin", "agent", "worker"] as const) tokens[role] = (await createApiToken(t.database, { name: `${role}-r`, role })).token;
   appRegistry().register({
-    name: "crm.create_record", kind: "external_action", risk: "high", commitsEffect: true, mechanism: "abort_signal",
+    name: "crm.create_record",
+    kind: "external_action",
+    risk: "high",
+    commitsEffect: true,
+    mechanism: "abort_signal",
     run: async () => null,
     async inspect(ref) {
       const r = crm.records.get(ref.operationId ?? "");
@@ -48,12 +52,23 @@ afterAll(async () => t?.drop());
 /** An agent created a CRM record, then the person pressed Stop: a compensation is proposed. */
 async function recordCreatedThenStopped(recordId: string) {
   const task = await createTask(t.database, { title: `record ${recordId}`, ownerId: "alice", riskLevel: "high" }, "agent:t");
-  await scheduleWorkItem(t.database, { taskId: task.id, kind: "external_action", toolName: "crm.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true }, "agent:t");
+  await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "external_action", toolName: "crm.create_record", mechanism: "abort_signal", intentVersion: 1, commitsEffect: true },
+    "agent:t",
+  );
   const item = (await claimWorkItem(t.database, { workerId: "w", toolNames: ["crm.create_record"] }))!;
   const lease = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:w" };
   await checkpointWorkItem(t.database, lease);
   crm.records.set(recordId, { version: 1, archived: false, name: "Ada" });
-  await recordSubmission(t.database, { ...lease, operationId: recordId, externalRecordId: recordId, externalVersion: "1", reversible: true, description: `CRM record ${recordId}` });
+  await recordSubmission(t.database, {
+    ...lease,
+    operationId: recordId,
+    externalRecordId: recordId,
+    externalVersion: "1",
+    reversible: true,
+    description: `CRM record ${recordId}`,
+  });
   await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: recordId, externalVersion: "1" });
   await requestCancellation(t.database, { taskId: task.id, reason: "stop", actor: "agent:t" });
   await executeCancellation(t.database, task.id, { registry: appRegistry(), verifyDelayMs: 10, settleTimeoutMs: 200 });
@@ -74,7 +89,10 @@ describe("review decisions and compensation", () => {
 
   it("POST /api/review-items/{id}/decision - approve executes the compensation and the summary shows it", async () => {
     const { task, review } = await recordCreatedThenStopped("rec-2");
-    const res = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "customer asked", target: "rec-2", expectedVersion: "1" } });
+    const res = await call("POST", `/api/review-items/${review.id}/decision`, {
+      token: tokens.admin,
+      body: { decision: "approve", reason: "customer asked", target: "rec-2", expectedVersion: "1" },
+    });
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ status: "resolved", compensation: { status: "compensated" } });
     expect(crm.witness).toContain("archived rec-2");
@@ -88,9 +106,14 @@ describe("review decisions and compensation", () => {
   it("POST /api/review-items/{id}/decision - a record someone else changed: 409 with an explanation, escalated, nothing overwritten", async () => {
     const { review } = await recordCreatedThenStopped("rec-3");
     crm.records.get("rec-3")!.version = 2; // other staff edited it
-    const res = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "ok", target: "rec-3", expectedVersion: "1" } });
+    const res = await call("POST", `/api/review-items/${review.id}/decision`, {
+      token: tokens.admin,
+      body: { decision: "approve", reason: "ok", target: "rec-3", expectedVersion: "1" },
+    });
     expect(res.status).toBe(409);
-    expect((await json(res)).error.message).toMatch(/version 2, not 1 \(the version the agent's write produced\): someone else changed it; nothing was overwritten/);
+    expect((await json(res)).error.message).toMatch(
+      /version 2, not 1 \(the version the agent's write produced\): someone else changed it; nothing was overwritten/,
+    );
     expect(crm.records.get("rec-3")!.archived).toBe(false);
     expect(crm.witness).not.toContain("archived rec-3");
     const after = await t.database.prisma.reviewItem.findUniqueOrThrow({ where: { id: review.id } });
@@ -100,7 +123,10 @@ describe("review decisions and compensation", () => {
 
   it("POST /api/review-items/{id}/decision - an approval that does not repeat the exact proposal is refused", async () => {
     const { review } = await recordCreatedThenStopped("rec-4");
-    const res = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "ok", target: "rec-4", expectedVersion: "7" } });
+    const res = await call("POST", `/api/review-items/${review.id}/decision`, {
+      token: tokens.admin,
+      body: { decision: "approve", reason: "ok", target: "rec-4", expectedVersion: "7" },
+    });
     expect(res.status).toBe(409);
     expect((await json(res)).error.message).toMatch(/does not match the proposal/);
     expect(crm.records.get("rec-4")!.archived).toBe(false);
@@ -109,10 +135,22 @@ describe("review decisions and compensation", () => {
   it("POST /api/review-items/{id}/decision - agents and workers cannot decide; a decided item cannot be decided again", async () => {
     const { review } = await recordCreatedThenStopped("rec-5");
     for (const token of [tokens.agent, tokens.worker]) {
-      expect((await call("POST", `/api/review-items/${review.id}/decision`, { token, body: { decision: "approve", reason: "model says approved: true", target: "rec-5", expectedVersion: "1" } })).status).toBe(403);
+      expect(
+        (
+          await call("POST", `/api/review-items/${review.id}/decision`, {
+            token,
+            body: { decision: "approve", reason: "model says approved: true", target: "rec-5", expectedVersion: "1" },
+          })
+        ).status,
+      ).toBe(403);
     }
-    expect((await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "reject", reason: "keep it" } })).status).toBe(200);
-    const again = await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "approve", reason: "changed my mind", target: "rec-5", expectedVersion: "1" } });
+    expect(
+      (await call("POST", `/api/review-items/${review.id}/decision`, { token: tokens.admin, body: { decision: "reject", reason: "keep it" } })).status,
+    ).toBe(200);
+    const again = await call("POST", `/api/review-items/${review.id}/decision`, {
+      token: tokens.admin,
+      body: { decision: "approve", reason: "changed my mind", target: "rec-5", expectedVersion: "1" },
+    });
     expect(again.status).toBe(409);
     expect((await json(again)).error.message).toMatch(/^admin-r already rejected this at \d\d:\d\d UTC \(“.*”\)\. Your decision was not recorded\.$/);
     expect(crm.records.get("rec-5")!.archived).toBe(false);

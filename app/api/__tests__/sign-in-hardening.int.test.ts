@@ -104,7 +104,9 @@ describe("the console cookie holds a session id, not the admin token (issue 11, 
   it("sign-out ends the session server-side: the same cookie, replayed, is refused", async () => {
     const cookie = (await call("POST", "/api/session", { body: { token: admin.token } })).headers.get("set-cookie")!.split(";")[0];
     expect((await call("GET", "/api/tasks", { headers: { cookie } })).status).toBe(200);
-    expect((await call("DELETE", "/api/session", { headers: { cookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin" } })).status).toBe(204);
+    expect(
+      (await call("DELETE", "/api/session", { headers: { cookie, origin: ORIGIN, host: "localhost:3000", "sec-fetch-site": "same-origin" } })).status,
+    ).toBe(204);
     expect((await call("GET", "/api/tasks", { headers: { cookie } })).status).toBe(401);
   });
 

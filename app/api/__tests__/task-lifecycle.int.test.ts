@@ -27,10 +27,20 @@ async function newTask(title = "nightly sync") {
   return json(res);
 }
 async function claimAndFinish(taskId: string, outcome: "completed" | "failed" = "completed") {
-  const scheduled = await call("POST", `/api/tasks/${taskId}/work-items`, { token: tokens.agent, body: { kind: "local_worker", toolName: `tool.${taskId}`, mechanism: "abort_signal", intentVersion: 1 } });
+  const scheduled = await call("POST", `/api/tasks/${taskId}/work-items`, {
+    token: tokens.agent,
+    body: { kind: "local_worker", toolName: `tool.${taskId}`, mechanism: "abort_signal", intentVersion: 1 },
+  });
   expect(scheduled.status).toBe(201);
   const { workItem } = await json(await call("POST", "/api/workers/claim", { token: tokens.worker, body: { workerId: "w", toolNames: [`tool.${taskId}`] } }));
-  return { workItem, finish: () => call("POST", `/api/work-items/${workItem.id}/complete`, { token: tokens.worker, body: { leaseToken: workItem.leaseToken, outcome, ...(outcome === "failed" ? { error: "boom" } : {}) } }) };
+  return {
+    workItem,
+    finish: () =>
+      call("POST", `/api/work-items/${workItem.id}/complete`, {
+        token: tokens.worker,
+        body: { leaseToken: workItem.leaseToken, outcome, ...(outcome === "failed" ? { error: "boom" } : {}) },
+      }),
+  };
 }
 
 describe("POST /api/tasks/{id}/complete and /fail", () => {
@@ -79,7 +89,12 @@ describe("POST /api/tasks/{id}/cancel - already finished", () => {
     const res = await call("POST", `/api/tasks/${task.id}/cancel`, { token: tokens.admin, body: { reason: "too late" } });
     expect(res.status).toBe(202);
     const body = await json(res);
-    expect(body).toMatchObject({ kind: "already_finished", taskId: task.id, stage: "completed", message: expect.stringMatching(/^Nothing to stop: this request had already finished, and nothing of it is running\. Nothing was changed\./) });
+    expect(body).toMatchObject({
+      kind: "already_finished",
+      taskId: task.id,
+      stage: "completed",
+      message: expect.stringMatching(/^Nothing to stop: this request had already finished, and nothing of it is running\. Nothing was changed\./),
+    });
     expect(body.endedAt).not.toBeNull();
     expect((await events(task.id)).length).toBe(before);
     expect(await t.database.prisma.reviewItem.count({ where: { taskId: task.id } })).toBe(0);
@@ -104,14 +119,20 @@ describe("POST /api/tasks/{id}/reversal", () => {
 
 describe("POST /api/conversations/{id}/turns/{turnId}/cancel", () => {
   it("before the message: the turn's task is born stopped; the message then starts nothing and says so", async () => {
-    const stopped = await call("POST", "/api/conversations/conv-t/turns/turn-a/cancel", { token: tokens.agent, body: { text: "export a report of 5 rows", reason: "pressed Stop at once" } });
+    const stopped = await call("POST", "/api/conversations/conv-t/turns/turn-a/cancel", {
+      token: tokens.agent,
+      body: { text: "export a report of 5 rows", reason: "pressed Stop at once" },
+    });
     expect(stopped.status).toBe(202);
     const boundary = await json(stopped);
     expect(boundary).toMatchObject({ kind: "boundary", boundary: { alreadyRequested: false, intentVersion: 2, reason: "pressed Stop at once" } });
     const again = await json(await call("POST", "/api/conversations/conv-t/turns/turn-a/cancel", { token: tokens.agent, body: {} }));
     expect(again.boundary).toMatchObject({ taskId: boundary.boundary.taskId, alreadyRequested: true });
 
-    const sent = await call("POST", "/api/conversations/conv-t/messages", { token: tokens.agent, body: { text: "export a report of 5 rows", turnId: "turn-a" } });
+    const sent = await call("POST", "/api/conversations/conv-t/messages", {
+      token: tokens.agent,
+      body: { text: "export a report of 5 rows", turnId: "turn-a" },
+    });
     expect(sent.status).toBe(201);
     expect(await json(sent)).toMatchObject({ taskId: boundary.boundary.taskId, reply: "You pressed Stop before I started, so I did nothing." });
     const task = await json(await call("GET", `/api/tasks/${boundary.boundary.taskId}`, { token: tokens.agent }));

@@ -22,8 +22,15 @@ beforeAll(async () => {
 afterAll(async () => t?.drop());
 
 type Row = {
-  id: string; standing: string; stopStatus: string | null; ownerEmail: string | null; tools: string[];
-  effects: { committed: number; unknown: number }; awaitingDecision: number; nextDeadline: string | null; uncertainSteps: number;
+  id: string;
+  standing: string;
+  stopStatus: string | null;
+  ownerEmail: string | null;
+  tools: string[];
+  effects: { committed: number; unknown: number };
+  awaitingDecision: number;
+  nextDeadline: string | null;
+  uncertainSteps: number;
 };
 const rowOf = async (taskId: string): Promise<Row> => {
   const { tasks } = await json(await call("GET", "/api/tasks?limit=200", { token: tokens.admin }));
@@ -50,8 +57,13 @@ describe("GET /api/tasks - triage facts per row", () => {
     const task = await createTask(t.database, { title: "book a table", ownerId: person.id }, "agent:t");
     await schedule(task.id, "triage.reserve_table");
     expect(await rowOf(task.id)).toMatchObject({
-      standing: "running", stopStatus: null, ownerEmail: "user@stopline.local", tools: ["triage.reserve_table"],
-      effects: { committed: 0, unknown: 0 }, awaitingDecision: 0, nextDeadline: null,
+      standing: "running",
+      stopStatus: null,
+      ownerEmail: "user@stopline.local",
+      tools: ["triage.reserve_table"],
+      effects: { committed: 0, unknown: 0 },
+      awaitingDecision: 0,
+      nextDeadline: null,
     });
   });
 
@@ -70,10 +82,31 @@ describe("GET /api/tasks - triage facts per row", () => {
     const { leaseToken } = await claim("triage.crm_create");
     const w = { token: tokens.worker };
     expect((await call("POST", `/api/work-items/${item.id}/checkpoint`, { ...w, body: { leaseToken } })).status).toBe(200);
-    expect((await call("POST", `/api/work-items/${item.id}/submitted`, { ...w, body: { leaseToken, operationId: "op-triage-1", reversible: true, description: "a CRM record" } })).status).toBe(200);
-    expect((await call("POST", `/api/work-items/${item.id}/complete`, { ...w, body: { leaseToken, outcome: "completed", externalRecordId: "r-1", externalVersion: "1" } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", `/api/work-items/${item.id}/submitted`, {
+          ...w,
+          body: { leaseToken, operationId: "op-triage-1", reversible: true, description: "a CRM record" },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call("POST", `/api/work-items/${item.id}/complete`, {
+          ...w,
+          body: { leaseToken, outcome: "completed", externalRecordId: "r-1", externalVersion: "1" },
+        })
+      ).status,
+    ).toBe(200);
     const effect = await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "op-triage-1" } });
-    const review = await openReviewItem(t.database, { taskId: id, kind: "approve_compensation", risk: "low", subject: "archive the CRM record", workItemId: item.id, sideEffectId: effect.id });
+    const review = await openReviewItem(t.database, {
+      taskId: id,
+      kind: "approve_compensation",
+      risk: "low",
+      subject: "archive the CRM record",
+      workItemId: item.id,
+      sideEffectId: effect.id,
+    });
     const row = await rowOf(id);
     expect(row).toMatchObject({ effects: { committed: 1, unknown: 0 }, awaitingDecision: 1, tools: ["triage.crm_create"] });
     // One deadline everywhere: the list shows exactly the instant the review queue (and the escalation) use.

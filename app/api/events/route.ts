@@ -8,6 +8,9 @@ export const dynamic = "force-dynamic";
 
 // (npm start serves this path on its own lane — lib/events/direct-lane.ts — with the same checks.)
 export const GET = withRoute(contract.allEvents, async ({ request, database, principal, query }) => {
-  const options = await eventStreamOptions(database, principal, { lastEventIdHeader: request.headers.get("last-event-id"), lastEventIdQuery: query.lastEventId });
+  const options = await eventStreamOptions(database, principal, {
+    lastEventIdHeader: request.headers.get("last-event-id"),
+    lastEventIdQuery: query.lastEventId,
+  });
   return new Response(await liveLedger(database).subscribe({ ...options, signal: request.signal }), { headers: SSE_HEADERS });
 });

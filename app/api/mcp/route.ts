@@ -8,7 +8,14 @@ async function handle(request: Request): Promise<Response> {
   const running = await appGateway();
   if (!running) {
     return Response.json(
-      { jsonrpc: "2.0", error: { code: -32603, message: "the MCP gateway is not configured: create stopline.mcp.json (see stopline.mcp.example.json) or set STOPLINE_MCP_CONFIG" }, id: null },
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32603,
+          message: "the MCP gateway is not configured: create stopline.mcp.json (see stopline.mcp.example.json) or set STOPLINE_MCP_CONFIG",
+        },
+        id: null,
+      },
       { status: 503 },
     );
   }

@@ -6,10 +6,7 @@ import { sessionCookie, signInWithToken } from "@/lib/auth/sign-in";
 // The cookie holds a console session id (lib/auth/console-session.ts), never the admin token.
 export const POST = withRoute(contract.createSession, async ({ request, database, body }) => {
   const { principal, session } = await signInWithToken(database, body.token, request);
-  return Response.json(
-    { name: principal.name, role: principal.role },
-    { headers: { "Set-Cookie": sessionCookie(SESSION_COOKIE, session.id, request) } },
-  );
+  return Response.json({ name: principal.name, role: principal.role }, { headers: { "Set-Cookie": sessionCookie(SESSION_COOKIE, session.id, request) } });
 });
 
 export const DELETE = withRoute(contract.deleteSession, async ({ request, database }) => {

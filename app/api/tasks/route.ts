@@ -6,10 +6,20 @@ import { createTask } from "@/lib/ledger/create-task";
 import { listTasks } from "@/lib/ledger/queries";
 
 export const POST = withRoute(contract.createTask, async ({ database, principal, body }) =>
-  createTask(database, { ...body, ownerId: body.ownerId ?? (await ownerForConversation(database, principal, body.conversationId)), createdById: principalRef(principal) }, actorOf(principal)),
+  createTask(
+    database,
+    { ...body, ownerId: body.ownerId ?? (await ownerForConversation(database, principal, body.conversationId)), createdById: principalRef(principal) },
+    actorOf(principal),
+  ),
 );
 
 export const GET = withRoute(contract.listTasks, async ({ database, principal, query }) => {
-  const { tasks, nextCursor } = await listTasks(database, { stage: query.status, conversationId: query.conversationId, ownerId: ownerScope(principal), limit: query.limit, before: query.before });
+  const { tasks, nextCursor } = await listTasks(database, {
+    stage: query.status,
+    conversationId: query.conversationId,
+    ownerId: ownerScope(principal),
+    limit: query.limit,
+    before: query.before,
+  });
   return { tasks: tasks.map(({ _count, ...t }) => ({ ...t, workItemCount: _count.workItems })), nextCursor };
 });

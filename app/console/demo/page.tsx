@@ -15,7 +15,8 @@ export default async function DemoServicesPage() {
   const principal = await getSignedInPrincipal();
 
   // Fault controls are admin-only (the API refuses everyone else).
-  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="The demo services' fault controls are part of the console, for admins." next="/console/demo" />;
+  if (!isConsolePrincipal(principal))
+    return <ConsoleGate principal={principal} what="The demo services' fault controls are part of the console, for admins." next="/console/demo" />;
   const can = capabilitiesOf(principal.role);
   if (!can.administer) {
     return (

@@ -11,7 +11,13 @@ export const dynamic = "force-dynamic";
 
 export default async function IncidentsPage() {
   const principal = await getSignedInPrincipal();
-  if (!principal) return <SignInGate what="Incidents — the kill switches that quarantine a tool or an agent token — are part of the console, for operators, support and admins." next="/console/incidents" />;
+  if (!principal)
+    return (
+      <SignInGate
+        what="Incidents — the kill switches that quarantine a tool or an agent token — are part of the console, for operators, support and admins."
+        next="/console/incidents"
+      />
+    );
   const can = capabilitiesOf(principal.role);
   if (!can.seeEscalations) {
     return (

@@ -15,7 +15,14 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const [principal, params] = await Promise.all([getSignedInPrincipal(), searchParams]);
   // ?item=<id> (the links in escalation messages and the delivery log): that item is scrolled to and marked.
   const focusItem = typeof params.item === "string" && params.item.length <= 200 ? params.item : undefined;
-  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console." next="/console/review" />;
+  if (!isConsolePrincipal(principal))
+    return (
+      <ConsoleGate
+        principal={principal}
+        what="The review queue — compensations to approve, uncertain outcomes and orphans to resolve — is part of the console."
+        next="/console/review"
+      />
+    );
   const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>

@@ -11,7 +11,8 @@ type Field = (typeof FIELDS)[number];
 
 /** The API's field messages in this form's words; its own ("must be at least 8 characters") are kept. */
 function explain(field: Field, message: string) {
-  if (field === "name") return /^(Too small|Invalid input)/.test(message) ? "Enter the person's name." : /^Too big/.test(message) ? "At most 100 characters." : asSentence(message);
+  if (field === "name")
+    return /^(Too small|Invalid input)/.test(message) ? "Enter the person's name." : /^Too big/.test(message) ? "At most 100 characters." : asSentence(message);
   if (field === "email") return /^Too big/.test(message) ? "At most 254 characters." : "Enter an e-mail address, e.g. olga@example.com.";
   if (field === "role") return "Choose a role.";
   return /^Invalid input/.test(message) ? "Enter an initial password." : `The password ${message}.`;
@@ -175,7 +176,7 @@ export function AccountForm({ onCreated }: { onCreated: (account: Account) => vo
               }}
               aria-invalid={errors.password ? true : undefined}
               aria-describedby={describedBy("password", `${id}-password-hint`)}
-            className={inputStyles()}
+              className={inputStyles()}
             />
             <Button variant="secondary" onClick={() => setShowPassword((s) => !s)} aria-pressed={showPassword} aria-controls={`${id}-password`}>
               {showPassword ? "Hide" : "Show"}

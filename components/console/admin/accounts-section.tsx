@@ -33,7 +33,9 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
     announce(n.text);
   };
   const refusal = (e: unknown, what: string) =>
-    e instanceof ApiError && e.status === 409 ? `${what} — ${asSentence(e.message)}` : `${what}: ${e instanceof Error ? asSentence(e.message) : "the request failed."}`;
+    e instanceof ApiError && e.status === 409
+      ? `${what} — ${asSentence(e.message)}`
+      : `${what}: ${e instanceof Error ? asSentence(e.message) : "the request failed."}`;
 
   async function setDisabled(account: Account, disable: boolean) {
     setPending(account.id);
@@ -60,7 +62,10 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
       const updated = await apiFetch<Account>(`/api/accounts/${encodeURIComponent(account.id)}`, { method: "PATCH", body: { role } });
       // Show the saved role at once (the refetch below confirms it): until then the row would still say the old
       // role, and choosing that old role again would look like "no change".
-      queryClient.setQueryData<AccountList>(ACCOUNTS_KEY, (old) => old && { ...old, accounts: old.accounts.map((a) => (a.id === updated.id ? { ...a, ...updated } : a)) });
+      queryClient.setQueryData<AccountList>(
+        ACCOUNTS_KEY,
+        (old) => old && { ...old, accounts: old.accounts.map((a) => (a.id === updated.id ? { ...a, ...updated } : a)) },
+      );
       tell({ ok: true, text: `${account.name} now has the ${role} role, from their next request on.` });
       return true;
     } catch (e) {
@@ -80,8 +85,8 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
           Accounts
         </SectionTitle>
         <p className="mt-1 text-sm text-muted">
-          People who sign in with an e-mail address and password. A role change applies on the person&apos;s next request; disabling signs them out
-          everywhere at once.
+          People who sign in with an e-mail address and password. A role change applies on the person&apos;s next request; disabling signs them out everywhere
+          at once.
         </p>
       </div>
       {notice && (
@@ -110,25 +115,48 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
               <caption className="sr-only">Accounts, enabled first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">
                 <tr>
-                  <th scope="col" className="px-5 py-2.5 font-medium">Person</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Role</th>
-                  <th scope="col" className="px-3 py-2.5 text-right font-medium">Sessions</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Created</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Status</th>
-                  <th scope="col" className="px-5 py-2.5 text-right font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-5 py-2.5 font-medium">
+                    Person
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Role
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 text-right font-medium">
+                    Sessions
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Created
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-5 py-2.5 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
                 {accounts.map((account) => {
                   const self = viewer.kind === "person" && viewer.id === account.id;
                   return (
-                    <tr key={account.id} data-testid="account-row" data-email={account.email} data-disabled={account.disabledAt ? "true" : undefined} className="align-top">
+                    <tr
+                      key={account.id}
+                      data-testid="account-row"
+                      data-email={account.email}
+                      data-disabled={account.disabledAt ? "true" : undefined}
+                      className="align-top"
+                    >
                       <th scope="row" className="max-w-72 px-5 py-3 font-normal">
-                        <span className={account.disabledAt ? "block truncate font-medium text-muted" : "block truncate font-medium text-ink"} title={account.name}>
+                        <span
+                          className={account.disabledAt ? "block truncate font-medium text-muted" : "block truncate font-medium text-ink"}
+                          title={account.name}
+                        >
                           {account.name}
                           {self && <span className="ml-1.5 text-xs font-normal text-muted">(you)</span>}
                         </span>
-                        <span className="block truncate text-xs text-muted" title={account.email}>{account.email}</span>
+                        <span className="block truncate text-xs text-muted" title={account.email}>
+                          {account.email}
+                        </span>
                       </th>
                       <td className="px-3 py-2">
                         <RoleCell account={account} busy={pending === account.id} onChange={(role) => changeRole(account, role)} />
@@ -138,13 +166,17 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
                         {account.activeSessions}
                       </td>
                       <td className="px-3 py-3 whitespace-nowrap text-muted">
-                        <time dateTime={account.createdAt} title={fullTime(account.createdAt)}>{shortTime(account.createdAt)}</time>
+                        <time dateTime={account.createdAt} title={fullTime(account.createdAt)}>
+                          {shortTime(account.createdAt)}
+                        </time>
                       </td>
                       <td className="px-3 py-3 whitespace-nowrap">
                         {account.disabledAt ? (
                           <span className="text-xs text-muted">
                             <Badge tone="warn">Disabled</Badge>{" "}
-                            <time dateTime={account.disabledAt} title={fullTime(account.disabledAt)}>{shortTime(account.disabledAt)}</time>
+                            <time dateTime={account.disabledAt} title={fullTime(account.disabledAt)}>
+                              {shortTime(account.disabledAt)}
+                            </time>
                           </span>
                         ) : (
                           <Badge tone="ok">Enabled</Badge>
@@ -152,13 +184,27 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
                       </td>
                       <td className="px-5 py-2 text-right whitespace-nowrap">
                         {account.disabledAt ? (
-                          <Button variant="secondary" size="sm" disabled={pending === account.id} onClick={() => void setDisabled(account, false)} aria-label={`Enable ${account.email}`}>
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            disabled={pending === account.id}
+                            onClick={() => void setDisabled(account, false)}
+                            aria-label={`Enable ${account.email}`}
+                          >
                             {pending === account.id ? "Enabling…" : "Enable"}
                           </Button>
                         ) : self ? (
-                          <span className="inline-block max-w-40 text-left text-xs leading-5 whitespace-normal text-muted">You cannot disable your own account.</span>
+                          <span className="inline-block max-w-40 text-left text-xs leading-5 whitespace-normal text-muted">
+                            You cannot disable your own account.
+                          </span>
                         ) : (
-                          <Button variant="secondary" size="sm" disabled={pending === account.id} onClick={() => setDisabling(account)} aria-label={`Disable ${account.email}`}>
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            disabled={pending === account.id}
+                            onClick={() => setDisabling(account)}
+                            aria-label={`Disable ${account.email}`}
+                          >
                             Disable…
                           </Button>
                         )}
@@ -189,8 +235,8 @@ export function AccountsSection({ viewer, announce }: { viewer: Viewer; announce
       >
         <p>
           {disabling?.email} is signed out everywhere at once
-          {disabling && disabling.activeSessions > 0 ? ` (${disabling.activeSessions} active ${disabling.activeSessions === 1 ? "session" : "sessions"})` : ""}, and sign-in is refused
-          until an admin enables the account again.
+          {disabling && disabling.activeSessions > 0 ? ` (${disabling.activeSessions} active ${disabling.activeSessions === 1 ? "session" : "sessions"})` : ""},
+          and sign-in is refused until an admin enables the account again.
         </p>
         <p>Their tasks, decisions and history are kept.</p>
       </ConfirmDialog>

@@ -23,7 +23,8 @@ export function AdminConsole({ viewer, signedInAs }: { viewer: Viewer; signedInA
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">Accounts &amp; tokens</h1>
         <p className="text-sm text-muted">
-          Who can sign in, with which role, which machine clients hold an API token, and the history of every change to them. Signed in as <span className="text-ink">{signedInAs}</span>.
+          Who can sign in, with which role, which machine clients hold an API token, and the history of every change to them. Signed in as{" "}
+          <span className="text-ink">{signedInAs}</span>.
         </p>
         <p aria-live="polite" aria-atomic="true" data-testid="announcer" className="sr-only">
           {announcement}

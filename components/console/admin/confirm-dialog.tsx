@@ -39,6 +39,7 @@ export function ConfirmDialog({
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click mirrors Escape, which <dialog> already handles
     <dialog
       ref={ref}
       aria-labelledby={`${id}-title`}

@@ -73,8 +73,8 @@ export function HistorySection() {
             History
           </SectionTitle>
           <p className="mt-1 text-sm text-muted">
-            Every change to accounts, API tokens and escalation channels: when, by whom, what. Kept in the append-only ledger; entries are never edited
-            or removed, and never contain a token, password or secret.
+            Every change to accounts, API tokens and escalation channels: when, by whom, what. Kept in the append-only ledger; entries are never edited or
+            removed, and never contain a token, password or secret.
           </p>
         </div>
         <div className="flex shrink-0 items-center gap-3">
@@ -104,7 +104,9 @@ export function HistorySection() {
       ) : query.isError && !query.data ? (
         <ErrorBlock title="Could not load the history" message={asSentence((query.error as Error).message)} onRetry={() => void query.refetch()} />
       ) : events.length === 0 ? (
-        <EmptyBlock title={current.empty}>Creating or revoking a token, creating or changing an account, or adding or removing an escalation channel is recorded here.</EmptyBlock>
+        <EmptyBlock title={current.empty}>
+          Creating or revoking a token, creating or changing an account, or adding or removing an escalation channel is recorded here.
+        </EmptyBlock>
       ) : (
         <div className="overflow-hidden rounded-card border border-line bg-surface shadow-xs">
           {query.isRefetchError && (
@@ -117,10 +119,18 @@ export function HistorySection() {
               <caption className="sr-only">Administrative changes, newest first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">
                 <tr>
-                  <th scope="col" className="px-5 py-2.5 font-medium">When</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Who</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">What</th>
-                  <th scope="col" className="px-5 py-2.5 font-medium">On</th>
+                  <th scope="col" className="px-5 py-2.5 font-medium">
+                    When
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Who
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    What
+                  </th>
+                  <th scope="col" className="px-5 py-2.5 font-medium">
+                    On
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">

@@ -12,7 +12,12 @@ type Field = (typeof FIELDS)[number];
 
 /** The API's field messages in this form's words (zod's generic "Too small …" becomes a plain request). */
 function explain(field: Field, message: string) {
-  if (field === "name") return /^(Too small|Invalid input)/.test(message) ? "Give the token a name that says where it is used." : /^Too big/.test(message) ? "At most 100 characters." : asSentence(message);
+  if (field === "name")
+    return /^(Too small|Invalid input)/.test(message)
+      ? "Give the token a name that says where it is used."
+      : /^Too big/.test(message)
+        ? "At most 100 characters."
+        : asSentence(message);
   return "Choose what the token may do: agent, worker or admin.";
 }
 

@@ -47,7 +47,8 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
       announce(text);
       if (created?.record.id === token.id) setCreated(null);
     } catch (e) {
-      const text = e instanceof ApiError && e.status === 409 ? `Not revoked — ${asSentence(e.message)}` : `The token was not revoked: ${asSentence((e as Error).message)}`;
+      const text =
+        e instanceof ApiError && e.status === 409 ? `Not revoked — ${asSentence(e.message)}` : `The token was not revoked: ${asSentence((e as Error).message)}`;
       setNotice({ ok: false, text });
       announce(text);
     } finally {
@@ -71,7 +72,13 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
         </p>
       </div>
       {notice && (
-        <p ref={noticeRef} tabIndex={-1} role={notice.ok ? "status" : "alert"} data-testid="tokens-notice" className={notice.ok ? "rounded-md bg-ok-soft px-3 py-2 text-sm text-ok" : "rounded-md bg-danger-soft px-3 py-2 text-sm text-danger"}>
+        <p
+          ref={noticeRef}
+          tabIndex={-1}
+          role={notice.ok ? "status" : "alert"}
+          data-testid="tokens-notice"
+          className={notice.ok ? "rounded-md bg-ok-soft px-3 py-2 text-sm text-ok" : "rounded-md bg-danger-soft px-3 py-2 text-sm text-danger"}
+        >
           {notice.text}
         </p>
       )}
@@ -91,24 +98,50 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
               <caption className="sr-only">API tokens, active first</caption>
               <thead className="border-b border-line bg-canvas/60 text-xs font-medium whitespace-nowrap text-muted">
                 <tr>
-                  <th scope="col" className="px-5 py-2.5 font-medium">Name</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Role</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Token</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Created</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Last used</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Status</th>
-                  <th scope="col" className="px-5 py-2.5 text-right font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-5 py-2.5 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Role
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Token
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Created
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Last used
+                  </th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-5 py-2.5 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
                 {tokens.map((token) => (
-                  <tr key={token.id} data-testid="token-row" data-token-id={token.id} data-revoked={token.revokedAt ? "true" : undefined} className={token.revokedAt ? "text-muted" : undefined}>
+                  <tr
+                    key={token.id}
+                    data-testid="token-row"
+                    data-token-id={token.id}
+                    data-revoked={token.revokedAt ? "true" : undefined}
+                    className={token.revokedAt ? "text-muted" : undefined}
+                  >
                     <th scope="row" className="max-w-64 px-5 py-3 font-medium text-ink">
-                      <span className="block truncate" title={token.name}>{token.name}</span>
+                      <span className="block truncate" title={token.name}>
+                        {token.name}
+                      </span>
                     </th>
-                    <td className="px-3 py-3"><Badge tone={token.revokedAt ? "neutral" : ROLE_TONE[token.role]}>{token.role}</Badge></td>
+                    <td className="px-3 py-3">
+                      <Badge tone={token.revokedAt ? "neutral" : ROLE_TONE[token.role]}>{token.role}</Badge>
+                    </td>
                     <td className="px-3 py-3 font-mono text-xs whitespace-nowrap text-ink">{token.prefix}…</td>
-                    <td className="px-3 py-3 whitespace-nowrap text-muted"><Time iso={token.createdAt} /></td>
+                    <td className="px-3 py-3 whitespace-nowrap text-muted">
+                      <Time iso={token.createdAt} />
+                    </td>
                     <td className="px-3 py-3 whitespace-nowrap text-muted">{token.lastUsedAt ? <Time iso={token.lastUsedAt} /> : "never"}</td>
                     <td className="px-3 py-3 whitespace-nowrap">
                       {token.revokedAt ? (
@@ -133,7 +166,16 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
           </div>
         </div>
       )}
-      {created && <NewTokenBox created={created} announce={announce} onDone={() => { setCreated(null); announce("The new token is no longer shown."); }} />}
+      {created && (
+        <NewTokenBox
+          created={created}
+          announce={announce}
+          onDone={() => {
+            setCreated(null);
+            announce("The new token is no longer shown.");
+          }}
+        />
+      )}
       <Card>
         <TokenForm onCreated={onCreated} />
       </Card>
@@ -146,7 +188,8 @@ export function TokensSection({ announce }: { announce: (message: string) => voi
         onClose={() => !pending && setRevoking(null)}
       >
         <p>
-          Every request with it is refused from now on (401). A {revoking?.role} client that still uses <code className="font-mono text-ink">{revoking?.prefix}…</code> stops working.
+          Every request with it is refused from now on (401). A {revoking?.role} client that still uses{" "}
+          <code className="font-mono text-ink">{revoking?.prefix}…</code> stops working.
         </p>
         <p>This cannot be undone: to let that client in again, create a new token.</p>
       </ConfirmDialog>
@@ -166,8 +209,8 @@ function Time({ iso }: { iso: string }) {
 function BootstrapNotice() {
   return (
     <p data-testid="bootstrap-token" className="rounded-md border border-warn/40 bg-warn-soft/60 px-3 py-2 text-sm text-ink">
-      <strong className="font-semibold">The bootstrap token is active</strong> (STOPLINE_BOOTSTRAP_TOKEN, an admin token set in the server&apos;s
-      environment). It is not stored here and cannot be revoked here: create your own tokens below, then remove it from the environment.
+      <strong className="font-semibold">The bootstrap token is active</strong> (STOPLINE_BOOTSTRAP_TOKEN, an admin token set in the server&apos;s environment).
+      It is not stored here and cannot be revoked here: create your own tokens below, then remove it from the environment.
     </p>
   );
 }

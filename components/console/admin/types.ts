@@ -1,5 +1,13 @@
 import type { z } from "zod";
-import type { AccountListSchema, AccountSchema, AdminHistoryEventSchema, AdminHistorySchema, ApiTokenListItemSchema, ApiTokenListSchema, CreatedTokenSchema } from "@/lib/api/schemas";
+import type {
+  AccountListSchema,
+  AccountSchema,
+  AdminHistoryEventSchema,
+  AdminHistorySchema,
+  ApiTokenListItemSchema,
+  ApiTokenListSchema,
+  CreatedTokenSchema,
+} from "@/lib/api/schemas";
 
 // Types only: the console trusts its own API's contract and ships no zod to the browser.
 export type Account = z.output<typeof AccountSchema>;

@@ -30,8 +30,8 @@ export function DemoConsole({ signedInAs }: { signedInAs: string }) {
         <div className="max-w-2xl space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Demo services</h1>
           <p className="text-sm leading-6 text-muted">
-            Small services that stand for the external systems agents act on. Make them misbehave the way real systems do, then
-            stop a task and compare Stopline&apos;s summary with what each service really did.
+            Small services that stand for the external systems agents act on. Make them misbehave the way real systems do, then stop a task and compare
+            Stopline&apos;s summary with what each service really did.
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
@@ -47,13 +47,17 @@ export function DemoConsole({ signedInAs }: { signedInAs: string }) {
       ) : query.isPending ? (
         <LoadingState />
       ) : query.isError && !query.data ? (
-        <ErrorState message={asSentence((query.error as Error).message)} unavailable={query.error instanceof ApiError && query.error.status === 503} onRetry={() => void query.refetch()} />
+        <ErrorState
+          message={asSentence((query.error as Error).message)}
+          unavailable={query.error instanceof ApiError && query.error.status === 503}
+          onRetry={() => void query.refetch()}
+        />
       ) : query.data ? (
         <>
           <p className="text-sm leading-6 text-muted">
-            Faults set here apply to every call the service receives at <code className="font-mono text-xs text-ink">{query.data.demoUrl}</code>,
-            unless the call brings its own in an <code className="font-mono text-xs text-ink">X-Demo-Faults</code> header. Each card shows only the
-            faults that service acts on.
+            Faults set here apply to every call the service receives at <code className="font-mono text-xs text-ink">{query.data.demoUrl}</code>, unless the
+            call brings its own in an <code className="font-mono text-xs text-ink">X-Demo-Faults</code> header. Each card shows only the faults that service
+            acts on.
           </p>
           {query.isRefetchError && (
             <p role="alert" className="rounded-md bg-warn-soft px-4 py-2 text-sm text-warn">

@@ -31,7 +31,13 @@ interface Draft {
 
 const toDraft = (faults: DemoFaults): Draft => ({
   latency: String(faults.latencyMs ?? 0),
-  on: { acceptThenTimeout: !!faults.acceptThenTimeout, cancelUnavailable: !!faults.cancelUnavailable, ignoreCancellation: !!faults.ignoreCancellation, failToRelease: !!faults.failToRelease, someoneElseEdits: !!faults.someoneElseEdits },
+  on: {
+    acceptThenTimeout: !!faults.acceptThenTimeout,
+    cancelUnavailable: !!faults.cancelUnavailable,
+    ignoreCancellation: !!faults.ignoreCancellation,
+    failToRelease: !!faults.failToRelease,
+    someoneElseEdits: !!faults.someoneElseEdits,
+  },
 });
 
 function latencyProblem(text: string): string | null {
@@ -81,8 +87,9 @@ export function FaultsForm({ service }: { service: DemoService }) {
   const save = useMutation({
     mutationFn: (faults: DemoFaults) => apiFetch<DemoServiceFaults>(`/api/demo/services/${service.name}/faults`, { method: "POST", body: faults }),
     onSuccess: (result) => {
-      queryClient.setQueryData<DemoServiceList>(DEMO_SERVICES_KEY, (data) =>
-        data && { ...data, services: data.services.map((s) => (s.name === result.service ? { ...s, faults: result.faults } : s)) },
+      queryClient.setQueryData<DemoServiceList>(
+        DEMO_SERVICES_KEY,
+        (data) => data && { ...data, services: data.services.map((s) => (s.name === result.service ? { ...s, faults: result.faults } : s)) },
       );
       setDraft(null);
       const on = faultsOn(result.faults);

@@ -6,7 +6,6 @@ import { FaultsForm } from "./faults-form";
 import { faultsOn, serviceTitle, type DemoService } from "./types";
 import { WitnessLog } from "./witness-log";
 
-
 /** One demo service: what it stands for, its fault controls in force, and what it really did. */
 export function ServiceCard({ service }: { service: DemoService }) {
   const id = useId();

@@ -7,7 +7,12 @@ import { cx } from "@/components/ui/cx";
  * An on/off switch: a native <button role="switch"> (label it with <label htmlFor>, which also makes the
  * label clickable). The state is in aria-checked; the knob's position is decoration.
  */
-export function Switch({ checked, onCheckedChange, className, ...props }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onChange"> & { checked: boolean; onCheckedChange: (checked: boolean) => void }) {
+export function Switch({
+  checked,
+  onCheckedChange,
+  className,
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onChange"> & { checked: boolean; onCheckedChange: (checked: boolean) => void }) {
   return (
     <button
       type="button"
@@ -24,7 +29,10 @@ export function Switch({ checked, onCheckedChange, className, ...props }: Omit<B
     >
       <span
         aria-hidden="true"
-        className={cx("inline-block size-4.5 rounded-full bg-white shadow-sm ring-1 ring-black/5 transition-transform", checked ? "translate-x-[1.125rem]" : "translate-x-0.5")}
+        className={cx(
+          "inline-block size-4.5 rounded-full bg-white shadow-sm ring-1 ring-black/5 transition-transform",
+          checked ? "translate-x-[1.125rem]" : "translate-x-0.5",
+        )}
       />
     </button>
   );

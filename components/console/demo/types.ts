@@ -34,8 +34,16 @@ export const FAULT_TEXT: Record<DemoFaultName, { label: string; hint: string; sh
   acceptThenTimeout: { label: "Accept, then time out", hint: "The action commits, but the caller never gets an answer.", short: "accept then time out" },
   cancelUnavailable: { label: "Cancel endpoint unavailable", hint: "Cancel and withdraw requests answer 503.", short: "cancel endpoint unavailable" },
   ignoreCancellation: { label: "Ignore cancellation", hint: "Cancel is acknowledged (202), but the work carries on.", short: "ignore cancellation" },
-  failToRelease: { label: "Fail to release", hint: "Releasing does nothing: the export keeps its lock and temp file, the mailer keeps its draft.", short: "fail to release" },
-  someoneElseEdits: { label: "Someone else edits the record", hint: "Right after a record is created, other staff edit it: its version moves on.", short: "someone else edits" },
+  failToRelease: {
+    label: "Fail to release",
+    hint: "Releasing does nothing: the export keeps its lock and temp file, the mailer keeps its draft.",
+    short: "fail to release",
+  },
+  someoneElseEdits: {
+    label: "Someone else edits the record",
+    hint: "Right after a record is created, other staff edit it: its version moves on.",
+    short: "someone else edits",
+  },
 };
 
 export const isBooleanFault = (name: DemoFaultName): name is BooleanFault => name !== "latencyMs";

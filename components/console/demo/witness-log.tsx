@@ -56,7 +56,8 @@ export function WitnessLog({ service }: { service: string }) {
           Its own witness log, refreshed every {WITNESS_REFRESH_MS / 1000} s
           {query.dataUpdatedAt > 0 && (
             <>
-              {" "}· <time dateTime={new Date(query.dataUpdatedAt).toISOString()}>{shortTime(new Date(query.dataUpdatedAt).toISOString(), now)}</time>
+              {" "}
+              · <time dateTime={new Date(query.dataUpdatedAt).toISOString()}>{shortTime(new Date(query.dataUpdatedAt).toISOString(), now)}</time>
             </>
           )}
         </p>

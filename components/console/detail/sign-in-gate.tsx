@@ -39,7 +39,17 @@ export const isConsolePrincipal = (principal: Principal | null): principal is Pr
  * console is not for (a person with the user role) → a card that says so and links to their chat — never a
  * second sign-in.
  */
-export function ConsoleGate({ principal, what, next, page = "console" }: { principal: Principal | null; what: string; next: string; page?: keyof typeof NOT_FOR_ROLE }) {
+export function ConsoleGate({
+  principal,
+  what,
+  next,
+  page = "console",
+}: {
+  principal: Principal | null;
+  what: string;
+  next: string;
+  page?: keyof typeof NOT_FOR_ROLE;
+}) {
   if (!principal) return <SignInGate what={what} next={next} />;
   return (
     <NotForRole title={NOT_FOR_ROLE[page]} principal={principal} testId="not-for-role">

@@ -44,11 +44,13 @@ export function StopTask({ taskId, title, onStopped }: { taskId: string; title: 
 
   if (!open) {
     return (
-      <StopPreviewHover taskIds={[taskId]} side="below">{(previewId) => (
-        <Button id={`${id}-open`} variant="danger" size="sm" onClick={() => setOpen(true)} aria-describedby={previewId} data-testid="console-stop">
-          Stop task…
-        </Button>
-      )}</StopPreviewHover>
+      <StopPreviewHover taskIds={[taskId]} side="below">
+        {(previewId) => (
+          <Button id={`${id}-open`} variant="danger" size="sm" onClick={() => setOpen(true)} aria-describedby={previewId} data-testid="console-stop">
+            Stop task…
+          </Button>
+        )}
+      </StopPreviewHover>
     );
   }
   return (

@@ -131,11 +131,16 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                 {shortTime(task.cancelRequestedAt)}
               </time>
               {task.cancelRequestedBy && <> by {task.cancelRequestedBy}</>}
-              {task.cancelReason && <> — “{task.cancelReason}”</>}
-              .{" "}
+              {task.cancelReason && <> — “{task.cancelReason}”</>}.{" "}
               <span data-testid="settlement" className="text-muted">
                 {task.settledAt ? (
-                  <>Settled at <time dateTime={task.settledAt} title={fullTime(task.settledAt)}>{shortTime(task.settledAt)}</time>: every step was stopped or handed over, and the checks have run.</>
+                  <>
+                    Settled at{" "}
+                    <time dateTime={task.settledAt} title={fullTime(task.settledAt)}>
+                      {shortTime(task.settledAt)}
+                    </time>
+                    : every step was stopped or handed over, and the checks have run.
+                  </>
                 ) : (
                   "The engine is still finding out what each step did."
                 )}
@@ -145,8 +150,17 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
           {!task.cancelRequestedAt && isTerminalTask(task.stage) && (
             <p className="text-sm text-ink" data-testid="task-ended">
               {refusalOf(task) !== null ? "Refused" : task.stage === TaskStage.failed ? "Failed" : "Completed"}
-              {task.endedAt && <> at <time dateTime={task.endedAt} title={fullTime(task.endedAt)}>{shortTime(task.endedAt)}</time></>}
-              {refusalOf(task) !== null ? <> — {refusalSentence(refusalOf(task)!)}</> : task.endReason && <> — {task.endReason}</>} Nothing of it is running: Stop has nothing to stop.
+              {task.endedAt && (
+                <>
+                  {" "}
+                  at{" "}
+                  <time dateTime={task.endedAt} title={fullTime(task.endedAt)}>
+                    {shortTime(task.endedAt)}
+                  </time>
+                </>
+              )}
+              {refusalOf(task) !== null ? <> — {refusalSentence(refusalOf(task)!)}</> : task.endReason && <> — {task.endReason}</>} Nothing of it is running:
+              Stop has nothing to stop.
             </p>
           )}
         </div>
@@ -197,7 +211,9 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                         <span className="min-w-0 font-medium text-ink">{toolLabel(w.toolName)}</span>
                         <Badge tone={badge.tone}>{badge.label}</Badge>
                       </div>
-                      <p className="mt-0.5 text-ink" data-testid="step-outcome-words">{outcomeSentence(o)}</p>
+                      <p className="mt-0.5 text-ink" data-testid="step-outcome-words">
+                        {outcomeSentence(o)}
+                      </p>
                       {can.stop && stepStoppable(w, task) && <StepStop workItemId={w.id} label={toolLabel(w.toolName)} />}
                       <Details className="mt-1">
                         <Detail term="tool">{w.toolName}</Detail>
@@ -208,7 +224,9 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                         {w.cancelDispatchedAt && (
                           <Detail term={w.cancelDispatchAction ?? "cancel"}>
                             sent {shortTime(w.cancelDispatchedAt)}
-                            {w.cancelAnsweredAt ? `, answered ${shortTime(w.cancelAnsweredAt)}${w.cancelWithdrawnAt ? " (acknowledged)" : " (refused or failed)"}` : ", no answer yet"}
+                            {w.cancelAnsweredAt
+                              ? `, answered ${shortTime(w.cancelAnsweredAt)}${w.cancelWithdrawnAt ? " (acknowledged)" : " (refused or failed)"}`
+                              : ", no answer yet"}
                           </Detail>
                         )}
                       </Details>
@@ -228,7 +246,9 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
             ) : (
               <PlanView plan={plan} steps={steps} toolOf={toolOf} />
             )}
-            {task.cancelRequestedAt && <SinceStop taskId={task.id} stopped version={task.workItems.map((w) => `${w.id}:${w.status}:${w.finishedAt ?? ""}`).join("|")} />}
+            {task.cancelRequestedAt && (
+              <SinceStop taskId={task.id} stopped version={task.workItems.map((w) => `${w.id}:${w.status}:${w.finishedAt ?? ""}`).join("|")} />
+            )}
           </Card>
         </div>
 
@@ -283,7 +303,9 @@ export function TaskDetailView({ taskId, can }: { taskId: string; can: Capabilit
                     </div>
                     <p className="mt-0.5 text-xs text-muted">
                       {s.reversible ? "Can be reversed, with another person's approval." : "Cannot be undone."}
-                      {editedBy(s.evidence).length > 0 && <> Changed since by {editedBy(s.evidence).join(", ")}: a reversal would meet their change and is refused.</>}
+                      {editedBy(s.evidence).length > 0 && (
+                        <> Changed since by {editedBy(s.evidence).join(", ")}: a reversal would meet their change and is refused.</>
+                      )}
                     </p>
                     <Details className="mt-1">
                       <Detail term="operation">{s.operationId}</Detail>
@@ -407,7 +429,12 @@ function PlanView({ plan, steps, toolOf }: { plan: LedgerEventRecord; steps: Led
 }
 
 function EventTable({ events }: { events: LedgerEventRecord[] }) {
-  if (!events.length) return <p role="status" className="px-5 pb-4 text-sm text-muted">{loadWords("taskHistory").loading}</p>;
+  if (!events.length)
+    return (
+      <p role="status" className="px-5 pb-4 text-sm text-muted">
+        {loadWords("taskHistory").loading}
+      </p>
+    );
   return (
     <div className="max-h-[28rem] overflow-auto border-t border-line">
       <table className="w-full min-w-[48rem] text-left text-xs">
@@ -468,8 +495,10 @@ function useAnnouncement(task: TaskDetail | undefined) {
     if (!before) return;
     const messages: string[] = [];
     if (before.get("task") !== task.stage) messages.push(`The task is now ${taskStageLabel(task)}.`);
-    for (const w of task.workItems) if (before.get(w.id) !== w.status) messages.push(`${toolLabel(w.toolName)}: ${outcomeSentence(outcomesOfTask(task, Date.now()).get(w.id)!)}`);
-    for (const s of task.sideEffects) if (before.get(`se:${s.id}`) !== s.outcome) messages.push(`${s.description ?? "A side effect"} is ${effectLabel(s.outcome)}.`);
+    for (const w of task.workItems)
+      if (before.get(w.id) !== w.status) messages.push(`${toolLabel(w.toolName)}: ${outcomeSentence(outcomesOfTask(task, Date.now()).get(w.id)!)}`);
+    for (const s of task.sideEffects)
+      if (before.get(`se:${s.id}`) !== s.outcome) messages.push(`${s.description ?? "A side effect"} is ${effectLabel(s.outcome)}.`);
     if (messages.length) setText(messages.join(" "));
   }, [task]);
   return text;

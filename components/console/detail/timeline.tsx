@@ -50,13 +50,23 @@ export function Timeline({ task, now, outcomes }: { task: TaskDetail; now: numbe
             const finished = ms(w.finishedAt);
             const stop = finished ?? now;
             return (
-              <li key={w.id} data-testid="timeline-row" data-status={w.status} data-outcome={outcomes.get(w.id)?.kind} className="grid grid-cols-[9rem_1fr] items-center gap-3">
+              <li
+                key={w.id}
+                data-testid="timeline-row"
+                data-status={w.status}
+                data-outcome={outcomes.get(w.id)?.kind}
+                className="grid grid-cols-[9rem_1fr] items-center gap-3"
+              >
                 <span className="truncate text-xs text-ink" title={`${w.toolName}: ${look.label}`}>
                   {toolLabel(w.toolName)}
                 </span>
                 <div className="relative h-6 rounded bg-canvas">
                   {/* waiting in the queue */}
-                  <span aria-hidden="true" className="absolute inset-y-2 rounded-sm bg-line" style={{ left: pct(created), width: width(created, started ?? stop) }} />
+                  <span
+                    aria-hidden="true"
+                    className="absolute inset-y-2 rounded-sm bg-line"
+                    style={{ left: pct(created), width: width(created, started ?? stop) }}
+                  />
                   {started !== null && (
                     <span
                       aria-hidden="true"

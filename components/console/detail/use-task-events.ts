@@ -15,18 +15,22 @@ export function useTaskEvents(taskId: string, onEvent: (event: LedgerEventRecord
   const flush = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(flush.current), []);
 
-  const state = useEventStream<LedgerEventRecord>(enabled ? `/api/tasks/${encodeURIComponent(taskId)}/events` : null, {
-    onEvent(event) {
-      buffer.current.push(event);
-      onEvent(event);
-      // The replay can be hundreds of events: render them in one go.
-      flush.current ??= setTimeout(() => {
-        flush.current = undefined;
-        const batch = buffer.current;
-        buffer.current = [];
-        setEvents((prev) => [...prev, ...batch]);
-      }, 30);
+  const state = useEventStream<LedgerEventRecord>(
+    enabled ? `/api/tasks/${encodeURIComponent(taskId)}/events` : null,
+    {
+      onEvent(event) {
+        buffer.current.push(event);
+        onEvent(event);
+        // The replay can be hundreds of events: render them in one go.
+        flush.current ??= setTimeout(() => {
+          flush.current = undefined;
+          const batch = buffer.current;
+          buffer.current = [];
+          setEvents((prev) => [...prev, ...batch]);
+        }, 30);
+      },
     },
-  }, { fromStart: true });
+    { fromStart: true },
+  );
   return { events, state };
 }

@@ -16,7 +16,8 @@ type Kind = "webhook" | "slack";
  * string to have >=1 characters") are rephrased; the API's own (e.g. "at least 16 characters") are kept.
  */
 function explain(field: Field, message: string): string {
-  if (field === "name") return /^(Too small|Invalid input)/.test(message) ? "Give the channel a name." : /^Too big/.test(message) ? "At most 100 characters." : asSentence(message);
+  if (field === "name")
+    return /^(Too small|Invalid input)/.test(message) ? "Give the channel a name." : /^Too big/.test(message) ? "At most 100 characters." : asSentence(message);
   if (field === "url") return "Enter an http(s) URL, e.g. https://hooks.example.com/stopline.";
   if (field === "kind") return "Choose a webhook or a Slack-compatible channel.";
   return asSentence(message);
@@ -41,7 +42,12 @@ export function ChannelForm({ onCreated }: { onCreated: (channel: Channel, secre
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const refs = { name: useRef<HTMLInputElement>(null), kind: useRef<HTMLInputElement>(null), url: useRef<HTMLInputElement>(null), secret: useRef<HTMLInputElement>(null) };
+  const refs = {
+    name: useRef<HTMLInputElement>(null),
+    kind: useRef<HTMLInputElement>(null),
+    url: useRef<HTMLInputElement>(null),
+    secret: useRef<HTMLInputElement>(null),
+  };
 
   const clear = (field: Field) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
@@ -197,8 +203,8 @@ export function ChannelForm({ onCreated }: { onCreated: (channel: Channel, secre
         </div>
         {fieldError("secret")}
         <p id={`${id}-secret-hint`} className="mt-1 text-xs text-muted">
-          Every delivery carries <code className="font-mono">Stopline-Signature: t=…,v1=…</code>, an HMAC-SHA256 of the timestamp and body with this
-          secret. Copy it to your receiver now: it is never shown again.
+          Every delivery carries <code className="font-mono">Stopline-Signature: t=…,v1=…</code>, an HMAC-SHA256 of the timestamp and body with this secret.
+          Copy it to your receiver now: it is never shown again.
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-3">

@@ -29,7 +29,15 @@ export function ChannelList({
   return (
     <ul className="divide-y divide-line overflow-hidden rounded-card border border-line bg-surface" data-testid="channel-list">
       {channels.map((c) => (
-        <ChannelRow key={c.id} channel={c} onRemoved={onRemoved} canManage={canManage} lastTest={tests.find((d) => d.channelId === c.id)} tests={tests} onTestSent={onTestSent} />
+        <ChannelRow
+          key={c.id}
+          channel={c}
+          onRemoved={onRemoved}
+          canManage={canManage}
+          lastTest={tests.find((d) => d.channelId === c.id)}
+          tests={tests}
+          onTestSent={onTestSent}
+        />
       ))}
     </ul>
   );
@@ -93,7 +101,6 @@ function ChannelRow({
       setConfirming(false);
       onRemoved(removed);
       rowRef.current?.focus(); // the buttons are gone: keep the keyboard where it was
-
     } catch (e) {
       setError(`Not removed: ${e instanceof Error ? asSentence(e.message) : "the request failed."}`);
     } finally {
@@ -102,7 +109,14 @@ function ChannelRow({
   }
 
   return (
-    <li ref={rowRef} tabIndex={-1} data-testid="channel" data-channel-id={channel.id} data-active={channel.active} className="px-5 py-3 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-accent">
+    <li
+      ref={rowRef}
+      tabIndex={-1}
+      data-testid="channel"
+      data-channel-id={channel.id}
+      data-active={channel.active}
+      className="px-5 py-3 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-accent"
+    >
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -121,7 +135,10 @@ function ChannelRow({
               added {shortTime(channel.createdAt)}
             </time>
           </p>
-          <p className={channel.health.health === "failing" ? "mt-0.5 text-xs font-medium text-danger" : "mt-0.5 text-xs text-muted"} data-testid="channel-health-sentence">
+          <p
+            className={channel.health.health === "failing" ? "mt-0.5 text-xs font-medium text-danger" : "mt-0.5 text-xs text-muted"}
+            data-testid="channel-health-sentence"
+          >
             {channelHealthSentence(channel.health, (iso) => shortTime(iso))}
           </p>
           {lastTest && (
@@ -137,7 +154,13 @@ function ChannelRow({
           </Button>
         )}
         {canManage && channel.active && !confirming && (
-          <button ref={removeRef} type="button" className={buttonStyles({ variant: "secondary", size: "sm" })} onClick={() => setConfirming(true)} aria-label={`Remove ${channel.name}`}>
+          <button
+            ref={removeRef}
+            type="button"
+            className={buttonStyles({ variant: "secondary", size: "sm" })}
+            onClick={() => setConfirming(true)}
+            aria-label={`Remove ${channel.name}`}
+          >
             Remove
           </button>
         )}

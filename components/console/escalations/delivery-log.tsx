@@ -14,7 +14,13 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
   const trigger = TRIGGER_LOOK[group.trigger] ?? { label: group.trigger, tone: "neutral" as const };
   const titleId = `escalation-${group.reviewItemId}`;
   return (
-    <Card as="article" aria-labelledby={titleId} data-testid="escalation" data-review-item-id={group.reviewItemId} className={open ? "border-danger/30" : undefined}>
+    <Card
+      as="article"
+      aria-labelledby={titleId}
+      data-testid="escalation"
+      data-review-item-id={group.reviewItemId}
+      className={open ? "border-danger/30" : undefined}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
@@ -22,7 +28,14 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
               {trigger.label}
             </Badge>
             {item && <Badge tone="accent">{REVIEW_KIND_LABEL[item.kind] ?? item.kind}</Badge>}
-            {item && (open ? <Badge tone="danger">Waiting for a decision</Badge> : <Badge tone="ok" data-testid="closed">Closed: {item.status}</Badge>)}
+            {item &&
+              (open ? (
+                <Badge tone="danger">Waiting for a decision</Badge>
+              ) : (
+                <Badge tone="ok" data-testid="closed">
+                  Closed: {item.status}
+                </Badge>
+              ))}
           </p>
           <h3 id={titleId} className="mt-1.5 text-base font-semibold text-ink">
             {item?.subject ?? `Review item ${group.reviewItemId}`}
@@ -36,7 +49,11 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
         </div>
         <div className="flex flex-col items-end gap-1 text-sm">
           {open && (
-            <Link href={`/console/review?item=${encodeURIComponent(group.reviewItemId)}`} className="font-medium text-accent hover:underline" data-testid="review-link">
+            <Link
+              href={`/console/review?item=${encodeURIComponent(group.reviewItemId)}`}
+              className="font-medium text-accent hover:underline"
+              data-testid="review-link"
+            >
               Decide in the review queue
             </Link>
           )}
@@ -60,7 +77,10 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
               {item.decidedAt && (
                 <>
                   {" "}
-                  · <time dateTime={item.decidedAt} title={fullTime(item.decidedAt)}>{shortTime(item.decidedAt)}</time>
+                  ·{" "}
+                  <time dateTime={item.decidedAt} title={fullTime(item.decidedAt)}>
+                    {shortTime(item.decidedAt)}
+                  </time>
                 </>
               )}
               {item.resolution && <span className="block text-xs text-muted">{item.resolution}</span>}
@@ -74,11 +94,21 @@ export function EscalationCard({ group, all, now }: { group: EscalationGroup; al
           <caption className="sr-only">Deliveries of this escalation, per channel</caption>
           <thead>
             <tr className="border-b border-line text-xs text-muted">
-              <th scope="col" className="py-1.5 pr-3 font-medium">Channel</th>
-              <th scope="col" className="py-1.5 pr-3 font-medium">Message</th>
-              <th scope="col" className="py-1.5 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-1.5 pr-3 font-medium tabular-nums">Attempts</th>
-              <th scope="col" className="py-1.5 font-medium">Details</th>
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Channel
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Message
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium tabular-nums">
+                Attempts
+              </th>
+              <th scope="col" className="py-1.5 font-medium">
+                Details
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line">
@@ -123,7 +153,11 @@ function DeliveryRow({ delivery: d, all, now }: { delivery: Delivery; all: Deliv
       <td className="py-2 pr-3 text-ink">
         {d.kind === "closed_out" ? "Close-out" : "Escalation"}
         {d.late && (
-          <span className="block text-xs text-warn" data-testid="late" title="This channel was added after the item escalated; it received it then because the item was still open.">
+          <span
+            className="block text-xs text-warn"
+            data-testid="late"
+            title="This channel was added after the item escalated; it received it then because the item was still open."
+          >
             sent late — channel added after the escalation
           </span>
         )}
@@ -160,7 +194,12 @@ function DeliveryDetails({ delivery: d, state, now }: { delivery: Delivery; stat
         <p className="text-ink">
           Delivered {at(d.deliveredAt)}
           {d.responseStatus !== null && <> · HTTP {d.responseStatus}</>}
-          {d.attempts > 1 && <> · after {d.attempts - 1} failed {d.attempts - 1 === 1 ? "attempt" : "attempts"}</>}
+          {d.attempts > 1 && (
+            <>
+              {" "}
+              · after {d.attempts - 1} failed {d.attempts - 1 === 1 ? "attempt" : "attempts"}
+            </>
+          )}
         </p>
       )}
       {state === "retrying" && (

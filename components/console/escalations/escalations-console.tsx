@@ -45,7 +45,8 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
   const log = useQuery({
     queryKey: DELIVERIES_KEY,
     queryFn: ({ signal }) => apiFetch<DeliveryList>("/api/escalations?limit=200", { signal }),
-    refetchInterval: (query) => (isUnauthorized(query.state.error) ? false : query.state.data?.deliveries.some((d) => d.status === "pending") ? LOG_REFRESH_BUSY_MS : LOG_REFRESH_MS),
+    refetchInterval: (query) =>
+      isUnauthorized(query.state.error) ? false : query.state.data?.deliveries.some((d) => d.status === "pending") ? LOG_REFRESH_BUSY_MS : LOG_REFRESH_MS,
     refetchIntervalInBackground: false,
   });
   const channels = useQuery({
@@ -145,8 +146,8 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Escalations</h1>
           <p className="max-w-3xl text-sm text-muted">
-            When a review item passes its deadline, or a high-risk orphan appears, Stopline alerts every active channel; when the item is decided, the
-            same channels get a close-out. Failed deliveries are retried with backoff.
+            When a review item passes its deadline, or a high-risk orphan appears, Stopline alerts every active channel; when the item is decided, the same
+            channels get a close-out. Failed deliveries are retried with backoff.
           </p>
         </div>
         {!sessionEnded && <ConnectionStatus state={live} />}
@@ -260,7 +261,6 @@ export function EscalationsConsole({ can }: { can: Pick<Capabilities, "manageEsc
     </div>
   );
 }
-
 
 /** An escalated review item that no channel received: what it is, by when, and where to decide it. */
 function UndeliveredCard({ item }: { item: ReviewItem }) {

@@ -47,7 +47,9 @@ export function deliveryState(d: Delivery, all: Delivery[]): DeliveryState {
   if (d.attempts > 0) return "retrying";
   if (
     d.kind === DeliveryKind.closedOut &&
-    all.some((e) => e.kind === DeliveryKind.escalated && e.channelId === d.channelId && e.reviewItemId === d.reviewItemId && e.status === DeliveryStatus.pending)
+    all.some(
+      (e) => e.kind === DeliveryKind.escalated && e.channelId === d.channelId && e.reviewItemId === d.reviewItemId && e.status === DeliveryStatus.pending,
+    )
   ) {
     return "waiting";
   }
@@ -86,7 +88,12 @@ export function groupByItem(deliveries: Delivery[]): EscalationGroup[] {
   }
   for (const g of groups.values()) {
     // Per channel, the escalation first and its close-out after it: the order a receiver sees them in.
-    g.deliveries.sort((a, b) => a.channel.name.localeCompare(b.channel.name) || a.channelId.localeCompare(b.channelId) || (a.kind === DeliveryKind.escalated ? -1 : 1) - (b.kind === DeliveryKind.escalated ? -1 : 1));
+    g.deliveries.sort(
+      (a, b) =>
+        a.channel.name.localeCompare(b.channel.name) ||
+        a.channelId.localeCompare(b.channelId) ||
+        (a.kind === DeliveryKind.escalated ? -1 : 1) - (b.kind === DeliveryKind.escalated ? -1 : 1),
+    );
     const escalation = g.deliveries.find((d) => d.kind === DeliveryKind.escalated);
     if (escalation) {
       g.trigger = escalation.trigger;

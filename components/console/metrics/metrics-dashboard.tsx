@@ -36,7 +36,11 @@ async function fetchTasks(signal: AbortSignal): Promise<TaskRow[]> {
 
 /** Simple, honest charts from the ledger: every number is shown as a number too. */
 export function MetricsDashboard() {
-  const metrics = useQuery({ queryKey: ["metrics"], queryFn: ({ signal }) => apiFetch<Metrics>("/api/metrics/cancellations", { signal }), refetchInterval: 15_000 });
+  const metrics = useQuery({
+    queryKey: ["metrics"],
+    queryFn: ({ signal }) => apiFetch<Metrics>("/api/metrics/cancellations", { signal }),
+    refetchInterval: 15_000,
+  });
   const tasks = useQuery({ queryKey: ["metrics-tasks"], queryFn: ({ signal }) => fetchTasks(signal), refetchInterval: 15_000 });
   const reviews = useQuery({
     queryKey: ["metrics-reviews"],
@@ -127,7 +131,11 @@ function OutcomesChart({ tasks }: { tasks: TaskRow[] }) {
   const max = Math.max(...rows.map((r) => r.total));
   return (
     <div>
-      <div className="flex h-48 items-end gap-1.5 border-b border-line" role="img" aria-label={`Tasks per ${hourly ? "hour" : "day"} by outcome; the table below has the numbers.`}>
+      <div
+        className="flex h-48 items-end gap-1.5 border-b border-line"
+        role="img"
+        aria-label={`Tasks per ${hourly ? "hour" : "day"} by outcome; the table below has the numbers.`}
+      >
         {rows.map((r) => (
           <div key={r.label + r.at} className="flex h-full max-w-20 min-w-6 flex-1 flex-col justify-end" title={`${r.label}: ${r.total} tasks`}>
             <span className="mb-0.5 text-center text-[11px] text-muted tabular-nums">{r.total}</span>
@@ -226,7 +234,10 @@ function StopToSettled({ metrics }: { metrics: Metrics }) {
       {groups.map(([label, l]) => (
         <div key={label}>
           <p className="text-xs font-medium text-ink">
-            {label} <span className="font-normal text-muted">({l.count} {l.count === 1 ? "child" : "children"})</span>
+            {label}{" "}
+            <span className="font-normal text-muted">
+              ({l.count} {l.count === 1 ? "child" : "children"})
+            </span>
           </p>
           <div className="mt-1 space-y-1">
             <HBar label="p50" value={l.p50_ms ?? 0} max={max} colour="bg-ok" text={fmt(l.p50_ms)} compact />

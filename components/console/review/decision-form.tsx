@@ -40,7 +40,19 @@ export interface Armed {
  * Every choice but a retried release needs a reason (kept in the audit). Enter in the reason field sends the choice
  * the hint names; Shift+Enter is a new line.
  */
-export function DecisionForm({ item, effect, result, onDecided, armed }: { item: ReviewItem; effect?: SideEffect; result?: Decided; onDecided: (r: Decided) => void; armed?: Armed | null }) {
+export function DecisionForm({
+  item,
+  effect,
+  result,
+  onDecided,
+  armed,
+}: {
+  item: ReviewItem;
+  effect?: SideEffect;
+  result?: Decided;
+  onDecided: (r: Decided) => void;
+  armed?: Armed | null;
+}) {
   const id = useId();
   const proposal = (item.proposal ?? {}) as Proposal;
   const compensation = item.kind === "approve_compensation";
@@ -118,7 +130,10 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
         ...(decision === "approve" ? { target: proposal.target ?? null, expectedVersion: proposal.expectedVersion ?? null } : {}),
         ...(decision === "close_unreleased" ? { confirmNotVerifiedReleased: true } : {}),
       };
-      const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, { method: "POST", body });
+      const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, {
+        method: "POST",
+        body,
+      });
       const message = res.compensation
         ? res.compensation.status === "compensated"
           ? `Compensation executed: ${res.compensation.detail}.`
@@ -146,7 +161,13 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
   };
 
   return (
-    <form ref={formRef} onSubmit={submit} className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm" aria-label={`Decide: ${item.subject}`} data-testid="decision-form">
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      className="space-y-3 rounded-md border border-line bg-canvas/50 p-3 text-sm"
+      aria-label={`Decide: ${item.subject}`}
+      data-testid="decision-form"
+    >
       {compensation && (conflict ? <ConflictBlock conflict={conflict} proposal={proposal} /> : <CompensationTerms proposal={proposal} />)}
       {orphanedResource && (
         <p className="text-muted">
@@ -160,7 +181,13 @@ export function DecisionForm({ item, effect, result, onDecided, armed }: { item:
           <legend className="text-xs font-medium text-ink">What happened?</legend>
           <div className="mt-1 grid gap-1.5 sm:grid-cols-3">
             {FINDINGS.map((f, i) => (
-              <label key={f} className={cx("flex cursor-pointer gap-2 rounded-md border px-2.5 py-2", finding === f ? "border-accent bg-accent-soft" : "border-line bg-surface")}>
+              <label
+                key={f}
+                className={cx(
+                  "flex cursor-pointer gap-2 rounded-md border px-2.5 py-2",
+                  finding === f ? "border-accent bg-accent-soft" : "border-line bg-surface",
+                )}
+              >
                 <input
                   ref={i === 0 ? findingRef : undefined}
                   type="radio"
@@ -353,8 +380,11 @@ function CompensationTerms({ proposal, readOnly = false }: { proposal: Proposal;
         compensation on record <span className="font-mono text-xs break-all">{proposal.target ?? "—"}</span>.
       </p>
       <p className="mt-1 text-muted">
-        Bound to version <strong className="text-ink" data-testid="bound-version">{proposal.expectedVersion ?? "—"}</strong>: if the record has changed
-        since, nothing is overwritten and the approval is refused.
+        Bound to version{" "}
+        <strong className="text-ink" data-testid="bound-version">
+          {proposal.expectedVersion ?? "—"}
+        </strong>
+        : if the record has changed since, nothing is overwritten and the approval is refused.
       </p>
     </div>
   );
@@ -367,11 +397,17 @@ function ConflictBlock({ conflict, proposal }: { conflict: Conflict; proposal: P
       <h4 className="text-xs font-semibold tracking-wide text-warn uppercase">The record changed since the agent wrote it</h4>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
         <dt className="text-muted">Agent&apos;s version</dt>
-        <dd className="text-ink" data-testid="agent-version">{conflict.agentVersion ?? "—"}</dd>
+        <dd className="text-ink" data-testid="agent-version">
+          {conflict.agentVersion ?? "—"}
+        </dd>
         <dt className="text-muted">Version now</dt>
-        <dd className="text-ink" data-testid="current-version">{conflict.currentVersion}</dd>
+        <dd className="text-ink" data-testid="current-version">
+          {conflict.currentVersion}
+        </dd>
         <dt className="text-muted">Changed by</dt>
-        <dd className="text-ink" data-testid="changed-by">{conflict.editedBy.length ? conflict.editedBy.join(", ") : "someone else (the service did not say who)"}</dd>
+        <dd className="text-ink" data-testid="changed-by">
+          {conflict.editedBy.length ? conflict.editedBy.join(", ") : "someone else (the service did not say who)"}
+        </dd>
       </dl>
       {conflict.writes.length > 0 && (
         <ul className="space-y-0.5 text-xs text-ink" aria-label="Writes since the agent's" data-testid="field-diff">
@@ -382,7 +418,10 @@ function ConflictBlock({ conflict, proposal }: { conflict: Conflict; proposal: P
               {w.at && (
                 <>
                   {" "}
-                  · <time dateTime={w.at} title={fullTime(w.at)}>{dateTime(w.at)}</time>
+                  ·{" "}
+                  <time dateTime={w.at} title={fullTime(w.at)}>
+                    {dateTime(w.at)}
+                  </time>
                 </>
               )}
             </li>
@@ -390,8 +429,8 @@ function ConflictBlock({ conflict, proposal }: { conflict: Conflict; proposal: P
         </ul>
       )}
       <p className="text-xs text-muted">
-        Undoing {proposal.target ? <span className="font-mono">{proposal.target}</span> : "it"} now would overwrite their change, so approval is not offered. Keep
-        the record as it is, or handle it with them and record what you did.
+        Undoing {proposal.target ? <span className="font-mono">{proposal.target}</span> : "it"} now would overwrite their change, so approval is not offered.
+        Keep the record as it is, or handle it with them and record what you did.
       </p>
     </div>
   );
@@ -408,7 +447,9 @@ export function ReadOnlyDecision({ item, effect }: { item: ReviewItem; effect?: 
   return (
     <div className="space-y-3 rounded-md border border-dashed border-line bg-canvas/40 p-3 text-sm" data-testid="read-only-decision">
       {compensation && (conflict ? <ConflictBlock conflict={conflict} proposal={proposal} /> : <CompensationTerms proposal={proposal} readOnly />)}
-      {item.kind === "resolve_uncertain" && <p className="text-muted">An operator resolves this by saying what happened, with a reason and the evidence they checked.</p>}
+      {item.kind === "resolve_uncertain" && (
+        <p className="text-muted">An operator resolves this by saying what happened, with a reason and the evidence they checked.</p>
+      )}
       {item.kind === "orphaned_resource" && <p className="text-muted">An operator releases it again or cleans it up, then marks it handled.</p>}
       {item.kind === "orphaned_side_effect" && <p className="text-muted">Stopline cannot undo this change; an operator records how it was handled.</p>}
       <p className="flex items-center gap-2 text-muted">

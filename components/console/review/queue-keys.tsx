@@ -21,7 +21,12 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
  * item, ? toggles the help. Letters typed into a field are text, never shortcuts. After a decision, `moveOnFrom`
  * moves the focus to the next item (or the previous one when it was the last).
  */
-export function useQueueKeys(openIds: string[], enabled: boolean, keysOf: (id: string) => { a: Choice | null; r: Choice | null }, onNoAction?: (key: string) => void) {
+export function useQueueKeys(
+  openIds: string[],
+  enabled: boolean,
+  keysOf: (id: string) => { a: Choice | null; r: Choice | null },
+  onNoAction?: (key: string) => void,
+) {
   const [current, setCurrent] = useState<string | null>(null);
   const [armed, setArmed] = useState<Armed | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -75,8 +80,7 @@ export function useQueueKeys(openIds: string[], enabled: boolean, keysOf: (id: s
         const choice = keysRef.current(currentRef.current)[e.key];
         if (choice) setArmed({ choice, at: Date.now() });
         else noActionRef.current?.(e.key);
-      }
-      else if (e.key === "?") setHelpOpen((o) => !o);
+      } else if (e.key === "?") setHelpOpen((o) => !o);
       else return;
       e.preventDefault();
     };

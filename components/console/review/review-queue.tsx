@@ -72,7 +72,7 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
   const taskIds = [...new Set(items.map((i) => i.taskId))];
   const tasks = useTasks(taskIds);
   const taskById = new Map<string, TaskDetail>();
-  tasks.forEach((t) => t.data && taskById.set(t.data.id, t.data));
+  for (const t of tasks) if (t.data) taskById.set(t.data.id, t.data);
 
   const [announcement, setAnnouncement] = useState("");
   const [lastDecided, setLastDecided] = useState<Record<string, Decided>>({});
@@ -84,7 +84,8 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
       const item = open.find((i) => i.id === id);
       if (!item) return { a: null, r: null };
       const effect = taskById.get(item.taskId)?.sideEffects.find((s) => s.id === item.sideEffectId);
-      const conflict = item.kind === "approve_compensation" && !!compensationConflict(item.proposal as { expectedVersion?: string | null } | null, effect?.evidence);
+      const conflict =
+        item.kind === "approve_compensation" && !!compensationConflict(item.proposal as { expectedVersion?: string | null } | null, effect?.evidence);
       return reviewChoices({ kind: item.kind, conflict, effectKnown: !!effect }).keys;
     },
     (key) => setAnnouncement(key === "r" ? "This item has no Reject: r does nothing here." : "This item has no main action for a."),
@@ -179,7 +180,8 @@ export function ReviewQueue({ can, focusItem }: { can: Capabilities; focusItem?:
                     tabIndex={item.id === focusItem ? -1 : undefined}
                     data-linked={item.id === focusItem ? "" : undefined}
                     data-testid="decided-item"
-                    className="scroll-mt-6 outline-none data-linked:bg-accent-soft flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm">
+                    className="scroll-mt-6 outline-none data-linked:bg-accent-soft flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-2.5 text-sm"
+                  >
                     <Badge tone={item.status === "rejected" ? "neutral" : "ok"}>{item.status}</Badge>
                     <span className="min-w-0 flex-1 truncate text-ink">{item.subject}</span>
                     <span className="text-xs text-muted">
@@ -272,7 +274,11 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
                 <dd>
                   <span className="text-ink">{toolLabel(workItem.toolName)}</span>{" "}
                   {outcome && <Badge tone={outcomeBadge(outcome).tone}>{outcomeBadge(outcome).label}</Badge>}
-                  {outcome && <span className="block text-xs text-ink" data-testid="review-outcome">{outcomeSentence(outcome)}</span>}
+                  {outcome && (
+                    <span className="block text-xs text-ink" data-testid="review-outcome">
+                      {outcomeSentence(outcome)}
+                    </span>
+                  )}
                   <span className="block font-mono text-xs text-muted">{workItem.toolName}</span>
                   {workItem.error && <span className="block text-xs text-muted">{workItem.error}</span>}
                 </dd>
@@ -312,11 +318,20 @@ function ReviewCard({ item, task, canDecide, result, onDecided, armed }: CardPro
           {item.proposal != null && (
             <details className="text-xs">
               <summary className="cursor-pointer text-muted">The proposal as recorded</summary>
-              <pre tabIndex={0} className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">{JSON.stringify(item.proposal, null, 2)}</pre>
+              <pre
+                tabIndex={0}
+                className="mt-1 overflow-x-auto rounded bg-canvas p-2 text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+              >
+                {JSON.stringify(item.proposal, null, 2)}
+              </pre>
             </details>
           )}
         </section>
-        {canDecide ? <DecisionForm item={item} effect={effect} result={result} onDecided={onDecided} armed={armed} /> : <ReadOnlyDecision item={item} effect={effect} />}
+        {canDecide ? (
+          <DecisionForm item={item} effect={effect} result={result} onDecided={onDecided} armed={armed} />
+        ) : (
+          <ReadOnlyDecision item={item} effect={effect} />
+        )}
       </div>
     </Card>
   );

@@ -21,16 +21,21 @@ export async function mcpConformanceCli(argv: string[]): Promise<number> {
       },
     });
     if (!values.mcp) throw new Error("--mcp <url or stdio command> is required");
-    const args = Object.fromEntries((values.args ?? []).map((a) => {
-      const [tool, json] = a.split(/=(.*)/s, 2);
-      return [tool, JSON.parse(json) as Record<string, unknown>];
-    }));
+    const args = Object.fromEntries(
+      (values.args ?? []).map((a) => {
+        const [tool, json] = a.split(/=(.*)/s, 2);
+        return [tool, JSON.parse(json) as Record<string, unknown>];
+      }),
+    );
     const revisions = values.revision?.map((r) => {
       if (!REVISIONS.includes(r as Revision)) throw new Error(`--revision ${r}: one of ${REVISIONS.join(", ")}`);
       return r as Revision;
     });
     const report = await runMcpConformance(parseTarget(values.mcp), {
-      tools: values.tools?.split(",").map((t) => t.trim()).filter(Boolean),
+      tools: values.tools
+        ?.split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
       args,
       inspect: Object.fromEntries((values.inspect ?? []).map(parseInspectOption)),
       revisions,

@@ -115,7 +115,10 @@ class ObservingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport["onmessage"];
-  constructor(private readonly inner: Transport, private readonly observer: Observer) {
+  constructor(
+    private readonly inner: Transport,
+    private readonly observer: Observer,
+  ) {
     inner.onmessage = (message, extra) => {
       observer.in(message);
       this.onmessage?.(message, extra);
@@ -166,14 +169,20 @@ export async function connect(target: Target, revision: Revision, options: { std
   if ("url" in target) {
     // The pack's own hold on each tools/call response stream, beside the SDK's: aborting it is a dropped connection.
     const fetchWithDrop = async (url: string | URL, init?: RequestInit) => {
-      const tag = typeof init?.body === "string" && init.body.includes(CALL_TAG) ? (JSON.parse(init.body) as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[CALL_TAG] : undefined;
+      const tag =
+        typeof init?.body === "string" && init.body.includes(CALL_TAG)
+          ? (JSON.parse(init.body) as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[CALL_TAG]
+          : undefined;
       if (typeof tag !== "string") return fetch(url, init);
       const drop = new AbortController();
       streams.set(tag, drop);
       const signal = init?.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
       return fetch(url, { ...init, signal });
     };
-    inner = new StreamableHTTPClientTransport(new URL(target.url), { fetch: fetchWithDrop, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 } } as never);
+    inner = new StreamableHTTPClientTransport(new URL(target.url), {
+      fetch: fetchWithDrop,
+      reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
+    } as never);
   } else {
     inner = new StdioClientTransport({ command: target.command, args: target.args, stderr: options.stderr ?? "ignore" });
   }
@@ -181,7 +190,9 @@ export async function connect(target: Target, revision: Revision, options: { std
     versionNegotiation: { mode: revision === "2025-11-25" ? "legacy" : { pin: revision } },
     capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
   } as ConstructorParameters<typeof Client>[1]);
-  client.onerror = (e) => { if (process.env.MCP_CONFORMANCE_DEBUG) console.error("[client]", e.message); }; // answers to cancelled requests land here; the observer has them
+  client.onerror = (e) => {
+    if (process.env.MCP_CONFORMANCE_DEBUG) console.error("[client]", e.message);
+  }; // answers to cancelled requests land here; the observer has them
   await client.connect(new ObservingTransport(inner, observer), { timeout: 15_000 } as never);
   const caps = (client.getServerCapabilities() ?? {}) as { extensions?: Record<string, unknown>; tasks?: { requests?: { tools?: { call?: unknown } } } };
   return {

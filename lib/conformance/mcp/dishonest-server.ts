@@ -21,11 +21,40 @@ const TASKS = "io.modelcontextprotocol/tasks";
 const inspect = { tool: "order_status", arguments: { key: "{idempotencyKey}" }, idempotencyKeyArgument: "key" };
 const keyed = { type: "object", properties: { key: { type: "string" }, item: { type: "string" } }, required: ["key"] };
 const TOOLS = [
-  { name: "place_order", description: "Places an order (an effect).", inputSchema: keyed, annotations: { readOnlyHint: false, destructiveHint: false }, _meta: { "dev.stopline/inspect": inspect } },
-  { name: "send_report", description: "Sends a report (an effect).", inputSchema: keyed, annotations: { readOnlyHint: false }, _meta: { "dev.stopline/inspect": inspect } },
-  { name: "draft_note", description: "Writes a note (an effect); stops when cancelled.", inputSchema: keyed, annotations: { readOnlyHint: false }, _meta: { "dev.stopline/inspect": inspect } },
-  { name: "export_rows", description: "Exports rows as a task (tasks extension).", inputSchema: keyed, annotations: { readOnlyHint: false }, _meta: { "dev.stopline/inspect": inspect } },
-  { name: "order_status", description: "What became of the call with idempotency key `key`.", inputSchema: { type: "object", properties: { key: { type: "string" } }, required: ["key"] }, annotations: { readOnlyHint: true } },
+  {
+    name: "place_order",
+    description: "Places an order (an effect).",
+    inputSchema: keyed,
+    annotations: { readOnlyHint: false, destructiveHint: false },
+    _meta: { "dev.stopline/inspect": inspect },
+  },
+  {
+    name: "send_report",
+    description: "Sends a report (an effect).",
+    inputSchema: keyed,
+    annotations: { readOnlyHint: false },
+    _meta: { "dev.stopline/inspect": inspect },
+  },
+  {
+    name: "draft_note",
+    description: "Writes a note (an effect); stops when cancelled.",
+    inputSchema: keyed,
+    annotations: { readOnlyHint: false },
+    _meta: { "dev.stopline/inspect": inspect },
+  },
+  {
+    name: "export_rows",
+    description: "Exports rows as a task (tasks extension).",
+    inputSchema: keyed,
+    annotations: { readOnlyHint: false },
+    _meta: { "dev.stopline/inspect": inspect },
+  },
+  {
+    name: "order_status",
+    description: "What became of the call with idempotency key `key`.",
+    inputSchema: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
+    annotations: { readOnlyHint: true },
+  },
 ];
 /** How long a call works when nobody cancels it; a liar completes LIE_MS after the cancel (deterministic under load). */
 const WORK_MS = 1_000;
@@ -66,7 +95,9 @@ function call(id: string | number, params: Json) {
     return send({ id, result: { resultType: "task", taskId, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: null, pollIntervalMs: 50 } });
   }
   const entry = {
-    tool: name, key, answered: false,
+    tool: name,
+    key,
+    answered: false,
     timer: setTimeout(() => {
       effects.set(key, "committed");
       if (!entry.answered) send({ id, result: text(`${name} done for ${key}`) });
@@ -103,7 +134,14 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   switch (method) {
     case "initialize":
       clientWantsTasks = !!params.capabilities?.extensions?.[TASKS];
-      return send({ id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {}, resources: {}, extensions: { [TASKS]: {} } }, serverInfo: { name: "dishonest-fixture", version: "1.0.0" } } });
+      return send({
+        id,
+        result: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {}, resources: {}, extensions: { [TASKS]: {} } },
+          serverInfo: { name: "dishonest-fixture", version: "1.0.0" },
+        },
+      });
     case "ping":
       return send({ id, result: {} });
     case "tools/list":
@@ -114,7 +152,18 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       const t = tasks.get(params.taskId);
       if (!t) return send({ id, error: { code: -32602, message: "no such task" } });
       const now = new Date().toISOString();
-      return send({ id, result: { taskId: params.taskId, status: t.status, createdAt: now, lastUpdatedAt: now, ttlMs: null, pollIntervalMs: 50, ...(t.status === "cancelled" ? { statusMessage: "Export cancelled; no rows written." } : {}) } });
+      return send({
+        id,
+        result: {
+          taskId: params.taskId,
+          status: t.status,
+          createdAt: now,
+          lastUpdatedAt: now,
+          ttlMs: null,
+          pollIntervalMs: 50,
+          ...(t.status === "cancelled" ? { statusMessage: "Export cancelled; no rows written." } : {}),
+        },
+      });
     }
     case "tasks/cancel": {
       const t = tasks.get(params.taskId);

@@ -5,9 +5,11 @@ describe("judgeRace (MCP cancellation pack)", () => {
   const effect = { kind: "effect", how: "inspect tool order_status says it took effect" } as const;
   const none = { kind: "none", how: "inspect tool order_status says it did not take effect" } as const;
 
-  it("\"cancelled\" (or an error) while the witness shows the effect, or the work still running, is a lie", () => {
+  it('"cancelled" (or an error) while the witness shows the effect, or the work still running, is a lie', () => {
     expect(judgeRace(McpRace.midCall, { kind: "cancelled", text: "Order cancelled." }, effect, "2025-11-25").verdict).toBe(McpVerdict.lies);
-    expect(judgeRace(McpRace.tasksCancel, { kind: "cancelled", text: "task cancelled" }, { kind: "running", how: "still running" }, "2026-07-28").verdict).toBe(McpVerdict.lies);
+    expect(judgeRace(McpRace.tasksCancel, { kind: "cancelled", text: "task cancelled" }, { kind: "running", how: "still running" }, "2026-07-28").verdict).toBe(
+      McpVerdict.lies,
+    );
     expect(judgeRace(McpRace.midCall, { kind: "error", text: "failed" }, effect, "2025-11-25").verdict).toBe(McpVerdict.lies);
   });
 
@@ -36,12 +38,33 @@ describe("judgeRace (MCP cancellation pack)", () => {
 describe("the pack's command-line pieces", async () => {
   const { argumentsFor, parseInspectOption } = await import("./run-mcp-conformance");
   it("--inspect tool=inspectTool@key and tool=resource:<uri>", () => {
-    expect(parseInspectOption("place_order=order_status@orderKey")).toEqual(["place_order", { tool: "order_status", arguments: { orderKey: "{idempotencyKey}" }, idempotencyKeyArgument: "orderKey" }]);
-    expect(parseInspectOption("draft=resource:orders://{idempotencyKey}@key")).toEqual(["draft", { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" }]);
+    expect(parseInspectOption("place_order=order_status@orderKey")).toEqual([
+      "place_order",
+      { tool: "order_status", arguments: { orderKey: "{idempotencyKey}" }, idempotencyKeyArgument: "orderKey" },
+    ]);
+    expect(parseInspectOption("draft=resource:orders://{idempotencyKey}@key")).toEqual([
+      "draft",
+      { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" },
+    ]);
     expect(parseInspectOption("draft=resource:orders://{arguments.id}")).toEqual(["draft", { resource: "orders://{arguments.id}" }]);
     expect(() => parseInspectOption("nothing")).toThrow(/expected tool=/);
   });
   it("arguments from the input schema: defaults, enums, plain values of each type; optional properties left out", () => {
-    expect(argumentsFor({ inputSchema: { type: "object", properties: { a: { type: "number", default: 3 }, b: { type: "string", enum: ["x", "y"] }, c: { type: "integer", minimum: 5 }, d: { type: "string" }, e: { type: "boolean" }, f: { type: "string" } }, required: ["a", "b", "c", "d", "e"] } })).toEqual({ a: 3, b: "x", c: 5, d: "conformance", e: false });
+    expect(
+      argumentsFor({
+        inputSchema: {
+          type: "object",
+          properties: {
+            a: { type: "number", default: 3 },
+            b: { type: "string", enum: ["x", "y"] },
+            c: { type: "integer", minimum: 5 },
+            d: { type: "string" },
+            e: { type: "boolean" },
+            f: { type: "string" },
+          },
+          required: ["a", "b", "c", "d", "e"],
+        },
+      }),
+    ).toEqual({ a: 3, b: "x", c: 5, d: "conformance", e: false });
   });
 });

@@ -57,7 +57,11 @@ export type Told =
 export type Did = { kind: "effect" | "none" | "running" | "unknown"; how: string };
 
 export const toldText = (t: Told): string =>
-  t.kind === "silence" ? "no answer" : t.kind === "nothing_sent" ? "nothing was sent" : `${t.kind === "result" ? "a result" : t.kind === "cancelled" ? "\"cancelled\"" : "an error"}: ${t.text.slice(0, 80)}`;
+  t.kind === "silence"
+    ? "no answer"
+    : t.kind === "nothing_sent"
+      ? "nothing was sent"
+      : `${t.kind === "result" ? "a result" : t.kind === "cancelled" ? '"cancelled"' : "an error"}: ${t.text.slice(0, 80)}`;
 
 /** Text that claims the call was stopped. */
 export const CANCEL_WORDS = /cancel|abort|stopped|interrupted/i;

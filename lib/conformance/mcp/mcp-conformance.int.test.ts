@@ -18,7 +18,8 @@ import { formatMcpReport, mcpLies, runMcpConformance, type McpConformanceReport 
  * All three run in about 30 s.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const row = (report: McpConformanceReport, tool: string, race: McpRace, revision = 0) => report.revisions[revision].results.find((r) => r.tool === tool && r.race === race)!;
+const row = (report: McpConformanceReport, tool: string, race: McpRace, revision = 0) =>
+  report.revisions[revision].results.find((r) => r.tool === tool && r.race === race)!;
 
 // No database: run once, on the SQLite project.
 describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation conformance pack", () => {
@@ -45,16 +46,23 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation c
     expect(mcpLies(report), text).toEqual([]);
   }, 60_000);
 
-  it("the dishonest fixture fails: \"cancelled\" answered while the order was placed, a task \"cancelled\" that ran to the end", async () => {
+  it('the dishonest fixture fails: "cancelled" answered while the order was placed, a task "cancelled" that ran to the end', async () => {
     const report = await runMcpConformance(
       { command: process.execPath, args: ["--import", "tsx", path.join(import.meta.dirname, "dishonest-server.ts")] },
       // draft_note's witness is the server's resource instead of its declared inspect tool (--inspect draft_note=resource:orders://{idempotencyKey}@key).
-      { races: [McpRace.midCall, McpRace.tasksCancel], revisions: ["2025-11-25"], tools: ["place_order", "send_report", "draft_note", "export_rows"], inspect: { draft_note: { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" } } },
+      {
+        races: [McpRace.midCall, McpRace.tasksCancel],
+        revisions: ["2025-11-25"],
+        tools: ["place_order", "send_report", "draft_note", "export_rows"],
+        inspect: { draft_note: { resource: "orders://{idempotencyKey}", idempotencyKeyArgument: "key" } },
+      },
     );
     const text = formatMcpReport(report);
     const lies = mcpLies(report);
     expect(lies.map((l) => `${l.tool} ${l.race}`).sort(), text).toEqual(["export_rows tasks_cancel", "place_order cancel_mid_call"]);
-    expect(row(report, "place_order", McpRace.midCall).finding, text).toMatch(/told the client "cancelled": Order cancelled\. — but inspect tool order_status says it took effect/);
+    expect(row(report, "place_order", McpRace.midCall).finding, text).toMatch(
+      /told the client "cancelled": Order cancelled\. — but inspect tool order_status says it took effect/,
+    );
     expect(row(report, "export_rows", McpRace.tasksCancel).finding, text).toMatch(/"cancelled".*— but inspect tool order_status says it took effect/);
     expect(row(report, "send_report", McpRace.midCall).verdict, text).toBe(McpVerdict.ignores);
     expect(row(report, "draft_note", McpRace.midCall).verdict, text).toBe(McpVerdict.honours);
@@ -65,15 +73,24 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("MCP cancellation c
   it("an SDK 2.x server over HTTP: 2026-07-28 stops on the closed stream; 2025-11-25 takes a dropped stream for a cancel; tasks/cancel is followed to the task's end", async () => {
     const fixture = await startFixtureServer();
     try {
-      const report = await runMcpConformance({ url: fixture.url }, {
-        tools: ["place_order", "slow_job"],
-        races: [McpRace.midCall, McpRace.streamClosed, McpRace.tasksCancel],
-        args: { place_order: { item: "book", ms: 1_500 }, slow_job: { ms: 400, onCancel: "finish" } },
-        inspect: { place_order: { tool: "order_status", arguments: { key: "{idempotencyKey}" }, idempotencyKeyArgument: "key" } },
-      });
+      const report = await runMcpConformance(
+        { url: fixture.url },
+        {
+          tools: ["place_order", "slow_job"],
+          races: [McpRace.midCall, McpRace.streamClosed, McpRace.tasksCancel],
+          args: { place_order: { item: "book", ms: 1_500 }, slow_job: { ms: 400, onCancel: "finish" } },
+          inspect: { place_order: { tool: "order_status", arguments: { key: "{idempotencyKey}" }, idempotencyKeyArgument: "key" } },
+        },
+      );
       const text = formatMcpReport(report);
       const facts = fixture.witness.map((w) => w.fact);
-      expect(report.revisions.map((r) => [r.revision, r.notOffered]), text).toEqual([["2025-11-25", null], ["2026-07-28", null]]);
+      expect(
+        report.revisions.map((r) => [r.revision, r.notOffered]),
+        text,
+      ).toEqual([
+        ["2025-11-25", null],
+        ["2026-07-28", null],
+      ]);
       // 2026-07-28: the SDK closes the stream, the fixture's handler aborts and places nothing — and the witness agrees.
       const modern = row(report, "place_order", McpRace.midCall, 1);
       expect(modern.verdict, text).toBe(McpVerdict.honours);

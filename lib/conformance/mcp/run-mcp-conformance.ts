@@ -81,7 +81,8 @@ export async function runMcpConformance(target: Target, options: McpConformanceO
     }
   }
   // No revision at all: the server is not there (or speaks no MCP), which is no finding about its cancellations.
-  if (report.revisions.every((r) => r.notOffered)) throw new Error(`could not connect to ${report.target}: ${report.revisions.map((r) => `${r.revision}: ${r.notOffered}`).join("; ")}`);
+  if (report.revisions.every((r) => r.notOffered))
+    throw new Error(`could not connect to ${report.target}: ${report.revisions.map((r) => `${r.revision}: ${r.notOffered}`).join("; ")}`);
   return report;
 }
 
@@ -102,7 +103,14 @@ async function runRevision(conn: Connection, o: McpConformanceOptions): Promise<
   const results: RaceResult[] = [];
   for (const tool of tools) {
     for (const race of o.races ?? MCP_RACES) {
-      const r = await runRace(conn, tool, race, viaOf(tool), o).catch((error: unknown): Omit<RaceResult, "tool" | "race" | "title"> => ({ told: "-", did: "-", verdict: McpVerdict.notReached, finding: `the race failed: ${(error as Error).message.slice(0, 160)}` }));
+      const r = await runRace(conn, tool, race, viaOf(tool), o).catch(
+        (error: unknown): Omit<RaceResult, "tool" | "race" | "title"> => ({
+          told: "-",
+          did: "-",
+          verdict: McpVerdict.notReached,
+          finding: `the race failed: ${(error as Error).message.slice(0, 160)}`,
+        }),
+      );
       results.push({ tool: tool.name, race, title: RACE_TITLES[race], ...r });
     }
   }
@@ -117,7 +125,8 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   if (race === McpRace.streamClosed && !conn.http) return na("stdio: no HTTP response stream");
   const taskSupport = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
   if (race === McpRace.tasksCancel && !conn.tasks) return na("the server offers no tasks");
-  if (race === McpRace.tasksCancel && conn.tasks === "core" && taskSupport !== "optional" && taskSupport !== "required") return na("the tool does not run as a task");
+  if (race === McpRace.tasksCancel && conn.tasks === "core" && taskSupport !== "optional" && taskSupport !== "required")
+    return na("the tool does not run as a task");
   if (race !== McpRace.tasksCancel && taskSupport === "required") return na("the tool runs only as a task");
 
   const key = `conf-${randomUUID()}`;
@@ -127,13 +136,19 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   const ask = via?.tool || via?.resource ? () => askWitness(conn, via, ref) : null;
   const call = conn.observer.open();
   const controller = new AbortController();
-  const params = { name: tool.name, arguments: args, _meta: { [CALL_TAG]: call.tag }, ...(race === McpRace.tasksCancel && conn.tasks === "core" ? { task: { ttl: 60_000 } } : {}) };
+  const params = {
+    name: tool.name,
+    arguments: args,
+    _meta: { [CALL_TAG]: call.tag },
+    ...(race === McpRace.tasksCancel && conn.tasks === "core" ? { task: { ttl: 60_000 } } : {}),
+  };
   const startCall = () => conn.client.callTool(params, { signal: controller.signal, timeout: 30_000, onprogress: () => {} } as never).catch((e: unknown) => e);
 
   if (race === McpRace.beforeSend) {
     controller.abort(new Error("conformance: cancelled before sending"));
     await startCall();
-    if (call.sentAt !== null) return { told: "-", did: "the request left", verdict: McpVerdict.lies, finding: "the client sent a request it had already cancelled" };
+    if (call.sentAt !== null)
+      return { told: "-", did: "the request left", verdict: McpVerdict.lies, finding: "the client sent a request it had already cancelled" };
     await sleep(Math.min(graceMs, 300));
     const did: Did = ask ? await ask() : { kind: "none", how: "the request never left the client" };
     const j = judgeRace(race, { kind: "nothing_sent" }, did, conn.revision);
@@ -148,12 +163,26 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
     if (!call.answer) return { told: "no answer", did: "-", verdict: McpVerdict.notReached, finding: "no result within 5 s" };
     const told = toldOf(call);
     if (told.kind !== "result") return { told: toldText(told), did: "-", verdict: McpVerdict.notReached, finding: "the call did not succeed" };
-    await conn.client.notification({ method: "notifications/cancelled", params: { requestId: call.requestId!, reason: "conformance: cancel after the result" } } as never);
+    await conn.client.notification({
+      method: "notifications/cancelled",
+      params: { requestId: call.requestId!, reason: "conformance: cancel after the result" },
+    } as never);
     await sleep(Math.min(graceMs, 300));
     // Still serving? (tools/list: every revision has it; 2026-07-28 has no ping.)
-    const alive = await conn.client.listTools(undefined, { timeout: 5_000 } as never).then(() => true, () => false);
-    const did: Did = ask ? await settle(ask, graceMs * 2) : { kind: "unknown", how: `no witness (the server ${alive ? "still answers" : "no longer answers"} tools/list)` };
-    if (!alive) return { told: toldText(told), did: did.how, verdict: McpVerdict.unverified, finding: "the server stopped answering (tools/list) after a cancel for a finished request" };
+    const alive = await conn.client.listTools(undefined, { timeout: 5_000 } as never).then(
+      () => true,
+      () => false,
+    );
+    const did: Did = ask
+      ? await settle(ask, graceMs * 2)
+      : { kind: "unknown", how: `no witness (the server ${alive ? "still answers" : "no longer answers"} tools/list)` };
+    if (!alive)
+      return {
+        told: toldText(told),
+        did: did.how,
+        verdict: McpVerdict.unverified,
+        finding: "the server stopped answering (tools/list) after a cancel for a finished request",
+      };
     return { told: toldText(told), did: did.how, ...judgeRace(race, told, did, conn.revision) };
   }
 
@@ -171,7 +200,12 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   }
   if (call.answer) {
     await pending;
-    return { told: toldText(toldOf(call)), did: "-", verdict: McpVerdict.notReached, finding: `answered ${call.answer.at - (call.sentAt ?? call.answer.at)} ms after the request, before the cancel` };
+    return {
+      told: toldText(toldOf(call)),
+      did: "-",
+      verdict: McpVerdict.notReached,
+      finding: `answered ${call.answer.at - (call.sentAt ?? call.answer.at)} ms after the request, before the cancel`,
+    };
   }
   const progressAtCancel = call.progress.length;
 
@@ -188,23 +222,43 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
     let status = call.task.status;
     let message = "";
     while (Date.now() < deadline) {
-      const t = (await conn.client.request({ method: "tasks/get", params: { taskId } } as never, z.object({ status: z.string(), statusMessage: z.string().optional() }).loose() as never, { timeout: 5_000 } as never)) as { status: string; statusMessage?: string };
+      const t = (await conn.client.request(
+        { method: "tasks/get", params: { taskId } } as never,
+        z.object({ status: z.string(), statusMessage: z.string().optional() }).loose() as never,
+        { timeout: 5_000 } as never,
+      )) as { status: string; statusMessage?: string };
       status = t.status;
       message = t.statusMessage ?? "";
       if (["completed", "failed", "cancelled"].includes(status)) break;
       await sleep(50);
     }
     controller.abort(new Error("conformance: cleanup"));
-    const told: Told = status === "cancelled" ? { kind: "cancelled", text: `task ${status}${message ? `: ${message}` : ""}` } : status === "completed" ? { kind: "result", text: `task completed` } : status === "failed" ? { kind: "error", text: `task failed${message ? `: ${message}` : ""}` } : { kind: "silence" };
+    const told: Told =
+      status === "cancelled"
+        ? { kind: "cancelled", text: `task ${status}${message ? `: ${message}` : ""}` }
+        : status === "completed"
+          ? { kind: "result", text: `task completed` }
+          : status === "failed"
+            ? { kind: "error", text: `task failed${message ? `: ${message}` : ""}` }
+            : { kind: "silence" };
     // The task's status is the server's word; an inspect tool is the witness. Give a cancelled task the time it needs to have finished anyway.
     if (ask) await sleep(graceMs);
-    const did: Did = ask ? await settle(ask, graceMs * 2) : status === "completed" ? { kind: "effect", how: "tasks/get says completed (the server's own word)" } : { kind: "unknown", how: `no witness beyond tasks/get ("${status}")` };
+    const did: Did = ask
+      ? await settle(ask, graceMs * 2)
+      : status === "completed"
+        ? { kind: "effect", how: "tasks/get says completed (the server's own word)" }
+        : { kind: "unknown", how: `no witness beyond tasks/get ("${status}")` };
     return { told: `task "${status}"${message ? ` (${message.slice(0, 60)})` : ""}`, did: did.how, ...judgeRace(race, told, did, conn.revision) };
   }
 
   if (race === McpRace.streamClosed) conn.dropStream(call.tag);
   else controller.abort(new Error("conformance: cancelled mid-call"));
-  const how = race === McpRace.streamClosed ? "the response stream dropped" : conn.http && conn.revision !== "2025-11-25" ? "the SDK closed the response stream (2026-07-28)" : "notifications/cancelled";
+  const how =
+    race === McpRace.streamClosed
+      ? "the response stream dropped"
+      : conn.http && conn.revision !== "2025-11-25"
+        ? "the SDK closed the response stream (2026-07-28)"
+        : "notifications/cancelled";
 
   // What the server tells the client, and what it keeps doing, within the grace period: an answer, or progress that
   // keeps coming (until it reaches its total or stops for a while).
@@ -226,7 +280,8 @@ async function runRace(conn: Connection, tool: Tool, race: McpRace, via: McpInsp
   let did: Did;
   if (ask) did = await settle(ask, graceMs * 2);
   else if (told.kind === "result") did = { kind: "effect", how: "its own result says it completed" };
-  else if (after.length && finished()) did = { kind: "effect", how: `ran to the end: progress went on to ${after.at(-1)!.progress}/${total()} after the cancel` };
+  else if (after.length && finished())
+    did = { kind: "effect", how: `ran to the end: progress went on to ${after.at(-1)!.progress}/${total()} after the cancel` };
   else if (after.length) did = { kind: "running", how: `kept working: ${after.length} progress notification(s) after the cancel, then no word` };
   else did = { kind: "unknown", how: "no witness, and nothing from the server after the cancel" };
   const j = judgeRace(race, told, did, conn.revision);
@@ -244,7 +299,14 @@ async function settle(ask: () => Promise<Did>, ms: number): Promise<Did> {
   return did;
 }
 
-const Outcome = z.object({ status: z.enum(["committed", "not_committed", "running", "unknown"]), reason: z.string().optional(), externalRecordId: z.string().nullish(), description: z.string().optional() }).loose();
+const Outcome = z
+  .object({
+    status: z.enum(["committed", "not_committed", "running", "unknown"]),
+    reason: z.string().optional(),
+    externalRecordId: z.string().nullish(),
+    description: z.string().optional(),
+  })
+  .loose();
 
 async function askWitness(conn: Connection, via: McpInspectVia, ref: CallRef): Promise<Did> {
   const fill = (text: string) => fillTemplate(text, ref);
@@ -253,7 +315,11 @@ async function askWitness(conn: Connection, via: McpInspectVia, ref: CallRef): P
     let answer: unknown;
     if (via.tool) {
       const args = Object.fromEntries(Object.entries(via.arguments ?? {}).map(([k, v]) => [k, typeof v === "string" ? fill(v) : v]));
-      const r = (await conn.client.callTool({ name: via.tool, arguments: args }, { timeout: 5_000 } as never)) as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
+      const r = (await conn.client.callTool({ name: via.tool, arguments: args }, { timeout: 5_000 } as never)) as {
+        structuredContent?: unknown;
+        content?: { type: string; text?: string }[];
+        isError?: boolean;
+      };
       if (r.isError) return { kind: "unknown", how: `${how} answered an error` };
       answer = r.structuredContent ?? JSON.parse(r.content?.find((c) => c.type === "text")?.text ?? "null");
     } else {
@@ -263,10 +329,13 @@ async function askWitness(conn: Connection, via: McpInspectVia, ref: CallRef): P
     const parsed = Outcome.safeParse(answer);
     if (!parsed.success) return { kind: "unknown", how: `${how} answered no outcome` };
     const o = parsed.data;
-    return o.status === "committed" ? { kind: "effect", how: `${how} says it took effect${o.externalRecordId ? ` (${o.externalRecordId})` : o.description ? ` (${o.description})` : ""}` }
-      : o.status === "not_committed" ? { kind: "none", how: `${how} says it did not take effect` }
-      : o.status === "running" ? { kind: "running", how: `${how} says it is still running` }
-      : { kind: "unknown", how: `${how} does not know${o.reason ? `: ${o.reason}` : ""}` };
+    return o.status === "committed"
+      ? { kind: "effect", how: `${how} says it took effect${o.externalRecordId ? ` (${o.externalRecordId})` : o.description ? ` (${o.description})` : ""}` }
+      : o.status === "not_committed"
+        ? { kind: "none", how: `${how} says it did not take effect` }
+        : o.status === "running"
+          ? { kind: "running", how: `${how} says it is still running` }
+          : { kind: "unknown", how: `${how} does not know${o.reason ? `: ${o.reason}` : ""}` };
   } catch (error) {
     const code = (error as { code?: number }).code;
     if (via.resource && (code === -32002 || code === -32602)) return { kind: "none", how: `${how} does not exist` };
@@ -284,11 +353,23 @@ function toldOf(call: SeenCall): Told {
   return { kind: "result", text };
 }
 
-const toldText = (t: Told) => (t.kind === "silence" ? "no answer" : t.kind === "nothing_sent" ? "nothing sent" : `${t.kind === "result" ? "result" : t.kind === "cancelled" ? "\"cancelled\"" : "error"}: ${t.text.slice(0, 60)}`);
+const toldText = (t: Told) =>
+  t.kind === "silence"
+    ? "no answer"
+    : t.kind === "nothing_sent"
+      ? "nothing sent"
+      : `${t.kind === "result" ? "result" : t.kind === "cancelled" ? '"cancelled"' : "error"}: ${t.text.slice(0, 60)}`;
 
 /** `{"tool":"order_status","arguments":{"key":"{idempotencyKey}"},"idempotencyKeyArgument":"key"}` as a tool declares it. */
 function parseVia(value: unknown): McpInspectVia | undefined {
-  const parsed = z.object({ tool: z.string().optional(), resource: z.string().optional(), arguments: z.record(z.string(), z.unknown()).optional(), idempotencyKeyArgument: z.string().optional() }).safeParse(value);
+  const parsed = z
+    .object({
+      tool: z.string().optional(),
+      resource: z.string().optional(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      idempotencyKeyArgument: z.string().optional(),
+    })
+    .safeParse(value);
   return parsed.success && (parsed.data.tool || parsed.data.resource) ? parsed.data : undefined;
 }
 
@@ -314,14 +395,24 @@ export function argumentsFor(tool: Pick<Tool, "inputSchema">): Record<string, un
   for (const name of schema.required ?? []) {
     const p = schema.properties?.[name] ?? {};
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
-    args[name] = p.default !== undefined ? p.default
-      : Array.isArray(p.enum) ? p.enum[0]
-      : p.const !== undefined ? p.const
-      : type === "number" || type === "integer" ? (typeof p.minimum === "number" ? p.minimum : 1)
-      : type === "boolean" ? false
-      : type === "array" ? []
-      : type === "object" ? {}
-      : "conformance";
+    args[name] =
+      p.default !== undefined
+        ? p.default
+        : Array.isArray(p.enum)
+          ? p.enum[0]
+          : p.const !== undefined
+            ? p.const
+            : type === "number" || type === "integer"
+              ? typeof p.minimum === "number"
+                ? p.minimum
+                : 1
+              : type === "boolean"
+                ? false
+                : type === "array"
+                  ? []
+                  : type === "object"
+                    ? {}
+                    : "conformance";
   }
   return args;
 }
@@ -341,9 +432,16 @@ export function formatMcpReport(report: McpConformanceReport): string {
     const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.slice(0, widths[i]).padEnd(widths[i]))).join("  ");
     out.push(line(head), ...rows.map(line));
     const by = (v: McpVerdict) => r.results.filter((x) => x.verdict === v).map((x) => `${x.tool}: ${x.title}`);
-    out.push("", `honours: ${by(McpVerdict.honours).join("; ") || "—"}`, `ignores: ${by(McpVerdict.ignores).join("; ") || "—"}`, `LIES about: ${by(McpVerdict.lies).join("; ") || "nothing"}`, `unverified (no witness): ${by(McpVerdict.unverified).length}, not reached: ${by(McpVerdict.notReached).length}, n/a: ${by(McpVerdict.notApplicable).length}`);
+    out.push(
+      "",
+      `honours: ${by(McpVerdict.honours).join("; ") || "—"}`,
+      `ignores: ${by(McpVerdict.ignores).join("; ") || "—"}`,
+      `LIES about: ${by(McpVerdict.lies).join("; ") || "nothing"}`,
+      `unverified (no witness): ${by(McpVerdict.unverified).length}, not reached: ${by(McpVerdict.notReached).length}, n/a: ${by(McpVerdict.notApplicable).length}`,
+    );
   }
   return out.join("\n");
 }
 
-export const mcpLies = (report: McpConformanceReport) => report.revisions.flatMap((r) => r.results.filter((x) => x.verdict === McpVerdict.lies).map((x) => ({ revision: r.revision, ...x })));
+export const mcpLies = (report: McpConformanceReport) =>
+  report.revisions.flatMap((r) => r.results.filter((x) => x.verdict === McpVerdict.lies).map((x) => ({ revision: r.revision, ...x })));

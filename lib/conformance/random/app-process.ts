@@ -42,7 +42,18 @@ for (const tool of demoTools({ baseUrl: demoUrl, callTimeoutMs: WORKER_OPTIONS.c
   // RANDOM_PLANT=dishonest_order: the kit's self-test plants a lying shop.create_order (planted.ts) that it must catch.
   registry.register(process.env.RANDOM_PLANT === "dishonest_order" && tool.name === "shop.create_order" ? plantedDishonestOrder(tool, demoUrl) : tool);
 }
-const pool = role === "app" ? null : new WorkerPool({ database, registry, workerId: `${id}-worker`, concurrency: 6, pollMs: WORKER_OPTIONS.pollMs, leaseMs: WORKER_OPTIONS.leaseMs, heartbeatMs: WORKER_OPTIONS.heartbeatMs }).start();
+const pool =
+  role === "app"
+    ? null
+    : new WorkerPool({
+        database,
+        registry,
+        workerId: `${id}-worker`,
+        concurrency: 6,
+        pollMs: WORKER_OPTIONS.pollMs,
+        leaseMs: WORKER_OPTIONS.leaseMs,
+        heartbeatMs: WORKER_OPTIONS.heartbeatMs,
+      }).start();
 const engine = role === "worker" ? null : new CancellationEngine(database, { registry, ...ENGINE_OPTIONS }).start(ENGINE_OPTIONS.maintenanceMs);
 console.log(JSON.stringify({ event: "ready", role, id, pid: process.pid }));
 process.once("SIGTERM", async () => {

@@ -30,7 +30,13 @@ export const FindingKind = {
 export type FindingKind = (typeof FindingKind)[keyof typeof FindingKind];
 
 /** Kinds that make the run fail (exit 1): untrue claims of the dangerous kind. */
-export const FAILING_KINDS: readonly FindingKind[] = [FindingKind.overclaim, FindingKind.mismatch, FindingKind.hiddenEffect, FindingKind.unreportedResource, FindingKind.staleRunning];
+export const FAILING_KINDS: readonly FindingKind[] = [
+  FindingKind.overclaim,
+  FindingKind.mismatch,
+  FindingKind.hiddenEffect,
+  FindingKind.unreportedResource,
+  FindingKind.staleRunning,
+];
 
 export interface Finding {
   kind: FindingKind;
@@ -60,8 +66,18 @@ export interface JudgeInput {
 /** Classifies a witness contradiction (witness-check.ts words it) by what it means for a person reading the summary. */
 export function kindOfContradiction(problem: string): FindingKind {
   if (/in neither orphaned_side_effects nor uncertain_tool_calls/.test(problem)) return FindingKind.hiddenEffect;
-  if (/still held, but the summary reports it neither|records .* as released \(verified\), but the witness shows it still held|does not say a resource could not be released/.test(problem)) return FindingKind.unreportedResource;
-  if (/orphaned .*but the witness shows it released|orphaned side effect .*but the witness shows no unreversed effect|could not be released, but the witness shows/.test(problem)) return FindingKind.falseAlarm;
+  if (
+    /still held, but the summary reports it neither|records .* as released \(verified\), but the witness shows it still held|does not say a resource could not be released/.test(
+      problem,
+    )
+  )
+    return FindingKind.unreportedResource;
+  if (
+    /orphaned .*but the witness shows it released|orphaned side effect .*but the witness shows no unreversed effect|could not be released, but the witness shows/.test(
+      problem,
+    )
+  )
+    return FindingKind.falseAlarm;
   return FindingKind.overclaim; // "listed as CANCELLED … but the witness shows", "never started, but", "status is CANCELLED, but"
 }
 
@@ -78,8 +94,16 @@ export function judgeScenario(input: JudgeInput): Finding[] {
     // An IN_PROGRESS summary is Stopline saying it is still finding out; only a settled one is held to its words.
     if (summary.status === "IN_PROGRESS" && reported !== null) continue;
     const verdict = caseVerdict({ reported, service: call.service, commitsEffect: call.commitsEffect, reached: true, gatedAtCheckpoint: false });
-    if (verdict === Verdict.overclaim) findings.push({ kind: FindingKind.overclaim, detail: `${call.toolName} ${call.toolCallId}: Stopline reported "${listed?.outcome.label ?? "nothing (not in the summary)"}", the service (inspect) says ${call.service.replace("_", " ")}` });
-    if (verdict === Verdict.mismatch) findings.push({ kind: FindingKind.mismatch, detail: `${call.toolName} ${call.toolCallId}: Stopline reported "${listed!.outcome.label}", the service (inspect) says not committed` });
+    if (verdict === Verdict.overclaim)
+      findings.push({
+        kind: FindingKind.overclaim,
+        detail: `${call.toolName} ${call.toolCallId}: Stopline reported "${listed?.outcome.label ?? "nothing (not in the summary)"}", the service (inspect) says ${call.service.replace("_", " ")}`,
+      });
+    if (verdict === Verdict.mismatch)
+      findings.push({
+        kind: FindingKind.mismatch,
+        detail: `${call.toolName} ${call.toolCallId}: Stopline reported "${listed!.outcome.label}", the service (inspect) says not committed`,
+      });
   }
   // 2. The whole summary (and the ledger behind it) against the services' witness logs.
   const drafts = heldDrafts(input);
@@ -93,9 +117,19 @@ export function judgeScenario(input: JudgeInput): Finding[] {
   if (summary.status !== "IN_PROGRESS") {
     for (const d of drafts) {
       const handle = `mail_draft:${d.key}`;
-      const reported = summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle)) || [...(summary.orphaned_resources ?? []), ...(summary.held_resources ?? [])].some((r) => `${r.type}:${r.handle}` === handle);
-      if (!reported) findings.push({ kind: FindingKind.unreportedResource, detail: `the mailer still holds draft ${d.messageId} of ${d.call}, but the summary reports it neither orphaned nor still held (status ${summary.status})` });
-      if (input.ledger.resources?.some((r) => `${r.type}:${r.handle}` === handle && r.state === "released")) findings.push({ kind: FindingKind.unreportedResource, detail: `the ledger records ${handle} as released (verified), but the mailer still holds draft ${d.messageId}` });
+      const reported =
+        summary.cancelled_tool_calls.some((c) => c.orphaned_resources.includes(handle)) ||
+        [...(summary.orphaned_resources ?? []), ...(summary.held_resources ?? [])].some((r) => `${r.type}:${r.handle}` === handle);
+      if (!reported)
+        findings.push({
+          kind: FindingKind.unreportedResource,
+          detail: `the mailer still holds draft ${d.messageId} of ${d.call}, but the summary reports it neither orphaned nor still held (status ${summary.status})`,
+        });
+      if (input.ledger.resources?.some((r) => `${r.type}:${r.handle}` === handle && r.state === "released"))
+        findings.push({
+          kind: FindingKind.unreportedResource,
+          detail: `the ledger records ${handle} as released (verified), but the mailer still holds draft ${d.messageId}`,
+        });
     }
   }
   // 3. A settled summary that says work still runs (or still holds a resource) which the service had ended well before.
@@ -110,14 +144,24 @@ export function judgeScenario(input: JudgeInput): Finding[] {
       if (listed?.outcome.kind !== OutcomeKind.couldNotStopRunning) continue;
       const ended = b.subjects.map((s) => endedAt.get(s)).filter((t): t is number => t !== undefined);
       if (ended.length && b.subjects.every((s) => endedAt.has(s)) && Math.max(...ended) < settled - grace) {
-        findings.push({ kind: FindingKind.staleRunning, detail: `${b.toolName} ${b.toolCallId}: settled as "${listed.outcome.label}", but the service ended it ${settled - Math.max(...ended)} ms before settlement` });
+        findings.push({
+          kind: FindingKind.staleRunning,
+          detail: `${b.toolName} ${b.toolCallId}: settled as "${listed.outcome.label}", but the service ended it ${settled - Math.max(...ended)} ms before settlement`,
+        });
       }
     }
     for (const r of summary.held_resources ?? []) {
       const handle = `${r.type}:${r.handle}`;
       const f = [...facts.values()].find((x) => x.released.includes(handle));
-      const releasedAt = f?.entries.filter((e) => e.action === "lock_released").map((e) => Date.parse(e.at)).pop();
-      if (f && releasedAt !== undefined && releasedAt < settled - grace) findings.push({ kind: FindingKind.staleRunning, detail: `${r.tool_name} ${r.tool_call_id}: the summary says ${handle} is still held by a call that still runs, but the service released it ${settled - releasedAt} ms before settlement` });
+      const releasedAt = f?.entries
+        .filter((e) => e.action === "lock_released")
+        .map((e) => Date.parse(e.at))
+        .pop();
+      if (f && releasedAt !== undefined && releasedAt < settled - grace)
+        findings.push({
+          kind: FindingKind.staleRunning,
+          detail: `${r.tool_name} ${r.tool_call_id}: the summary says ${handle} is still held by a call that still runs, but the service released it ${settled - releasedAt} ms before settlement`,
+        });
     }
   }
   return findings;
@@ -135,7 +179,8 @@ function heldDrafts(input: JudgeInput): { messageId: string; key: string; call: 
     if (b.toolName !== "mailer.send_email" || !key) continue;
     for (const messageId of b.subjects) {
       const actions = input.witness.filter((e) => e.subject === messageId).map((e) => e.action);
-      if (actions.includes("draft_created") && !actions.includes("draft_discarded") && !actions.includes("email_sent")) held.push({ messageId, key, call: `${b.toolName} ${b.toolCallId}` });
+      if (actions.includes("draft_created") && !actions.includes("draft_discarded") && !actions.includes("email_sent"))
+        held.push({ messageId, key, call: `${b.toolName} ${b.toolCallId}` });
     }
   }
   return held;

@@ -11,7 +11,9 @@ export function plantedDishonestOrder(honest: ToolDefinition, baseUrl: string): 
     ...honest,
     async run(input, ctx) {
       const res = await fetch(`${baseUrl.replace(/\/$/, "")}/shop/orders`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idempotencyKey: ctx.idempotencyKey, ...(input as object) }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ idempotencyKey: ctx.idempotencyKey, ...(input as object) }),
       });
       const order = await res.json();
       await new Promise<void>((resolve) => {

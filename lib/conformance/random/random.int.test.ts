@@ -48,6 +48,10 @@ describe(`the random conformance mode on ${db}`, () => {
     console.log(table);
     expect(run.results, table).toHaveLength(CRASH_SLICE);
     expect(judged(run), table).toBeGreaterThanOrEqual(CRASH_SLICE / 2);
-    if (EXPECT_NO_FINDINGS) expect(run.failing.filter((r) => r.findings.some((f) => FAILING_KINDS.includes(f.kind))), table).toEqual([]);
+    if (EXPECT_NO_FINDINGS)
+      expect(
+        run.failing.filter((r) => r.findings.some((f) => FAILING_KINDS.includes(f.kind))),
+        table,
+      ).toEqual([]);
   }, 240_000);
 });

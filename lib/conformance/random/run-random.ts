@@ -92,7 +92,10 @@ interface Proc {
 }
 
 function spawnProc(databaseUrl: string, demoUrl: string, role: "app" | "worker" | "both", id: string, standby = false, plant = ""): Proc {
-  const proc = spawn(process.execPath, ["--import", "tsx", APP_PROCESS, databaseUrl, demoUrl, role, id], { stdio: ["pipe", "pipe", "pipe"], env: { ...processEnv(), RANDOM_STANDBY: standby ? "1" : "0", RANDOM_PLANT: plant } });
+  const proc = spawn(process.execPath, ["--import", "tsx", APP_PROCESS, databaseUrl, demoUrl, role, id], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...processEnv(), RANDOM_STANDBY: standby ? "1" : "0", RANDOM_PLANT: plant },
+  });
   let stderr = "";
   proc.stderr!.on("data", (d) => {
     stderr = (stderr + d).slice(-4_000);
@@ -128,7 +131,14 @@ class Slot {
   readonly tools = new Map<string, ToolDefinition>();
   readonly registry = new ToolRegistry();
   #restarts = 0;
-  private constructor(readonly id: number, readonly ledger: TestDatabase, readonly demo: DemoServer, readonly dir: string, readonly crash: boolean, readonly plant: string) {
+  private constructor(
+    readonly id: number,
+    readonly ledger: TestDatabase,
+    readonly demo: DemoServer,
+    readonly dir: string,
+    readonly crash: boolean,
+    readonly plant: string,
+  ) {
     for (const tool of demoTools({ baseUrl: demo.url, callTimeoutMs: WORKER_OPTIONS.callTimeoutMs })) {
       this.tools.set(tool.name, tool);
       this.registry.register(tool);
@@ -178,17 +188,36 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
   const started = Date.now();
   const { database } = slot.ledger;
   for (const service of SERVICES) setFaults(slot.demo.db, service, s.faults[service] ?? {});
-  const witnessFrom = (witnessLog(slot.demo.db).at(-1)?.seq ?? 0);
+  const witnessFrom = witnessLog(slot.demo.db).at(-1)?.seq ?? 0;
   // (a task created twice by a retry is harmless: the second one has no calls; a call is keyed, so a retry cannot add one twice)
   const task = await retrying(() => createTask(database, { title: `random conformance #${s.index} (seed ${s.seed})`, ownerId: "conformance" }, ACTOR));
   const items = [];
   for (const [k, c] of s.calls.entries()) {
     const tool = slot.tools.get(c.tool)!;
-    items.push(await retrying(() => scheduleWorkItem(database, { taskId: task.id, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input: c.input as never, correlationId: `call-${k}-${c.tool}`, idempotencyKey: `${task.id}-call-${k}` }, ACTOR)));
+    items.push(
+      await retrying(() =>
+        scheduleWorkItem(
+          database,
+          {
+            taskId: task.id,
+            kind: tool.kind,
+            toolName: tool.name,
+            mechanism: tool.mechanism,
+            commitsEffect: tool.commitsEffect,
+            intentVersion: 1,
+            input: c.input as never,
+            correlationId: `call-${k}-${c.tool}`,
+            idempotencyKey: `${task.id}-call-${k}`,
+          },
+          ACTOR,
+        ),
+      ),
+    );
   }
   if (s.from === "claimed") {
     const end = Date.now() + 15_000;
-    while (Date.now() < end && !(await database.prisma.workItem.findFirst({ where: { taskId: task.id, startedAt: { not: null } }, select: { id: true } }))) await sleep(15);
+    while (Date.now() < end && !(await database.prisma.workItem.findFirst({ where: { taskId: task.id, startedAt: { not: null } }, select: { id: true } })))
+      await sleep(15);
   }
   const t0 = Date.now();
   const at = (ms: number) => sleep(Math.max(0, t0 + ms - Date.now()));
@@ -205,7 +234,9 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
   let summary = await waitForSettlement(database, task.id, settleTimeoutMs);
   if (process.env.RANDOM_TRACE) {
     const events = await database.prisma.ledgerEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: "asc" } });
-    console.error(`#${s.index} ${describeScenario(s)}\n  acted +${acted - t0} ms, settled +${Date.now() - t0} ms: ${summary.status} "${summary.user_message}"\n  ${events.map((e) => `${e.createdAt.getTime() - t0} ${e.type} ${e.fromState ?? ""}→${e.toState ?? ""} ${e.actor}`).join("\n  ")}`);
+    console.error(
+      `#${s.index} ${describeScenario(s)}\n  acted +${acted - t0} ms, settled +${Date.now() - t0} ms: ${summary.status} "${summary.user_message}"\n  ${events.map((e) => `${e.createdAt.getTime() - t0} ${e.type} ${e.fromState ?? ""}→${e.toState ?? ""} ${e.actor}`).join("\n  ")}`,
+    );
   }
   const findings: Finding[] = [];
   if (s.approve && summary.status !== "IN_PROGRESS") {
@@ -213,8 +244,13 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
     const reviews = await database.prisma.reviewItem.findMany({ where: { taskId: task.id, kind: "approve_compensation", status: "pending" } });
     for (const r of reviews) {
       const proposal = r.proposal as { target?: string | null; expectedVersion?: string | null } | null;
-      await decideReviewItem(database, slot.registry, APPROVER, { reviewItemId: r.id, decision: "approve", reason: "random conformance approves", target: proposal?.target ?? null, expectedVersion: proposal?.expectedVersion ?? null })
-        .catch((error: Error) => findings.push({ kind: FindingKind.kitError, detail: `approving review item ${r.id}: ${error.message}` }));
+      await decideReviewItem(database, slot.registry, APPROVER, {
+        reviewItemId: r.id,
+        decision: "approve",
+        reason: "random conformance approves",
+        target: proposal?.target ?? null,
+        expectedVersion: proposal?.expectedVersion ?? null,
+      }).catch((error: Error) => findings.push({ kind: FindingKind.kitError, detail: `approving review item ${r.id}: ${error.message}` }));
     }
     if (reviews.length) summary = await getCancellationSummary(database, task.id);
   }
@@ -242,7 +278,11 @@ async function judgeNow(slot: Slot, taskId: string, summary: CancellationSummary
   for (const item of items) {
     const tool = slot.tools.get(item.toolName)!;
     let service: ServiceSays = "not_asked";
-    if (tool.inspect) service = await tool.inspect(await refFor(database, item)).then((o) => o.status, () => "unknown" as const);
+    if (tool.inspect)
+      service = await tool.inspect(await refFor(database, item)).then(
+        (o) => o.status,
+        () => "unknown" as const,
+      );
     calls.push({ toolCallId: item.correlationId, toolName: item.toolName, commitsEffect: item.commitsEffect, service });
   }
   const all = witnessLog(slot.demo.db);
@@ -250,10 +290,20 @@ async function judgeNow(slot: Slot, taskId: string, summary: CancellationSummary
   // call gave up on during a latency fault reaches the service later, inside this scenario's window (seed 2027 #102).
   const keys = new Set(items.filter((i) => i.toolName === "inference.generate").map((i) => i.idempotencyKey));
   const generations = all
-    .filter((e) => e.seq > witnessFrom && e.service === "inference" && e.action === "generation_started" && keys.has((e.detail as { key?: string } | null)?.key ?? ""))
+    .filter(
+      (e) =>
+        e.seq > witnessFrom && e.service === "inference" && e.action === "generation_started" && keys.has((e.detail as { key?: string } | null)?.key ?? ""),
+    )
     .map((e) => e.subject!);
   const bindings = bindCalls(slot.demo.db, items, { generations: items.some((i) => i.toolName === "inference.generate") ? generations : [] });
-  return judgeScenario({ summary, calls, bindings, witness: witnessFor(all, bindings), ledger: { workItems: items, resources }, keys: Object.fromEntries(items.map((i) => [i.correlationId, i.idempotencyKey])) });
+  return judgeScenario({
+    summary,
+    calls,
+    bindings,
+    witness: witnessFor(all, bindings),
+    ledger: { workItems: items, resources },
+    keys: Object.fromEntries(items.map((i) => [i.correlationId, i.idempotencyKey])),
+  });
 }
 
 // ---- the run ------------------------------------------------------------------------------------------
@@ -268,15 +318,24 @@ export async function runRandom(options: RandomOptions): Promise<RandomRun> {
   const results: ScenarioResult[] = [];
   let next = 0;
   try {
-    await Promise.all(slots.map(async (slot) => {
-      while (next < scenarios.length) {
-        const s = scenarios[next++];
-        const t = Date.now();
-        const r = await runScenario(slot, s, settleTimeoutMs).catch((error: Error): ScenarioResult => ({ scenario: s, findings: [{ kind: FindingKind.kitError, detail: error.stack ?? error.message }], status: "?", ms: Date.now() - t }));
-        results.push(r);
-        options.onResult?.(r, results.length, scenarios.length);
-      }
-    }));
+    await Promise.all(
+      slots.map(async (slot) => {
+        while (next < scenarios.length) {
+          const s = scenarios[next++];
+          const t = Date.now();
+          const r = await runScenario(slot, s, settleTimeoutMs).catch(
+            (error: Error): ScenarioResult => ({
+              scenario: s,
+              findings: [{ kind: FindingKind.kitError, detail: error.stack ?? error.message }],
+              status: "?",
+              ms: Date.now() - t,
+            }),
+          );
+          results.push(r);
+          options.onResult?.(r, results.length, scenarios.length);
+        }
+      }),
+    );
   } finally {
     await Promise.all(slots.map((s) => s.close().catch(() => {})));
   }
@@ -299,14 +358,25 @@ export function formatFindings(run: RandomRun, options: { seed: number; db: stri
   ];
   const statuses: Record<string, number> = {};
   for (const r of run.results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-  lines.push(`  summaries: ${Object.entries(statuses).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  lines.push(
+    `  summaries: ${Object.entries(statuses)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   if (!rows.length) return [...lines, "  no findings: every summary agreed with the services"].join("\n");
   const counts = countByKind(run);
-  lines.push(`  findings (scenarios): ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  lines.push(
+    `  findings (scenarios): ${Object.entries(counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   lines.push("", ["seed", "index", "kind", "scenario", "finding"].join(" │ "));
   for (const { r, f } of rows) {
     lines.push([String(options.seed), String(r.scenario.index), f.kind, describeScenario(r.scenario), f.detail.replace(/\s+/g, " ").slice(0, 400)].join(" │ "));
   }
-  lines.push("", `replay one: npm run conformance -- --random 1 --seed ${options.seed} --only <index>${options.crash ? " --crash" : ""}${options.db === "postgres" ? " --db postgres" : ""}`);
+  lines.push(
+    "",
+    `replay one: npm run conformance -- --random 1 --seed ${options.seed} --only <index>${options.crash ? " --crash" : ""}${options.db === "postgres" ? " --db postgres" : ""}`,
+  );
   return lines.join("\n");
 }

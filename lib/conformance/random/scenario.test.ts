@@ -20,13 +20,17 @@ describe("the random mode's scenarios", () => {
     expect(all.every((s) => s.calls.filter((c) => c.tool === "inference.generate").length <= 1)).toBe(true);
   });
   it("keep to the tools asked for", () => {
-    for (let i = 0; i < 50; i++) expect(generateScenario(1, i, { tools: ["reports.export_report"] }).calls.map((c) => c.tool)).toEqual(["reports.export_report"]);
+    for (let i = 0; i < 50; i++)
+      expect(generateScenario(1, i, { tools: ["reports.export_report"] }).calls.map((c) => c.tool)).toEqual(["reports.export_report"]);
   });
 });
 
 describe("what a witness contradiction means", () => {
   it.each([
-    ["the witness shows order ord_1 was created, but the summary lists no call for it in neither orphaned_side_effects nor uncertain_tool_calls", FindingKind.hiddenEffect],
+    [
+      "the witness shows order ord_1 was created, but the summary lists no call for it in neither orphaned_side_effects nor uncertain_tool_calls",
+      FindingKind.hiddenEffect,
+    ],
     ["the witness shows lock:exp_1 still held, but the summary reports it neither orphaned nor still held (status CANCELLED)", FindingKind.unreportedResource],
     ["the ledger records lock:exp_1 as released (verified), but the witness shows it still held", FindingKind.unreportedResource],
     ["summary lists shop.create_order c1 as CANCELLED, but the witness shows: order ord_1 was created (not reversed)", FindingKind.overclaim],

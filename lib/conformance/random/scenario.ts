@@ -35,22 +35,41 @@ export interface Scenario {
   crash: { target: "worker" | "app"; atMs: number; restartAfterMs: number } | null;
 }
 
-export const DEMO_TOOLS = ["shop.check_stock", "shop.create_order", "crm.create_record", "mailer.send_email", "reports.export_report", "inference.generate"] as const;
+export const DEMO_TOOLS = [
+  "shop.check_stock",
+  "shop.create_order",
+  "crm.create_record",
+  "mailer.send_email",
+  "reports.export_report",
+  "inference.generate",
+] as const;
 
 const SERVICE_OF: Record<string, ServiceName> = {
-  "shop.check_stock": "shop", "shop.create_order": "shop", "crm.create_record": "crm", "mailer.send_email": "mailer", "reports.export_report": "reports", "inference.generate": "inference",
+  "shop.check_stock": "shop",
+  "shop.create_order": "shop",
+  "crm.create_record": "crm",
+  "mailer.send_email": "mailer",
+  "reports.export_report": "reports",
+  "inference.generate": "inference",
 };
 export const serviceOf = (tool: string): ServiceName => SERVICE_OF[tool];
 
 function inputFor(tool: string, rng: Rng): unknown {
   switch (tool) {
-    case "shop.check_stock": return { sku: rng.pick(["chair", "desk", "lamp", "mug"]) };
-    case "shop.create_order": return { items: [{ sku: rng.pick(["chair", "lamp", "mug"]), quantity: rng.int(1, 2) }] };
-    case "crm.create_record": return { name: "Ada Lovelace", email: "ada@example.com" };
-    case "mailer.send_email": return { to: "ada@example.com", subject: "random conformance", body: "a test message" };
-    case "reports.export_report": return { rows: rng.int(5, 40), rowMs: rng.int(5, 25) };
-    case "inference.generate": return { prompt: "say hello", words: rng.int(5, 30), wordMs: rng.int(5, 25) };
-    default: throw new Error(`the random mode has no input for ${tool}`);
+    case "shop.check_stock":
+      return { sku: rng.pick(["chair", "desk", "lamp", "mug"]) };
+    case "shop.create_order":
+      return { items: [{ sku: rng.pick(["chair", "lamp", "mug"]), quantity: rng.int(1, 2) }] };
+    case "crm.create_record":
+      return { name: "Ada Lovelace", email: "ada@example.com" };
+    case "mailer.send_email":
+      return { to: "ada@example.com", subject: "random conformance", body: "a test message" };
+    case "reports.export_report":
+      return { rows: rng.int(5, 40), rowMs: rng.int(5, 25) };
+    case "inference.generate":
+      return { prompt: "say hello", words: rng.int(5, 30), wordMs: rng.int(5, 25) };
+    default:
+      throw new Error(`the random mode has no input for ${tool}`);
   }
 }
 
@@ -104,5 +123,7 @@ export function describeScenario(s: Scenario): string {
     faults.length ? faults.join(" ") : "no faults",
     s.crash ? `kill -9 ${s.crash.target}@${s.crash.atMs}ms back+${s.crash.restartAfterMs}ms` : "",
     s.approve ? "approve" : "",
-  ].filter(Boolean).join(" · ");
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }

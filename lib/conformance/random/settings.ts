@@ -5,7 +5,13 @@
  */
 export const WORKER_OPTIONS = { leaseMs: 1_000, heartbeatMs: 150, pollMs: 25, callTimeoutMs: 1_000 } as const;
 export const ENGINE_OPTIONS = {
-  verifyDelayMs: 50, settleTimeoutMs: 1_500, cancelAttempts: 2, cancelBackoffMs: 20, cancelTimeoutMs: 1_000, reconcileIntervalMs: 300, maintenanceMs: 100,
+  verifyDelayMs: 50,
+  settleTimeoutMs: 1_500,
+  cancelAttempts: 2,
+  cancelBackoffMs: 20,
+  cancelTimeoutMs: 1_000,
+  reconcileIntervalMs: 300,
+  maintenanceMs: 100,
 } as const;
 
 /** Environment of the slot's processes: leases a restarted process can take over within about a second. */

@@ -48,27 +48,103 @@ export interface FixtureServer {
 }
 
 const TOOLS = [
-  { name: "slow_job", description: "A long job; with the tasks extension it runs as a task (tasks/get, tasks/cancel).", inputSchema: { type: "object", properties: { ms: { type: "number" }, onCancel: { type: "string", enum: ["stop", "finish"] } }, required: ["ms"] }, annotations: { readOnlyHint: false, destructiveHint: false } },
-  { name: "wait", description: "Waits ms milliseconds; stops when its request is cancelled.", inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] }, annotations: { readOnlyHint: true } },
-  { name: "test_simple_text", description: "Returns simple text (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_error_handling", description: "Always fails (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_tool_with_progress", description: "Reports progress 0, 50, 100 (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "place_order", description: "Places an order after `ms` (an effect). onCancel: stop (honours a cancelled request) or finish (places it anyway). No answer to a cancelled request, as the spec says.", inputSchema: { type: "object", properties: { item: { type: "string" }, ms: { type: "number" }, onCancel: { type: "string", enum: ["stop", "finish"] }, key: { type: "string" } }, required: ["item"] }, annotations: { readOnlyHint: false, destructiveHint: false } },
-  { name: "order_status", description: "What became of the order placed with idempotency key `key`: an InspectOutcome.", inputSchema: { type: "object", properties: { key: { type: "string" } }, required: ["key"] }, annotations: { readOnlyHint: true } },
-  { name: "test_image_content", description: "Returns an image (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_audio_content", description: "Returns audio (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_embedded_resource", description: "Returns an embedded resource (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_multiple_content_types", description: "Returns text, an image and a resource (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
-  { name: "test_tool_with_logging", description: "Sends three log messages while it runs (conformance).", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
+  {
+    name: "slow_job",
+    description: "A long job; with the tasks extension it runs as a task (tasks/get, tasks/cancel).",
+    inputSchema: { type: "object", properties: { ms: { type: "number" }, onCancel: { type: "string", enum: ["stop", "finish"] } }, required: ["ms"] },
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  },
+  {
+    name: "wait",
+    description: "Waits ms milliseconds; stops when its request is cancelled.",
+    inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_simple_text",
+    description: "Returns simple text (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_error_handling",
+    description: "Always fails (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_tool_with_progress",
+    description: "Reports progress 0, 50, 100 (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "place_order",
+    description:
+      "Places an order after `ms` (an effect). onCancel: stop (honours a cancelled request) or finish (places it anyway). No answer to a cancelled request, as the spec says.",
+    inputSchema: {
+      type: "object",
+      properties: { item: { type: "string" }, ms: { type: "number" }, onCancel: { type: "string", enum: ["stop", "finish"] }, key: { type: "string" } },
+      required: ["item"],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  },
+  {
+    name: "order_status",
+    description: "What became of the order placed with idempotency key `key`: an InspectOutcome.",
+    inputSchema: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_image_content",
+    description: "Returns an image (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_audio_content",
+    description: "Returns audio (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_embedded_resource",
+    description: "Returns an embedded resource (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_multiple_content_types",
+    description: "Returns text, an image and a resource (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "test_tool_with_logging",
+    description: "Sends three log messages while it runs (conformance).",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true },
+  },
   {
     // JSON Schema 2020-12 keywords a gateway must pass through unchanged in tools/list (SEP-1613, SEP-2106; conformance).
-    name: "json_schema_2020_12_tool", description: "A tool whose input schema uses JSON Schema 2020-12 keywords (conformance).", annotations: { readOnlyHint: true },
+    name: "json_schema_2020_12_tool",
+    description: "A tool whose input schema uses JSON Schema 2020-12 keywords (conformance).",
+    annotations: { readOnlyHint: true },
     inputSchema: {
-      $schema: "https://json-schema.org/draft/2020-12/schema", type: "object",
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
       $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] }, phone: { type: "string" }, email: { type: "string" } },
+      properties: {
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
+      },
       allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] }, then: { required: ["phone"] }, else: { required: ["email"] },
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
   },
@@ -89,107 +165,134 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const now = () => new Date().toISOString();
 
   const handler = createMcpHandler(({ era }) => {
-    const server = new McpServer({ name: "stopline-fixture", version: "1.0.0" }, { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {}, completions: {}, extensions: { [TASKS_EXTENSION]: {} } } as never });
+    const server = new McpServer(
+      { name: "stopline-fixture", version: "1.0.0" },
+      { capabilities: { tools: {}, logging: {}, resources: {}, prompts: {}, completions: {}, extensions: { [TASKS_EXTENSION]: {} } } as never },
+    );
     const low = server.server as unknown as {
       setRequestHandler(method: string, a: unknown, b?: unknown): void;
     };
     low.setRequestHandler("tools/list", async () => ({ tools: TOOLS }));
-    low.setRequestHandler("tools/call", async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx: any) => {
-      const { name } = request.params;
-      const args = Args.parse(request.params.arguments ?? {});
-      const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, any>;
-      const caps = envelope["io.modelcontextprotocol/clientCapabilities"] ?? (request.params._meta?.["io.modelcontextprotocol/clientCapabilities"] as any);
-      const wantsTasks = !!caps?.extensions?.[TASKS_EXTENSION];
-      const signal: AbortSignal = ctx.mcpReq.signal;
-      switch (name) {
-        case "slow_job": {
-          if (!wantsTasks) {
-            await sleep(args.ms, signal);
-            return { content: [{ type: "text", text: signal.aborted ? "aborted" : "job done" }] };
+    low.setRequestHandler(
+      "tools/call",
+      async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } }, ctx: any) => {
+        const { name } = request.params;
+        const args = Args.parse(request.params.arguments ?? {});
+        const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, any>;
+        const caps = envelope["io.modelcontextprotocol/clientCapabilities"] ?? (request.params._meta?.["io.modelcontextprotocol/clientCapabilities"] as any);
+        const wantsTasks = !!caps?.extensions?.[TASKS_EXTENSION];
+        const signal: AbortSignal = ctx.mcpReq.signal;
+        switch (name) {
+          case "slow_job": {
+            if (!wantsTasks) {
+              await sleep(args.ms, signal);
+              return { content: [{ type: "text", text: signal.aborted ? "aborted" : "job done" }] };
+            }
+            const job: Job = { taskId: `task-${++next}`, status: "working", createdAt: now(), lastUpdatedAt: now(), onCancel: args.onCancel };
+            jobs.set(job.taskId, job);
+            see("task_created", { taskId: job.taskId, ms: args.ms, onCancel: args.onCancel, era });
+            job.timer = setTimeout(() => {
+              if (job.status !== "working") return;
+              job.status = "completed";
+              job.lastUpdatedAt = now();
+              job.result = { content: [{ type: "text", text: `job ${job.taskId} done` }], structuredContent: { done: true } };
+              see("task_completed", { taskId: job.taskId });
+            }, args.ms);
+            return {
+              resultType: "task",
+              taskId: job.taskId,
+              status: job.status,
+              statusMessage: "working on it",
+              createdAt: job.createdAt,
+              lastUpdatedAt: job.lastUpdatedAt,
+              ttlMs: null,
+              pollIntervalMs: 50,
+            };
           }
-          const job: Job = { taskId: `task-${++next}`, status: "working", createdAt: now(), lastUpdatedAt: now(), onCancel: args.onCancel };
-          jobs.set(job.taskId, job);
-          see("task_created", { taskId: job.taskId, ms: args.ms, onCancel: args.onCancel, era });
-          job.timer = setTimeout(() => {
-            if (job.status !== "working") return;
-            job.status = "completed";
-            job.lastUpdatedAt = now();
-            job.result = { content: [{ type: "text", text: `job ${job.taskId} done` }], structuredContent: { done: true } };
-            see("task_completed", { taskId: job.taskId });
-          }, args.ms);
-          return { resultType: "task", taskId: job.taskId, status: job.status, statusMessage: "working on it", createdAt: job.createdAt, lastUpdatedAt: job.lastUpdatedAt, ttlMs: null, pollIntervalMs: 50 };
-        }
-        case "wait": {
-          see("wait_started", { ms: args.ms, era });
-          const finished = await sleep(args.ms, signal);
-          if (!finished) {
-            see("wait_aborted", { reason: String(signal.reason ?? ""), era });
-            return { content: [{ type: "text", text: "aborted" }], isError: true };
+          case "wait": {
+            see("wait_started", { ms: args.ms, era });
+            const finished = await sleep(args.ms, signal);
+            if (!finished) {
+              see("wait_aborted", { reason: String(signal.reason ?? ""), era });
+              return { content: [{ type: "text", text: "aborted" }], isError: true };
+            }
+            see("wait_completed", { era });
+            return { content: [{ type: "text", text: `waited ${args.ms} ms` }] };
           }
-          see("wait_completed", { era });
-          return { content: [{ type: "text", text: `waited ${args.ms} ms` }] };
-        }
-        case "json_schema_2020_12_tool":
-          return { content: [{ type: "text", text: "ok" }] };
-        case "test_simple_text":
-          return { content: [{ type: "text", text: "This is a simple text response for testing." }] };
-        case "test_error_handling":
-          return { isError: true, content: [{ type: "text", text: "This tool intentionally returns an error for testing" }] };
-        case "place_order": {
-          const key = String(request.params.arguments?.key ?? "");
-          const item = String(request.params.arguments?.item ?? "");
-          orders.set(key, { item, status: "placing" });
-          see("order_started", { key, item, onCancel: args.onCancel });
-          const finished = await sleep(args.ms, args.onCancel === "stop" ? signal : undefined);
-          if (!finished) {
-            orders.set(key, { item, status: "cancelled" });
-            see("order_cancelled", { key });
-            return { content: [{ type: "text", text: "cancelled" }], isError: true };
+          case "json_schema_2020_12_tool":
+            return { content: [{ type: "text", text: "ok" }] };
+          case "test_simple_text":
+            return { content: [{ type: "text", text: "This is a simple text response for testing." }] };
+          case "test_error_handling":
+            return { isError: true, content: [{ type: "text", text: "This tool intentionally returns an error for testing" }] };
+          case "place_order": {
+            const key = String(request.params.arguments?.key ?? "");
+            const item = String(request.params.arguments?.item ?? "");
+            orders.set(key, { item, status: "placing" });
+            see("order_started", { key, item, onCancel: args.onCancel });
+            const finished = await sleep(args.ms, args.onCancel === "stop" ? signal : undefined);
+            if (!finished) {
+              orders.set(key, { item, status: "cancelled" });
+              see("order_cancelled", { key });
+              return { content: [{ type: "text", text: "cancelled" }], isError: true };
+            }
+            const id = `ord_${orders.size}`;
+            orders.set(key, { item, status: "placed", id });
+            see("order_placed", { key, id, afterCancel: signal.aborted });
+            return { content: [{ type: "text", text: `order ${id} placed` }], structuredContent: { orderId: id } };
           }
-          const id = `ord_${orders.size}`;
-          orders.set(key, { item, status: "placed", id });
-          see("order_placed", { key, id, afterCancel: signal.aborted });
-          return { content: [{ type: "text", text: `order ${id} placed` }], structuredContent: { orderId: id } };
-        }
-        case "order_status": {
-          const order = orders.get(String(request.params.arguments?.key ?? ""));
-          see("order_status_asked", { key: request.params.arguments?.key, status: order?.status ?? null });
-          const outcome = !order || order.status === "cancelled" ? { status: "not_committed" } : order.status === "placing" ? { status: "running" } : { status: "committed", externalRecordId: order.id, description: `order ${order.id} (${order.item})` };
-          return { content: [{ type: "text", text: JSON.stringify(outcome) }], structuredContent: outcome };
-        }
-        case "test_image_content":
-          return { content: [{ type: "image", data: PNG, mimeType: "image/png" }] };
-        case "test_audio_content":
-          return { content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] };
-        case "test_embedded_resource":
-          return { content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }] };
-        case "test_multiple_content_types":
-          return {
-            content: [
-              { type: "text", text: "Multiple content types test:" },
-              { type: "image", data: PNG, mimeType: "image/png" },
-              { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
-            ],
-          };
-        case "test_tool_with_logging": {
-          for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
-            if (i) await sleep(50);
-            await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data } }).catch(() => {});
+          case "order_status": {
+            const order = orders.get(String(request.params.arguments?.key ?? ""));
+            see("order_status_asked", { key: request.params.arguments?.key, status: order?.status ?? null });
+            const outcome =
+              !order || order.status === "cancelled"
+                ? { status: "not_committed" }
+                : order.status === "placing"
+                  ? { status: "running" }
+                  : { status: "committed", externalRecordId: order.id, description: `order ${order.id} (${order.item})` };
+            return { content: [{ type: "text", text: JSON.stringify(outcome) }], structuredContent: outcome };
           }
-          return { content: [{ type: "text", text: "Logging test completed" }] };
-        }
-        case "test_tool_with_progress": {
-          const progressToken = ctx.mcpReq._meta?.progressToken;
-          for (const progress of [0, 50, 100]) {
-            if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
-            if (progress < 100) await sleep(50);
+          case "test_image_content":
+            return { content: [{ type: "image", data: PNG, mimeType: "image/png" }] };
+          case "test_audio_content":
+            return { content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] };
+          case "test_embedded_resource":
+            return {
+              content: [
+                { type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } },
+              ],
+            };
+          case "test_multiple_content_types":
+            return {
+              content: [
+                { type: "text", text: "Multiple content types test:" },
+                { type: "image", data: PNG, mimeType: "image/png" },
+                {
+                  type: "resource",
+                  resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+                },
+              ],
+            };
+          case "test_tool_with_logging": {
+            for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
+              if (i) await sleep(50);
+              await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data } }).catch(() => {});
+            }
+            return { content: [{ type: "text", text: "Logging test completed" }] };
           }
-          return { content: [{ type: "text", text: "Progress test completed" }] };
+          case "test_tool_with_progress": {
+            const progressToken = ctx.mcpReq._meta?.progressToken;
+            for (const progress of [0, 50, 100]) {
+              if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
+              if (progress < 100) await sleep(50);
+            }
+            return { content: [{ type: "text", text: "Progress test completed" }] };
+          }
+          default:
+            return { isError: true, content: [{ type: "text", text: `unknown tool ${name}` }] };
         }
-        default:
-          return { isError: true, content: [{ type: "text", text: `unknown tool ${name}` }] };
-      }
-    });
+      },
+    );
     // What the conformance suite reads through the gateway: resources, prompts, completions, logging (relayed as they are).
     low.setRequestHandler("resources/list", async () => ({
       resources: [
@@ -197,7 +300,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         { uri: "test://static-binary", name: "static-binary", title: "Static binary", mimeType: "image/png" },
       ],
     }));
-    low.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "template", mimeType: "application/json" }] }));
+    low.setRequestHandler("resources/templates/list", async () => ({
+      resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "template", mimeType: "application/json" }],
+    }));
     low.setRequestHandler("resources/read", async (request: { params: { uri: string } }) => {
       const { uri } = request.params;
       if (uri === "test://static-text") return { contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }] };
@@ -209,8 +314,19 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     low.setRequestHandler("prompts/list", async () => ({
       prompts: [
         { name: "test_simple_prompt", description: "A simple prompt without arguments" },
-        { name: "test_prompt_with_arguments", description: "A prompt with two arguments", arguments: [{ name: "arg1", description: "First test argument", required: true }, { name: "arg2", description: "Second test argument", required: true }] },
-        { name: "test_prompt_with_embedded_resource", description: "A prompt embedding a resource", arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }] },
+        {
+          name: "test_prompt_with_arguments",
+          description: "A prompt with two arguments",
+          arguments: [
+            { name: "arg1", description: "First test argument", required: true },
+            { name: "arg2", description: "Second test argument", required: true },
+          ],
+        },
+        {
+          name: "test_prompt_with_embedded_resource",
+          description: "A prompt embedding a resource",
+          arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
+        },
         { name: "test_prompt_with_image", description: "A prompt with an image" },
       ],
     }));
@@ -222,12 +338,22 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         case "test_prompt_with_arguments":
           return { messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'` } }] };
         case "test_prompt_with_embedded_resource":
-          return { messages: [
-            { role: "user", content: { type: "resource", resource: { uri: a.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
-            { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
-          ] };
+          return {
+            messages: [
+              {
+                role: "user",
+                content: { type: "resource", resource: { uri: a.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } },
+              },
+              { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+            ],
+          };
         case "test_prompt_with_image":
-          return { messages: [{ role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } }, { role: "user", content: { type: "text", text: "Please analyze the image above." } }] };
+          return {
+            messages: [
+              { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
+              { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+            ],
+          };
         default:
           throw new ProtocolError(-32602, `Unknown prompt: ${request.params.name}`);
       }
@@ -241,7 +367,17 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       const job = jobs.get(taskId);
       if (!job) throw new Error(`no task ${taskId}`);
       see("tasks_get", { taskId, status: job.status });
-      return { resultType: "complete", taskId, status: job.status, statusMessage: job.statusMessage, createdAt: job.createdAt, lastUpdatedAt: job.lastUpdatedAt, ttlMs: null, pollIntervalMs: 50, ...(job.result ? { result: job.result } : {}) };
+      return {
+        resultType: "complete",
+        taskId,
+        status: job.status,
+        statusMessage: job.statusMessage,
+        createdAt: job.createdAt,
+        lastUpdatedAt: job.lastUpdatedAt,
+        ttlMs: null,
+        pollIntervalMs: 50,
+        ...(job.result ? { result: job.result } : {}),
+      };
     });
     low.setRequestHandler("tasks/cancel", { params: z.object({ taskId: z.string() }).loose() }, async ({ taskId }: { taskId: string }) => {
       const job = jobs.get(taskId);
@@ -270,7 +406,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     res.on("close", () => abort.abort());
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined, signal: abort.signal });
+    const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+      signal: abort.signal,
+    });
     try {
       const response = await handler.fetch(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -10,7 +10,12 @@ export async function serveFetch(handle: (request: Request) => Promise<Response>
     res.on("close", () => abort.abort());
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined, signal: abort.signal });
+    const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+      signal: abort.signal,
+    });
     try {
       const response = await handle(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -32,6 +37,10 @@ export async function serveFetch(handle: (request: Request) => Promise<Response>
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    close: () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }

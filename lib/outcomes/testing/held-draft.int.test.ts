@@ -51,18 +51,24 @@ function startProxy(target: string): Promise<void> {
       res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "mailer unreachable" }));
       return;
     }
-    if (isDraft) (draftArrived(), await draftMayPass);
+    if (isDraft) draftArrived(), await draftMayPass;
     if (req.method === "POST" && path === "/mailer/fence") await draftDone;
     // Forwarded whatever the caller does meanwhile (an aborted caller does not withdraw a request already sent).
-    const answer = await fetch(`${target}${path}`, { method: req.method, headers: { "content-type": "application/json" }, body: req.method === "POST" ? Buffer.concat(chunks) : undefined });
+    const answer = await fetch(`${target}${path}`, {
+      method: req.method,
+      headers: { "content-type": "application/json" },
+      body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+    });
     const body = await answer.text();
     if (isDraft) draftAnswered();
     if (!res.destroyed) res.writeHead(answer.status, { "content-type": "application/json" }).end(body);
   });
-  return new Promise((resolve) => proxy.listen(0, "127.0.0.1", () => {
-    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    resolve();
-  }));
+  return new Promise((resolve) =>
+    proxy.listen(0, "127.0.0.1", () => {
+      proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -96,10 +102,19 @@ describe(`issue 20 item 1: a child's outcome words may not claim a cleanup its r
     const pool = new WorkerPool({ database: t.database, registry, concurrency: 2, leaseMs: 10_000 }).start();
     try {
       const task = await createTask(t.database, { title: "email Ada", ownerId: "ada" }, "agent:test");
-      const item = await scheduleWorkItem(t.database, {
-        taskId: task.id, kind: "external_action", toolName: "mailer.send_email", mechanism: "provider_cancel", intentVersion: 1, commitsEffect: true,
-        input: { to: "ada@example.com", subject: "Welcome", body: "Hello" },
-      }, "agent:test");
+      const item = await scheduleWorkItem(
+        t.database,
+        {
+          taskId: task.id,
+          kind: "external_action",
+          toolName: "mailer.send_email",
+          mechanism: "provider_cancel",
+          intentVersion: 1,
+          commitsEffect: true,
+          input: { to: "ada@example.com", subject: "Welcome", body: "Hello" },
+        },
+        "agent:test",
+      );
       await draftSeen; // the draft request is at the mailer's door
       await requestCancellation(t.database, { taskId: task.id, reason: "changed my mind", actor: "user:ada" });
       letDraftThrough();
@@ -120,7 +135,9 @@ describe(`issue 20 item 1: a child's outcome words may not claim a cleanup its r
       const summary = await getCancellationSummary(t.database, task.id);
       const call = summary.tool_calls.find((c) => c.tool_name === "mailer.send_email")!;
       expect(call.outcome.label).not.toMatch(/discarded before it took effect/);
-      expect(call.outcome.label).toBe("stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it");
+      expect(call.outcome.label).toBe(
+        "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it",
+      );
       expect(summary.user_message).not.toMatch(/draft discarded/i);
       expect(summary.user_message).toContain("One draft stopped before it took effect, but the service still holds it: it could not be discarded.");
       expect(summary.orphaned_resources).toEqual([expect.objectContaining({ type: "mail_draft" })]);
@@ -130,7 +147,9 @@ describe(`issue 20 item 1: a child's outcome words may not claim a cleanup its r
       // An operator retries the release once the mailer answers again: now the mailer witnessed the discard, and the words may say so.
       discardDown = false;
       const review = await t.database.prisma.reviewItem.findFirstOrThrow({ where: { taskId: task.id, kind: "orphaned_resource" } });
-      await retryRelease(t.database, registry, { id: "olivia", name: "olivia@example.com", role: "operator", kind: "person" }, review.id, { verifyDelayMs: 20 });
+      await retryRelease(t.database, registry, { id: "olivia", name: "olivia@example.com", role: "operator", kind: "person" }, review.id, {
+        verifyDelayMs: 20,
+      });
       expect(mailer()).toContain("draft_discarded");
       const after = await getCancellationSummary(t.database, task.id);
       expect(after.tool_calls.find((c) => c.tool_name === "mailer.send_email")!.outcome.label).toBe("stopped — its draft was discarded before it took effect");

@@ -52,9 +52,19 @@ const until = async <T>(probe: () => Promise<T>, what: string, ms = 30_000): Pro
 
 async function exportAndStop(rows: number) {
   const task = await createTask(t.database, { title: `export ${rows} rows`, ownerId: "rita" }, "agent:test");
-  const item = await scheduleWorkItem(t.database, { taskId: task.id, kind: "remote_tool", toolName: "reports.export_report", mechanism: "provider_cancel", intentVersion: 1, input: { rows, rowMs: 20 } }, "agent:test");
+  const item = await scheduleWorkItem(
+    t.database,
+    { taskId: task.id, kind: "remote_tool", toolName: "reports.export_report", mechanism: "provider_cancel", intentVersion: 1, input: { rows, rowMs: 20 } },
+    "agent:test",
+  );
   const before = witnessLog(demo.db, "reports").length;
-  await until(async () => witnessLog(demo.db, "reports").slice(before).some((w) => w.action === "export_started"), "the export to start at the service");
+  await until(
+    async () =>
+      witnessLog(demo.db, "reports")
+        .slice(before)
+        .some((w) => w.action === "export_started"),
+    "the export to start at the service",
+  );
   await requestCancellation(t.database, { taskId: task.id, reason: "wrong report", actor: "user:rita" });
   const settled = await until(async () => (await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).settledAt, "the Stop to settle");
   return { task, item, settledAt: settled };
@@ -85,7 +95,9 @@ describe(`issue 20 item 4: what happened after the Stop is added, never written 
       const later = await getCancellationSummary(t.database, task.id);
       // The settled verdict stays (it was not rewritten as "Stopped · One partial result kept").
       expect(later.status).toBe("CANCELLATION_FAILED");
-      expect(later.user_message).toMatch(/^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\./);
+      expect(later.user_message).toMatch(
+        /^Stopped new work\. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled\./,
+      );
       const call = later.tool_calls.find((c) => c.tool_name === "reports.export_report")!;
       expect(call.settled_outcome).toMatchObject({ kind: "could_not_stop_running" });
       // …and what happened since is added, with its time and what it kept.
@@ -94,9 +106,11 @@ describe(`issue 20 item 4: what happened after the Stop is added, never written 
       expect(since.ended_after_stop_ms).toBeGreaterThan(0);
       expect(since.ignored_cancel).toBe(false);
       expect(ended.status).toBe(cancelledAt ? "partial" : "completed");
-      expect(since.sentence).toMatch(cancelledAt
-        ? /^The step reports\.export_report: it ran .+ past the Stop, then stopped — the complete part of its result is kept \([\d,]+ rows\)\.$/
-        : /^The step reports\.export_report: it ran .+ past the Stop, then finished \(1,500 rows\)\.$/);
+      expect(since.sentence).toMatch(
+        cancelledAt
+          ? /^The step reports\.export_report: it ran .+ past the Stop, then stopped — the complete part of its result is kept \([\d,]+ rows\)\.$/
+          : /^The step reports\.export_report: it ran .+ past the Stop, then finished \(1,500 rows\)\.$/,
+      );
       expect(since.sentence).toContain(`(${rowsAtService.toLocaleString("en-US")} rows)`);
       expect(later.user_message).toContain(`Since the Stop: ${since.sentence}`);
     } finally {

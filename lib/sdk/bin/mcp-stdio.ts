@@ -11,7 +11,9 @@ const env = process.env;
 const url = env.STOPLINE_MCP_URL || `${(env.STOPLINE_URL || "http://localhost:3000").replace(/\/+$/, "")}/api/mcp`;
 const token = env.STOPLINE_TOKEN;
 if (!token) {
-  process.stderr.write("stopline-mcp-stdio: STOPLINE_TOKEN is not set — create an agent token in Stopline: npm run token:create -- --role agent --name my-ide\n");
+  process.stderr.write(
+    "stopline-mcp-stdio: STOPLINE_TOKEN is not set — create an agent token in Stopline: npm run token:create -- --role agent --name my-ide\n",
+  );
   process.exit(2);
 }
 startRelay({ url, token, onError: (error) => process.stderr.write(`stopline-mcp-stdio: ${error.message}\n`) }).then(

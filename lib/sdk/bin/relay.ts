@@ -73,7 +73,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       http.send(message as never, { requestSignal: controller.signal }).catch((error: Error) => {
         inFlight.delete(id);
         if (controller.signal.aborted) return; // cancelled by the client: no answer is due
-        stdio.send({ jsonrpc: "2.0", id, error: { code: -32603, message: `stopline-mcp-stdio: the gateway at ${options.url} did not answer: ${error.message}` } } as never).catch(report);
+        stdio
+          .send({
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32603, message: `stopline-mcp-stdio: the gateway at ${options.url} did not answer: ${error.message}` },
+          } as never)
+          .catch(report);
       });
       return;
     }
@@ -100,5 +106,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   stdio.onclose = () => void close();
   await http.start();
   await stdio.start();
-  return { session, closed, close: async () => { await stdio.close().catch(() => {}); await close(); } };
+  return {
+    session,
+    closed,
+    close: async () => {
+      await stdio.close().catch(() => {});
+      await close();
+    },
+  };
 }

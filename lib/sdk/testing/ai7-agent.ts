@@ -10,7 +10,9 @@ import { createChatHandler } from "../../../examples/ai-sdk/agent";
 import { StoplineClient } from "../index";
 
 // ai 7's mock model (the app's own types are ai 6's, which has no V4).
-const { MockLanguageModelV4 } = (await import("ai/test")) as unknown as { MockLanguageModelV4: new (options: Record<string, unknown>) => { specificationVersion: string; doStreamCalls: unknown[] } };
+const { MockLanguageModelV4 } = (await import("ai/test")) as unknown as {
+  MockLanguageModelV4: new (options: Record<string, unknown>) => { specificationVersion: string; doStreamCalls: unknown[] };
+};
 const say = (event: string, data: Record<string, unknown> = {}) => process.stdout.write(`${JSON.stringify({ event, ...data })}\n`);
 const aiVersion = (createRequire(import.meta.resolve("ai")) as NodeJS.Require)("../package.json").version as string;
 
@@ -20,7 +22,14 @@ function step(part: { toolCallId: string; toolName: string; input: unknown } | {
   if ("text" in part) parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text }, { type: "text-end", id: "t" });
   else parts.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.stringify(part.input) });
   parts.push({ type: "finish", finishReason: { unified: "text" in part ? "stop" : "tool-calls", raw: undefined }, usage });
-  return { stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } }) };
+  return {
+    stream: new ReadableStream({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    }),
+  };
 }
 
 const steps = [
@@ -32,8 +41,20 @@ const model = new MockLanguageModelV4({ provider: "mock", modelId: "agent7", doS
 const client = new StoplineClient({ retry: { baseDelayMs: 20, maxDelayMs: 200 } });
 const POST = createChatHandler({ client, model: model as never, demoUrl: process.env.STOPLINE_DEMO_URL! });
 
-const response = await POST(new Request("http://app/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "export a report of 2000 rows" }) }));
-say("task", { taskId: response.headers.get("x-stopline-task"), status: response.status, node: process.version, ai: aiVersion, spec: model.specificationVersion });
+const response = await POST(
+  new Request("http://app/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message: "export a report of 2000 rows" }),
+  }),
+);
+say("task", {
+  taskId: response.headers.get("x-stopline-task"),
+  status: response.status,
+  node: process.version,
+  ai: aiVersion,
+  spec: model.specificationVersion,
+});
 let text = "";
 for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) text += chunk;
 say("done", { doStreamCalls: model.doStreamCalls.length, text: text.slice(0, 2_000) });

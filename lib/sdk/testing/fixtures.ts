@@ -4,25 +4,85 @@
 const at = "2026-12-01T10:00:00.000Z";
 
 export const aTask = (over: Record<string, unknown> = {}) => ({
-  id: "task_1", ownerId: "agent-1", conversationId: null, title: "order two chairs", riskLevel: "low", stage: "active",
-  intentVersion: 1, proposalVersion: 0, proposal: null, cancelRequestedAt: null, cancelReason: null, cancelRequestedBy: null, cancelIntentVersion: null,
-  rowVersion: 1, createdAt: at, updatedAt: at, settledAt: null, turnId: null, endedAt: null, endReason: null, ...over,
+  id: "task_1",
+  ownerId: "agent-1",
+  conversationId: null,
+  title: "order two chairs",
+  riskLevel: "low",
+  stage: "active",
+  intentVersion: 1,
+  proposalVersion: 0,
+  proposal: null,
+  cancelRequestedAt: null,
+  cancelReason: null,
+  cancelRequestedBy: null,
+  cancelIntentVersion: null,
+  rowVersion: 1,
+  createdAt: at,
+  updatedAt: at,
+  settledAt: null,
+  turnId: null,
+  endedAt: null,
+  endReason: null,
+  ...over,
 });
 
 export const aWorkItem = (over: Record<string, unknown> = {}) => ({
-  id: "wi_1", taskId: "task_1", parentWorkItemId: null, kind: "local_worker", toolName: "example.slow_count", correlationId: "count-1",
-  input: null, status: "queued", preparedIntentVersion: 1, proposalVersion: null, mechanism: "abort_signal", commitsEffect: false,
-  operationId: null, providerRef: null, idempotencyKey: "task_1:count-1", leaseOwner: null, leaseExpiresAt: null, heartbeatAt: null,
-  attempt: 0, partialResult: null, partialComplete: null, result: null, progress: null, error: null, reconcileDeadline: null, rowVersion: 1,
-  createdAt: at, startedAt: null, submittedAt: null, finishedAt: null, updatedAt: at,
-  checkpointPassedAt: null, cancelDispatchedAt: null, cancelDispatchAction: null, cancelAnsweredAt: null, cancelWithdrawnAt: null, ...over,
+  id: "wi_1",
+  taskId: "task_1",
+  parentWorkItemId: null,
+  kind: "local_worker",
+  toolName: "example.slow_count",
+  correlationId: "count-1",
+  input: null,
+  status: "queued",
+  preparedIntentVersion: 1,
+  proposalVersion: null,
+  mechanism: "abort_signal",
+  commitsEffect: false,
+  operationId: null,
+  providerRef: null,
+  idempotencyKey: "task_1:count-1",
+  leaseOwner: null,
+  leaseExpiresAt: null,
+  heartbeatAt: null,
+  attempt: 0,
+  partialResult: null,
+  partialComplete: null,
+  result: null,
+  progress: null,
+  error: null,
+  reconcileDeadline: null,
+  rowVersion: 1,
+  createdAt: at,
+  startedAt: null,
+  submittedAt: null,
+  finishedAt: null,
+  updatedAt: at,
+  checkpointPassedAt: null,
+  cancelDispatchedAt: null,
+  cancelDispatchAction: null,
+  cancelAnsweredAt: null,
+  cancelWithdrawnAt: null,
+  ...over,
 });
 
 export const aTaskDetail = (over: Record<string, unknown> = {}) => ({ ...aTask(), workItems: [], resources: [], sideEffects: [], reviewItems: [], ...over });
 
 export const aLedgerEvent = (seq: number, over: Record<string, unknown> = {}) => ({
-  seq, taskId: "task_1", workItemId: null, entityType: "task", entityId: "task_1", actor: "agent:a", type: "task.created",
-  fromState: null, toState: null, reason: `event ${seq}`, data: null, createdAt: at, ...over,
+  seq,
+  taskId: "task_1",
+  workItemId: null,
+  entityType: "task",
+  entityId: "task_1",
+  actor: "agent:a",
+  type: "task.created",
+  fromState: null,
+  toState: null,
+  reason: `event ${seq}`,
+  data: null,
+  createdAt: at,
+  ...over,
 });
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -46,7 +106,12 @@ export function scriptedFetch(steps: Step[]) {
   const queue = [...steps];
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const request: Recorded = { method: init.method ?? "GET", url: String(input), headers, body: typeof init.body === "string" ? JSON.parse(init.body) : undefined };
+    const request: Recorded = {
+      method: init.method ?? "GET",
+      url: String(input),
+      headers,
+      body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
+    };
     requests.push(request);
     const step = queue.shift();
     if (!step) throw new Error(`unexpected request ${request.method} ${request.url}`);

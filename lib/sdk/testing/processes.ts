@@ -35,7 +35,9 @@ export function spawnProcess(name: string, command: string, args: string[], env:
   let err = "";
   let buffered = "";
   const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((l) => l());
+  const notify = () => {
+    for (const l of listeners) l();
+  };
   proc.stderr!.on("data", (d) => {
     err += d;
     notify();
@@ -70,7 +72,8 @@ export function spawnProcess(name: string, command: string, args: string[], env:
       const attempt = () => {
         const found = check();
         if (found !== undefined) return done(() => resolve(found));
-        if (exitInfo) return done(() => reject(new Error(`${name} exited (${exitInfo!.code ?? exitInfo!.signal}) before ${what}\nstdout:\n${out}\nstderr:\n${err}`)));
+        if (exitInfo)
+          return done(() => reject(new Error(`${name} exited (${exitInfo!.code ?? exitInfo!.signal}) before ${what}\nstdout:\n${out}\nstderr:\n${err}`)));
       };
       const timer = setTimeout(() => done(() => reject(new Error(`${name}: no ${what} within ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`))), timeoutMs);
       const done = (f: () => void) => {
@@ -82,11 +85,15 @@ export function spawnProcess(name: string, command: string, args: string[], env:
       attempt();
     });
   return {
-    name, proc, messages, exited,
+    name,
+    proc,
+    messages,
+    exited,
     stdout: () => out,
     stderr: () => err,
     next: (event, timeoutMs = 30_000, where = () => true) => waitFor(() => messages.find((m) => m.event === event && where(m)), `"${event}"`, timeoutMs),
-    printed: (text, timeoutMs = 30_000) => waitFor(() => ((typeof text === "string" ? out.includes(text) : text.test(out)) ? true : undefined), `output ${text}`, timeoutMs).then(() => {}),
+    printed: (text, timeoutMs = 30_000) =>
+      waitFor(() => ((typeof text === "string" ? out.includes(text) : text.test(out)) ? true : undefined), `output ${text}`, timeoutMs).then(() => {}),
     async kill(signal = "SIGKILL") {
       if (exitInfo) return exitInfo;
       proc.kill(signal);

@@ -26,17 +26,31 @@ function step(part: { toolCallId: string; toolName: string; input: unknown } | {
   if ("text" in part) parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text }, { type: "text-end", id: "t" });
   else parts.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: JSON.stringify(part.input) });
   parts.push({ type: "finish", finishReason: { unified: "text" in part ? "stop" : "tool-calls", raw: undefined }, usage });
-  return { stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } }) };
+  return {
+    stream: new ReadableStream({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    }),
+  };
 }
 
 const base = process.env.STOPLINE_DEMO_URL!.replace(/\/$/, "");
 type Export = { exportId: string; status: string; rowsWritten: number; rowsTotal: number };
 const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(`${base}${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw Object.assign(new Error(`${method} ${path} → ${res.status}`), { status: res.status });
   return (await res.json()) as T;
 };
-const byKey = (key: string) => call<Export>("GET", `/reports/exports?idempotencyKey=${encodeURIComponent(key)}`).catch((e: { status?: number }) => (e.status === 404 ? null : Promise.reject(e)));
+const byKey = (key: string) =>
+  call<Export>("GET", `/reports/exports?idempotencyKey=${encodeURIComponent(key)}`).catch((e: { status?: number }) =>
+    e.status === 404 ? null : Promise.reject(e),
+  );
 
 const exportReport = tool({
   description: "Export a report of N rows (slow)",
@@ -73,7 +87,11 @@ const stopline = createStopline({ client, host: false });
 const task = await stopline.startTask({ title: "export a report of 2000 rows" });
 say("task", { taskId: task.id, ai: aiVersion, node: process.version });
 
-const model = new Mock({ provider: "mock", modelId: "repair", doStream: async () => step({ toolCallId: "call-export", toolName: "exportReport", input: { rows: 2_000, rowMs: 5 } }) });
+const model = new Mock({
+  provider: "mock",
+  modelId: "repair",
+  doStream: async () => step({ toolCallId: "call-export", toolName: "exportReport", input: { rows: 2_000, rowMs: 5 } }),
+});
 const result = streamText({
   model: stopline.wrapModel(task, model as never),
   tools: stopline.wrapTools(task, { exportReport: { tool: exportReport, stop: exportStop } }),
@@ -95,7 +113,7 @@ say("stopped", { ui: stopped });
 // The next turn: the history repaired from the ledger (waiting for the Stop to settle), then the model is asked.
 const ui = await repairToolResults(stopped, { client, taskId: task.id, waitMs: 20_000 });
 const modelMessages = await convertToModelMessages(ui as never);
-const fromModel = await repairToolResults(await convertToModelMessages(stopped as never) as never[], { client, taskId: task.id });
+const fromModel = await repairToolResults((await convertToModelMessages(stopped as never)) as never[], { client, taskId: task.id });
 const next = new Mock({ provider: "mock", modelId: "next", doStream: async () => step({ text: "It stopped partway." }) });
 const answer = streamText({ model: next as never, messages: [...(modelMessages as never[]), { role: "user", content: "did my export finish?" }] });
 await answer.text;

@@ -24,7 +24,11 @@ const say = (message: Record<string, unknown>) => console.log(JSON.stringify({ .
 let tools: ToolDefinition<any, any>[];
 if (mode === "count") {
   const wait: ToolDefinition<unknown, null> = {
-    name: "test.wait", kind: "local_worker", risk: "low", commitsEffect: false, mechanism: "abort_signal",
+    name: "test.wait",
+    kind: "local_worker",
+    risk: "low",
+    commitsEffect: false,
+    mechanism: "abort_signal",
     run: (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })),
   };
   tools = [slowCountTool(), wait];
@@ -47,8 +51,14 @@ process.once("SIGTERM", () => {
 
 const client = new StoplineClient({ baseUrl: apiUrl, token, retry: { baseDelayMs: 50, maxDelayMs: 500 } });
 const done = runWorker({
-  client, tools, workerId, concurrency: 4, pollMs: 100, signal: stop.signal,
-  leaseMs: Number(process.env.SDK_WORKER_LEASE_MS ?? 1_500), heartbeatMs: 300,
+  client,
+  tools,
+  workerId,
+  concurrency: 4,
+  pollMs: 100,
+  signal: stop.signal,
+  leaseMs: Number(process.env.SDK_WORKER_LEASE_MS ?? 1_500),
+  heartbeatMs: 300,
   onEvent: (e) => {
     if (e.type === "claimed") say({ event: "claimed", workItemId: e.workItem.id, toolName: e.workItem.toolName });
     else if (e.type === "stop_requested") say({ event: "stop_requested", workItemId: e.workItemId, at: Date.now() });

@@ -43,7 +43,11 @@ export async function startSdkTestServer(): Promise<SdkTestServer> {
   };
   const retry = { baseDelayMs: 50, maxDelayMs: 500 };
   return {
-    t, http, service, engine, tokens,
+    t,
+    http,
+    service,
+    engine,
+    tokens,
     agent: new StoplineClient({ baseUrl: http.url, token: tokens.agent, retry }),
     worker: new StoplineClient({ baseUrl: http.url, token: tokens.worker, retry }),
     async close() {

@@ -26,7 +26,8 @@ import { z } from "zod";
 /** The JSON-RPC error code this server answers a cancelled request with (LSP's RequestCancelled). */
 export const REQUEST_CANCELLED = -32800;
 
-const witness = (fact: string, detail: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ witness: fact, at: Date.now(), ...detail })}\n`);
+const witness = (fact: string, detail: Record<string, unknown> = {}) =>
+  process.stderr.write(`${JSON.stringify({ witness: fact, at: Date.now(), ...detail })}\n`);
 
 export function createDemoMcpServer(send: (message: unknown) => Promise<void>) {
   const server = new McpServer({ name: "stopline-demo", version: "0.1.0" });
@@ -48,10 +49,14 @@ export function createDemoMcpServer(send: (message: unknown) => Promise<void>) {
       const requestId = extra.requestId;
       witness("started", { requestId, steps, delayMs, onCancel, traceparent: extra._meta?.traceparent ?? null }); // the caller's trace context
       let cancelledAt: number | null = null;
-      extra.signal.addEventListener("abort", () => {
-        cancelledAt = Date.now();
-        witness("cancel_received", { requestId, reason: String(extra.signal.reason ?? "") });
-      }, { once: true });
+      extra.signal.addEventListener(
+        "abort",
+        () => {
+          cancelledAt = Date.now();
+          witness("cancel_received", { requestId, reason: String(extra.signal.reason ?? "") });
+        },
+        { once: true },
+      );
 
       let counted = 0;
       while (counted < steps) {
@@ -59,7 +64,15 @@ export function createDemoMcpServer(send: (message: unknown) => Promise<void>) {
         if (extra.signal.aborted && onCancel === "stop") {
           witness("stopped", { requestId, counted, total: steps });
           // The SDK will not send an answer for a cancelled request: send it ourselves (see the header).
-          await send({ jsonrpc: "2.0", id: requestId, error: { code: REQUEST_CANCELLED, message: `request cancelled after ${counted} of ${steps} steps`, data: { cancelled: true, counted, total: steps } } });
+          await send({
+            jsonrpc: "2.0",
+            id: requestId,
+            error: {
+              code: REQUEST_CANCELLED,
+              message: `request cancelled after ${counted} of ${steps} steps`,
+              data: { cancelled: true, counted, total: steps },
+            },
+          });
           return { content: [{ type: "text", text: "cancelled" }], isError: true }; // dropped by the SDK
         }
         counted++;

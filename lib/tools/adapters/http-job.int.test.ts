@@ -19,7 +19,10 @@ import { httpJobTool, type HttpJobToolOptions } from "./http-job";
  * (what the job really did), the LEDGER, and the SUMMARY the user is shown.
  */
 
-const ENGINE = { verifyDelayMs: 50, settleTimeoutMs: 1_000, cancelAttempts: 3, cancelBackoffMs: 10, cancelTimeoutMs: 2_000 } satisfies Omit<EngineOptions, "registry">;
+const ENGINE = { verifyDelayMs: 50, settleTimeoutMs: 1_000, cancelAttempts: 3, cancelBackoffMs: 10, cancelTimeoutMs: 2_000 } satisfies Omit<
+  EngineOptions,
+  "registry"
+>;
 
 let t: TestDatabase;
 let jobs: JobServer;
@@ -58,17 +61,26 @@ function boot(tools: ToolDefinition<any, any>[]) {
   const engine = new CancellationEngine(t.database, { registry, ...ENGINE });
   engine.start(60_000); // maintenance passes are run by the tests themselves
   pool.start();
-  stops.push(() => pool.stop(), () => engine.stop());
+  stops.push(
+    () => pool.stop(),
+    () => engine.stop(),
+  );
   return { registry, pool, engine };
 }
 
 const newTask = (title: string) => createTask(t.database, { title, ownerId: "alice", riskLevel: "low" }, "agent:test");
 const schedule = (taskId: string, tool: ToolDefinition<any, any>, input: unknown) =>
-  scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input }, "agent:test");
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input },
+    "agent:test",
+  );
 const item = (id: string) => t.database.prisma.workItem.findUniqueOrThrow({ where: { id } });
-const events = (taskId: string, type?: string) => t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
+const events = (taskId: string, type?: string) =>
+  t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
 const reviews = (taskId: string) => t.database.prisma.reviewItem.findMany({ where: { taskId }, orderBy: { createdAt: "asc" } });
-const steps = async (taskId: string, action: string) => (await events(taskId, "cancellation.step")).filter((e) => (e.data as { action?: string }).action === action);
+const steps = async (taskId: string, action: string) =>
+  (await events(taskId, "cancellation.step")).filter((e) => (e.data as { action?: string }).action === action);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor<T>(probe: () => Promise<T> | T, what: string, timeoutMs = 5_000): Promise<NonNullable<T>> {
@@ -190,18 +202,24 @@ describe("HTTP job adapter: Stop against a real job service", () => {
     expect(await reviews(task.id)).toEqual([]);
     const s = await getCancellationSummary(t.database, task.id);
     expect(s.status).toBe("CANCELLED");
-    expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: tool.name, cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] }]);
+    expect(s.cancelled_tool_calls).toEqual([
+      { tool_call_id: child.correlationId, tool_name: tool.name, cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] },
+    ]);
     expect(s.user_message).toMatch(/One running step stopped\./);
   });
 
   it("written ahead: a job that holds a slot at the service declares it — the intent is in the ledger before the start, bound to the job's slot by the start's answer, released and verified after the Stop", async () => {
-    const slotOf = (job: { id: string; status: string }) => (job.status === "queued" || job.status === "in_progress" ? [{ type: "job_slot", handle: job.id }] : []);
+    const slotOf = (job: { id: string; status: string }) =>
+      job.status === "queued" || job.status === "in_progress" ? [{ type: "job_slot", handle: job.id }] : [];
     const tool = jobTool({
       resources: {
         kinds: ["job_slot"],
         holds: slotOf,
         cleanup: async () => {}, // the service frees a job's slot when the job ends (the cancel ended it)
-        verifyReleased: async (r) => { const j = jobs.job(r.handle); return !!j && slotOf(j).length === 0; },
+        verifyReleased: async (r) => {
+          const j = jobs.job(r.handle);
+          return !!j && slotOf(j).length === 0;
+        },
       },
     });
     const { engine } = boot([tool]);
@@ -217,7 +235,17 @@ describe("HTTP job adapter: Stop against a real job service", () => {
     expect([intent.state, intent.resourceId]).toEqual(["bound", resources[0].id]);
     expect((await getCancellationSummary(t.database, task.id)).status).toBe("CANCELLED");
     // what inspect() tells the engine about a call whose answer was lost: what the job holds now
-    expect(await tool.inspect!({ workItemId: child.id, taskId: task.id, toolCallId: child.correlationId, idempotencyKey: child.idempotencyKey, operationId: jobId, providerRef: jobId, input: {} })).toMatchObject({ holds: [] });
+    expect(
+      await tool.inspect!({
+        workItemId: child.id,
+        taskId: task.id,
+        toolCallId: child.correlationId,
+        idempotencyKey: child.idempotencyKey,
+        operationId: jobId,
+        providerRef: jobId,
+        input: {},
+      }),
+    ).toMatchObject({ holds: [] });
   });
 
   it("cancel honoured with the rows written so far kept by the service → PARTIAL_RESULT when the tool vouches the rows are a complete subset", async () => {
@@ -264,7 +292,9 @@ describe("HTTP job adapter: Stop against a real job service", () => {
     const s = await getCancellationSummary(t.database, task.id);
     expect(s.status).not.toBe("CANCELLED");
     expect(s.cancelled_tool_calls).toEqual([]);
-    expect(s.uncertain_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: tool.name, status: "uncertain", reconcile_deadline: row.reconcileDeadline!.toISOString() }]);
+    expect(s.uncertain_tool_calls).toEqual([
+      { tool_call_id: child.correlationId, tool_name: tool.name, status: "uncertain", reconcile_deadline: row.reconcileDeadline!.toISOString() },
+    ]);
     expect(s.user_message).toMatch(/not yet confirmed/);
   });
 
@@ -273,7 +303,15 @@ describe("HTTP job adapter: Stop against a real job service", () => {
     const { engine } = boot([tool]);
     const { task, child, jobId } = await runningJob(tool, "repeat the cancel");
     await stop(engine, task.id);
-    const ref = { workItemId: child.id, taskId: task.id, toolCallId: child.correlationId, idempotencyKey: child.idempotencyKey, operationId: jobId, providerRef: jobId, input: null };
+    const ref = {
+      workItemId: child.id,
+      taskId: task.id,
+      toolCallId: child.correlationId,
+      idempotencyKey: child.idempotencyKey,
+      operationId: jobId,
+      providerRef: jobId,
+      input: null,
+    };
     await tool.cancel!(ref);
     await tool.cancel!(ref);
     expect(jobs.count("job.cancelled", jobId)).toBe(1);

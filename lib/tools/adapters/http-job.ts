@@ -123,11 +123,13 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
   // id reached us but not the ledger (ctx.submitted() refused after a Stop raced with the start).
   const known = new Map<string, string>();
 
-  const headers = (extra: Record<string, string> = {}) => traceHeaders({ // the call's (or the Stop step's) traceparent
-    accept: "application/json",
-    ...(typeof o.headers === "function" ? o.headers() : o.headers ?? {}),
-    ...extra,
-  });
+  const headers = (extra: Record<string, string> = {}) =>
+    traceHeaders({
+      // the call's (or the Stop step's) traceparent
+      accept: "application/json",
+      ...(typeof o.headers === "function" ? o.headers() : (o.headers ?? {})),
+      ...extra,
+    });
 
   /** One HTTP request with a timeout (and the caller's signal, if any); answers status and parsed JSON. */
   async function request(method: "GET" | "POST", url: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
@@ -151,7 +153,8 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
 
   const parseJob = (json: unknown, what: string): JobDocument => {
     const parsed = JobDocument.safeParse(json);
-    if (!parsed.success) throw new Error(`${what}: the service answered something that is not a job document (${parsed.error.issues[0]?.message ?? "invalid"})`);
+    if (!parsed.success)
+      throw new Error(`${what}: the service answered something that is not a job document (${parsed.error.issues[0]?.message ?? "invalid"})`);
     return parsed.data;
   };
 
@@ -192,7 +195,10 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
       await ctx.checkpoint();
       // The start request is deliberately NOT tied to ctx.signal: once it left, its answer (the job id) is what
       // lets Stopline cancel and inspect the job. A Stop during it is handled right after, from the recorded id.
-      const started = await request("POST", o.startUrl, { body: o.body ? o.body(input) : (input ?? {}), headers: traceHeaders({ "Idempotency-Key": ctx.idempotencyKey }, ctx.traceparent) });
+      const started = await request("POST", o.startUrl, {
+        body: o.body ? o.body(input) : (input ?? {}),
+        headers: traceHeaders({ "Idempotency-Key": ctx.idempotencyKey }, ctx.traceparent),
+      });
       if (!started.ok) throw new Error(`${o.name}: the start endpoint answered ${started.status}: ${started.text.slice(0, 500)}`);
       let job = parseJob(started.json, `${o.name}: start`);
       known.set(ctx.idempotencyKey, job.id);
@@ -212,7 +218,8 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
           failures = 0;
         } catch (error) {
           if (ctx.signal.aborted) throw ctx.signal.reason;
-          if (++failures >= o.pollFailuresTolerated) throw new Error(`${o.name}: job ${job.id}: ${failures} status polls in a row failed; last: ${(error as Error).message}`);
+          if (++failures >= o.pollFailuresTolerated)
+            throw new Error(`${o.name}: job ${job.id}: ${failures} status polls in a row failed; last: ${(error as Error).message}`);
         }
       }
     },
@@ -220,7 +227,9 @@ export function httpJobTool<I = unknown>(options: HttpJobToolOptions<I>): ToolDe
     async cancel(ref) {
       const job = await jobIdOf(ref);
       if (job.id === null) throw new Error(`cannot address the cancel: ${job.reason}`);
-      const res = await request("POST", urlOf(o.cancelUrl, { id: job.id, idempotencyKey: ref.idempotencyKey }), { headers: { "Idempotency-Key": `${ref.idempotencyKey}:cancel` } });
+      const res = await request("POST", urlOf(o.cancelUrl, { id: job.id, idempotencyKey: ref.idempotencyKey }), {
+        headers: { "Idempotency-Key": `${ref.idempotencyKey}:cancel` },
+      });
       // 409: nothing left to cancel (already finished) — an answer, not a failure; inspect() says how it ended.
       if (res.ok || res.status === 409) return;
       throw new Error(`the cancel endpoint answered ${res.status}: ${res.text.slice(0, 200)}`);
@@ -269,8 +278,7 @@ export function urlOf(url: JobUrl, job: JobRef): string {
   return url.replaceAll("{id}", encodeURIComponent(job.id)).replaceAll("{idempotencyKey}", encodeURIComponent(job.idempotencyKey));
 }
 
-const hasContent = (v: unknown) =>
-  v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0) && !(typeof v === "string" && v.length === 0);
+const hasContent = (v: unknown) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0) && !(typeof v === "string" && v.length === 0);
 
 const stringify = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v)).slice(0, 500);
 

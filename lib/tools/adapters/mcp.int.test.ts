@@ -35,7 +35,10 @@ const EVERYTHING = path.join(ROOT, "node_modules/.bin/mcp-server-everything");
 // How long after the cancel an answer still counts as its confirmation: the adapter's default (a loaded machine
 // answered after 600 ms, and the child was then rightly reported "cancel sent, not confirmed").
 const GRACE_MS = 2_000;
-const ENGINE = { verifyDelayMs: 50, settleTimeoutMs: 1_000, cancelAttempts: 3, cancelBackoffMs: 10, cancelTimeoutMs: 5_000 } satisfies Omit<EngineOptions, "registry">;
+const ENGINE = { verifyDelayMs: 50, settleTimeoutMs: 1_000, cancelAttempts: 3, cancelBackoffMs: 10, cancelTimeoutMs: 5_000 } satisfies Omit<
+  EngineOptions,
+  "registry"
+>;
 
 let demo: McpToolSet;
 let everything: McpToolSet;
@@ -44,11 +47,15 @@ const demoWitness: { witness: string; requestId?: number; counted?: number; afte
 beforeAll(async () => {
   [demo, everything] = await Promise.all([
     connectMcpTools({
-      prefix: "demo", confirmGraceMs: GRACE_MS,
+      prefix: "demo",
+      confirmGraceMs: GRACE_MS,
       transport: { stdio: { command: process.execPath, args: ["--import", "tsx", DEMO_SERVER], cwd: ROOT, stderr: "pipe" } },
     }),
     connectMcpTools({
-      prefix: "everything", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, commitsEffect: true,
+      prefix: "everything",
+      tools: ["trigger-long-running-operation"],
+      confirmGraceMs: GRACE_MS,
+      commitsEffect: true,
       transport: { stdio: { command: EVERYTHING, args: ["stdio"], cwd: ROOT, stderr: "ignore" } },
     }),
   ]);
@@ -85,18 +92,28 @@ function boot(tools: ToolDefinition<any, any>[]) {
   const engine = new CancellationEngine(t.database, { registry, ...ENGINE });
   engine.start(60_000); // maintenance passes are run by the tests themselves
   pool.start();
-  stops.push(() => pool.stop(), () => engine.stop());
+  stops.push(
+    () => pool.stop(),
+    () => engine.stop(),
+  );
   return { engine };
 }
 
 const newTask = (title: string) => createTask(t.database, { title, ownerId: "alice", riskLevel: "low" }, "agent:test");
 const schedule = (taskId: string, tool: ToolDefinition<any, any>, input: unknown) =>
-  scheduleWorkItem(t.database, { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input }, "agent:test");
+  scheduleWorkItem(
+    t.database,
+    { taskId, kind: tool.kind, toolName: tool.name, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, intentVersion: 1, input },
+    "agent:test",
+  );
 const item = (id: string) => t.database.prisma.workItem.findUniqueOrThrow({ where: { id } });
-const events = (taskId: string, type?: string) => t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
+const events = (taskId: string, type?: string) =>
+  t.database.prisma.ledgerEvent.findMany({ where: { taskId, ...(type ? { type } : {}) }, orderBy: { seq: "asc" } });
 const reviews = (taskId: string) => t.database.prisma.reviewItem.findMany({ where: { taskId }, orderBy: { createdAt: "asc" } });
 const reconcileSteps = async (taskId: string, workItemId: string) =>
-  (await events(taskId, "cancellation.step")).filter((e) => e.workItemId === workItemId && (e.data as { action?: string }).action === "reconcile").map((e) => e.reason);
+  (await events(taskId, "cancellation.step"))
+    .filter((e) => e.workItemId === workItemId && (e.data as { action?: string }).action === "reconcile")
+    .map((e) => e.reason);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor<T>(probe: () => Promise<T> | T, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
@@ -119,9 +136,15 @@ async function stop(engine: CancellationEngine, taskId: string) {
 
 describe("MCP adapter: contract from the server's tools", () => {
   it("annotations decide commitsEffect and risk; every tool registers as provider_cancel with cancel() and inspect()", () => {
-    expect(contractFromAnnotations({ name: "a", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual({ commitsEffect: false, risk: "low" });
+    expect(contractFromAnnotations({ name: "a", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual({
+      commitsEffect: false,
+      risk: "low",
+    });
     expect(contractFromAnnotations({ name: "b", inputSchema: { type: "object" } })).toEqual({ commitsEffect: true, risk: "high" });
-    expect(contractFromAnnotations({ name: "c", inputSchema: { type: "object" }, annotations: { readOnlyHint: false, destructiveHint: false } })).toEqual({ commitsEffect: true, risk: "low" });
+    expect(contractFromAnnotations({ name: "c", inputSchema: { type: "object" }, annotations: { readOnlyHint: false, destructiveHint: false } })).toEqual({
+      commitsEffect: true,
+      risk: "low",
+    });
     expect(countSlowly()).toMatchObject({ kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: false, risk: "low" });
     expect(longRunning()).toMatchObject({ kind: "remote_tool", mechanism: "provider_cancel", commitsEffect: true, risk: "low" }); // the override
     for (const tool of [countSlowly(), longRunning()]) expect(contractProblems(tool as ToolDefinition)).toEqual([]);
@@ -130,15 +153,34 @@ describe("MCP adapter: contract from the server's tools", () => {
 
   it("outcomeOf never turns silence into a stop", () => {
     const base: McpCallObservation = {
-      workItemId: "w", callId: "w:1", tool: "x", requestId: 1, sentAt: 1_000, notSent: null, lastProgress: null, progressCount: 0,
-      cancelSentAt: 2_000, cancelReason: "stop", cancelSendError: null, progressAfterCancel: 0, answer: null, connectionClosedAt: null, cancelKind: "notification", era: "legacy", task: null,
+      workItemId: "w",
+      callId: "w:1",
+      tool: "x",
+      requestId: 1,
+      sentAt: 1_000,
+      notSent: null,
+      lastProgress: null,
+      progressCount: 0,
+      cancelSentAt: 2_000,
+      cancelReason: "stop",
+      cancelSendError: null,
+      progressAfterCancel: 0,
+      answer: null,
+      connectionClosedAt: null,
+      cancelKind: "notification",
+      era: "legacy",
+      task: null,
     };
     expect(outcomeOf(base, 500, 10_000)).toMatchObject({ status: "unknown", reason: expect.stringMatching(/^cancellation sent but not confirmed/) });
     expect(outcomeOf({ ...base, cancelSentAt: null }, 500, 10_000)).toEqual({ status: "running" });
     expect(outcomeOf({ ...base, progressAfterCancel: 2, lastProgress: { progress: 3, at: 9_900 } }, 500, 10_000)).toEqual({ status: "running" });
     expect(outcomeOf({ ...base, progressAfterCancel: 2, lastProgress: { progress: 3, at: 3_000 } }, 500, 10_000).status).toBe("unknown");
-    expect(outcomeOf({ ...base, answer: { at: 2_100, afterCancel: true, kind: "error", error: { code: REQUEST_CANCELLED, message: "cancelled" } } }, 500)).toEqual({ status: "not_committed" });
-    expect(outcomeOf({ ...base, answer: { at: 2_100, afterCancel: true, kind: "result", isError: false, result: { content: [] } } }, 500).status).toBe("committed");
+    expect(
+      outcomeOf({ ...base, answer: { at: 2_100, afterCancel: true, kind: "error", error: { code: REQUEST_CANCELLED, message: "cancelled" } } }, 500),
+    ).toEqual({ status: "not_committed" });
+    expect(outcomeOf({ ...base, answer: { at: 2_100, afterCancel: true, kind: "result", isError: false, result: { content: [] } } }, 500).status).toBe(
+      "committed",
+    );
     expect(outcomeOf({ ...base, connectionClosedAt: 2_500 }, 500).status).toBe("unknown");
   });
 });
@@ -175,7 +217,9 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     // summary
     const s = await getCancellationSummary(t.database, task.id);
     expect(s.status).toBe("CANCELLED");
-    expect(s.cancelled_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "demo.count_slowly", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] }]);
+    expect(s.cancelled_tool_calls).toEqual([
+      { tool_call_id: child.correlationId, tool_name: "demo.count_slowly", cancellation_status: "CANCELLED", partial_result: null, orphaned_resources: [] },
+    ]);
     expect(s.uncertain_tool_calls).toEqual([]);
     expect(s.user_message).toMatch(/One running step stopped\./);
   });
@@ -211,9 +255,13 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     // ledger: uncertain, with the reason, and a person asked to resolve it
     const row = await item(child.id);
     expect(row.status).toBe("uncertain");
-    expect((await reconcileSteps(task.id, child.id)).at(-1)).toMatch(/the service says: unknown \(cancellation sent but not confirmed: .*progress continued \d+ time\(s\) after the cancel .*15\/15.*without a result\)/);
+    expect((await reconcileSteps(task.id, child.id)).at(-1)).toMatch(
+      /the service says: unknown \(cancellation sent but not confirmed: .*progress continued \d+ time\(s\) after the cancel .*15\/15.*without a result\)/,
+    );
     const open = await reviews(task.id);
-    expect(open.map((r) => ({ kind: r.kind, workItemId: r.workItemId, status: r.status }))).toEqual([{ kind: "resolve_uncertain", workItemId: child.id, status: "open" }]);
+    expect(open.map((r) => ({ kind: r.kind, workItemId: r.workItemId, status: r.status }))).toEqual([
+      { kind: "resolve_uncertain", workItemId: child.id, status: "open" },
+    ]);
     expect(open[0].subject).toMatch(/cancellation sent but not confirmed/);
     expect((await events(task.id)).filter((e) => e.workItemId === child.id && e.toState === "cancelled")).toEqual([]);
 
@@ -222,7 +270,14 @@ describe("MCP adapter: Stop against real servers over stdio", () => {
     expect(s.status).toBe("PARTIALLY_CANCELLED");
     expect(s.cancelled_tool_calls).toEqual([]);
     expect(s.completed_tool_calls).toEqual([]);
-    expect(s.uncertain_tool_calls).toEqual([{ tool_call_id: child.correlationId, tool_name: "everything.trigger-long-running-operation", status: "uncertain", reconcile_deadline: row.reconcileDeadline!.toISOString() }]);
+    expect(s.uncertain_tool_calls).toEqual([
+      {
+        tool_call_id: child.correlationId,
+        tool_name: "everything.trigger-long-running-operation",
+        status: "uncertain",
+        reconcile_deadline: row.reconcileDeadline!.toISOString(),
+      },
+    ]);
     expect(s.user_message).toMatch(/not yet confirmed/);
     expect(s.user_message).not.toMatch(/stopped\./);
   });
@@ -299,7 +354,13 @@ describe("MCP adapter: Streamable HTTP", () => {
       proc!.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${out}`)));
     });
     // as above: a server one does not trust (effects assumed), so the unconfirmed cancel is an effect nobody confirmed
-    remote = await connectMcpTools({ prefix: "remote", tools: ["trigger-long-running-operation"], confirmGraceMs: GRACE_MS, commitsEffect: true, transport: { url: `http://127.0.0.1:${port}/mcp` } });
+    remote = await connectMcpTools({
+      prefix: "remote",
+      tools: ["trigger-long-running-operation"],
+      confirmGraceMs: GRACE_MS,
+      commitsEffect: true,
+      transport: { url: `http://127.0.0.1:${port}/mcp` },
+    });
     const tool = remote.tools[0];
     expect(tool.name).toBe("remote.trigger-long-running-operation");
     const { engine } = boot([tool]);

@@ -136,9 +136,20 @@ export interface McpInspectVia {
   resources?: readonly string[];
 }
 
-const holdsSchema = z.array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) })).max(100).optional();
+const holdsSchema = z
+  .array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) }))
+  .max(100)
+  .optional();
 const InspectAnswerSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), description: z.string().optional(), result: z.unknown().optional(), holds: holdsSchema }),
+  z.object({
+    status: z.literal("committed"),
+    externalRecordId: z.string().nullish(),
+    externalVersion: z.string().nullish(),
+    currentVersion: z.string().nullish(),
+    description: z.string().optional(),
+    result: z.unknown().optional(),
+    holds: holdsSchema,
+  }),
   z.object({ status: z.literal("not_committed"), holds: holdsSchema }),
   z.object({ status: z.literal("running"), holds: holdsSchema }),
   z.object({ status: z.literal("unknown"), reason: z.string(), holds: holdsSchema }),
@@ -179,7 +190,16 @@ export interface McpCallObservation {
   /** The protocol era of the connection that carried the call. */
   era: "legacy" | "modern" | null;
   /** Tasks extension: the task the server created for this call, as last observed by tasks/get. */
-  task: { taskId: string; status: string; statusMessage?: string; pollIntervalMs?: number; observedAt: number; result?: CallToolResult; error?: unknown; cancelAckAt: number | null } | null;
+  task: {
+    taskId: string;
+    status: string;
+    statusMessage?: string;
+    pollIntervalMs?: number;
+    observedAt: number;
+    result?: CallToolResult;
+    error?: unknown;
+    cancelAckAt: number | null;
+  } | null;
 }
 
 export type McpCallInput = Record<string, unknown> | undefined;
@@ -248,12 +268,24 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
   observer.era = era ?? null;
   const tasksSupported = !!(client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[TASKS_EXTENSION];
   const getTask = async (taskId: string, signal?: AbortSignal) => {
-    const answer = (await client.request({ method: "tasks/get", params: { taskId } } as never, TaskSchema as never, { signal, timeout: 10_000 } as never)) as z.infer<typeof TaskSchema>;
+    const answer = (await client.request(
+      { method: "tasks/get", params: { taskId } } as never,
+      TaskSchema as never,
+      { signal, timeout: 10_000 } as never,
+    )) as z.infer<typeof TaskSchema>;
     return answer;
   };
   const observeTask = async (call: OpenCall, signal?: AbortSignal) => {
     const t = await getTask(call.task!.taskId, signal);
-    call.task = { ...call.task!, status: t.status, statusMessage: t.statusMessage, pollIntervalMs: t.pollIntervalMs ?? call.task!.pollIntervalMs, observedAt: Date.now(), result: t.result as CallToolResult | undefined, error: t.error };
+    call.task = {
+      ...call.task!,
+      status: t.status,
+      statusMessage: t.statusMessage,
+      pollIntervalMs: t.pollIntervalMs ?? call.task!.pollIntervalMs,
+      observedAt: Date.now(),
+      result: t.result as CallToolResult | undefined,
+      error: t.error,
+    };
     return call.task;
   };
 
@@ -281,12 +313,23 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         throw new Error(`tasks/get for task ${call.task!.taskId} failed: ${(error as Error).message}`);
       });
       if (t.status === "completed") {
-        call.answer = { at: Date.now(), afterCancel: call.cancelSentAt !== null, kind: "result", result: t.result ?? { content: [] }, isError: t.result?.isError === true };
+        call.answer = {
+          at: Date.now(),
+          afterCancel: call.cancelSentAt !== null,
+          kind: "result",
+          result: t.result ?? { content: [] },
+          isError: t.result?.isError === true,
+        };
         return t.result ?? { content: [] };
       }
       if (t.status === "failed" || t.status === "cancelled") {
         const error = (t.error ?? {}) as { code?: number; message?: string };
-        call.answer = { at: Date.now(), afterCancel: call.cancelSentAt !== null, kind: "error", error: { code: error.code ?? -32603, message: error.message ?? `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}` } };
+        call.answer = {
+          at: Date.now(),
+          afterCancel: call.cancelSentAt !== null,
+          kind: "error",
+          error: { code: error.code ?? -32603, message: error.message ?? `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}` },
+        };
         throw new Error(`the server's task ${t.taskId} ended ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}`);
       }
       await new Promise<void>((resolve) => {
@@ -309,7 +352,11 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     call.cancelSentAt = Date.now();
     call.cancelKind = "tasks_cancel";
     try {
-      await client.request({ method: "tasks/cancel", params: { taskId: call.task.taskId } } as never, z.object({}).loose() as never, { timeout: 10_000 } as never);
+      await client.request(
+        { method: "tasks/cancel", params: { taskId: call.task.taskId } } as never,
+        z.object({}).loose() as never,
+        { timeout: 10_000 } as never,
+      );
       call.task.cancelAckAt = Date.now();
     } catch (error) {
       call.cancelSendError = `tasks/cancel failed: ${(error as Error).message}`;
@@ -323,7 +370,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     try {
       let answer: unknown;
       if (via.tool) {
-        const result = (await client.callTool({ name: via.tool, arguments: fillValues(via.arguments ?? {}, fill) as Record<string, unknown> }, { timeout: 10_000 })) as CallToolResult;
+        const result = (await client.callTool(
+          { name: via.tool, arguments: fillValues(via.arguments ?? {}, fill) as Record<string, unknown> },
+          { timeout: 10_000 },
+        )) as CallToolResult;
         if (result.isError) return { status: "unknown", reason: `${observed}; ${how} answered with an error: ${textOf(result)}` };
         answer = result.structuredContent ?? JSON.parse(textOf(result));
       } else {
@@ -333,7 +383,8 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         answer = JSON.parse(first.text);
       }
       const parsed = InspectAnswerSchema.safeParse(answer);
-      if (!parsed.success) return { status: "unknown", reason: `${observed}; ${how} answered something that is not an outcome: ${JSON.stringify(answer).slice(0, 200)}` };
+      if (!parsed.success)
+        return { status: "unknown", reason: `${observed}; ${how} answered something that is not an outcome: ${JSON.stringify(answer).slice(0, 200)}` };
       return parsed.data as InspectOutcome;
     } catch (error) {
       const code = (error as { code?: number }).code;
@@ -386,7 +437,13 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const stopOnRunSignal = () => controller.abort(ctx.signal.reason);
         ctx.signal.addEventListener("abort", stopOnRunSignal, { once: true });
         // The server's progress is the call's progress in the chat and the console (coalesced by the runner).
-        const unsubscribeProgress = observer.onProgress(ctx.workItemId, (p) => void ctx.reportProgress({ done: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }).catch(() => {}));
+        const unsubscribeProgress = observer.onProgress(
+          ctx.workItemId,
+          (p) =>
+            void ctx
+              .reportProgress({ done: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) })
+              .catch(() => {}),
+        );
         try {
           let result: CallToolResult;
           try {
@@ -415,9 +472,18 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
             // (a result: it completed); without one, whatever the server still does has no effect to confirm — stopped.
             await observer.cancelDelivered(call, 2_000);
             if (call.task) await cancelTask(call);
-            if (call.sentAt !== null && call.cancelKind !== "stream_closed") await observer.waitForAnswer(call, (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs);
+            if (call.sentAt !== null && call.cancelKind !== "stream_closed")
+              await observer.waitForAnswer(call, (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs);
             if (call.answer?.kind === "result" && !call.answer.isError) return call.answer.result;
-            const how = call.answer ? "the server answered the cancelled request with an error" : call.cancelKind === "stream_closed" ? "its response stream was closed" : call.cancelKind === "tasks_cancel" ? "tasks/cancel was sent" : call.sentAt === null ? "it was never sent" : "notifications/cancelled was sent";
+            const how = call.answer
+              ? "the server answered the cancelled request with an error"
+              : call.cancelKind === "stream_closed"
+                ? "its response stream was closed"
+                : call.cancelKind === "tasks_cancel"
+                  ? "tasks/cancel was sent"
+                  : call.sentAt === null
+                    ? "it was never sent"
+                    : "notifications/cancelled was sent";
             throw new StoppedError(`${where} was stopped (${how}); it has no effect, so nothing is left to confirm`);
           }
           if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -430,7 +496,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
 
       async cancel(ref) {
         const call = observer.find(ref);
-        if (!call) throw new Error(`no call of work item ${ref.workItemId} is known on this process's connection to ${where}; an MCP cancellation can only travel on the connection that carried the request`);
+        if (!call)
+          throw new Error(
+            `no call of work item ${ref.workItemId} is known on this process's connection to ${where}; an MCP cancellation can only travel on the connection that carried the request`,
+          );
         if (call.notSent !== null || call.answer !== null) return; // nothing left to cancel
         if (call.connectionClosedAt !== null) throw new Error(`the connection to ${where} closed before it answered; the cancellation cannot be sent`);
         if (call.task) {
@@ -449,7 +518,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
         const call = observer.find(ref);
         if (!call) {
           if (via?.tool || via?.resource) return askServer(via, ref, where, "this process has no record of the call");
-          return { status: "unknown", reason: `this process has no record of the call (MCP offers no way to ask ${where} about an earlier call; it can only be observed on the connection that carried it)` };
+          return {
+            status: "unknown",
+            reason: `this process has no record of the call (MCP offers no way to ask ${where} about an earlier call; it can only be observed on the connection that carried it)`,
+          };
         }
         if (call.task && call.answer === null) {
           // tasks/cancel was only acknowledged: ask again, until a terminal status or the grace period ends.
@@ -459,7 +531,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
               const t = await observeTask(call);
               if (t.status === "completed" || t.status === "failed" || t.status === "cancelled") break;
             } catch (error) {
-              return { status: "unknown", reason: `tasks/get for task ${call.task.taskId} failed: ${(error as Error).message}${call.cancelSentAt !== null ? " (cancel sent, not confirmed)" : ""}` };
+              return {
+                status: "unknown",
+                reason: `tasks/get for task ${call.task.taskId} failed: ${(error as Error).message}${call.cancelSentAt !== null ? " (cancel sent, not confirmed)" : ""}`,
+              };
             }
             if (Date.now() >= until) break;
             await new Promise((r) => setTimeout(r, Math.min(call.task!.pollIntervalMs ?? 200, 500)));
@@ -500,7 +575,10 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
     onProgress: (workItemId, listener) => observer.onProgress(workItemId, listener),
     stderr,
     capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
-    request: (method, params) => client.request({ method, ...(params ? { params } : {}) } as never, z.object({}).loose() as never, { timeout: 30_000 } as never) as Promise<Record<string, unknown>>,
+    request: (method, params) =>
+      client.request({ method, ...(params ? { params } : {}) } as never, z.object({}).loose() as never, { timeout: 30_000 } as never) as Promise<
+        Record<string, unknown>
+      >,
     close: () => client.close(),
   };
 }
@@ -508,25 +586,38 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
 /** The table in the header, as code: what the observation of one call allows Stopline to say. */
 export function outcomeOf(call: McpCallObservation, graceMs: number, now = Date.now()): InspectOutcome {
   if (call.answer?.kind === "result" && !call.answer.isError) {
-    return { status: "committed", result: call.answer.result, description: `${call.tool} answered with a result${call.answer.afterCancel ? " after the cancellation was sent" : ""}` };
+    return {
+      status: "committed",
+      result: call.answer.result,
+      description: `${call.tool} answered with a result${call.answer.afterCancel ? " after the cancellation was sent" : ""}`,
+    };
   }
   if (call.answer) return { status: "not_committed" };
   if (call.notSent !== null) return { status: "not_committed" };
   if (call.connectionClosedAt !== null) {
-    return { status: "unknown", reason: `the connection closed before the server answered${call.cancelSentAt !== null ? " (cancellation sent but not confirmed)" : ""}` };
+    return {
+      status: "unknown",
+      reason: `the connection closed before the server answered${call.cancelSentAt !== null ? " (cancellation sent but not confirmed)" : ""}`,
+    };
   }
   if (call.cancelSentAt === null) return { status: "running" };
   const progressing = call.progressAfterCancel > 0 && call.lastProgress !== null && now - call.lastProgress.at < graceMs;
   if (progressing) return { status: "running" };
   const sent = new Date(call.cancelSentAt).toISOString();
   if (call.cancelKind === "stream_closed") {
-    return { status: "unknown", reason: `cancellation sent but not confirmed: the call's response stream was closed at ${sent} (2026-07-28: closing the stream is the cancellation; the server sends nothing back)` };
+    return {
+      status: "unknown",
+      reason: `cancellation sent but not confirmed: the call's response stream was closed at ${sent} (2026-07-28: closing the stream is the cancellation; the server sends nothing back)`,
+    };
   }
   const after =
     call.progressAfterCancel > 0
       ? `; progress continued ${call.progressAfterCancel} time(s) after the cancel (last at ${new Date(call.lastProgress!.at).toISOString()}: ${call.lastProgress!.progress}${call.lastProgress!.total !== undefined ? `/${call.lastProgress!.total}` : ""}), then stopped without a result`
       : "; no progress since";
-  return { status: "unknown", reason: `cancellation sent but not confirmed: notifications/cancelled went out at ${sent} and the server has not answered the request${after}` };
+  return {
+    status: "unknown",
+    reason: `cancellation sent but not confirmed: notifications/cancelled went out at ${sent} and the server has not answered the request${after}`,
+  };
 }
 
 /** What a task's last observed status allows Stopline to say (tasks extension). */
@@ -539,20 +630,28 @@ export function taskOutcome(call: McpCallObservation): InspectOutcome {
   }
   if (t.status === "cancelled" || t.status === "failed") return { status: "not_committed" };
   if (call.cancelSentAt === null) return { status: "running" };
-  return { status: "unknown", reason: `cancel sent, not confirmed: tasks/cancel was acknowledged${t.cancelAckAt ? ` at ${new Date(t.cancelAckAt).toISOString()}` : ""} but task ${t.taskId} is still "${t.status}"${t.statusMessage ? ` (${t.statusMessage})` : ""} at ${new Date(t.observedAt).toISOString()}` };
+  return {
+    status: "unknown",
+    reason: `cancel sent, not confirmed: tasks/cancel was acknowledged${t.cancelAckAt ? ` at ${new Date(t.cancelAckAt).toISOString()}` : ""} but task ${t.taskId} is still "${t.status}"${t.statusMessage ? ` (${t.statusMessage})` : ""} at ${new Date(t.observedAt).toISOString()}`,
+  };
 }
 
-const TaskSchema = z.object({
-  taskId: z.string(),
-  status: z.string(),
-  statusMessage: z.string().optional(),
-  pollIntervalMs: z.number().optional(),
-  result: z.unknown().optional(),
-  error: z.unknown().optional(),
-}).loose();
+const TaskSchema = z
+  .object({
+    taskId: z.string(),
+    status: z.string(),
+    statusMessage: z.string().optional(),
+    pollIntervalMs: z.number().optional(),
+    result: z.unknown().optional(),
+    error: z.unknown().optional(),
+  })
+  .loose();
 
 const textOf = (result: CallToolResult) =>
-  (result.content ?? []).map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ").slice(0, 500) || "(no text)";
+  (result.content ?? [])
+    .map((c) => (c.type === "text" ? c.text : `[${c.type}]`))
+    .join(" ")
+    .slice(0, 500) || "(no text)";
 
 // ---- observation ---------------------------------------------------------------------------------
 
@@ -585,9 +684,23 @@ class CallObserver {
 
   open(workItemId: string, tool: string): OpenCall {
     const call: OpenCall = {
-      workItemId, callId: `${workItemId}:${++this.#next}`, tool, requestId: null, sentAt: null, notSent: null,
-      lastProgress: null, progressCount: 0, cancelSentAt: null, cancelReason: null, cancelSendError: null, progressAfterCancel: 0,
-      answer: null, connectionClosedAt: null, cancelKind: null, era: this.era, task: null,
+      workItemId,
+      callId: `${workItemId}:${++this.#next}`,
+      tool,
+      requestId: null,
+      sentAt: null,
+      notSent: null,
+      lastProgress: null,
+      progressCount: 0,
+      cancelSentAt: null,
+      cancelReason: null,
+      cancelSendError: null,
+      progressAfterCancel: 0,
+      answer: null,
+      connectionClosedAt: null,
+      cancelKind: null,
+      era: this.era,
+      task: null,
     };
     this.byWorkItem.delete(workItemId); // a re-run of the item replaces its earlier record
     this.byWorkItem.set(workItemId, call);
@@ -616,17 +729,22 @@ class CallObserver {
         call.sentAt = Date.now();
         this.#byRequestId.set(String(message.id), call);
         // 2026-07-28 over Streamable HTTP: the SDK cancels by aborting this request's stream (no message is sent).
-        options?.requestSignal?.addEventListener("abort", () => {
-          if (call.answer !== null || call.task) return;
-          call.cancelSentAt ??= Date.now();
-          call.cancelKind ??= "stream_closed";
-          call.cancelReason ??= String(options.requestSignal?.reason ?? "");
-          this.#changed();
-        }, { once: true });
+        options?.requestSignal?.addEventListener(
+          "abort",
+          () => {
+            if (call.answer !== null || call.task) return;
+            call.cancelSentAt ??= Date.now();
+            call.cancelKind ??= "stream_closed";
+            call.cancelReason ??= String(options.requestSignal?.reason ?? "");
+            this.#changed();
+          },
+          { once: true },
+        );
         return ({ error }) => {
           // On a per-request stream (2026-07-28 HTTP) the send lasts as long as the response stream: its end by our
           // own abort is the cancellation, not a failure to send (the server may well have started the call).
-          if (error !== undefined && call.answer === null && call.cancelKind !== "stream_closed") call.notSent ??= `the transport could not send the request: ${String(error)}`;
+          if (error !== undefined && call.answer === null && call.cancelKind !== "stream_closed")
+            call.notSent ??= `the transport could not send the request: ${String(error)}`;
           this.#changed();
         };
       }
@@ -656,7 +774,14 @@ class CallObserver {
       const raw = isJSONRPCResultResponse(message) ? (message.result as Record<string, unknown>) : null;
       if (call && call.answer === null && raw?.resultType === "task" && typeof raw.taskId === "string") {
         // Tasks extension: not an answer — a handle to follow with tasks/get.
-        call.task = { taskId: raw.taskId, status: String(raw.status ?? "working"), statusMessage: raw.statusMessage as string | undefined, pollIntervalMs: raw.pollIntervalMs as number | undefined, observedAt: now, cancelAckAt: null };
+        call.task = {
+          taskId: raw.taskId,
+          status: String(raw.status ?? "working"),
+          statusMessage: raw.statusMessage as string | undefined,
+          pollIntervalMs: raw.pollIntervalMs as number | undefined,
+          observedAt: now,
+          cancelAckAt: null,
+        };
         this.#changed();
         return;
       }
@@ -690,7 +815,8 @@ class CallObserver {
 
   closed() {
     const now = Date.now();
-    for (const call of this.byWorkItem.values()) if (call.answer === null && call.notSent === null && call.connectionClosedAt === null) call.connectionClosedAt = now;
+    for (const call of this.byWorkItem.values())
+      if (call.answer === null && call.notSent === null && call.connectionClosedAt === null) call.connectionClosedAt = now;
     this.#changed();
   }
 

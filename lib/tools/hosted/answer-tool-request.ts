@@ -11,6 +11,7 @@ export async function answerToolRequest(database: Database, input: { id: string;
   if (count) return { id: input.id, accepted: true };
   const request = await database.prisma.toolRequest.findUnique({ where: { id: input.id } });
   if (!request) throw new AppError(ErrorCode.notFound, `no tool request ${input.id}`);
-  if (request.claimedBy !== input.hostId) throw new AppError(ErrorCode.conflict, `tool request ${input.id} was not claimed by ${input.hostId}`, { claimedBy: request.claimedBy });
+  if (request.claimedBy !== input.hostId)
+    throw new AppError(ErrorCode.conflict, `tool request ${input.id} was not claimed by ${input.hostId}`, { claimedBy: request.claimedBy });
   return { id: input.id, accepted: false }; // answered already (a retried answer)
 }

@@ -34,12 +34,18 @@ export class HostedTools {
   refresh(): Promise<void> {
     return (this.#refreshing ??= (async () => {
       try {
-        const rows = await this.#database.prisma.toolHost.findMany({ where: { expiresAt: { gt: new Date() } }, select: { toolName: true, risk: true, capabilities: true } });
+        const rows = await this.#database.prisma.toolHost.findMany({
+          where: { expiresAt: { gt: new Date() } },
+          select: { toolName: true, risk: true, capabilities: true },
+        });
         const known = new Map<string, { risk: string; caps: HostedCapabilities }>();
         for (const row of rows) {
           const caps = row.capabilities as unknown as HostedCapabilities;
           const seen = known.get(row.toolName);
-          known.set(row.toolName, seen ? { risk: seen.risk, caps: { ...caps, actions: [...new Set([...seen.caps.actions, ...caps.actions])] } } : { risk: row.risk, caps });
+          known.set(
+            row.toolName,
+            seen ? { risk: seen.risk, caps: { ...caps, actions: [...new Set([...seen.caps.actions, ...caps.actions])] } } : { risk: row.risk, caps },
+          );
         }
         this.#known = known;
       } catch {
@@ -69,15 +75,20 @@ export class HostedTools {
     const ask = (action: HostedAction, payload: HostedPayload) => askToolHost(this.#database, name, action, payload, this.#answerTimeoutMs);
     const can = (action: HostedAction) => caps.actions.includes(action);
     return {
-      name, kind: caps.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool, risk: hosted.risk === RiskLevel.high ? RiskLevel.high : RiskLevel.low,
-      commitsEffect: caps.commitsEffect, mechanism: (Object.values(Mechanism) as string[]).includes(caps.mechanism) ? (caps.mechanism as Mechanism) : Mechanism.none,
+      name,
+      kind: caps.commitsEffect ? WorkItemKind.externalAction : WorkItemKind.remoteTool,
+      risk: hosted.risk === RiskLevel.high ? RiskLevel.high : RiskLevel.low,
+      commitsEffect: caps.commitsEffect,
+      mechanism: (Object.values(Mechanism) as string[]).includes(caps.mechanism) ? (caps.mechanism as Mechanism) : Mechanism.none,
       async run() {
         throw new Error(`${name} runs in the process that hosts it, not in this one`);
       },
       ...(can(HostedAction.inspect) ? { inspect: async (ref) => inspectOutcome(await ask(HostedAction.inspect, { ref })) } : {}),
       ...(can(HostedAction.cancel) ? { cancel: async (ref) => void (await ask(HostedAction.cancel, { ref })) } : {}),
       ...(can(HostedAction.rollback) ? { rollback: async (ref) => void (await ask(HostedAction.rollback, { ref })) } : {}),
-      ...(can(HostedAction.compensate) ? { compensate: async (effect, expectedVersion) => compensationResult(await ask(HostedAction.compensate, { effect, expectedVersion })) } : {}),
+      ...(can(HostedAction.compensate)
+        ? { compensate: async (effect, expectedVersion) => compensationResult(await ask(HostedAction.compensate, { effect, expectedVersion })) }
+        : {}),
     } satisfies ToolDefinition;
   }
 }
@@ -91,7 +102,9 @@ export function attachHostedTools(registry: ToolRegistry, database: Database): H
 
 /** Asks the tool's host and waits for its answer; throws its error, or after `timeoutMs` without one. */
 export async function askToolHost(database: Database, toolName: string, action: HostedAction, payload: HostedPayload, timeoutMs: number): Promise<unknown> {
-  const request = await database.prisma.toolRequest.create({ data: { toolName, action, payload: payload as never, expiresAt: new Date(Date.now() + timeoutMs) } });
+  const request = await database.prisma.toolRequest.create({
+    data: { toolName, action, payload: payload as never, expiresAt: new Date(Date.now() + timeoutMs) },
+  });
   for (let wait = 20; ; wait = Math.min(wait * 2, 200)) {
     const row = await database.prisma.toolRequest.findUniqueOrThrow({ where: { id: request.id }, select: { answer: true, answeredAt: true, claimedBy: true } });
     if (row.answeredAt) {
@@ -100,16 +113,32 @@ export async function askToolHost(database: Database, toolName: string, action: 
       return answer.value;
     }
     if (Date.now() >= request.expiresAt.getTime()) {
-      throw new Error(row.claimedBy ? `the process that hosts ${toolName} (${row.claimedBy}) did not answer ${action} within ${timeoutMs} ms` : `no process that hosts ${toolName} took the ${action} request within ${timeoutMs} ms`);
+      throw new Error(
+        row.claimedBy
+          ? `the process that hosts ${toolName} (${row.claimedBy}) did not answer ${action} within ${timeoutMs} ms`
+          : `no process that hosts ${toolName} took the ${action} request within ${timeoutMs} ms`,
+      );
     }
     await new Promise((r) => setTimeout(r, wait));
   }
 }
 
 /** Written ahead: what the service holds for the call now (contract.ts InspectOutcome.holds), kept through the host's answer. */
-const holds = z.array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) })).max(100).optional();
+const holds = z
+  .array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) }))
+  .max(100)
+  .optional();
 const InspectOutcomeSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("committed"), externalRecordId: z.string().nullish(), externalVersion: z.string().nullish(), currentVersion: z.string().nullish(), evidence: z.record(z.string(), z.unknown()).optional(), result: z.unknown().optional(), description: z.string().optional(), holds }),
+  z.object({
+    status: z.literal("committed"),
+    externalRecordId: z.string().nullish(),
+    externalVersion: z.string().nullish(),
+    currentVersion: z.string().nullish(),
+    evidence: z.record(z.string(), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    description: z.string().optional(),
+    holds,
+  }),
   z.object({ status: z.literal("not_committed"), partialResult: z.unknown().optional(), partialComplete: z.boolean().optional(), holds }),
   z.object({ status: z.literal("running"), holds }),
   z.object({ status: z.literal("unknown"), reason: z.string(), holds }),
@@ -117,7 +146,9 @@ const InspectOutcomeSchema = z.discriminatedUnion("status", [
 
 function inspectOutcome(value: unknown): InspectOutcome {
   const parsed = InspectOutcomeSchema.safeParse(value);
-  return parsed.success ? (parsed.data as InspectOutcome) : { status: "unknown", reason: `the host's inspect() answered something that is not an outcome: ${JSON.stringify(value)?.slice(0, 200)}` };
+  return parsed.success
+    ? (parsed.data as InspectOutcome)
+    : { status: "unknown", reason: `the host's inspect() answered something that is not an outcome: ${JSON.stringify(value)?.slice(0, 200)}` };
 }
 
 const CompensationSchema = z.discriminatedUnion("status", [
@@ -128,5 +159,7 @@ const CompensationSchema = z.discriminatedUnion("status", [
 
 function compensationResult(value: unknown): CompensationResult {
   const parsed = CompensationSchema.safeParse(value);
-  return parsed.success ? parsed.data : { status: "failed", detail: `the host's compensate() answered something that is not a result: ${JSON.stringify(value)?.slice(0, 200)}` };
+  return parsed.success
+    ? parsed.data
+    : { status: "failed", detail: `the host's compensate() answered something that is not a result: ${JSON.stringify(value)?.slice(0, 200)}` };
 }

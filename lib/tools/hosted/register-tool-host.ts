@@ -26,11 +26,22 @@ export async function registerToolHost(database: Database, input: { hostId: stri
   for (const tool of input.tools) {
     await database.prisma.toolHost.upsert({
       where: { toolName_hostId: { toolName: tool.name, hostId: input.hostId } },
-      create: { hostId: input.hostId, toolName: tool.name, principalId: input.principalId, capabilities: capabilitiesOf(tool) as never, risk: tool.risk, expiresAt },
+      create: {
+        hostId: input.hostId,
+        toolName: tool.name,
+        principalId: input.principalId,
+        capabilities: capabilitiesOf(tool) as never,
+        risk: tool.risk,
+        expiresAt,
+      },
       update: { principalId: input.principalId, capabilities: capabilitiesOf(tool) as never, risk: tool.risk, expiresAt },
     });
   }
   return { hostId: input.hostId, tools: input.tools.map((t) => t.name), expiresAt };
 }
 
-const capabilitiesOf = (tool: HostedToolInput): HostedCapabilities => ({ actions: tool.capabilities, mechanism: tool.mechanism, commitsEffect: tool.commitsEffect });
+const capabilitiesOf = (tool: HostedToolInput): HostedCapabilities => ({
+  actions: tool.capabilities,
+  mechanism: tool.mechanism,
+  commitsEffect: tool.commitsEffect,
+});

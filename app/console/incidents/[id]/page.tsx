@@ -12,7 +12,13 @@ export const dynamic = "force-dynamic";
 export default async function IncidentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const principal = await getSignedInPrincipal();
-  if (!principal) return <SignInGate what="An incident's page — what its kill switch stopped and what needs a person — is part of the console." next={`/console/incidents/${id}`} />;
+  if (!principal)
+    return (
+      <SignInGate
+        what="An incident's page — what its kill switch stopped and what needs a person — is part of the console."
+        next={`/console/incidents/${id}`}
+      />
+    );
   const can = capabilitiesOf(principal.role);
   if (!can.seeEscalations) {
     return (

@@ -13,7 +13,14 @@ export const dynamic = "force-dynamic";
 
 export default async function TaskPage({ params }: { params: Promise<{ taskId: string }> }) {
   const [principal, { taskId }] = await Promise.all([getSignedInPrincipal(), params]);
-  if (!isConsolePrincipal(principal)) return <ConsoleGate principal={principal} what="A task's timeline, resources, side effects and history are part of the console." next={`/console/tasks/${taskId}`} />;
+  if (!isConsolePrincipal(principal))
+    return (
+      <ConsoleGate
+        principal={principal}
+        what="A task's timeline, resources, side effects and history are part of the console."
+        next={`/console/tasks/${taskId}`}
+      />
+    );
   const can = capabilitiesOf(principal.role);
   return (
     <QueryProvider>

@@ -8,7 +8,11 @@ import { StopScope } from "@/lib/ledger/states";
 export const POST = withRoute(contract.stopConversation, async ({ database, principal, params, body }) => {
   await assertConversationAccess(database, principal, params.conversationId);
   return stopMany(database, {
-    scope: StopScope.conversation, ref: params.conversationId, where: { conversationId: params.conversationId, ownerId: ownerScope(principal) },
-    reason: body.reason, actor: actorOf(principal), actorId: principalRef(principal),
+    scope: StopScope.conversation,
+    ref: params.conversationId,
+    where: { conversationId: params.conversationId, ownerId: ownerScope(principal) },
+    reason: body.reason,
+    actor: actorOf(principal),
+    actorId: principalRef(principal),
   });
 });

@@ -8,5 +8,12 @@ import { demoAgent } from "@/lib/agent/demo-agent";
 export const POST = withRoute(contract.sendMessage, async ({ database, principal, params, body }) => {
   await assertConversationAccess(database, principal, params.conversationId);
   const ownerId = await ownerForConversation(database, principal, params.conversationId);
-  return startTurn(database, demoAgent(), { ownerId, conversationId: params.conversationId, text: body.text, turnId: body.turnId, actor: actorOf(principal), createdById: principalRef(principal) });
+  return startTurn(database, demoAgent(), {
+    ownerId,
+    conversationId: params.conversationId,
+    text: body.text,
+    turnId: body.turnId,
+    actor: actorOf(principal),
+    createdById: principalRef(principal),
+  });
 });

@@ -8,6 +8,11 @@ import { StopScope } from "@/lib/ledger/states";
 export const POST = withRoute(contract.stopPerson, async ({ principal, database, params, body }) => {
   assertPersonAccess(principal, params.ownerId);
   return stopMany(database, {
-    scope: StopScope.person, ref: params.ownerId, where: { ownerId: params.ownerId }, reason: body.reason, actor: actorOf(principal), actorId: principalRef(principal),
+    scope: StopScope.person,
+    ref: params.ownerId,
+    where: { ownerId: params.ownerId },
+    reason: body.reason,
+    actor: actorOf(principal),
+    actorId: principalRef(principal),
   });
 });

@@ -8,7 +8,13 @@ export const POST = withRoute(contract.stopTurn, async ({ database, principal, p
   await assertConversationAccess(database, principal, params.conversationId);
   return stopTurn(database, {
     // The same owner the message would give its task (a person's conversation stays theirs).
-    conversationId: params.conversationId, turnId: params.turnId, ownerId: await ownerForConversation(database, principal, params.conversationId), text: body.text, reason: body.reason,
-    actor: actorOf(principal), actorId: principalRef(principal), mayStopOthers: !isOwnerScoped(principal),
+    conversationId: params.conversationId,
+    turnId: params.turnId,
+    ownerId: await ownerForConversation(database, principal, params.conversationId),
+    text: body.text,
+    reason: body.reason,
+    actor: actorOf(principal),
+    actorId: principalRef(principal),
+    mayStopOthers: !isOwnerScoped(principal),
   });
 });
