@@ -4,7 +4,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "@better-auth/prisma-adapter";
 import { db, type Database } from "../db/client";
 import { refuseDisabledAccount } from "./refuse-disabled-account";
-import { SESSION_MAX_AGE_S } from "./sign-in";
+import { SESSION_MAX_AGE_S } from "./console-session";
 
 /**
  * People's accounts: Better Auth (e-mail + password, scrypt hashes) with its Prisma adapter on the app's own

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../db/client";
 import { TokenRole } from "../ledger/states";
-import { SESSION_MAX_AGE_S } from "./sign-in";
 import type { Principal } from "./tokens";
+
+/** How long a console session (and a person's sign-in) lasts. */
+export const SESSION_MAX_AGE_S = 8 * 60 * 60;
 
 /**
  * Console sessions of admin API tokens (issue 11, safe defaults): the `stopline_session` cookie holds a random

@@ -2,11 +2,9 @@ import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { clientAddressOf } from "../http/client-address";
 import { TokenRole } from "../ledger/states";
-import { createConsoleSession } from "./console-session";
+import { createConsoleSession, SESSION_MAX_AGE_S } from "./console-session";
 import { assertSignInAllowed, recordSignInFailure } from "./sign-in-throttle";
 import { authenticateToken } from "./tokens";
-
-export const SESSION_MAX_AGE_S = 8 * 60 * 60;
 
 /**
  * Console sign-in with an admin token: returns the principal and a new console session (its id goes in the

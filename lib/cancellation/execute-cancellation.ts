@@ -9,7 +9,6 @@ import {
   OPEN_REVIEW_STATUSES,
   ResourceState,
   ReviewItemKind,
-  SideEffectOutcome,
   TaskStage,
   TERMINAL_ITEM_STATUSES,
   WorkItemStatus,
@@ -18,7 +17,7 @@ import { cancelQueuedOnPg, settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../l
 import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
 import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../ledger/write";
-import type { CallRef, ToolDefinition } from "../tools/contract";
+import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { PlanAction, rulePlan, type ActiveToolCall, type CancellationPlan } from "./plan";
 import { activeCallsOf, planFor } from "./plan-children";
@@ -26,7 +25,9 @@ import { reconcileOrphanReports, reconcileWorkItem } from "./reconcile";
 import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
-import { openReviewItem } from "./review-items";
+import { openReviewItem, openReviewsForEffects } from "./review-items";
+import { refFor, } from "./call-ref";
+import { claimDispatch, recordCancelAnswer } from "./dispatch-fence";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 import { resolveIntents } from "./resolve-intents";
 import { intentsAwaitingResolution } from "../ledger/resource-intents";
@@ -48,30 +49,6 @@ export interface EngineOptions {
   planner?: (calls: ActiveToolCall[]) => Promise<CancellationPlan>;
   /** How long one pass waits for children whose stop contract runs in their owner's process (owner-hosted.ts; default 30 s). */
   ownerSettleTimeoutMs?: number;
-}
-
-export const refOf = (item: WorkItem, effect?: { operationId: string; providerRef: string | null } | null): CallRef => ({
-  workItemId: item.id,
-  taskId: item.taskId,
-  toolCallId: item.correlationId,
-  idempotencyKey: item.idempotencyKey,
-  operationId: item.operationId ?? effect?.operationId ?? null,
-  providerRef: item.providerRef ?? effect?.providerRef ?? null,
-  input: item.input,
-});
-
-/**
- * The reference the service knows a call by. When Stop won the race with the submission report, the item
- * has no operation id but its side effect (recorded anyway, see record-submission.ts) does.
- */
-export async function refFor(database: Database, item: WorkItem): Promise<CallRef> {
-  if (item.operationId) return refOf(item);
-  const effect = await database.prisma.sideEffect.findFirst({
-    where: { workItemId: item.id },
-    orderBy: { createdAt: "asc" },
-    select: { operationId: true, providerRef: true },
-  });
-  return refOf(item, effect);
 }
 
 /**
@@ -466,62 +443,6 @@ export async function stopChild(
   });
 }
 
-/** How long a dispatched cancel counts as in flight: a run that crashed mid-call must not block its child for ever. */
-export const CANCEL_IN_FLIGHT_MS = 60_000;
-
-/**
- * The fence "one provider cancel (or rollback) per child": a guarded write that only one engine run wins —
- * none was dispatched yet, or the last one failed (it may be tried again), or it was dispatched so long ago
- * without an answer that its run must have died. The caller sends the cancel only when this returns true.
- */
-export async function claimDispatch(database: Database, item: { id: string; taskId: string }, action: string): Promise<boolean> {
-  return writeLedger(database, async (w) => {
-    const now = await w.now();
-    const { count } = await w.tx.workItem.updateMany({
-      where: {
-        id: item.id,
-        OR: [
-          { cancelDispatchedAt: null },
-          { cancelAnsweredAt: { not: null }, cancelWithdrawnAt: null },
-          { cancelAnsweredAt: null, cancelDispatchedAt: { lt: new Date(now.getTime() - CANCEL_IN_FLIGHT_MS) } },
-        ],
-      },
-      data: { cancelDispatchedAt: now, cancelDispatchAction: action, cancelAnsweredAt: null },
-    });
-    if (!count) return false;
-    await w.event({
-      taskId: item.taskId,
-      workItemId: item.id,
-      entityType: "workItem",
-      entityId: item.id,
-      actor: ENGINE_ACTOR,
-      type: LedgerEvent.cancellationDispatched,
-      data: { action },
-    });
-    return true;
-  });
-}
-
-/**
- * The dispatched cancel answered. Acknowledged (`withdrawn`): from now on the service's "not committed" is
- * final. Recorded before the step that reports it, so that whoever sees the step also sees the withdrawal.
- */
-export async function recordCancelAnswer(database: Database, item: { id: string; taskId: string }, acknowledged: boolean) {
-  await writeLedger(database, async (w) => {
-    const now = await w.now();
-    await w.tx.workItem.updateMany({ where: { id: item.id }, data: { cancelAnsweredAt: now, ...(acknowledged ? { cancelWithdrawnAt: now } : {}) } });
-    if (acknowledged)
-      await w.event({
-        taskId: item.taskId,
-        workItemId: item.id,
-        entityType: "workItem",
-        entityId: item.id,
-        actor: ENGINE_ACTOR,
-        type: LedgerEvent.cancellationWithdrawn,
-      });
-  });
-}
-
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
 export async function cleanupAndVerify(
   database: Database,
@@ -644,53 +565,6 @@ async function waitForCallsRunningAtService(
           detail: "waiting: the call is still running at its service, so what it holds cannot be released yet",
         });
       await sleep(100);
-    }
-  }
-}
-
-/** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
-export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry, only?: { workItemIds: string[] }) {
-  const effects = await database.prisma.sideEffect.findMany({
-    where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
-    include: { workItem: true },
-  });
-  for (const e of effects) {
-    const tool = registry.get(e.workItem.toolName);
-    const ref = {
-      id: e.id,
-      workItemId: e.workItemId,
-      operationId: e.operationId,
-      externalRecordId: e.externalRecordId,
-      externalVersion: e.externalVersion,
-      description: e.description,
-    };
-    const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
-    if (e.reversible && tool?.compensate) {
-      await openReviewItem(database, {
-        taskId,
-        sideEffectId: e.id,
-        workItemId: e.workItemId,
-        kind: ReviewItemKind.approveCompensation,
-        risk: tool.risk === "high" ? "high" : risk,
-        subject: `Completed before the Stop took effect: ${what}. Approve compensation?`,
-        proposal: {
-          action: "compensate",
-          tool: e.workItem.toolName,
-          operationId: e.operationId,
-          target: e.externalRecordId,
-          expectedVersion: e.externalVersion,
-          description: what,
-        },
-      });
-    } else {
-      await openReviewItem(database, {
-        taskId,
-        sideEffectId: e.id,
-        workItemId: e.workItemId,
-        kind: ReviewItemKind.orphanedSideEffect,
-        risk: tool?.risk === "high" ? "high" : risk,
-        subject: `Cannot be reversed: ${what}`,
-      });
     }
   }
 }

@@ -4,19 +4,12 @@ import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
-import {
-  awaitingCleanup,
-  BUSY_STATUSES,
-  cleanupAndVerify,
-  openReviewsForEffects,
-  stopChild,
-  STOPPING_BY_ITSELF,
-  type EngineOptions,
-} from "./execute-cancellation";
+import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, stopChild, STOPPING_BY_ITSELF, type EngineOptions } from "./execute-cancellation";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { PlanAction, type CancellationPlan } from "./plan";
 import { activeCallsOf, atBoundary, planFor } from "./plan-children";
 import { reconcileWorkItem } from "./reconcile";
+import { openReviewsForEffects } from "./review-items";
 import { ENGINE_ACTOR, sleep } from "./steps";
 
 /**

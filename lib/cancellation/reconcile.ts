@@ -14,9 +14,10 @@ import { lockWorkItem } from "../ledger/lease";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { CANCEL_IN_FLIGHT_MS, claimDispatch, openReviewsForEffects, recordCancelAnswer, refFor, refOf } from "./execute-cancellation";
+import { refFor, refOf } from "./call-ref";
+import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "./dispatch-fence";
 import { recordVerification } from "../ledger/resources";
-import { openReviewItem, openReviewItemIn } from "./review-items";
+import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
 import { LedgerEvent } from "../ledger/events";
 

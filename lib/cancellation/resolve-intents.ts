@@ -6,7 +6,8 @@ import { Mechanism, ResourceIntentState, ResourceState, ReviewItemKind } from ".
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { HeldByService, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { claimDispatch, recordCancelAnswer, refFor } from "./execute-cancellation";
+import { refFor } from "./call-ref";
+import { claimDispatch, recordCancelAnswer } from "./dispatch-fence";
 import { openReviewItemIn } from "./review-items";
 import { ENGINE_ACTOR, logStep, withRetries } from "./steps";
 

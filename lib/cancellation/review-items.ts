@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import type { RiskLevel } from "../ledger/states";
-import { isTerminalItem, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
+import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
+import type { ToolRegistry } from "../tools/registry";
 import { writeLedger, type Writer } from "../ledger/write";
 import { ENGINE_ACTOR } from "./steps";
 import { LedgerEvent } from "../ledger/events";
@@ -107,4 +108,51 @@ async function insertReviewItem(w: Writer, input: Parameters<typeof openReviewIt
     data: { kind: input.kind, deadline: item.deadline.toISOString(), risk: input.risk },
   });
   return item;
+}
+
+/** Completed effects: a reversible one gets a proposed compensation for a person; an irreversible one is reported. */
+export async function openReviewsForEffects(database: Database, taskId: string, risk: string, registry: ToolRegistry, only?: { workItemIds: string[] }) {
+  const effects = await database.prisma.sideEffect.findMany({
+    where: { taskId, outcome: SideEffectOutcome.committed, workItem: { commitsEffect: true }, ...(only ? { workItemId: { in: only.workItemIds } } : {}) },
+    include: { workItem: true },
+  });
+  for (const e of effects) {
+    const tool = registry.get(e.workItem.toolName);
+    const ref = {
+      id: e.id,
+      workItemId: e.workItemId,
+      operationId: e.operationId,
+      externalRecordId: e.externalRecordId,
+      externalVersion: e.externalVersion,
+      description: e.description,
+    };
+    const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
+    if (e.reversible && tool?.compensate) {
+      await openReviewItem(database, {
+        taskId,
+        sideEffectId: e.id,
+        workItemId: e.workItemId,
+        kind: ReviewItemKind.approveCompensation,
+        risk: tool.risk === "high" ? "high" : risk,
+        subject: `Completed before the Stop took effect: ${what}. Approve compensation?`,
+        proposal: {
+          action: "compensate",
+          tool: e.workItem.toolName,
+          operationId: e.operationId,
+          target: e.externalRecordId,
+          expectedVersion: e.externalVersion,
+          description: what,
+        },
+      });
+    } else {
+      await openReviewItem(database, {
+        taskId,
+        sideEffectId: e.id,
+        workItemId: e.workItemId,
+        kind: ReviewItemKind.orphanedSideEffect,
+        risk: tool?.risk === "high" ? "high" : risk,
+        subject: `Cannot be reversed: ${what}`,
+      });
+    }
+  }
 }

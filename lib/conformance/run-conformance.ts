@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { executeCancellation, finishCancellation, refFor } from "../cancellation/execute-cancellation";
+import { refFor } from "../cancellation/call-ref";
+import { executeCancellation, finishCancellation } from "../cancellation/execute-cancellation";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { claimWorkItem } from "../ledger/claim-work-item";

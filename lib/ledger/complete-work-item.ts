@@ -1,82 +1,12 @@
 import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { AppError, ErrorCode } from "../errors";
-import { stopRequested } from "./heartbeat-work-item";
-import { staleLeaseError, type LeaseHolder } from "./lease";
+import { staleLeaseError, } from "./lease";
 import { completeOnPg, insertEventOnPg } from "./pg-hot-path";
-import { isLeasedItem, isStoppedItem, SideEffectOutcome, WorkItemStatus } from "./states";
-import { canTransition } from "./transitions";
+import { isLeasedItem, } from "./states";
 import { completeOnSqlite } from "./sqlite-hot-path";
+import { completionFields, completionRefusal, reportRefusal, type CompleteInput } from "./completion-rules";
 
-export const WorkerOutcome = {
-  completed: WorkItemStatus.completed,
-  failed: WorkItemStatus.failed,
-  cancelled: WorkItemStatus.cancelled,
-  partial: WorkItemStatus.partial,
-  cancelledIncomplete: WorkItemStatus.cancelledIncomplete,
-} as const;
-export type WorkerOutcome = (typeof WorkerOutcome)[keyof typeof WorkerOutcome];
-
-export interface CompleteInput extends LeaseHolder {
-  outcome: WorkerOutcome;
-  result?: unknown;
-  partialResult?: unknown;
-  /** For `partial`: the worker vouches that the partial result is a complete, valid subset. */
-  partialComplete?: boolean;
-  error?: string | null;
-  externalRecordId?: string | null;
-  externalVersion?: string | null;
-  actor: string;
-}
-
-/** Why a lease holder's report cannot be accepted as it is (pure; shared by both write paths), or null. */
-export function completionRefusal(
-  item: { id: string; taskId: string; status: string; preparedIntentVersion: number; stopRequestedAt?: Date | null },
-  task: { cancelRequestedAt: Date | null; intentVersion: number },
-  input: Pick<CompleteInput, "outcome" | "partialResult">,
-): AppError | null {
-  if (isStoppedItem(input.outcome) && !stopRequested(task, item)) {
-    return new AppError(ErrorCode.badRequest, `outcome "${input.outcome}" needs a stop request, and task ${item.taskId} has none`, { field: "outcome" });
-  }
-  const incomplete = reportRefusal(input);
-  if (incomplete) return incomplete;
-  if (!canTransition("workItem", item.status, input.outcome)) {
-    return new AppError(ErrorCode.illegalTransition, `work item ${item.id} cannot move from "${item.status}" to "${input.outcome}"`, {
-      currentState: item.status,
-      requestedState: input.outcome,
-    });
-  }
-  return null;
-}
-
-/** What is wrong with a report on its own, whatever the item's state, or null. */
-export function reportRefusal(input: Pick<CompleteInput, "outcome" | "partialResult">): AppError | null {
-  if (input.outcome === WorkItemStatus.partial && input.partialResult === undefined) {
-    return new AppError(ErrorCode.badRequest, `outcome "partial" needs the partialResult that is kept`, { field: "partialResult" });
-  }
-  return null;
-}
-
-/** The fields a completion writes (the lease ends with it). */
-export function completionFields(input: CompleteInput, now: Date) {
-  return {
-    result: input.result,
-    partialResult: input.partialResult,
-    // undefined: keep what the running code reported earlier (ctx.reportPartial)
-    partialComplete: input.outcome === WorkItemStatus.partial ? true : input.partialComplete,
-    error: input.error ?? null,
-    finishedAt: now,
-    leaseToken: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-  };
-}
-
-/**
- * Only this lease holder's own submission is settled by its report. A side effect recorded from a stale
- * lease (a zombie worker) stays unknown until reconciliation asks the service.
- */
-export const settledOutcome = (outcome: WorkerOutcome) => (outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted);
+export { WorkerOutcome, type CompleteInput } from "./completion-rules";
 
 /**
  * The lease holder reports how its item ended. Stop outcomes (cancelled, partial, cancelled_incomplete) are

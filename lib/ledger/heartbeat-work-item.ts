@@ -1,7 +1,8 @@
 import type { Database } from "../db/client";
 import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
+import { stopRequested } from "./completion-rules";
 import { heartbeatOnPg } from "./pg-hot-path";
-import { isLeasedItem, LEASED_ITEM_STATUSES, WorkItemStatus } from "./states";
+import { isLeasedItem, LEASED_ITEM_STATUSES, } from "./states";
 import { writeLedger } from "./write";
 
 export interface HeartbeatResult {
@@ -43,17 +44,4 @@ export async function heartbeatWorkItem(database: Database, input: LeaseHolder &
       leaseExpiresAt,
     };
   });
-}
-
-export function stopRequested(
-  task: { cancelRequestedAt: Date | null; intentVersion: number },
-  item: { preparedIntentVersion: number; status: string; stopRequestedAt?: Date | null },
-): boolean {
-  // …or a Stop of this step alone (or of a step above it): issue 13's scoped Stop.
-  return (
-    task.cancelRequestedAt !== null ||
-    item.preparedIntentVersion !== task.intentVersion ||
-    item.status === WorkItemStatus.cancelling ||
-    item.stopRequestedAt != null
-  );
 }

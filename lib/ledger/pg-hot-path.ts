@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { PgDirect } from "../db/pg";
 import { Prisma, type Task, type WorkItem } from "../db/generated/sqlite/client.ts";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
-import type { CompleteInput } from "./complete-work-item";
+import type { CompleteInput } from "./completion-rules";
 import { isStoppedItem, LEASED_ITEM_STATUSES, ResourceState, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import { canTransition, fromStatesInto } from "./transitions";
 import { NOT_QUARANTINED_SQL } from "./guards";

@@ -1,7 +1,8 @@
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { claimWorkItem, type ClaimInput } from "./claim-work-item";
-import { completeWorkItem, completionFields, reportRefusal, type CompleteInput } from "./complete-work-item";
+import { completeWorkItem } from "./complete-work-item";
+import { completionFields, reportRefusal, type CompleteInput } from "./completion-rules";
 import { DEFAULT_LEASE_MS } from "./lease";
 import { reportAndClaimOnPg, type PgReport, type QueuePosition, type ReportedItem } from "./pg-hot-path";
 

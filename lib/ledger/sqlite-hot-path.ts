@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { AppError } from "../errors";
-import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "./complete-work-item";
+import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "./completion-rules";
 import { staleLeaseError } from "./lease";
 import { isLeasedItem, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import type { EventInput } from "./write";

@@ -7,7 +7,7 @@ import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
-import { refOf } from "../cancellation/execute-cancellation";
+import { refOf } from "../cancellation/call-ref";
 import { alreadyDecidedSentence, type Finding } from "./decision-words";
 import { resolveUncertain } from "./resolve-uncertain";
 

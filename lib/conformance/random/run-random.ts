@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { refFor } from "../../cancellation/execute-cancellation";
+import { refFor } from "../../cancellation/call-ref";
 import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
 import { requestCancellation } from "../../cancellation/request-cancellation";
 import type { CancellationSummary } from "../../cancellation/summarize";
