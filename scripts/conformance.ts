@@ -13,7 +13,7 @@
  * services (the demo world and a job service, started for the run).
  */
 import { parseArgs } from "node:util";
-import { createTestDatabase } from "../lib/testing/test-database";
+import { createTestDatabase } from "../lib/db/scratch-database";
 import { conformanceSubjects } from "../lib/conformance/subjects";
 import { failedCases, formatTable, runConformance } from "../lib/conformance/run-conformance";
 

@@ -1,7 +1,7 @@
 /**
  * Every route of the HTTP API and its handlers' module, in one table: how `npm start`'s server dispatches API
  * requests without Next.js's router (scripts/start/api-lane.ts), and how tests call the handlers in-process
- * (lib/testing/api-client.ts). Next.js still serves the same files by their paths (`next dev`, pages).
+ * (test/support/api-client.ts). Next.js still serves the same files by their paths (`next dev`, pages).
  * scripts/start/route-table.test.ts checks that it names every route.ts under app/api, and nothing else.
  */
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";

@@ -6,7 +6,7 @@ import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { demoTools } from "../demo/tools";
 import { AppError } from "../errors";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { confirmProposal, editProposal, shopPrices, startTurn } from "./conversation";

@@ -11,7 +11,7 @@ import { LedgerEvent } from "../ledger/events";
 import { taskRowFacts } from "../ledger/task-row-facts";
 import { refusalOf } from "../outcomes/task-standing";
 import { queryAudit } from "../audit/query-audit";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { shopPrices, startTurn } from "./conversation";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
-import { call, json } from "../testing/api-client";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { call, json } from "../../test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 
 /**
  * Refusals say what to do next (issue 24): a worker token's Stop is a 403 in one sentence — why, and what to use

@@ -3,8 +3,8 @@ import { createApiToken } from "@/lib/auth/tokens";
 import { requestCancellation } from "@/lib/cancellation/request-cancellation";
 import { createTask } from "@/lib/ledger/create-task";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * Support staff find a person's tasks by who the person is to them — an account e-mail — not by the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, json, type CallOptions } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json, type CallOptions } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 import { auth } from "./better-auth";
 import { demoAccounts, seedDemoAccounts } from "./seed-demo-accounts";
 import { ACCOUNT_DISABLED_MESSAGE } from "./refuse-disabled-account";

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/auth/[...all]/route";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 import { getAccountProfile } from "./account-profile";
 import { demoAccounts, seedDemoAccounts } from "./seed-demo-accounts";
 

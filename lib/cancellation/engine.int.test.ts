@@ -5,9 +5,9 @@ import { claimWorkItem } from "../ledger/claim-work-item";
 import { createTask } from "../ledger/create-task";
 import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { FakeService } from "../testing/fake-service";
-import { crmCreateTool, remoteJobTool, reportTool, unstoppableExportTool } from "../testing/fake-tools";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { FakeService } from "../../test/support/fake-service";
+import { crmCreateTool, remoteJobTool, reportTool, unstoppableExportTool } from "../../test/support/fake-tools";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { StoppedError, type ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
@@ -19,7 +19,7 @@ import { requestCancellation } from "./request-cancellation";
 
 /**
  * The cancellation engine end to end: real ledger (SQLite or PostgreSQL), real WorkerPool running tools
- * written against an in-memory external service (lib/testing/fake-service.ts). Every scenario checks three
+ * written against an in-memory external service (test/support/fake-service.ts). Every scenario checks three
  * independent records: the LEDGER (items, side effects, resources, review items, events), the SUMMARY the
  * user is shown, and the service's WITNESS LOG of what it actually did.
  */

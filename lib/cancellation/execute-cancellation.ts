@@ -26,7 +26,7 @@ import { readBoundaryFacts, type BoundaryFacts } from "./read-boundary-facts";
 import { recordSettlementIn } from "./record-settlement";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
 import { openReviewItem, openReviewsForEffects } from "./review-items";
-import { refFor, } from "./call-ref";
+import { refFor } from "./call-ref";
 import { claimDispatch, recordCancelAnswer } from "./dispatch-fence";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 import { resolveIntents } from "./resolve-intents";

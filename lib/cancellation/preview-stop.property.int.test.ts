@@ -26,7 +26,7 @@ import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
 import { ReviewItemKind, WorkItemStatus } from "../ledger/states";
 import { PreviewKind } from "../outcomes";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import type { ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { executeCancellation } from "./execute-cancellation";

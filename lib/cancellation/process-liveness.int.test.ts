@@ -7,7 +7,7 @@ import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { Mechanism, WorkItemKind, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { LedgerEvent } from "../ledger/events";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { requestCancellation } from "./request-cancellation";
 import { recordSettlement } from "./record-settlement";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";

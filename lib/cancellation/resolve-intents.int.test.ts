@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootDemoWorld, newTask, scheduleTool, snapshot, stop, taskRow, until, type DemoWorld } from "../testing/demo-world";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { bootDemoWorld, newTask, scheduleTool, snapshot, stop, taskRow, until, type DemoWorld } from "../../test/support/demo-world";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import type { InspectOutcome, ToolDefinition } from "../tools/contract";
 
 /**

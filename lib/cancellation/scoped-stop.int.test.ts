@@ -6,7 +6,7 @@ import { createTask } from "../ledger/create-task";
 import { finishTask, TaskEnding } from "../ledger/finish-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { LedgerEvent } from "../ledger/events";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import type { ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";

@@ -24,9 +24,9 @@ import {
   until,
   witnessSince,
   type DemoWorld,
-} from "../testing/demo-world";
-import { installResponseGate, type ResponseGate } from "../testing/response-gate";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+} from "../../test/support/demo-world";
+import { installResponseGate, type ResponseGate } from "../../test/support/response-gate";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { getCancellationSummary } from "./get-cancellation-summary";
 import type { CancellationSummary } from "./summarize";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { conformanceSubjects } from "./subjects";
 import { failedCases, formatTable, runConformance, type CaseResult, type ConformanceSubject } from "./run-conformance";
 import { StoppedError, type ToolDefinition } from "../tools/contract";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { startDemoServer } from "../demo/server";
 import { demoTools } from "../demo/tools";
-import { startJobServer } from "../testing/http-job-server";
+import { startJobServer } from "./http-job-server";
 import { httpJobTool } from "../tools/adapters/http-job";
 import { connectMcpTools } from "../tools/adapters/mcp";
 import { dishonestOrderTool } from "./dishonest-tool";

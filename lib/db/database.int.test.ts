@@ -5,7 +5,7 @@ import { claimWorkItem } from "../ledger/claim-work-item";
 import { completeWorkItem } from "../ledger/complete-work-item";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "./scratch-database";
 import { migrate } from "./migrate";
 import { STATEMENT_BUSY_MS } from "./sqlite-adapter";
 import { diffSchemas, listMigrations } from "./schema-diff";
@@ -74,7 +74,7 @@ describe("durability and concurrency", () => {
           "agent:t",
         ),
       );
-    const script = path.resolve(import.meta.dirname, "../testing/claim-loop.ts");
+    const script = path.resolve(import.meta.dirname, "../../test/support/claim-loop.ts");
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env; // see lib/events/sse.int.test.ts
     const child = (workerId: string) =>
       new Promise<string[]>((resolve, reject) => {

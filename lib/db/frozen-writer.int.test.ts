@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
-import { call, json } from "../testing/api-client";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { call, json } from "../../test/support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "./scratch-database";
 import { writeLedger } from "../ledger/write";
 import { openDatabase, type Database } from "./client";
 
@@ -15,7 +15,7 @@ import { openDatabase, type Database } from "./client";
  * without end (once the ledger's global advisory lock: every write).
  *
  * The exact sequence, with real processes: a worker process opens the ledger and enters a write transaction
- * (lib/testing/frozen-writer.ts), the test SIGSTOPs it there, the server (this process: the real route
+ * (test/support/frozen-writer.ts), the test SIGSTOPs it there, the server (this process: the real route
  * handlers on a database opened with short bounds) keeps answering — reads normally, writes with a 503 that
  * says why, each within its bound, without stalling its event loop — and once the worker is killed, the next
  * write succeeds at once. Nothing the frozen worker had written inside its transaction survives.
@@ -48,7 +48,7 @@ afterAll(async () => {
 /** Starts the worker process and waits until it is inside its write transaction. */
 async function workerInsideWriteTransaction(taskId: string, env: Record<string, string> = {}) {
   const { NODE_CHANNEL_FD: _ipc, ...parentEnv } = process.env; // see lib/db/database.int.test.ts
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../testing/frozen-writer.ts"), t.url, taskId], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../../test/support/frozen-writer.ts"), t.url, taskId], {
     env: { ...parentEnv, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

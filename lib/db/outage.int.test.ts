@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as authPost } from "../../app/api/auth/[...all]/route";
 import { seedDemoAccounts } from "../auth/seed-demo-accounts";
 import { createApiToken } from "../auth/tokens";
-import { call, json } from "../testing/api-client";
-import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { call, json } from "../../test/support/api-client";
+import { startTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy";
+import { createTestDatabase, testEngine, type TestDatabase } from "./scratch-database";
 import { openDatabase, type Database } from "./client";
 
 /**

@@ -4,7 +4,7 @@ import { getCancellationSummary } from "../cancellation/get-cancellation-summary
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { startDemoServer, type DemoServer } from "./server";

@@ -20,9 +20,9 @@ import {
   witnessSince,
   type DemoWorld,
   type Snapshot,
-} from "../testing/demo-world";
-import { installResponseGate, type ResponseGate } from "../testing/response-gate";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+} from "../../test/support/demo-world";
+import { installResponseGate, type ResponseGate } from "../../test/support/response-gate";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { witnessLog } from "./store";
 
 /**
@@ -30,7 +30,7 @@ import { witnessLog } from "./store";
  * seeds' boundaries — before dispatch, during a read, before commitment, during submission, after success.
  * Each scenario checks the LEDGER (work items, side effects, resources, review items), the SUMMARY the user
  * is shown, and — in every scenario — that no claim in the summary contradicts the service's WITNESS LOG
- * (lib/testing/witness-check.ts). One demo world per file; scenarios run one after another, each sets the
+ * (lib/conformance/witness-check.ts). One demo world per file; scenarios run one after another, each sets the
  * faults it needs through the services' control endpoint and clears them afterwards.
  *
  * The expectations are the design's (DESIGN.md, the seeds), not the implementation's. When written, these

@@ -14,8 +14,8 @@ import {
   taskRow,
   until,
   type DemoWorld,
-} from "../testing/demo-world";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+} from "../../test/support/demo-world";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { startDemoServer } from "./server";

@@ -5,7 +5,7 @@ import { createApiToken } from "../auth/tokens";
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { isEventStreamRequest, serveEventStreamDirectly } from "./direct-lane";
 import { readEventStream, type SseMessage } from "./read-sse";
 

@@ -5,8 +5,8 @@ import { createApiToken } from "../auth/tokens";
 import { createTask } from "../ledger/create-task";
 import { claimWorkItem } from "../ledger/claim-work-item";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { call } from "../testing/api-client";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { call } from "../../test/support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { onCommitted, type CommittedEvent } from "./bus";
 import { liveLedger } from "./live";
 import { headPosition, readEventsAfter } from "./read-events";
@@ -46,7 +46,7 @@ async function collect(url: string, until: (m: SseMessage, got: SseMessage[]) =>
 
 /** A Stop recorded by a separate OS process on the same database. */
 function stopFromAnotherProcess(taskId: string) {
-  const script = path.resolve(import.meta.dirname, "../testing/cancel-in-process.ts");
+  const script = path.resolve(import.meta.dirname, "../../test/support/cancel-in-process.ts");
   return new Promise<void>((resolve, reject) => {
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
     const child = spawn(process.execPath, ["--import", "tsx", script, t.url, taskId], { stdio: ["ignore", "inherit", "inherit"], env });

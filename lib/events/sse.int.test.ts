@@ -5,8 +5,8 @@ import { createApiToken } from "../auth/tokens";
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { call } from "../testing/api-client";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { call } from "../../test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { readEventStream, type SseMessage } from "./read-sse";
 
 let t: TestDatabase;
@@ -91,7 +91,7 @@ describe("server-sent ledger events", () => {
     const isTheStop = (m: SseMessage) => JSON.parse(m.data).taskId === task.id && JSON.parse(m.data).type === "task.cancel_requested";
     const pending = collect(`/api/events?lastEventId=0`, isTheStop, {}, 15_000);
     // a separate OS process records the Stop on the same database
-    const script = path.resolve(import.meta.dirname, "../testing/cancel-in-process.ts");
+    const script = path.resolve(import.meta.dirname, "../../test/support/cancel-in-process.ts");
     await new Promise<void>((resolve, reject) => {
       // vitest's fork workers carry NODE_CHANNEL_FD; a grandchild inheriting it waits on an IPC channel that is not there
       const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;

@@ -11,10 +11,10 @@ import { LedgerEvent } from "../ledger/events";
 import type { GatewayConfig } from "../mcp-gateway/config";
 import { McpGateway } from "../mcp-gateway/gateway";
 import { createGatewayHttpHandler } from "../mcp-gateway/http";
-import { startFixtureServer, type FixtureServer } from "../mcp-gateway/testing/fixture-server";
-import { serveFetch } from "../mcp-gateway/testing/serve";
-import { call, json } from "../testing/api-client";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { startFixtureServer, type FixtureServer } from "../../test/support/mcp-gateway/fixture-server";
+import { serveFetch } from "../../test/support/mcp-gateway/serve";
+import { call, json } from "../../test/support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { getIncident } from "./get-incident";
 import { sweepIncidents } from "./sweep-incidents";
@@ -318,7 +318,7 @@ describe(`the incident kill switch through the MCP gateway (${testEngine()})`, (
     const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
     const out = await promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", "lib/incidents/testing/open-incident-process.ts", "tool", TOOL, "quarantined from another instance", "operator:remote"],
+      ["--import", "tsx", "test/support/incidents/open-incident-process.ts", "tool", TOOL, "quarantined from another instance", "operator:remote"],
       {
         cwd: ROOT,
         env: { ...env, DATABASE_URL: t.url },

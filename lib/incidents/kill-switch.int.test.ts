@@ -7,21 +7,21 @@ import { AppError } from "../errors";
 import { createTask } from "../ledger/create-task";
 import { LedgerEvent } from "../ledger/events";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { startJobServer, type JobServer } from "../testing/http-job-server";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { startJobServer, type JobServer } from "../conformance/http-job-server";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { getIncident } from "./get-incident";
 import { confirmLift, requestLift } from "./lift-incident";
 import { openIncident } from "./open-incident";
 
 /**
- * The incident kill switch with several worker PROCESSES (lib/testing/instance.ts, as `npm run worker` runs them)
+ * The incident kill switch with several worker PROCESSES (test/support/instance.ts, as `npm run worker` runs them)
  * polling one database while a tool is quarantined: from the switch's commit no item of the tool is claimed by any of
  * them (the claim statements check the switch), none is scheduled (409 quarantined with the reason), every queued one
  * never starts, every running one is stopped through its mechanism (its AbortSignal, in the process that runs it);
  * another tool goes on. Lifting takes two people.
  */
-const SCRIPT = path.resolve(import.meta.dirname, "../testing/instance.ts");
+const SCRIPT = path.resolve(import.meta.dirname, "../../test/support/instance.ts");
 const TOOL = "multi.cooperative";
 let t: TestDatabase;
 let jobs: JobServer;

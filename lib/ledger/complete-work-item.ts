@@ -1,8 +1,8 @@
 import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { staleLeaseError, } from "./lease";
+import { staleLeaseError } from "./lease";
 import { completeOnPg, insertEventOnPg } from "./pg-hot-path";
-import { isLeasedItem, } from "./states";
+import { isLeasedItem } from "./states";
 import { completeOnSqlite } from "./sqlite-hot-path";
 import { completionFields, completionRefusal, reportRefusal, type CompleteInput } from "./completion-rules";
 

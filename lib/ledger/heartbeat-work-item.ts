@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { stopRequested } from "./completion-rules";
 import { heartbeatOnPg } from "./pg-hot-path";
-import { isLeasedItem, LEASED_ITEM_STATUSES, } from "./states";
+import { isLeasedItem, LEASED_ITEM_STATUSES } from "./states";
 import { writeLedger } from "./write";
 
 export interface HeartbeatResult {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { AppError } from "../errors";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { checkpointWorkItem } from "./checkpoint-work-item";
 import { claimWorkItem } from "./claim-work-item";
 import { completeWorkItem } from "./complete-work-item";

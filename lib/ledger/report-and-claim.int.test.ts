@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { AppError } from "../errors";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { claimWorkItem } from "./claim-work-item";
 import { createTask } from "./create-task";
 import { recoverExpiredLeases } from "./recover-expired-leases";

@@ -8,10 +8,10 @@ import { ensureNode22, type Node22 } from "../../scripts/node22";
 import { createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { appRegistry } from "../runtime/app-registry";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { CONFORMANCE_REVISIONS, EXPECTED_CONFORMANCE, type ScenarioResult } from "./conformance-results";
-import { startFixtureServer, type FixtureServer } from "./testing/fixture-server";
-import { serveFetch } from "./testing/serve";
+import { startFixtureServer, type FixtureServer } from "../../test/support/mcp-gateway/fixture-server";
+import { serveFetch } from "../../test/support/mcp-gateway/serve";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12, on Node 22: it needs

@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { call } from "../testing/api-client";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { call } from "../../test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import type { GatewayConfig } from "./config";
 import { McpGateway } from "./gateway";
 import { createGatewayHttpHandler, SESSION_META_KEY } from "./http";
-import { startFixtureServer, type FixtureServer } from "./testing/fixture-server";
-import { serveFetch } from "./testing/serve";
+import { startFixtureServer, type FixtureServer } from "../../test/support/mcp-gateway/fixture-server";
+import { serveFetch } from "../../test/support/mcp-gateway/serve";
 
 /**
  * The MCP gateway end to end: REAL MCP clients (the SDK 2.x client, both protocol eras) → the gateway's

@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { connectMcpTools, type McpToolSet } from "../tools/adapters/mcp";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";

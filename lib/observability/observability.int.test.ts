@@ -7,9 +7,9 @@ import { getCancellationSummary } from "../cancellation/get-cancellation-summary
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { call, json } from "../testing/api-client";
-import { startJobServer, type JobServer } from "../testing/http-job-server";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { call, json } from "../../test/support/api-client";
+import { startJobServer, type JobServer } from "../conformance/http-job-server";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import type { ToolDefinition } from "../tools/contract";
 import { httpJobTool } from "../tools/adapters/http-job";
 import { ToolRegistry } from "../tools/registry";

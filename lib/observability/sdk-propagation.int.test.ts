@@ -4,8 +4,8 @@ import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { StoplineClient } from "../sdk/client";
 import { runWorker } from "../sdk/worker";
-import { startHttpApiServer, type HttpApiServer } from "../testing/http-api-server";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { startHttpApiServer, type HttpApiServer } from "../../test/support/http-api-server";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import type { ToolDefinition } from "../tools/contract";
 import { toolCallSpan, traceparentOf } from "./ids";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURSOR_ID, enqueueEscalations } from "../escalation/enqueue";
 import { createTask } from "../ledger/create-task";
 import { finishTask, TaskEnding } from "../ledger/finish-task";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { archiveFiles, readArchive } from "./archive-file";
 import { archiveSettledTasks } from "./archive-settled-tasks";
 import { retentionPolicy, type RetentionPolicy } from "./policy";

@@ -5,9 +5,9 @@ import { getCancellationSummary } from "../cancellation/get-cancellation-summary
 import { requestCancellation } from "../cancellation/request-cancellation";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { FakeService } from "../testing/fake-service";
-import { reportTool } from "../testing/fake-tools";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { FakeService } from "../../test/support/fake-service";
+import { reportTool } from "../../test/support/fake-tools";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { decideReviewItem } from "./decide-review-item";

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
 import type { CancellationSummary } from "../cancellation/summarize";
 import { openDemoStore, witnessLog, type DemoDb } from "../demo/store";
-import { bindCalls, expectWitnessConsistent, witnessFor } from "../testing/witness-check";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { bindCalls, expectWitnessConsistent, witnessFor } from "../conformance/witness-check";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 
 /**
  * Issue 19 §2, with real process kills: the app (its server process: engine, in-process worker pool, demo services —
- * lib/runtime/app-process.ts) runs a task whose children are the demo services' work; a person presses Stop; right
+ * test/support/app-process.ts) runs a task whose children are the demo services' work; a person presses Stop; right
  * after the Stop's 202 the app's whole process group is SIGKILLed — mid-cancellation, with the children's leases still
  * held by the dead process's workers — and the app is started again on the same ledger and the same demo store.
  *
@@ -21,7 +21,7 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../testing/te
  * "still running" (its process is dead); each export's lock and temp file are verified released (the service says so)
  * or reported orphaned with a review item; and the Stop does not settle as CANCELLATION_FAILED on a guess.
  */
-const SCRIPT = path.resolve(import.meta.dirname, "app-process.ts");
+const SCRIPT = path.resolve(import.meta.dirname, "../../test/support/app-process.ts");
 const provider = testEngine();
 
 let t: TestDatabase;

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
 import { headPosition, readEventsAfter, type EventPosition } from "../events/read-events";
 import { readEventStream } from "../events/read-sse";
-import { startJobServer, type JobServer } from "../testing/http-job-server";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { startJobServer, type JobServer } from "../conformance/http-job-server";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 
 /**
- * Stopline scaled out on one PostgreSQL database: 3 app processes and 4 worker processes (lib/testing/instance.ts),
+ * Stopline scaled out on one PostgreSQL database: 3 app processes and 4 worker processes (test/support/instance.ts),
  * each a separate OS process with its own pool, live view and engine. Tasks are created through one app, stopped
  * through another, and the ledger is read over SSE from a third, resumed on a fourth connection elsewhere.
  */
-const SCRIPT = path.resolve(import.meta.dirname, "../testing/instance.ts");
+const SCRIPT = path.resolve(import.meta.dirname, "../../test/support/instance.ts");
 const onPostgres = testEngine() === "postgres";
 
 let t: TestDatabase;

@@ -4,12 +4,12 @@ import { ensureNode22 } from "../../scripts/node22";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { StoplineClient } from "./index";
-import { spawnProcess, type TestProcess } from "./testing/processes";
-import { eventually, startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { spawnProcess, type TestProcess } from "../../test/support/sdk/processes";
+import { eventually, startSdkTestServer, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * repairToolResults (lib/sdk/ai-repair.ts) with AI SDK 6 (Node 20) and AI SDK 7 (Node 22): the same agent process
- * (lib/sdk/testing/repair-agent.ts) runs a real streamText loop whose tool exports a report at the demo reports
+ * (test/support/sdk/repair-agent.ts) runs a real streamText loop whose tool exports a report at the demo reports
  * service; Stop is pressed from here while rows are being written. The AI SDK leaves the aborted call without a result
  * (state input-available); after repairToolResults the UI message, its model messages, and the prompt the next turn's
  * model receives all carry "stopped; N rows kept (partial)" — N as the reports service itself recorded it. Runs on the
@@ -36,7 +36,7 @@ async function stoppedAndAsked(runtime: { node: string; preload: string[] }, maj
   const agent = spawnProcess(
     `repair-agent-ai${major}`,
     runtime.node,
-    ["--import", "tsx", ...runtime.preload, "lib/sdk/testing/repair-agent.ts"],
+    ["--import", "tsx", ...runtime.preload, "test/support/sdk/repair-agent.ts"],
     {
       STOPLINE_URL: s.http.url,
       STOPLINE_TOKEN: s.tokens.admin,
@@ -96,6 +96,6 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("repairToolResults:
 
   it("AI SDK 7 (Node 22): the same", async () => {
     const node22 = await ensureNode22();
-    expectTruthful(await stoppedAndAsked({ node: node22.node, preload: ["--import", "./lib/sdk/testing/ai-versions.mjs"] }, "7"));
+    expectTruthful(await stoppedAndAsked({ node: node22.node, preload: ["--import", "./test/support/sdk/ai-versions.mjs"] }, "7"));
   }, 900_000);
 });

@@ -9,7 +9,7 @@ import { setFaults } from "../demo/faults";
 import { witnessLog } from "../demo/store";
 import { StoplineClient } from "./index";
 import { createStopline, stoplineContext, type StopContract } from "./ai";
-import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "./testing/server";
+import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * The AI SDK integration (lib/sdk/ai.ts) through the example Next.js route (examples/ai-sdk): a real

@@ -4,8 +4,8 @@ import { ensureNode22, type Node22 } from "../../scripts/node22";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { StoplineClient } from "./index";
-import { spawnProcess, type TestProcess } from "./testing/processes";
-import { eventually, startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { spawnProcess, type TestProcess } from "../../test/support/sdk/processes";
+import { eventually, startSdkTestServer, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * AI SDK 7 (the current major; it needs Node 22) beside AI SDK 6 (ai.int.test.ts, Node 20): the same example agent
@@ -36,7 +36,7 @@ describe.skipIf(process.env.STOPLINE_TEST_DB === "postgres")("AI SDK 7 on Node 2
     agent = spawnProcess(
       "ai7-agent",
       node22.node,
-      ["--import", "tsx", "--import", "./lib/sdk/testing/ai-versions.mjs", "lib/sdk/testing/ai7-agent.ts"],
+      ["--import", "tsx", "--import", "./test/support/sdk/ai-versions.mjs", "test/support/sdk/ai7-agent.ts"],
       {
         STOPLINE_URL: s.http.url,
         STOPLINE_TOKEN: s.tokens.admin,

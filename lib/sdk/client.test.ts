@@ -27,7 +27,7 @@ import {
   sseEvent,
   sseResponse,
   type Step,
-} from "./testing/fixtures";
+} from "../../test/support/sdk/fixtures";
 
 const BASE = "http://stopline.test";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dishonestOrderTool } from "../conformance/dishonest-tool";
-import { createOrderTool } from "../testing/http-order-service";
+import { createOrderTool } from "../../test/support/http-order-service";
 import { failedCases, formatConformanceTable, runStopConformance, Verdict } from "./index";
-import { startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { startSdkTestServer, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * The SDK's stop-conformance kit (issue 13), as a tool author runs it: against a real Stopline server over HTTP, the

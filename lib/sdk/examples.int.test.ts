@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CancellationSummarySchema } from "../api/schemas";
-import { testEngine } from "../testing/test-database";
-import { spawnTsx, type TestProcess } from "./testing/processes";
-import { startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { testEngine } from "../db/scratch-database";
+import { spawnTsx, type TestProcess } from "../../test/support/sdk/processes";
+import { startSdkTestServer, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * examples/agent.ts and examples/external-worker.ts run as they would against `npm start`: separate processes

@@ -133,7 +133,7 @@ export function walk(entries: string[]): Graph {
 }
 
 /**
- * The SDK's own source files: everything in lib/sdk except tests, test fixtures (lib/sdk/testing/) and the bin
+ * The SDK's own source files: everything in lib/sdk except tests (its fixtures are in test/support/sdk/) and the bin
  * (lib/sdk/bin/: a Node program that bundles the MCP SDK's transports; checked on its own below).
  */
 export function sdkEntries(dir = SDK): string[] {

@@ -1,12 +1,12 @@
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { CREATE_ORDER_TOOL } from "../testing/http-order-service";
-import { testEngine } from "../testing/test-database";
+import { CREATE_ORDER_TOOL } from "../../test/support/http-order-service";
+import { testEngine } from "../db/scratch-database";
 import type { LedgerEvent, TaskDetail } from "./client";
 import { CancelledError, ForbiddenError, NotFoundError, StaleIntentError, UnauthorizedError, ValidationError } from "./errors";
 import { StoplineClient } from "./index";
-import { spawnTsx, type TestProcess } from "./testing/processes";
-import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "./testing/server";
+import { spawnTsx, type TestProcess } from "../../test/support/sdk/processes";
+import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * The SDK against the real app over real HTTP: the route handlers behind a node:http server in this process,
@@ -14,7 +14,7 @@ import { eventually, sleep, startSdkTestServer, terminal, type SdkTestServer } f
  */
 
 const provider = testEngine();
-const SDK_WORKER = path.resolve(import.meta.dirname, "testing/sdk-worker.ts");
+const SDK_WORKER = path.resolve(import.meta.dirname, "../../test/support/sdk/sdk-worker.ts");
 const LEASE_MS = 1_500;
 
 let s: SdkTestServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext, ToolDefinition } from "../tools/contract";
 import { StoplineClient } from "./client";
-import { aWorkItem, apiError, json } from "./testing/fixtures";
+import { aWorkItem, apiError, json } from "../../test/support/sdk/fixtures";
 import { StoppedError as ContractStoppedError } from "../tools/contract";
 import { runWorker, StoppedError, type WorkerEvent } from "./worker";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testEngine } from "../testing/test-database";
+import { testEngine } from "../db/scratch-database";
 import type { ToolContext, ToolDefinition } from "../tools/contract";
 import { createStopline, stoplineContext } from "./ai";
 import { runWorker } from "./worker";
-import { eventually, startSdkTestServer, type SdkTestServer } from "./testing/server";
+import { eventually, startSdkTestServer, type SdkTestServer } from "../../test/support/sdk/server";
 
 /**
  * Written ahead (issue 19) in the SDK's runner: a tool run by `runWorker` over HTTP that declares `resources` has its

@@ -5,7 +5,7 @@ import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { Mechanism, WorkItemKind } from "../ledger/states";
 import type { ToolDefinition } from "../tools/contract";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { runWorkItem } from "./run-work-item";
 
 /**

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { isTerminalItem, Mechanism, WorkItemKind } from "../ledger/states";
-import { CREATE_ORDER_TOOL, HaltPoint, startOrderService, type OrderService } from "../testing/http-order-service";
-import { createTestDatabase, testEngine, type TestDatabase } from "../testing/test-database";
+import { CREATE_ORDER_TOOL, HaltPoint, startOrderService, type OrderService } from "../../test/support/http-order-service";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 
 /**
  * Invariants 5 and 8 with real processes: a worker process is SIGKILLed at a chosen point of an external action
@@ -16,7 +16,7 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../testing/te
  */
 
 const LEASE_MS = 1_500;
-const CRASH_WORKER = path.resolve(import.meta.dirname, "../testing/crash-worker.ts");
+const CRASH_WORKER = path.resolve(import.meta.dirname, "../../test/support/crash-worker.ts");
 const provider = testEngine();
 
 let t: TestDatabase;

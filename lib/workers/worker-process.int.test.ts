@@ -6,7 +6,7 @@ import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 
 let t: TestDatabase;
 let demo: DemoServer;

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../lib/auth/tokens";
-import { createTestDatabase, type TestDatabase } from "../../lib/testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../../lib/db/scratch-database";
 import { createTask } from "../../lib/ledger/create-task";
 import { answerExpectContinue, serveApiDirectly } from "./api-lane";
 

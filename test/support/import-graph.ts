@@ -68,8 +68,8 @@ export function resolveLocal(fromFile: string, specifier: string): string | null
 
 export const relative = (file: string) => path.relative(ROOT, file).split(path.sep).join("/");
 
-/** Every .ts/.tsx source below `dirs` (relative to the root), generated code and dependencies left out. */
-export function sourceFiles(dirs: string[]): string[] {
+/** Every .ts/.tsx source in `paths` (folders or files, relative to the root), generated code and dependencies left out. */
+export function sourceFiles(paths: string[]): string[] {
   const out: string[] = [];
   const visit = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -80,7 +80,12 @@ export function sourceFiles(dirs: string[]): string[] {
       } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
     }
   };
-  for (const dir of dirs) if (existsSync(path.join(ROOT, dir))) visit(path.join(ROOT, dir));
+  for (const p of paths) {
+    const full = path.join(ROOT, p);
+    if (!existsSync(full)) continue;
+    if (statSync(full).isFile()) out.push(full);
+    else visit(full);
+  }
   return out;
 }
 

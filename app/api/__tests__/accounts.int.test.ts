@@ -12,8 +12,8 @@ import { createTask } from "@/lib/ledger/create-task";
 import { recordSubmission } from "@/lib/ledger/record-submission";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
 import { appRegistry } from "@/lib/runtime/app-registry";
-import { call, json, type CallOptions } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json, type CallOptions } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 const ORIGIN = "http://localhost:3000";
 const records = new Map<string, number>();

@@ -5,8 +5,8 @@ import { createApiToken } from "@/lib/auth/tokens";
 import { FaultsSchema } from "@/lib/demo/faults";
 import { startDemoServer, type DemoServer } from "@/lib/demo/server";
 import { SERVICES } from "@/lib/demo/store";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * The demo world's fault controls through Stopline's API (the console's half of issue 4): the routes call

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "@/lib/api/input-guard";
 import { createApiToken } from "@/lib/auth/tokens";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, testEngine, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * Issue 11, item 8: edge input answers 4xx naming the problem — never a 500 — and both databases accept exactly

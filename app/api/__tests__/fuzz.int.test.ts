@@ -9,8 +9,8 @@ import { SERVICES } from "@/lib/demo/store";
 import { claimWorkItem } from "@/lib/ledger/claim-work-item";
 import { createTask } from "@/lib/ledger/create-task";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
-import { call } from "@/lib/testing/api-client";
-import { createTestDatabase, testEngine, type TestDatabase } from "@/lib/testing/test-database";
+import { call } from "@/test/support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * Issue 11: a property test of every POST and PATCH route of the contract (fast-check). Whatever the body —

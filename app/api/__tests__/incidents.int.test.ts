@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * The incident kill switch through the HTTP API (issue 13): who may turn it on, a quarantined token refused on every

@@ -12,8 +12,8 @@ import { recordSubmission } from "@/lib/ledger/record-submission";
 import { holdResource } from "@/lib/ledger/resources";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
 import { appRegistry } from "@/lib/runtime/app-registry";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * Review loops that close: an uncertain outcome resolved with what a person found reaches the summary's message;

@@ -10,8 +10,8 @@ import { createTask } from "@/lib/ledger/create-task";
 import { recordSubmission } from "@/lib/ledger/record-submission";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
 import { appRegistry } from "@/lib/runtime/app-registry";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /** A CRM that is the authoritative record: versioned records, archived only at the version you name. */
 const crm = {

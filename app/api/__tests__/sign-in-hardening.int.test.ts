@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * Issue 11: the sign-in rate limit (item 5) and the console cookie (safe defaults), through the real route

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
 import { LedgerEvent } from "@/lib/ledger/events";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * A task's end over HTTP (issue 10): the agent completes or fails it; Stop on an ended task answers that nothing

@@ -3,8 +3,8 @@ import { seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
 import { openReviewItem } from "@/lib/cancellation/review-items";
 import { createTask } from "@/lib/ledger/create-task";
-import { call, json } from "@/lib/testing/api-client";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/test-database";
+import { call, json } from "@/test/support/api-client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";
 
 /**
  * GET /api/tasks carries what an operator triages on: the task's standing in the one vocabulary, the owner's

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startFixtureServer } from "../../mcp-gateway/testing/fixture-server";
+import { startFixtureServer } from "../../../test/support/mcp-gateway/fixture-server";
 import { McpRace, McpVerdict } from "./judge";
 import { formatMcpReport, mcpLies, runMcpConformance, type McpConformanceReport } from "./run-mcp-conformance";
 

@@ -1,13 +1,13 @@
 import type { CancellationSummary } from "../../cancellation/summarize";
 import type { WitnessEntry } from "../../demo/store";
 import { OutcomeKind } from "../../outcomes/child-outcome";
-import { witnessContradictions, witnessFacts, type CallBinding, type LedgerFacts } from "../../testing/witness-check";
+import { witnessContradictions, witnessFacts, type CallBinding, type LedgerFacts } from "../witness-check";
 import { caseVerdict, Verdict, type ServiceSays } from "../verdict";
 
 /**
  * How one random scenario is judged — only by what the services say: each call's report against the tool's own
  * inspect() (the kit's verdict, verdict.ts) and the whole summary against the services' witness logs (what they
- * really did, and which resources they still hold: lib/testing/witness-check.ts). Pure.
+ * really did, and which resources they still hold: lib/conformance/witness-check.ts). Pure.
  */
 export const FindingKind = {
   /** Stopline said a call stopped / never ran / was cancelled, and the service shows it took effect or still runs. */

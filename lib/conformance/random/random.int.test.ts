@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testEngine } from "../../testing/test-database";
+import { testEngine } from "../../db/scratch-database";
 import { FAILING_KINDS, FindingKind } from "./judge";
 import { countByKind, formatFindings, runRandom } from "./run-random";
 

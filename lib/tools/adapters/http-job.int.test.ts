@@ -5,8 +5,8 @@ import { getCancellationSummary } from "../../cancellation/get-cancellation-summ
 import { requestCancellation } from "../../cancellation/request-cancellation";
 import { createTask } from "../../ledger/create-task";
 import { scheduleWorkItem } from "../../ledger/schedule-work-item";
-import { startJobServer, type JobServer } from "../../testing/http-job-server";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-database";
+import { startJobServer, type JobServer } from "../../conformance/http-job-server";
+import { createTestDatabase, type TestDatabase } from "../../db/scratch-database";
 import type { ToolDefinition } from "../contract";
 import { ToolRegistry } from "../registry";
 import { WorkerPool } from "../../workers/worker-pool";
@@ -14,7 +14,7 @@ import { httpJobTool, type HttpJobToolOptions } from "./http-job";
 
 /**
  * The HTTP job adapter end to end: a real HTTP job service (node:http on 127.0.0.1, shaped like OpenAI's
- * background responses; lib/testing/http-job-server.ts), a real WorkerPool running the adapter's tool, a real
+ * background responses; lib/conformance/http-job-server.ts), a real WorkerPool running the adapter's tool, a real
  * CancellationEngine, on SQLite or PostgreSQL. Each scenario compares three records: the service's WITNESS LOG
  * (what the job really did), the LEDGER, and the SUMMARY the user is shown.
  */

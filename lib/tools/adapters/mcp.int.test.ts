@@ -8,7 +8,7 @@ import { getCancellationSummary } from "../../cancellation/get-cancellation-summ
 import { requestCancellation } from "../../cancellation/request-cancellation";
 import { createTask } from "../../ledger/create-task";
 import { scheduleWorkItem } from "../../ledger/schedule-work-item";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../../db/scratch-database";
 import type { ToolDefinition } from "../contract";
 import { contractProblems, ToolRegistry } from "../registry";
 import { WorkerPool } from "../../workers/worker-pool";

@@ -1,19 +1,19 @@
 /**
  * A worker PROCESS built on the SDK's runWorker, for lib/sdk/sdk.int.test.ts. It reaches the app only over HTTP:
  *
- *   node --import tsx lib/sdk/testing/sdk-worker.ts <apiUrl> <workerToken> <workerId> count
- *   node --import tsx lib/sdk/testing/sdk-worker.ts <apiUrl> <workerToken> <workerId> order <halt> <orderServiceUrl>
+ *   node --import tsx test/support/sdk/sdk-worker.ts <apiUrl> <workerToken> <workerId> count
+ *   node --import tsx test/support/sdk/sdk-worker.ts <apiUrl> <workerToken> <workerId> order <halt> <orderServiceUrl>
  *
  * `count` serves examples' `example.slow_count` and `test.wait` (waits for its AbortSignal, reports nothing).
- * `order` serves `shop.create_order` against the order service (lib/testing/http-order-service.ts), stopping
+ * `order` serves `shop.create_order` against the order service (test/support/http-order-service.ts), stopping
  * forever at <halt> so that the test can SIGKILL it there (`never`: runs normally). `hosted-order` serves the same
  * tool as `hosted.create_order`, which the server does not have: the worker hosts its contract (lib/sdk/host.ts).
  *
  * It talks to the test on stdout, one JSON object per line: {"event":"ready"}, {"event":"claimed"|"stop_requested"|
  * "settled"|<halt point>, "workItemId", …}. Lease 1500 ms (SDK_WORKER_LEASE_MS), heartbeat every 300 ms.
  */
-import { runWorker, StoplineClient, type ToolDefinition } from "../index";
-import { createOrderTool, isHaltPoint } from "../../testing/http-order-service";
+import { runWorker, StoplineClient, type ToolDefinition } from "../../../lib/sdk/index";
+import { createOrderTool, isHaltPoint } from "../http-order-service";
 
 const HOSTED_ORDER_TOOL = "hosted.create_order";
 import { slowCountTool } from "../../../examples/slow-count-tool";

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Socket } from "node:net";
-import { pipeResponseBody } from "../http/pipe-response";
+import { pipeResponseBody } from "../../lib/http/pipe-response";
 import { call } from "./api-client";
 
 /**
  * A real HTTP server (node:http, 127.0.0.1, a free port) in front of the real route handlers: each request
- * becomes a `Request` and goes through `call()` (lib/testing/api-client.ts), so auth, zod parsing, the domain
+ * becomes a `Request` and goes through `call()` (test/support/api-client.ts), so auth, zod parsing, the domain
  * call and the error mapping run exactly as in the app — and clients in other processes (the SDK, worker
  * processes, the examples) reach them over the network. Streams (SSE) are piped as they are produced; a client
  * that disconnects aborts the handler's request signal.

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
-import type { InspectOutcome, ToolContext, ToolDefinition } from "../tools/contract";
+import { Mechanism, RiskLevel, WorkItemKind } from "../../lib/ledger/states";
+import type { InspectOutcome, ToolContext, ToolDefinition } from "../../lib/tools/contract";
 
 /**
  * A tiny, real HTTP order service for crash tests: the AUTHORITATIVE record of which orders exist.

@@ -1,15 +1,15 @@
 /**
  * A worker PROCESS that freezes inside a ledger write transaction (lib/db/frozen-writer.int.test.ts):
  *
- *   node --import tsx lib/testing/frozen-writer.ts <databaseUrl> <taskId>
+ *   node --import tsx test/support/frozen-writer.ts <databaseUrl> <taskId>
  *
  * It opens the ledger like any worker (openDatabase), starts a real ledger write (writeLedger: on SQLite
  * BEGIN IMMEDIATE — the database's one write lock; on PostgreSQL it locks the task's row, as the boundary and
  * claims do), appends an event for the task, says {"event":"in-transaction"} on stdout and then waits inside
  * the transaction forever. The test SIGSTOPs it there — a frozen process holding a lock — and later SIGKILLs it.
  */
-import { openDatabase } from "../db/client";
-import { writeLedger } from "../ledger/write";
+import { openDatabase } from "../../lib/db/client";
+import { writeLedger } from "../../lib/ledger/write";
 
 const [databaseUrl, taskId] = process.argv.slice(2);
 if (!databaseUrl || !taskId) {

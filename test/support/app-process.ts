@@ -2,11 +2,11 @@
  * The app's server process without Next.js, for tests that kill and restart it (crash-mid-cancellation.int.test.ts):
  * what `instrumentation.ts` starts in the server process — the background runtime (cancellation engine, live view,
  * in-process worker pool, maintenance when it leads) and the demo services on STOPLINE_DEMO_PORT with their store in
- * STOPLINE_DEMO_DB — plus the real route handlers over HTTP (lib/testing/http-api-server.ts) on a free port.
+ * STOPLINE_DEMO_DB — plus the real route handlers over HTTP (test/support/http-api-server.ts) on a free port.
  * Prints one line {"url": …, "demo": …} when it answers. The database is DATABASE_URL.
  */
-import { startBackground, startDemoServices } from "./background";
-import { startHttpApiServer } from "../testing/http-api-server";
+import { startBackground, startDemoServices } from "../../lib/runtime/background";
+import { startHttpApiServer } from "./http-api-server";
 
 startBackground();
 const demo = await startDemoServices();

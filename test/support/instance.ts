@@ -8,9 +8,9 @@
  * Both register the same tools: `multi.job` (a background job on the test's job server, MULTI_JOB_URL —
  * stopped by provider cancel) and `multi.cooperative` (runs until its AbortSignal fires).
  */
-import { startBackground } from "../runtime/background";
-import { appRegistry } from "../runtime/app-registry";
-import { httpJobTool } from "../tools/adapters/http-job";
+import { startBackground } from "../../lib/runtime/background";
+import { appRegistry } from "../../lib/runtime/app-registry";
+import { httpJobTool } from "../../lib/tools/adapters/http-job";
 import { startHttpApiServer } from "./http-api-server";
 
 const [role, name] = process.argv.slice(2);

@@ -12,8 +12,8 @@
 import { createRequire } from "node:module";
 import { convertToModelMessages, readUIMessageStream, stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
-import { StoplineClient } from "../index";
-import { createStopline, repairToolResults, stoplineContext, type StopContract } from "../ai";
+import { StoplineClient } from "../../../lib/sdk/index";
+import { createStopline, repairToolResults, stoplineContext, type StopContract } from "../../../lib/sdk/ai";
 
 const test = (await import("ai/test")) as unknown as Record<string, new (options: Record<string, unknown>) => { doStreamCalls: { prompt: unknown }[] }>;
 const Mock = test.MockLanguageModelV4 ?? test.MockLanguageModelV3; // ai 7 : ai 6

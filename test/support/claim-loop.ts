@@ -1,8 +1,8 @@
 // A separate worker process for concurrency tests: claims and completes items of one tool until none is
 // left, then prints how many it took as JSON. Exits non-zero on any error (e.g. SQLITE_BUSY).
-import { openDatabase } from "../db/client";
-import { claimWorkItem } from "../ledger/claim-work-item";
-import { completeWorkItem } from "../ledger/complete-work-item";
+import { openDatabase } from "../../lib/db/client";
+import { claimWorkItem } from "../../lib/ledger/claim-work-item";
+import { completeWorkItem } from "../../lib/ledger/complete-work-item";
 
 const [url, toolName, workerId] = process.argv.slice(2);
 const database = openDatabase(url);

@@ -1,19 +1,19 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryAudit } from "../../audit/query-audit";
-import { CancellationEngine } from "../../cancellation/engine";
-import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../../cancellation/request-cancellation";
-import { startDemoServer, type DemoServer } from "../../demo/server";
-import { witnessLog } from "../../demo/store";
-import { demoTools } from "../../demo/tools";
-import { createTask } from "../../ledger/create-task";
-import { scheduleWorkItem } from "../../ledger/schedule-work-item";
-import { retryRelease } from "../../review/retry-release";
-import { createTestDatabase, testEngine, type TestDatabase } from "../../testing/test-database";
-import { ToolRegistry } from "../../tools/registry";
-import { WorkerPool } from "../../workers/worker-pool";
+import { queryAudit } from "../audit/query-audit";
+import { CancellationEngine } from "../cancellation/engine";
+import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
+import { requestCancellation } from "../cancellation/request-cancellation";
+import { startDemoServer, type DemoServer } from "../demo/server";
+import { witnessLog } from "../demo/store";
+import { demoTools } from "../demo/tools";
+import { createTask } from "../ledger/create-task";
+import { scheduleWorkItem } from "../ledger/schedule-work-item";
+import { retryRelease } from "../review/retry-release";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
+import { ToolRegistry } from "../tools/registry";
+import { WorkerPool } from "../workers/worker-pool";
 
 /**
  * Issue 20, item 1: "Discarded" while the service still holds it. An email is stopped after its draft was created at

@@ -1,21 +1,21 @@
-import { CancellationEngine } from "../cancellation/engine";
-import type { EngineOptions } from "../cancellation/execute-cancellation";
-import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../cancellation/request-cancellation";
-import type { CancellationSummary } from "../cancellation/summarize";
-import type { Database } from "../db/client";
-import type { Faults } from "../demo/faults";
-import { startDemoServer, type DemoServer } from "../demo/server";
-import { SERVICES, witnessLog, type ServiceName, type WitnessEntry } from "../demo/store";
-import { demoTools, type DemoToolOptions } from "../demo/tools";
-import { createTask } from "../ledger/create-task";
-import { scheduleWorkItem } from "../ledger/schedule-work-item";
-import type { RiskLevel } from "../ledger/states";
-import { ToolRegistry } from "../tools/registry";
-import { WorkerPool } from "../workers/worker-pool";
-import { bindCalls, expectWitnessConsistent, witnessFor, type CallBinding } from "./witness-check";
-import { LedgerEvent } from "../ledger/events";
-import { LedgerEventRecordSchema } from "../api/event-schemas";
+import { CancellationEngine } from "../../lib/cancellation/engine";
+import type { EngineOptions } from "../../lib/cancellation/execute-cancellation";
+import { getCancellationSummary } from "../../lib/cancellation/get-cancellation-summary";
+import { requestCancellation } from "../../lib/cancellation/request-cancellation";
+import type { CancellationSummary } from "../../lib/cancellation/summarize";
+import type { Database } from "../../lib/db/client";
+import type { Faults } from "../../lib/demo/faults";
+import { startDemoServer, type DemoServer } from "../../lib/demo/server";
+import { SERVICES, witnessLog, type ServiceName, type WitnessEntry } from "../../lib/demo/store";
+import { demoTools, type DemoToolOptions } from "../../lib/demo/tools";
+import { createTask } from "../../lib/ledger/create-task";
+import { scheduleWorkItem } from "../../lib/ledger/schedule-work-item";
+import type { RiskLevel } from "../../lib/ledger/states";
+import { ToolRegistry } from "../../lib/tools/registry";
+import { WorkerPool } from "../../lib/workers/worker-pool";
+import { bindCalls, expectWitnessConsistent, witnessFor, type CallBinding } from "../../lib/conformance/witness-check";
+import { LedgerEvent } from "../../lib/ledger/events";
+import { LedgerEventRecordSchema } from "../../lib/api/event-schemas";
 
 /**
  * The demo world wired to Stopline for integration tests: the demo services (in-memory store), the demo

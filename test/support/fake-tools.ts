@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CompensationResult, ToolContext, ToolDefinition } from "../tools/contract";
+import type { CompensationResult, ToolContext, ToolDefinition } from "../../lib/tools/contract";
 import type { FakeService } from "./fake-service";
 
 /**

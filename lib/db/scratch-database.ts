@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database } from "../db/client";
-import { migrate } from "../db/migrate";
+import { openDatabase, type Database } from "./client";
+import { migrate } from "./migrate";
 
 export type TestEngine = "sqlite" | "postgres";
 

@@ -1,13 +1,13 @@
-import { createApiToken } from "../../auth/tokens";
-import { CancellationEngine } from "../../cancellation/engine";
-import { isTerminalItem } from "../../ledger/states";
-import { startHttpApiServer, type HttpApiServer } from "../../testing/http-api-server";
-import { createOrderTool, startOrderService, type OrderService } from "../../testing/http-order-service";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-database";
-import { appRegistry } from "../../runtime/app-registry";
-import { attachHostedTools } from "../../tools/hosted/hosted-tools";
-import { ToolRegistry } from "../../tools/registry";
-import { StoplineClient } from "../client";
+import { createApiToken } from "../../../lib/auth/tokens";
+import { CancellationEngine } from "../../../lib/cancellation/engine";
+import { isTerminalItem } from "../../../lib/ledger/states";
+import { startHttpApiServer, type HttpApiServer } from "../http-api-server";
+import { createOrderTool, startOrderService, type OrderService } from "../http-order-service";
+import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
+import { appRegistry } from "../../../lib/runtime/app-registry";
+import { attachHostedTools } from "../../../lib/tools/hosted/hosted-tools";
+import { ToolRegistry } from "../../../lib/tools/registry";
+import { StoplineClient } from "../../../lib/sdk/client";
 
 /**
  * The app as an SDK user meets it, in the test process: a fresh database (installed for the route handlers),

@@ -1,4 +1,4 @@
-import type { CallRef, InspectOutcome, ResourceRef } from "../tools/contract";
+import type { CallRef, InspectOutcome, ResourceRef } from "../../lib/tools/contract";
 
 /** A small deterministic PRNG (mulberry32): a test's random choices stay reproducible from one seed. */
 export function prng(seed: number): () => number {

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CancellationEngine } from "../../cancellation/engine";
-import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../../cancellation/request-cancellation";
-import { setFaults } from "../../demo/faults";
-import { startDemoServer, type DemoServer } from "../../demo/server";
-import { witnessLog } from "../../demo/store";
-import { demoTools } from "../../demo/tools";
-import { createTask } from "../../ledger/create-task";
-import { scheduleWorkItem } from "../../ledger/schedule-work-item";
-import { isTerminalItem } from "../../ledger/states";
-import { createTestDatabase, testEngine, type TestDatabase } from "../../testing/test-database";
-import { ToolRegistry } from "../../tools/registry";
-import { WorkerPool } from "../../workers/worker-pool";
+import { CancellationEngine } from "../cancellation/engine";
+import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
+import { requestCancellation } from "../cancellation/request-cancellation";
+import { setFaults } from "../demo/faults";
+import { startDemoServer, type DemoServer } from "../demo/server";
+import { witnessLog } from "../demo/store";
+import { demoTools } from "../demo/tools";
+import { createTask } from "../ledger/create-task";
+import { scheduleWorkItem } from "../ledger/schedule-work-item";
+import { isTerminalItem } from "../ledger/states";
+import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
+import { ToolRegistry } from "../tools/registry";
+import { WorkerPool } from "../workers/worker-pool";
 
 /**
  * Issue 20, item 4: a late success does not rewrite history. The export's cancel endpoint answers 503 at the Stop: the

@@ -1,7 +1,7 @@
 /**
  * A worker PROCESS for crash tests (lib/workers/worker-crash.int.test.ts):
  *
- *   node --import tsx lib/testing/crash-worker.ts <databaseUrl> <orderServiceUrl> <halt> <workerId>
+ *   node --import tsx test/support/crash-worker.ts <databaseUrl> <orderServiceUrl> <halt> <workerId>
  *
  * Opens the ledger, registers `shop.create_order` against the order service and runs a WorkerPool with a short
  * lease (CRASH_WORKER_LEASE_MS, default 1500 ms). With a halt point (see HaltPoint) every run stops there and
@@ -13,10 +13,10 @@
  * "workItemId",…} when a run reached its halt point (after the ledger recorded everything before it), and
  * {"event":"settled","workItemId","outcome"} when a run ended. SIGTERM stops it gracefully.
  */
-import { CancellationEngine } from "../cancellation/engine";
-import { openDatabase } from "../db/client";
-import { ToolRegistry } from "../tools/registry";
-import { WorkerPool } from "../workers/worker-pool";
+import { CancellationEngine } from "../../lib/cancellation/engine";
+import { openDatabase } from "../../lib/db/client";
+import { ToolRegistry } from "../../lib/tools/registry";
+import { WorkerPool } from "../../lib/workers/worker-pool";
 import { createOrderTool, HaltPoint, isHaltPoint } from "./http-order-service";
 
 const [databaseUrl, serviceUrl, halt = HaltPoint.never, workerId = `crash-worker-${process.pid}`] = process.argv.slice(2);

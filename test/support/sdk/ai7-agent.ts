@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { createChatHandler } from "../../../examples/ai-sdk/agent";
-import { StoplineClient } from "../index";
+import { StoplineClient } from "../../../lib/sdk/index";
 
 // ai 7's mock model (the app's own types are ai 6's, which has no V4).
 const { MockLanguageModelV4 } = (await import("ai/test")) as unknown as {
