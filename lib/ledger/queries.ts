@@ -25,8 +25,9 @@ export async function listTasks(database: Database, filter: TaskFilter = {}) {
       ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    // No `_count` of work items here: Prisma computes it by grouping the whole WorkItem table before the join, a cost
+    // that grows with the history (issue 22 §3). The row facts count the page's children from their own read.
     take: limit + 1,
-    include: { _count: { select: { workItems: true } } },
   });
   const page = tasks.slice(0, limit);
   const facts = await taskRowFacts(database, page);
@@ -42,6 +43,7 @@ const emptyRowFacts = (stage: string): TaskRowFacts => ({
   stopStatus: null,
   standing: taskStanding({ stage, stopStatus: null }),
   ownerEmail: null,
+  workItemCount: 0,
   tools: [],
   effects: { committed: 0, unknown: 0 },
   awaitingDecision: 0,

@@ -12,6 +12,8 @@ export interface TaskRowFacts {
   standing: TaskStanding;
   /** The owner's e-mail address when the owner is a person (null for a token-owned task). */
   ownerEmail: string | null;
+  /** How many children it has. */
+  workItemCount: number;
   /** The tools its children called, each once. */
   tools: string[];
   /** External effects that took place (committed), and those whose outcome is still unknown. */
@@ -70,6 +72,7 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
       stopStatus,
       standing: taskStanding({ stage: task.stage, stopStatus, endReason: task.endReason }),
       ownerEmail: emailOf.get(ownerOf.get(task.id) ?? "") ?? null,
+      workItemCount: mine.items.length,
       tools: [...new Set(mine.items.map((i) => i.toolName))].sort(),
       effects: {
         committed: mine.effects.filter((e) => e.outcome === SideEffectOutcome.committed).length,

@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => t?.drop());
 
 type Row = {
+  workItemCount: number;
   id: string;
   standing: string;
   stopStatus: string | null;
@@ -56,11 +57,13 @@ describe("GET /api/tasks - triage facts per row", () => {
     const person = await t.database.prisma.user.findUniqueOrThrow({ where: { email: "user@stopline.local" } });
     const task = await createTask(t.database, { title: "book a table", ownerId: person.id }, "agent:t");
     await schedule(task.id, "triage.reserve_table");
+    await schedule(task.id, "triage.send_confirmation");
     expect(await rowOf(task.id)).toMatchObject({
+      workItemCount: 2,
       standing: "running",
       stopStatus: null,
       ownerEmail: "user@stopline.local",
-      tools: ["triage.reserve_table"],
+      tools: ["triage.reserve_table", "triage.send_confirmation"],
       effects: { committed: 0, unknown: 0 },
       awaitingDecision: 0,
       nextDeadline: null,

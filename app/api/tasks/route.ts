@@ -21,5 +21,5 @@ export const GET = withRoute(contract.listTasks, async ({ database, principal, q
     limit: query.limit,
     before: query.before,
   });
-  return { tasks: tasks.map(({ _count, ...t }) => ({ ...t, workItemCount: _count.workItems })), nextCursor };
+  return { tasks, nextCursor };
 });
