@@ -98,6 +98,8 @@ export const WorkItemSchema = z.object({
   progress: StoredProgress.nullable(),
   error: z.string().nullable(),
   reconcileDeadline: isoDate.nullable(),
+  /** When its service last said the call still runs, after it left its worker (its resources are held by running work). */
+  serviceRunningAt: isoDate.nullable().optional(),
   rowVersion: z.number().int(),
   createdAt: isoDate,
   startedAt: isoDate.nullable(),

@@ -32,6 +32,7 @@ import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 import { resolveIntents } from "./resolve-intents";
 import { intentsAwaitingResolution } from "../ledger/resource-intents";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "./steps";
+import { markServiceRunning } from "./service-running";
 
 export interface EngineOptions {
   registry: ToolRegistry;
@@ -201,14 +202,15 @@ export async function finishCancellation(database: Database, taskId: string, opt
 
 /**
  * Resources whose cleanup is due: still held (or asked to be released) by a child that ended, or by an uncertain
- * one whose worker is gone. An uncertain child whose worker still holds its lease may still be using what it
- * holds (a job that runs on after a failed cancel): not yet — cleanupLateSettled takes those once it ends.
+ * one whose worker is gone. An uncertain child whose worker still holds its lease, or whose service said it still
+ * runs (`serviceRunningAt`: a job that runs on after a failed cancel), may still be using what it holds: not yet —
+ * cleanupLateSettled takes those once it ends (reconciliation clears the mark when the service says otherwise).
  */
 export const awaitingCleanup = (scope: { taskId?: string; workItemIds?: string[] }) => ({
   ...(scope.taskId ? { taskId: scope.taskId } : {}),
   ...(scope.workItemIds ? { workItemId: { in: scope.workItemIds } } : {}),
   state: { in: [ResourceState.held, ResourceState.releaseRequested] },
-  workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null }] },
+  workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null, serviceRunningAt: null }] },
 });
 
 /**
@@ -460,8 +462,9 @@ export async function cleanupAndVerify(
   });
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  if (waitForRunningMs > 0) await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
+  const runningAtService = await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
   for (const r of settled) {
+    if (runningAtService.has(r.workItemId)) continue; // held by running work: not cleaned up under it, not orphaned
     const tool = o.registry.get(r.workItem.toolName);
     const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
     if (!tool?.cleanup || !tool.verifyReleased) {
@@ -537,17 +540,20 @@ export async function cleanupAndVerify(
  * Waits (bounded by settleTimeoutMs, the reason stated in the task's steps) while the service reports a holder's call
  * still running — asked through inspect(). Cleaning up under a running call fails ("still running; cancel it first")
  * and recorded ORPHANED what the service released a moment later when the call ended (random conformance: reports
- * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is cleaned up as before:
- * what it holds is reported not released (and re-verified later, reverifyOrphans) — never silently left.
+ * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is marked so
+ * (`serviceRunningAt`, markServiceRunning): what it holds is reported "still held by a step that is still running",
+ * never "could not be released", and is cleaned up and verified once the service says it ended. Returns the holders
+ * left running.
  */
 async function waitForCallsRunningAtService(
   database: Database,
   resources: { workItemId: string; workItem: { status: string } }[],
   o: EngineOptions,
   waitMs: number,
-) {
+): Promise<Set<string>> {
   const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
   const deadline = Date.now() + waitMs;
+  const stillRunning = new Set<string>();
   for (const id of ids) {
     const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
     const tool = o.registry.get(item.toolName);
@@ -555,8 +561,13 @@ async function waitForCallsRunningAtService(
     const ref = await refFor(database, item);
     for (let first = true; ; first = false) {
       const asked = await withRetries(() => tool.inspect!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
-      if (!asked.ok || asked.value.status !== "running" || Date.now() >= deadline) break;
-      if (first)
+      const running = asked.ok && asked.value.status === "running";
+      if (running && Date.now() >= deadline) {
+        if (await markServiceRunning(database, item, true)) stillRunning.add(id);
+        break;
+      }
+      if (!running) break;
+      if (first && waitMs > 0)
         await logStep(database, {
           taskId: item.taskId,
           workItemId: id,
@@ -567,6 +578,7 @@ async function waitForCallsRunningAtService(
       await sleep(100);
     }
   }
+  return stillRunning;
 }
 
 /** cancel_requested → cancelled once no child is still being stopped (uncertain ones stay under reconciliation). */

@@ -19,6 +19,7 @@ import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "./dispat
 import { recordVerification } from "../ledger/resources";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./review-items";
 import { ENGINE_ACTOR, logStep } from "./steps";
+import { markServiceRunning } from "./service-running";
 import { LedgerEvent } from "../ledger/events";
 
 /**
@@ -99,7 +100,10 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     data: { operationId: item.operationId },
   });
 
-  if (outcome.status === "running") return item.status; // still in flight: watched; asked again later
+  // Still in flight: watched, asked again later. Uncertain with no worker: what it holds stays held by the running
+  // call (not cleaned up under it); any other answer clears that mark, and its cleanup follows (execute-cancellation).
+  await markServiceRunning(database, item, outcome.status === "running");
+  if (outcome.status === "running") return item.status;
   if (outcome.status === "not_committed" && (await mayStillSend(database, item))) {
     // The service has not seen it YET, but a live worker past its checkpoint can still send it: not final.
     await logStep(database, {

@@ -202,6 +202,53 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     checkAgainstWitness(s);
   });
 
+  it("reports cancel unavailable and an export that runs on past the Stop's bounded wait: settled saying its lock and temp file are still held by a step that is still running — never 'could not be released' — then verified released once it ends (random conformance #93, seed 31 #1, #7, #27)", async () => {
+    await setFaults(world, "reports", { latencyMs: 200, cancelUnavailable: true });
+    const task = await newTask(world, "export, cancel refused, runs on past the wait", "low");
+    const atService = tap.delivered("POST", /^\/reports\/exports$/);
+    const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 400, rowMs: 10 }); // ~4 s: longer than settleTimeoutMs (1.5 s)
+    await atService;
+    await stop(world, task.id);
+    await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 20_000);
+
+    const exportRow = () =>
+      world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey) as
+        | { id: string; status: string; lock_held: number }
+        | undefined;
+    const settled = await snapshot(world, task.id);
+    const exp = exportRow();
+    expect(exp, "the service started the export").toBeDefined();
+    const handles = [`lock:${exp!.id}`, `temp_file:/tmp/stopline-demo-${exp!.id}.csv`];
+    if (exp!.lock_held) {
+      // Settled while the service still runs it: held by running work, said so — not orphaned, no operator asked.
+      expect(settled.summary.held_resources.map((r) => `${r.type}:${r.handle}`).sort()).toEqual(handles);
+      expect(settled.summary.user_message).toMatch(/still held by a step that is still running/);
+      expect((await itemRow(world, item.id)).serviceRunningAt).not.toBeNull();
+    }
+    expect(settled.summary.orphaned_resources).toEqual([]);
+    expect(settled.summary.user_message).not.toMatch(/could not be released/);
+    expect(settled.reviews.filter((v) => v.kind === "orphaned_resource")).toEqual([]);
+    checkAgainstWitness(settled);
+
+    // The export ends at the service; reconciliation learns it, and what it held is cleaned up and verified.
+    await until(
+      "the call's resources verified released",
+      async () => {
+        const rs = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
+        return rs.length === 2 && rs.every((r) => r.state === "released");
+      },
+      20_000,
+    );
+    const after = await snapshot(world, task.id);
+    const actions = after.witness.filter((w) => w.subject === exp!.id).map((w) => w.action);
+    expect(actions).toEqual(expect.arrayContaining(["export_started", "lock_acquired", "lock_released"]));
+    expect(after.summary.held_resources).toEqual([]);
+    expect(after.summary.orphaned_resources).toEqual([]);
+    expect(after.summary.user_message).not.toMatch(/could not be released|still held/);
+    expect(after.reviews.filter((v) => v.kind === "orphaned_resource")).toEqual([]);
+    checkAgainstWitness(after);
+  });
+
   it("a start whose answers were lost (reports latency past the call's timeout): never 'failed — it had no effect' while the service runs it — uncertain, then settled by asking the service (random conformance, PostgreSQL seed 2027 #0)", async () => {
     await setFaults(world, "reports", { latencyMs: 3_200 }); // each answer arrives after the tool's 3 s call timeout: the start and its retry both time out
     const task = await newTask(world, "export, its start's answers lost", "low");

@@ -41,6 +41,7 @@ export const WORK_ITEM_DATE_FIELDS = [
   "leaseExpiresAt",
   "heartbeatAt",
   "reconcileDeadline",
+  "serviceRunningAt",
   "checkpointPassedAt",
   "cancelDispatchedAt",
   "cancelAnsweredAt",

@@ -71,16 +71,17 @@ export function resourceOutcome(resource: { state: string }, stepStillRunning: b
   }
 }
 
+/** The facts of the step that holds a resource, as the ledger (or the API) gives them. */
+export type ResourceHolder = { status: string; leaseExpiresAt?: Date | string | null; serviceRunningAt?: Date | string | null };
+
 /**
  * Is the step that holds a resource still at work? Not once it ended, nor when it is uncertain with no live worker
- * (its worker is gone: what it held is Stopline's to clean up).
+ * (its worker is gone: what it held is Stopline's to clean up) — unless its service said the call still runs
+ * (`serviceRunningAt`): then what it holds is held by running work, released and verified once it ends.
  */
-export const holderStillAtWork = (holder: { status: string; leaseExpiresAt?: Date | string | null } | undefined): boolean =>
-  !!holder && !isTerminalItem(holder.status) && !(holder.status === WorkItemStatus.uncertain && !holder.leaseExpiresAt);
+export const holderStillAtWork = (holder: ResourceHolder | undefined): boolean =>
+  !!holder && !isTerminalItem(holder.status) && !(holder.status === WorkItemStatus.uncertain && !holder.leaseExpiresAt && !holder.serviceRunningAt);
 
 /** What became of a resource, from the resource and the step that holds it (the summary, the console and the chat). */
-export const resourceOutcomeOf = (
-  resource: { state: string },
-  holder: { status: string; leaseExpiresAt?: Date | string | null } | undefined,
-  stopped: boolean,
-): ResourceOutcome => resourceOutcome(resource, holderStillAtWork(holder), stopped);
+export const resourceOutcomeOf = (resource: { state: string }, holder: ResourceHolder | undefined, stopped: boolean): ResourceOutcome =>
+  resourceOutcome(resource, holderStillAtWork(holder), stopped);

@@ -41,6 +41,8 @@ import type { CallRef, CompensationResult, EffectRef, InspectOutcome, ToolContex
 import { hostTools, type ToolHostHandle } from "./host";
 import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
 import { abortableSleep } from "./retry";
+import { StoppedError } from "../tools/errors";
+import { decideRunEnding } from "../tools/run-ending";
 import { jsonSafe, recordEffectOfSuccess, settleByContract } from "./stop-contract";
 
 /** How a tool call is stopped, inspected and undone — the tool contract, declared next to the AI SDK tool. */
@@ -334,16 +336,24 @@ export function createStopline(options: CreateStoplineOptions) {
       return result;
     } catch (error) {
       const stopped = controller.signal.aborted;
-      const mayHaveSent = submitted !== null || (checkpointPassed && call.commitsEffect);
       const message = error instanceof Error ? error.message : String(error);
-      if (!mayHaveSent) {
-        if (stopped || error instanceof CancelledError) {
-          const p = partial as { result: unknown; complete: boolean } | null;
-          if (p) await complete(p.complete ? "partial" : "cancelled_incomplete", { partialResult: jsonSafe(p.result) ?? null, partialComplete: p.complete });
-          else await complete("cancelled");
-        } else {
-          await complete("failed", { error: message.slice(0, 4000) || "the call failed" });
-        }
+      const ending = decideRunEnding({
+        mechanism: call.mechanism,
+        commitsEffect: !!call.commitsEffect,
+        canInspect: !!call.contract?.inspect,
+        submitted: submitted !== null,
+        checkpointPassed,
+        stopped,
+        confirmedStop: error instanceof StoppedError,
+        // The server's checkpoint said no (its own cancel_requested, not this call's abort reason): nothing was sent.
+        refusedAtCheckpoint: error !== controller.signal.reason && error instanceof CancelledError,
+        partial: partial as { result: unknown; complete: boolean } | null,
+        message,
+      });
+      if (ending.outcome !== "uncertain") {
+        if (ending.outcome === "failed") await complete("failed", { error: ending.error });
+        else if (ending.outcome === "cancelled") await complete("cancelled");
+        else await complete(ending.outcome, { partialResult: jsonSafe(ending.partialResult) ?? null, partialComplete: ending.outcome === "partial" });
         throw stopped ? controller.signal.reason : error;
       }
       // The action may have reached its service: the contract decides, never this process's guess.

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../errors";
 import { ErrorSchema } from "../api/schemas";
+import { CANCELLED_BRAND } from "../tools/errors";
 
 /**
  * The SDK's closed error hierarchy. Every failure a StoplineClient call can end with is a StoplineError:
@@ -62,9 +63,13 @@ export class StoplineError extends Error {
   }
 }
 
-/** `cancel_requested`: the task's cancellation boundary exists — nothing new may start or commit. Stop. */
+/**
+ * `cancel_requested`: the task's cancellation boundary exists — nothing new may start or commit. Stop. Also
+ * `instanceof` the tool contract's CancelledError (lib/tools/errors.ts): one kind of error, whichever side raised it.
+ */
 export class CancelledError extends StoplineError {
   override name = "CancelledError";
+  readonly [CANCELLED_BRAND] = true;
 }
 /** `stale_intent`: the work was prepared under an older intent or proposal version than the task's current one. */
 export class StaleIntentError extends StoplineError {

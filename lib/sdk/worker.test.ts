@@ -296,6 +296,22 @@ describe("runWorker", () => {
     }
   });
 
+  it("remote work past its checkpoint whose start answer was lost (no Stop) is handed over uncertain, never failed — the same rule as the in-process runner (issue 19, seed 2027 #0)", async () => {
+    const { server, client } = fakeServer("t.export");
+    const exporter = tool(
+      "t.export",
+      async (_input, ctx) => {
+        await ctx.checkpoint();
+        throw new Error("socket hang up"); // the export may have started at its service
+      },
+      { mechanism: "provider_cancel", cancel: async () => {}, inspect: async () => ({ status: "running" }) },
+    );
+    const { result } = await runOnce(client, [exporter]);
+    expect(result.outcome).toBe("uncertain");
+    expect(server.calls.filter((c) => c.route === "complete")).toEqual([]);
+    expect(server.calls.find((c) => c.route === "uncertain")?.body.reason).toMatch(/remote work may have started.*socket hang up/);
+  });
+
   it("a provider_cancel tool with its contract, stopped: this worker cancels and asks the service itself (it hosts the contract) — not committed → cancelled; committed without submitted() → the effect is recorded, then completed", async () => {
     for (const [answer, outcome] of [
       ["not_committed", "cancelled"],

@@ -1,4 +1,9 @@
 import type { ToolContext, ToolDefinition } from "../tools/contract";
+import { StoppedError } from "../tools/errors";
+
+/** Thrown by a tool when the service confirmed the call stopped for good (the one definition: lib/tools/errors.ts). */
+export { StoppedError };
+import { decideRunEnding, isRemoteMechanism } from "../tools/run-ending";
 import { hostTools } from "./host";
 import { settleByContract } from "./stop-contract";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
@@ -322,8 +327,22 @@ async function runClaimed(
     await stopHeartbeats();
     if (lostLease) return { outcome: "lost_lease", detail: (controller.signal.reason as Error)?.message };
     const message = error instanceof Error ? error.message : String(error);
-    const remoteTool = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
-    if (controller.signal.aborted && remoteTool && !isStoppedError(error) && (tool.cancel || tool.rollback || tool.inspect)) {
+    const stopped = controller.signal.aborted;
+    const confirmedStop = error instanceof StoppedError;
+    const ending = decideRunEnding({
+      mechanism: tool.mechanism,
+      commitsEffect: tool.commitsEffect,
+      canInspect: !!tool.inspect,
+      submitted,
+      checkpointPassed: mayHaveSubmitted,
+      stopped,
+      confirmedStop,
+      // The server's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
+      refusedAtCheckpoint: error !== controller.signal.reason && error instanceof StoplineError && error.code === "cancel_requested",
+      partial: partial.reported,
+      message,
+    });
+    if (ending.outcome === "uncertain" && stopped && isRemoteMechanism(tool.mechanism) && !confirmedStop && (tool.cancel || tool.rollback || tool.inspect)) {
       // Stopped, and this process holds the tool's contract: it cancels (or rolls back) and asks the service what
       // happened, as the AI SDK wrapper does; the server's engine waits for this report (it does not run the
       // contract a second time). Whether or not the call said submitted(): a request in flight is withdrawn first.
@@ -343,27 +362,17 @@ async function runClaimed(
       );
       return ended;
     }
-    if (submitted || (mayHaveSubmitted && tool.commitsEffect)) {
-      const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
-      await leaveUncertain(client, item.id, lease.leaseToken);
-      return { outcome: "uncertain", detail: `${what}, and then: ${message}; left for the server's lease recovery and reconciliation` };
+    switch (ending.outcome) {
+      case "uncertain":
+        await leaveUncertain(client, item.id, lease.leaseToken, ending.reason);
+        return { outcome: "uncertain", detail: `${ending.reason}; left for the server's lease recovery and reconciliation` };
+      case "failed":
+        return finish("failed", { error: ending.error });
+      case "cancelled":
+        return finish("cancelled");
+      default:
+        return finish(ending.outcome, { partialResult: ending.partialResult ?? null, partialComplete: ending.outcome === "partial" });
     }
-    if (controller.signal.aborted) {
-      // A provider-side or rollback tool that merely stopped WAITING does not know that the remote work stopped:
-      // it is left uncertain, and the server's engine cancels and inspects it. Only a confirmed stop (an error
-      // named StoppedError, as lib/tools/contract.ts and this SDK export it) is reported as one here.
-      const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
-      if (remote && !isStoppedError(error)) {
-        await leaveUncertain(client, item.id, lease.leaseToken);
-        return { outcome: "uncertain", detail: `stopped waiting after the Stop; the remote work is cancelled and inspected by the server (${message})` };
-      }
-      const reported = partial.reported;
-      if (reported === null) return finish("cancelled");
-      return finish(reported.complete ? "partial" : "cancelled_incomplete", { partialResult: reported.result ?? null, partialComplete: reported.complete });
-    }
-    // The checkpoint refused the commitment after the Stop: nothing was submitted.
-    if (error instanceof CancelledError || (error instanceof StoplineError && error.code === "cancel_requested")) return finish("cancelled");
-    return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
   } finally {
     heartbeats.abort();
     if (progress.timer) clearTimeout(progress.timer);
@@ -387,18 +396,6 @@ async function leaveUncertain(
     await client.heartbeat(workItemId, { leaseToken, leaseMs: 1_000 }).catch(() => {});
   }
 }
-
-/**
- * Throw it from a tool's run() when the tool KNOWS the call stopped for good (the service confirmed the
- * cancellation). Without it, a provider_cancel or rollback tool that stops after a Stop is only known to have
- * stopped waiting, and is left to the server to cancel and inspect. Recognised by name, so the StoppedError of
- * lib/tools/contract.ts works the same.
- */
-export class StoppedError extends Error {
-  override readonly name = "StoppedError";
-}
-
-const isStoppedError = (error: unknown) => error instanceof Error && error.name === "StoppedError";
 
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -80,19 +80,7 @@ export type CompensationResult =
   | { status: "conflict"; currentVersion: string | null; detail: string }
   | { status: "failed"; detail: string };
 
-export class CancelledError extends Error {
-  override readonly name = "CancelledError";
-}
-
-/**
- * Thrown by a tool's run() when it KNOWS the call stopped for good: the service confirmed the cancellation
- * (an export that answered "cancelled", a job in a terminal cancelled state). Without it, a provider-side
- * or rollback tool that stops after a Stop is only known to have stopped WAITING — the engine then cancels
- * and inspects it before anything is reported.
- */
-export class StoppedError extends Error {
-  override readonly name = "StoppedError";
-}
+export { CancelledError, StoppedError } from "./errors";
 
 /** What the running code gets. Every method records to the ledger before it returns. */
 export interface ToolContext {

@@ -16,6 +16,7 @@ import { recordResourceIntents, settleIntentsAfterAnswer } from "../ledger/resou
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
+import { decideRunEnding } from "../tools/run-ending";
 import { LedgerEvent } from "../ledger/events";
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -40,9 +41,8 @@ export interface RunReport {
 /**
  * Runs one claimed work item: gives the tool an AbortSignal that fires when the task's cancellation is
  * recorded (in-process: on the commit notification, within milliseconds; from another process: on the
- * next heartbeat), heartbeats the lease, and reports how it ended. It never decides that an accepted
- * external action did not happen: after ctx.submitted() any failure or stop leaves the item `uncertain`
- * for reconciliation.
+ * next heartbeat), heartbeats the lease, and reports how it ended — by the one rule every runner shares
+ * (lib/tools/run-ending.ts): it never decides that an accepted external action did not happen.
  */
 export const runWorkItem = (options: RunOptions): Promise<RunReport> => toolCall(options.item, () => runClaimedItem(options));
 async function runClaimedItem(options: RunOptions): Promise<RunReport> {
@@ -150,40 +150,34 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     return await finish("completed", { result: result ?? null });
   } catch (error) {
     if (lostLease) return { outcome: "lost_lease", abortedAt };
-    const message = error instanceof Error ? error.message : String(error);
-    // Remote work that runs on at its service once its start arrived (a provider-side or rollback tool, past its
-    // checkpoint): a failure here says nothing about what the service did — a start whose answer was lost may have
-    // started it, and it may finish. Asked (inspect), never assumed "failed — it had no effect" (random conformance,
-    // seed 2027 #0 on PostgreSQL). A confirmed stop (StoppedError) is the service's own answer.
-    const remoteMayRunOn =
-      mayHaveSubmitted && !!tool.inspect && (tool.mechanism === "provider_cancel" || tool.mechanism === "rollback") && !(error instanceof StoppedError);
-    if (submitted || (mayHaveSubmitted && tool.commitsEffect) || (remoteMayRunOn && !controller.signal.aborted)) {
-      const what = submitted ? "the action was accepted (submitted)" : "the checkpoint passed, so the action may have reached the service";
-      await markUncertain(database, { workItemId: item.id, leaseToken, reason: `${what}, and then: ${message}`, actor }).catch(() => {});
-      return { outcome: "uncertain", abortedAt };
-    }
     // A Stop of this step alone (issue 13) may reach its service (the engine's provider cancel) before its signal
     // reaches this process: an error after such a Stop is the Stop's doing, not a failure of the tool — ask the ledger.
-    if (!controller.signal.aborted && (await stopOfThisStepRecorded(database, item.id))) abort("a Stop of this step was recorded");
-    if (controller.signal.aborted || error instanceof StoppedError || (isAppError(error) && error.code === "cancel_requested")) {
-      // A provider-side or rollback tool that merely stopped waiting does not know the remote work stopped:
-      // the engine cancels and inspects it. Only a confirmed stop (StoppedError) is reported as one here.
-      const remote = tool.mechanism === "provider_cancel" || tool.mechanism === "rollback";
-      const refusedBeforeSending = isAppError(error) && error.code === "cancel_requested"; // the checkpoint said no: nothing was sent
-      if (remote && !(error instanceof StoppedError) && !refusedBeforeSending) {
-        await markUncertain(database, {
-          workItemId: item.id,
-          leaseToken,
-          reason: `stopped waiting after the Stop; the remote work is cancelled and inspected by the engine (${message})`,
-          actor,
-        }).catch(() => {});
+    if (!controller.signal.aborted && !(error instanceof StoppedError) && (await stopOfThisStepRecorded(database, item.id)))
+      abort("a Stop of this step was recorded");
+    const ending = decideRunEnding({
+      mechanism: tool.mechanism,
+      commitsEffect: tool.commitsEffect,
+      canInspect: !!tool.inspect,
+      submitted,
+      checkpointPassed: mayHaveSubmitted,
+      stopped: controller.signal.aborted,
+      confirmedStop: error instanceof StoppedError,
+      // The ledger's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
+      refusedAtCheckpoint: isAppError(error) && error.code === "cancel_requested",
+      partial: partial.reported,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    switch (ending.outcome) {
+      case "uncertain":
+        await markUncertain(database, { workItemId: item.id, leaseToken, reason: ending.reason, actor }).catch(() => {});
         return { outcome: "uncertain", abortedAt };
-      }
-      const reported = partial.reported;
-      if (reported === null) return finish("cancelled");
-      return reported.complete ? finish("partial", { partialResult: reported.result }) : finish("cancelled_incomplete", { partialResult: reported.result });
+      case "failed":
+        return finish("failed", { error: ending.error });
+      case "cancelled":
+        return finish("cancelled");
+      default:
+        return finish(ending.outcome, { partialResult: ending.partialResult });
     }
-    return finish("failed", { error: message.slice(0, 4000) || "the tool failed" });
   } finally {
     clearInterval(heartbeat);
     if (progress.timer) clearTimeout(progress.timer);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WorkItem" ADD COLUMN "serviceRunningAt" DATETIME;
