@@ -6,7 +6,19 @@ import { partialStopHeadline } from "@/lib/outcomes/headline";
 import { cx } from "@/components/ui/cx";
 import { Detail, Details } from "@/components/ui/details";
 import { isOpenReview, ReviewItemKind } from "@/lib/ledger/states";
-import { childFacts, OutcomeGroup, OutcomeKind, OUTCOME_WORDS, sinceLine, stopFacts, toolResultText, verdictsOfTask, type ChildOutcome } from "@/lib/outcomes";
+import {
+  childFacts,
+  OutcomeGroup,
+  OutcomeKind,
+  OUTCOME_WORDS,
+  RESOURCE_WORDS,
+  ResourceOutcome,
+  sinceLine,
+  stopFacts,
+  toolResultText,
+  verdictsOfTask,
+  type ChildOutcome,
+} from "@/lib/outcomes";
 import { ranOnReviews } from "@/lib/review/ran-on-reviews";
 import type { StopRequest } from "./turn-state";
 import type { ReviewItem, SideEffect, Summary, TaskDetail } from "./api";
@@ -139,7 +151,12 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
           ))}
           {summary.held_resources.map((r) => (
             <li key={`${r.type}:${r.handle}`}>
-              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — still held by a step that is still running; released and checked once it ends
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.heldByRunningStep].phrase}
+            </li>
+          ))}
+          {(summary.releasing_resources ?? []).map((r) => (
+            <li key={`${r.type}:${r.handle}`}>
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.beingReleased].phrase}
             </li>
           ))}
         </Group>
@@ -162,7 +179,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
             {c.tool_call_id} · {c.status} · {c.outcome.kind}
           </Detail>
         ))}
-        {[...summary.orphaned_resources, ...summary.held_resources].map((r) => (
+        {[...summary.orphaned_resources, ...summary.held_resources, ...(summary.releasing_resources ?? [])].map((r) => (
           <Detail key={`${r.type}:${r.handle}`} term={r.type}>
             {r.handle}
           </Detail>

@@ -290,6 +290,11 @@ export const CancellationSummarySchema = z.object({
   orphaned_resources: z.array(NamedResourceSchema),
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: z.array(NamedResourceSchema),
+  /**
+   * Resources being released now: their step ended (after the Stop settled, or its service said it ended) and
+   * Stopline releases and verifies them next — not yet released, not orphaned. Absent from older servers.
+   */
+  releasing_resources: z.array(NamedResourceSchema).optional(),
   open_review_items: z.number().int(),
   /** Who recorded the Stop and the reason given (an incident's: the operator who opened it, and its reason). */
   stopped_by: z.object({ actor: z.string().nullable(), reason: z.string().nullable() }),

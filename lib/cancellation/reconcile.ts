@@ -102,7 +102,8 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
 
   // Still in flight: watched, asked again later. Uncertain with no worker: what it holds stays held by the running
   // call (not cleaned up under it); any other answer clears that mark, and its cleanup follows (execute-cancellation).
-  await markServiceRunning(database, item, outcome.status === "running");
+  // ("unknown" — the service could not be asked — says nothing either way: the mark stays.)
+  if (outcome.status !== "unknown") await markServiceRunning(database, item, outcome.status === "running");
   if (outcome.status === "running") return item.status;
   if (outcome.status === "not_committed" && (await mayStillSend(database, item))) {
     // The service has not seen it YET, but a live worker past its checkpoint can still send it: not final.

@@ -94,6 +94,7 @@ export interface CancellationSummary {
   orphaned_resources: NamedResource[];
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
+  releasing_resources: NamedResource[];
   open_review_items: number;
   /** Who recorded the Stop and the reason given (for an incident: the operator who opened it and its reason). */
   stopped_by: { actor: string | null; reason: string | null };
@@ -130,7 +131,8 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const resourceOutcomes = facts.resources.map((r) => ({ r, outcome: resourceOutcomeOf(r, itemOf.get(r.workItemId), true) }));
   const orphaned = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.notReleased).map((x) => x.r);
   const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
-  const beingReleased = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).length;
+  const releasing = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).map((x) => x.r);
+  const beingReleased = releasing.length;
   const orphanedHandles = (id: string) =>
     facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
 
@@ -238,6 +240,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     })),
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
+    releasing_resources: releasing.map(named),
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
     stopped_by: { actor: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
     user_message: [

@@ -30,6 +30,7 @@ const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary =
   tool_calls: [],
   orphaned_resources: [],
   held_resources: [],
+  releasing_resources: [],
   open_review_items: 0,
   stopped_by: { actor: null, reason: null },
   since_settlement: [],

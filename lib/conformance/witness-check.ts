@@ -160,7 +160,9 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
         (summary.orphaned_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
       // Held by a child that could not be stopped and still runs: reported as such (verified once it ends).
       const heldIn = (summary.held_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
-      if (!orphanedIn && !heldIn && !inProgress)
+      // Being released now (its step ended; Stopline releases and verifies it next): reported as not yet released.
+      const releasingIn = (summary.releasing_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
+      if (!orphanedIn && !heldIn && !releasingIn && !inProgress)
         problems.push(`the witness shows ${handle} still held, but the summary reports it neither orphaned nor still held (status ${summary.status})`);
       const claimedReleased = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "released");
       if (claimedReleased) problems.push(`the ledger records ${handle} as released (verified), but the witness shows it still held`);
@@ -177,7 +179,7 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
       if (ledgerOrphaned) problems.push(`the ledger records ${handle} as orphaned (still held), but the witness shows it released`);
     }
   }
-  const stillRunning = new Set((summary.held_resources ?? []).map((r) => `${r.type}:${r.handle}`));
+  const stillRunning = new Set([...(summary.held_resources ?? []), ...(summary.releasing_resources ?? [])].map((r) => `${r.type}:${r.handle}`));
   const held = [...facts.values()].flatMap((f) => f.held).filter((h) => !stillRunning.has(h));
   const claimedUnreleased = /\b(\w+) resources? could not be released/.exec(summary.user_message)?.[1];
   if (held.length && !inProgress && !claimedUnreleased)
