@@ -85,10 +85,13 @@ export async function recoverExpiredLeases(
         item.mechanism === Mechanism.abortSignal &&
         (item.status === WorkItemStatus.cancelling || (item.status === WorkItemStatus.running && !!item.task.cancelRequestedAt));
       const maySubmitted = !diedWithWorker && (item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null);
+      // A call that died with its worker after the Stop is not assumed stopped: a remote request (a model's generation)
+      // may have finished at its service first (crash mode, seed 1919 #2). Uncertain: reconciliation asks its tool's
+      // inspect(), and discards it, as before, when there is none (reconcile.ts cannotBeEstablished).
       const to = diedWithWorker
         ? item.partialComplete && item.partialResult != null
           ? WorkItemStatus.partial
-          : WorkItemStatus.cancelledIncomplete
+          : WorkItemStatus.uncertain
         : maySubmitted
           ? WorkItemStatus.uncertain
           : item.task.cancelRequestedAt
@@ -109,7 +112,7 @@ export async function recoverExpiredLeases(
           ...(to === WorkItemStatus.uncertain
             ? { reconcileDeadline: new Date(now.getTime() + (options.reconcileWindowMs ?? DEFAULT_RECONCILE_WINDOW_MS)) }
             : {}),
-          ...(to === WorkItemStatus.cancelled || diedWithWorker ? { finishedAt: now } : {}),
+          ...(to === WorkItemStatus.cancelled || to === WorkItemStatus.partial ? { finishedAt: now } : {}),
         },
         event: {
           taskId: item.taskId,
@@ -117,7 +120,9 @@ export async function recoverExpiredLeases(
           actor,
           type: LedgerEvent.leaseExpired,
           reason: diedWithWorker
-            ? `${whose} after the Stop; the call commits nothing and ended with its worker: discarded`
+            ? to === WorkItemStatus.partial
+              ? `${whose} after the Stop; the call commits nothing and its complete partial result was reported: kept`
+              : `${whose} after the Stop; the call commits nothing — whether its service finished it is asked (reconcile), else it is discarded`
             : maySubmitted
               ? `${whose} after it may have submitted an external action: reconcile, never re-run`
               : item.task.cancelRequestedAt
