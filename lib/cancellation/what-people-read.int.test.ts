@@ -183,7 +183,7 @@ describe("defect 2 — a summary does not look final before it is", () => {
 });
 
 describe("defects 3 and 8 — the words name what is true", () => {
-  it("a model generation whose worker crashed after the Stop is discarded: no 'uncertain action', no 'we are checking with the service', nothing for a person", async () => {
+  it("a model generation whose worker crashed after the Stop: its service is asked (it never received it), and it reads stopped — no 'uncertain action', no 'we are checking with the service', nothing for a person", async () => {
     await world.pool.stop(); // this generation's worker is the one below, and it dies
     try {
       const task = await newTask(world, "a reply, its worker crashes", "low");
@@ -192,11 +192,12 @@ describe("defects 3 and 8 — the words name what is true", () => {
       expect(claimed?.id).toBe(gen.id);
       await stop(world, task.id); // the engine tells it to stop; nobody is there to answer; its lease runs out
       const s = await settledSummary(task.id);
-      expect((await itemRow(world, gen.id)).status).toBe("cancelled_incomplete");
+      // The worker died before its request left: the inference service, asked by the call's key, never had it.
+      expect((await itemRow(world, gen.id)).status).toBe("cancelled");
       expect(s.status).toBe("CANCELLED");
       expect(s.uncertain_tool_calls).toEqual([]);
-      expect(s.tool_calls[0].outcome.label).toBe("stopped — the unfinished reply was discarded");
-      expect(s.user_message).toBe("Stopped new work. One unfinished reply discarded.");
+      expect(s.tool_calls[0].outcome.label).toBe("stopped");
+      expect(s.user_message).toBe("Stopped new work. One running step stopped.");
       expect(s.user_message).not.toMatch(/checking|uncertain|not yet confirmed/);
       expect(await t.database.prisma.reviewItem.count({ where: { taskId: task.id } })).toBe(0);
     } finally {

@@ -191,6 +191,20 @@ async function waitForSummary(database: Database, taskId: string, timeoutMs: num
 
 /** The service's answer: inspect() and the witness hook; "committed" if either saw the effect. */
 async function serviceSays(subject: ConformanceSubject, ref: CallRef): Promise<ServiceSays> {
+  // A stop reaches a service within its own notice time (a stream it is writing to closed a moment ago): "running"
+  // is asked again for up to STOP_NOTICE_MS — a call still running after that, or one that completes, is judged as such.
+  const deadline = Date.now() + STOP_NOTICE_MS;
+  for (;;) {
+    const said = await serviceSaysOnce(subject, ref);
+    if (said !== "running" || Date.now() >= deadline) return said;
+    await sleep(50);
+  }
+}
+
+/** How long a service may take to notice a stop that was delivered (a closed stream, an aborted request). */
+const STOP_NOTICE_MS = 2_000;
+
+async function serviceSaysOnce(subject: ConformanceSubject, ref: CallRef): Promise<ServiceSays> {
   const answers: ServiceSays[] = [];
   if (subject.tool.inspect) {
     try {

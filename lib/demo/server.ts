@@ -45,7 +45,7 @@ interface Route {
 
 const now = () => new Date().toISOString();
 /** The inference service's responses by generation id (in memory: a generation lives as long as its process). */
-const generations = new WeakMap<DemoDb, Map<string, { state: "running" | "completed" | "stopped"; text: string }>>();
+const generations = new WeakMap<DemoDb, Map<string, { state: "running" | "completed" | "stopped"; text: string; key: string | null }>>();
 const generationsOf = (db: DemoDb) => {
   let map = generations.get(db);
   if (!map) generations.set(db, (map = new Map()));
@@ -455,10 +455,15 @@ const routes: Route[] = [
       witness(db, "inference", "generation_started", id, input.idempotencyKey ? { key: input.idempotencyKey } : null);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "x-generation-id": id });
       let closed = res.destroyed;
-      res.once("close", () => (closed = !res.writableEnded));
       let sent = 0;
       let text = "";
-      generationsOf(db).set(id, { state: "running", text });
+      const key = input.idempotencyKey ?? null;
+      generationsOf(db).set(id, { state: "running", text, key });
+      // A closed stream stops the generation at once (no further word is produced): asked from now on, it is stopped.
+      res.once("close", () => {
+        closed = !res.writableEnded;
+        if (closed) generationsOf(db).set(id, { state: "stopped", text, key });
+      });
       // (the close may have come before the listener — a caller gone during the latency fault: res.destroyed says so)
       for (; sent < total && !(closed ||= res.destroyed); sent++) {
         const word = `${words[sent % words.length]} `;
@@ -467,13 +472,28 @@ const routes: Route[] = [
         await sleep(input.wordMs ?? 30);
       }
       witness(db, "inference", closed ? "generation_stopped" : "generation_completed", id, { words: sent });
-      generationsOf(db).set(id, { state: closed ? "stopped" : "completed", text });
+      generationsOf(db).set(id, { state: closed ? "stopped" : "completed", text, key });
       res.end();
       return RAW;
     },
   },
   // What became of a generation whose stream the caller stopped reading: a provider's record of the response (the
   // caller may have aborted after the last word left, and then the reply was complete at the service).
+  // The generation a caller's key started (the latest, if a retry started another): how a caller whose process died
+  // mid-stream — it never saw the generation id — learns whether the reply finished at the service.
+  {
+    method: "GET",
+    service: "inference",
+    pattern: /^\/inference\/generations$/,
+    handler: ({ db, query }) => {
+      const key = query.get("key");
+      if (!key) throw new HttpError(400, "key is required");
+      const found = [...generationsOf(db).entries()].filter(([, g]) => g.key === key).at(-1);
+      if (!found) throw new HttpError(404, "no generation for this key");
+      const [id, generation] = found;
+      return { id, state: generation.state, text: generation.state === "completed" ? generation.text.trim() : null };
+    },
+  },
   {
     method: "GET",
     service: "inference",

@@ -348,6 +348,17 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
       }
       return { text: text.trim() };
     },
+    // What became of a call's generation, by its key: asked when the call's worker died mid-stream (lease recovery
+    // leaves such a call uncertain): a reply that finished at the service is not "stopped" (crash mode, seed 1919 #2).
+    async inspect(ref: CallRef): Promise<InspectOutcome> {
+      const res = await fetch(`${base}/inference/generations?key=${encodeURIComponent(ref.idempotencyKey)}`);
+      if (res.status === 404) return { status: "not_committed" };
+      if (!res.ok) return { status: "unknown", reason: `inference answered ${res.status}` };
+      const g = (await res.json()) as { id: string; state: string; text: string | null };
+      if (g.state === "running") return { status: "running" };
+      if (g.state === "completed") return { status: "committed", result: { text: g.text }, description: `generation ${g.id} finished at the service` };
+      return { status: "not_committed" };
+    },
   };
 
   return [checkStock, createOrder, createRecord, sendEmail, exportReport, generate] as ToolDefinition[];
