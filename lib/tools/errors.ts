@@ -17,7 +17,8 @@ export class CancelledError extends Error {
   override readonly name: string = "CancelledError";
   readonly [CANCELLED] = true;
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // A subclass keeps ordinary instanceof; only the base is matched by brand.
+    // A subclass keeps ordinary instanceof; only the base is matched by brand (`this` is the class instanceof asks).
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, a subclass included
     return this === CancelledError ? hasBrand(value, CANCELLED) : Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
@@ -32,6 +33,7 @@ export class StoppedError extends Error {
   override readonly name: string = "StoppedError";
   readonly [STOPPED] = true;
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, a subclass included
     return this === StoppedError ? hasBrand(value, STOPPED) : Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
