@@ -43,6 +43,7 @@ import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
 import { abortableSleep } from "./retry";
 import { StoppedError } from "../tools/errors";
 import { decideRunEnding } from "../tools/run-ending";
+import { runningCall } from "../tools/tool-context";
 import { jsonSafe, recordEffectOfSuccess, settleByContract } from "./stop-contract";
 
 /** How a tool call is stopped, inspected and undone — the tool contract, declared next to the AI SDK tool. */
@@ -257,40 +258,23 @@ export function createStopline(options: CreateStoplineOptions) {
       }
     })();
 
-    let submitted: { operationId: string; providerRef?: string; externalRecordId?: string; externalVersion?: string } | null = null;
-    let checkpointPassed = false;
-    let partial: { result: unknown; complete: boolean } | null = null;
-    const ctx: ToolContext = {
-      signal: controller.signal,
-      idempotencyKey: item.idempotencyKey,
-      workItemId: item.id,
-      taskId: item.taskId,
-      toolCallId: item.correlationId,
-      async checkpoint() {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        await worker.checkpoint(item.id, lease);
-        checkpointPassed = true;
+    // The running code's context (lib/tools/tool-context.ts, the same for every runner): each method calls the worker
+    // API before it returns; the facts (submitted, checkpoint, partial) are what the run-ending rule reads.
+    const params = { id: item.id };
+    const running = runningCall(
+      { workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey },
+      controller.signal,
+      {
+        checkpoint: () => worker.checkpoint(item.id, lease),
+        submitted: (operationId, details) => worker.submitted(item.id, { ...lease, operationId, ...details }),
+        holdResource: (type, handle) => worker.call("holdResource", { params, body: { ...lease, type, handle } }),
+        releaseResource: (type, handle) => worker.call("releaseResource", { params, body: { ...lease, type, handle } }),
+        reportPartial: (result, complete) => worker.call("reportPartial", { params, body: { ...lease, result, complete } }),
+        reportProgress: (report) => worker.call("reportProgress", { params, body: { ...lease, ...report } }).catch(() => {}),
       },
-      async submitted(operationId, details = {}) {
-        submitted = { operationId, ...details };
-        await worker.submitted(item.id, { ...lease, operationId, ...details });
-      },
-      async holdResource(type, handle) {
-        const r = await worker.call("holdResource", { params: { id: item.id }, body: { ...lease, type, handle } });
-        return { id: r.id, workItemId: item.id, type, handle };
-      },
-      async releaseResource(type, handle) {
-        await worker.call("releaseResource", { params: { id: item.id }, body: { ...lease, type, handle } });
-      },
-      async reportPartial(result, { complete }) {
-        partial = { result, complete };
-        await worker.call("reportPartial", { params: { id: item.id }, body: { ...lease, result, complete } });
-      },
-      async reportProgress(report) {
-        if (controller.signal.aborted) return;
-        await worker.call("reportProgress", { params: { id: item.id }, body: { ...lease, ...report } }).catch(() => {});
-      },
-    };
+    );
+    const { ctx, facts } = running;
+    const submitted = () => facts.submitted;
     const key = call.correlationId;
     if (key) ctxByCall.set(key, ctx);
     const ref = (): CallRef => ({
@@ -298,8 +282,8 @@ export function createStopline(options: CreateStoplineOptions) {
       taskId: item.taskId,
       toolCallId: item.correlationId,
       idempotencyKey: item.idempotencyKey,
-      operationId: (submitted as { operationId: string } | null)?.operationId ?? null,
-      providerRef: (submitted as { providerRef?: string } | null)?.providerRef ?? null,
+      operationId: submitted()?.operationId ?? null,
+      providerRef: submitted()?.providerRef ?? null,
       input: item.input,
     });
     const complete = async (outcome: "completed" | "failed" | "cancelled" | "partial" | "cancelled_incomplete", extra: Record<string, unknown> = {}) => {
@@ -329,10 +313,10 @@ export function createStopline(options: CreateStoplineOptions) {
       if (resources?.length) await worker.call("settleResourceIntents", { params: { id: item.id }, body: lease }).catch(() => {});
       // A commitment that never said submitted(): its service says what it did, and that is recorded as the effect.
       const effect =
-        submitted === null && call.commitsEffect
+        submitted() === null && call.commitsEffect
           ? await recordEffectOfSuccess(call.contract, ref(), { recordEffect: (e) => worker.submitted(item.id, { ...lease, ...e }) })
           : {};
-      await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted), ...effect });
+      await complete("completed", { result: jsonSafe(call.record ? call.record(result) : result) ?? null, ...effectIds(submitted()), ...effect });
       return result;
     } catch (error) {
       const stopped = controller.signal.aborted;
@@ -341,13 +325,13 @@ export function createStopline(options: CreateStoplineOptions) {
         mechanism: call.mechanism,
         commitsEffect: !!call.commitsEffect,
         canInspect: !!call.contract?.inspect,
-        submitted: submitted !== null,
-        checkpointPassed,
+        submitted: facts.submitted !== null,
+        checkpointPassed: facts.checkpointPassed,
         stopped,
         confirmedStop: error instanceof StoppedError,
         // The server's checkpoint said no (its own cancel_requested, not this call's abort reason): nothing was sent.
         refusedAtCheckpoint: error !== controller.signal.reason && error instanceof CancelledError,
-        partial: partial as { result: unknown; complete: boolean } | null,
+        partial: facts.partial,
         message,
       });
       if (ending.outcome !== "uncertain") {
@@ -360,7 +344,7 @@ export function createStopline(options: CreateStoplineOptions) {
       await settleByContract(
         call.contract,
         ref(),
-        { stopped, message, submitted: submitted !== null },
+        { stopped, message, submitted: facts.submitted !== null },
         {
           complete,
           uncertain: (reason) => worker.call("markUncertain", { params: { id: item.id }, body: { ...lease, reason } }),
@@ -369,6 +353,7 @@ export function createStopline(options: CreateStoplineOptions) {
       );
       throw stopped ? controller.signal.reason : error;
     } finally {
+      running.dispose();
       beats.abort();
       await beating;
       state.signal.removeEventListener("abort", onTask);

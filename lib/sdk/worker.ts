@@ -1,17 +1,15 @@
-import type { ToolContext, ToolDefinition } from "../tools/contract";
+import type { ToolDefinition } from "../tools/contract";
 import { StoppedError } from "../tools/errors";
 
 /** Thrown by a tool when the service confirmed the call stopped for good (the one definition: lib/tools/errors.ts). */
 export { StoppedError };
 import { decideRunEnding, isRemoteMechanism } from "../tools/run-ending";
+import { runningCall } from "../tools/tool-context";
 import { hostTools } from "./host";
 import { settleByContract } from "./stop-contract";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
 import { CancelledError, ConflictError, ForbiddenError, NotFoundError, StaleLeaseError, StoplineError, UnauthorizedError, ValidationError } from "./errors";
 import { abortableSleep } from "./retry";
-
-const PROGRESS_INTERVAL_MS = 250;
-type ProgressUpdate = Parameters<ToolContext["reportProgress"]>[0];
 
 /**
  * A worker process outside the app: serves local tools over the HTTP worker protocol
@@ -180,10 +178,7 @@ async function runClaimed(
   const { client } = o;
   const lease = { leaseToken: item.leaseToken };
   const controller = new AbortController();
-  let submitted = false;
-  let mayHaveSubmitted = false;
   let lostLease = false;
-  const partial: { reported: { result: unknown; complete: boolean } | null } = { reported: null };
 
   const finish = async (outcome: CompleteInput["outcome"], extra: Omit<CompleteInput, "leaseToken" | "outcome"> = {}) => {
     try {
@@ -253,62 +248,26 @@ async function runClaimed(
     await beat;
   };
 
-  // Progress is coalesced: at most one request per PROGRESS_INTERVAL_MS, the latest report wins; a lost one is
-  // only informational, so failures are reported as events and never stop the call.
-  const progress = { lastSentAt: 0, pending: null as ProgressUpdate | null, timer: null as ReturnType<typeof setTimeout> | null };
-  const sendProgress = async (report: ProgressUpdate) => {
-    progress.lastSentAt = Date.now();
-    await client
-      .call("reportProgress", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, ...report } })
-      .catch((error: unknown) => emit({ type: "error", error, workItemId: item.id }));
-  };
-
-  const ctx: ToolContext = {
-    signal: controller.signal,
-    idempotencyKey: item.idempotencyKey,
-    workItemId: item.id,
-    taskId: item.taskId,
-    toolCallId: item.correlationId,
-    traceparent: item.traceparent, // the tool call's span (from the claim): the tool sends it on to join the trace
-    async checkpoint() {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      await client.checkpoint(item.id, lease);
-      // From here the action may reach the service even if its answer never reaches us: any failure after
-      // a passed checkpoint of an effectful tool is uncertain, settled by asking the service.
-      mayHaveSubmitted = true;
+  // The running code's context (lib/tools/tool-context.ts, shared with the in-process runner): each method calls the
+  // worker API before it returns; progress is informational — a lost report is an event, never a stop.
+  const params = { id: item.id };
+  const leaseToken = lease.leaseToken;
+  const running = runningCall(
+    { workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey, traceparent: item.traceparent },
+    controller.signal,
+    {
+      checkpoint: () => client.checkpoint(item.id, lease),
+      submitted: (operationId, details) => client.submitted(item.id, { ...lease, operationId, ...details }),
+      holdResource: (type, handle) => client.call("holdResource", { params, body: { leaseToken, type, handle } }),
+      releaseResource: (type, handle) => client.call("releaseResource", { params, body: { leaseToken, type, handle } }),
+      reportPartial: (result, complete) => client.call("reportPartial", { params, body: { leaseToken, result, complete } }),
+      reportProgress: (report) =>
+        client
+          .call("reportProgress", { params, body: { leaseToken, ...report } })
+          .catch((error: unknown) => emit({ type: "error", error, workItemId: item.id })),
     },
-    async submitted(operationId, details = {}) {
-      submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
-      await client.submitted(item.id, { ...lease, operationId, ...details });
-    },
-    async holdResource(type, handle) {
-      const resource = await client.call("holdResource", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, type, handle } });
-      return { id: resource.id, workItemId: item.id, type, handle };
-    },
-    async releaseResource(type, handle) {
-      await client.call("releaseResource", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, type, handle } });
-    },
-    async reportPartial(result, { complete }) {
-      // Recorded at once (it survives this process), and sent again with the completion.
-      partial.reported = { result, complete };
-      await client.call("reportPartial", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, result, complete } });
-    },
-    async reportProgress(report) {
-      if (controller.signal.aborted) return;
-      const since = Date.now() - progress.lastSentAt;
-      if (since >= PROGRESS_INTERVAL_MS && !progress.timer) return sendProgress(report);
-      progress.pending = report;
-      progress.timer ??= setTimeout(
-        () => {
-          progress.timer = null;
-          const latest = progress.pending;
-          progress.pending = null;
-          if (latest && !controller.signal.aborted) void sendProgress(latest);
-        },
-        Math.max(0, PROGRESS_INTERVAL_MS - since),
-      );
-    },
-  };
+  );
+  const { ctx, facts } = running;
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
@@ -333,13 +292,13 @@ async function runClaimed(
       mechanism: tool.mechanism,
       commitsEffect: tool.commitsEffect,
       canInspect: !!tool.inspect,
-      submitted,
-      checkpointPassed: mayHaveSubmitted,
+      submitted: facts.submitted !== null,
+      checkpointPassed: facts.checkpointPassed,
       stopped,
       confirmedStop,
       // The server's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
       refusedAtCheckpoint: error !== controller.signal.reason && error instanceof StoplineError && error.code === "cancel_requested",
-      partial: partial.reported,
+      partial: facts.partial,
       message,
     });
     if (ending.outcome === "uncertain" && stopped && isRemoteMechanism(tool.mechanism) && !confirmedStop && (tool.cancel || tool.rollback || tool.inspect)) {
@@ -350,7 +309,7 @@ async function runClaimed(
       await settleByContract(
         tool,
         refOf(item),
-        { stopped: true, message, submitted },
+        { stopped: true, message, submitted: facts.submitted !== null },
         {
           complete: async (outcome, extra = {}) => (ended = await finish(outcome, extra as Omit<CompleteInput, "leaseToken" | "outcome">)),
           uncertain: async (reason) => {
@@ -375,7 +334,7 @@ async function runClaimed(
     }
   } finally {
     heartbeats.abort();
-    if (progress.timer) clearTimeout(progress.timer);
+    running.dispose();
   }
 }
 

@@ -9,17 +9,15 @@ import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
 import { markUncertain } from "../ledger/mark-uncertain";
 import { recordSubmission } from "../ledger/record-submission";
 import { reportPartial } from "../ledger/report-partial";
-import type { ProgressReport } from "../ledger/progress";
 import { reportProgress } from "../ledger/report-progress";
 import { holdResource, releaseResourceRequested } from "../ledger/resources";
 import { recordResourceIntents, settleIntentsAfterAnswer } from "../ledger/resource-intents";
 import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
-import { CancelledError, StoppedError, type ToolContext, type ToolDefinition } from "../tools/contract";
+import { CancelledError, StoppedError, type ToolDefinition } from "../tools/contract";
+import { runningCall } from "../tools/tool-context";
 import { decideRunEnding } from "../tools/run-ending";
 import { LedgerEvent } from "../ledger/events";
-
-const PROGRESS_INTERVAL_MS = 250;
 
 export interface RunOptions {
   database: Database;
@@ -52,9 +50,6 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
   const lease = { workItemId: item.id, leaseToken };
   const controller = new AbortController();
   let abortedAt: number | null = null;
-  let submitted = false;
-  let mayHaveSubmitted = false;
-  const partial: { reported: { complete: boolean; result: unknown } | null } = { reported: null };
   let lostLease = false;
   const abort = (reason: string) => {
     if (controller.signal.aborted) return;
@@ -81,54 +76,22 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     }
   }, options.heartbeatMs);
 
-  // Progress is coalesced: at most one ledger write per PROGRESS_INTERVAL_MS, the latest report wins.
-  const progress = { lastWriteAt: 0, pending: null as ProgressReport | null, timer: null as NodeJS.Timeout | null };
-  const writeProgress = async (report: ProgressReport) => {
-    progress.lastWriteAt = Date.now();
-    // A stale lease or a settled item is not the running code's problem here; the heartbeat handles the lease.
-    await reportProgress(database, { ...lease, progress: report, actor }).catch(() => {});
-  };
-  const flushProgress = () => {
-    progress.timer = null;
-    const report = progress.pending;
-    progress.pending = null;
-    if (report && !controller.signal.aborted) void writeProgress(report);
-  };
-
-  const ctx: ToolContext = {
-    traceparent: toolCallTraceparent(item), // the tool call's span: adapters send it on (lib/observability)
-    signal: controller.signal,
-    idempotencyKey: item.idempotencyKey,
-    workItemId: item.id,
-    taskId: item.taskId,
-    toolCallId: item.correlationId,
-    async checkpoint() {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      await checkpointWorkItem(database, { ...lease, actor });
-      // From here the action may reach the service even if its answer never reaches us (a lost response):
-      // any failure after a passed checkpoint is uncertain, settled by asking the service by idempotency key.
-      mayHaveSubmitted = true;
+  // The running code's context (lib/tools/tool-context.ts): every method records to the ledger before it returns.
+  const running = runningCall(
+    { workItemId: item.id, taskId: item.taskId, toolCallId: item.correlationId, idempotencyKey: item.idempotencyKey, traceparent: toolCallTraceparent(item) },
+    controller.signal,
+    {
+      checkpoint: () => checkpointWorkItem(database, { ...lease, actor }),
+      submitted: (operationId, details) => recordSubmission(database, { ...lease, operationId, ...details, actor }),
+      holdResource: (type, handle) => holdResource(database, { ...lease, type, handle, actor }),
+      releaseResource: (type, handle) =>
+        releaseResourceRequested(database, { workItemId: item.id, type, handle, actor, reason: "released by the running code; to be verified" }),
+      reportPartial: (result, complete) => reportPartial(database, { ...lease, result, complete, actor }),
+      // A stale lease or a settled item is not the running code's problem here; the heartbeat handles the lease.
+      reportProgress: (report) => reportProgress(database, { ...lease, progress: report, actor }).catch(() => {}),
     },
-    async submitted(operationId, details = {}) {
-      submitted = true; // from here on, an unknown ending is uncertain, never "failed" or "cancelled"
-      await recordSubmission(database, { ...lease, operationId, ...details, actor });
-    },
-    holdResource: (type, handle) => holdResource(database, { ...lease, type, handle, actor }).then((r) => ({ id: r.id, workItemId: item.id, type, handle })),
-    async releaseResource(type, handle) {
-      await releaseResourceRequested(database, { workItemId: item.id, type, handle, actor, reason: "released by the running code; to be verified" });
-    },
-    async reportPartial(result, { complete }) {
-      partial.reported = { complete, result };
-      await reportPartial(database, { ...lease, result, complete, actor });
-    },
-    async reportProgress(report) {
-      if (controller.signal.aborted) return;
-      const since = Date.now() - progress.lastWriteAt;
-      if (since >= PROGRESS_INTERVAL_MS && !progress.timer) return writeProgress(report);
-      progress.pending = report;
-      progress.timer ??= setTimeout(flushProgress, Math.max(0, PROGRESS_INTERVAL_MS - since));
-    },
-  };
+  );
+  const { ctx, facts } = running;
 
   const finish = async (outcome: WorkerOutcome, extra: { result?: unknown; error?: string; partialResult?: unknown } = {}): Promise<RunReport> => {
     try {
@@ -158,13 +121,13 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
       mechanism: tool.mechanism,
       commitsEffect: tool.commitsEffect,
       canInspect: !!tool.inspect,
-      submitted,
-      checkpointPassed: mayHaveSubmitted,
+      submitted: facts.submitted !== null,
+      checkpointPassed: facts.checkpointPassed,
       stopped: controller.signal.aborted,
       confirmedStop: error instanceof StoppedError,
       // The ledger's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
       refusedAtCheckpoint: isAppError(error) && error.code === "cancel_requested",
-      partial: partial.reported,
+      partial: facts.partial,
       message: error instanceof Error ? error.message : String(error),
     });
     switch (ending.outcome) {
@@ -180,7 +143,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     }
   } finally {
     clearInterval(heartbeat);
-    if (progress.timer) clearTimeout(progress.timer);
+    running.dispose();
     unsubscribe();
   }
 }
