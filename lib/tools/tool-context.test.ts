@@ -8,7 +8,10 @@ function recordingTransport(overrides: Partial<ToolContextTransport> = {}) {
   const transport: ToolContextTransport = {
     checkpoint: async () => void calls.push(["checkpoint"]),
     submitted: async (operationId, details) => void calls.push(["submitted", operationId, details]),
-    holdResource: async (type, handle) => (calls.push(["hold", type, handle]), { id: "res_1" }),
+    holdResource: async (type, handle) => {
+      calls.push(["hold", type, handle]);
+      return { id: "res_1" };
+    },
     releaseResource: async (type, handle) => void calls.push(["release", type, handle]),
     reportPartial: async (result, complete) => void calls.push(["partial", result, complete]),
     reportProgress: async (p) => void calls.push(["progress", p.done]),
