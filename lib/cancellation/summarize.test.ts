@@ -96,6 +96,23 @@ describe("summarize", () => {
       "Stopped new work. One step could not be stopped — the service refused the cancel; it was still running when the Stop settled. Two resources are being released; Stopline confirms their release next. Since the Stop: The step reports.export_report: it ran 3 s past the Stop, then stopped — the complete part of its result is kept (1 row).",
     );
     expect(s.orphaned_resources).toEqual([]);
+    // …and an API reader finds them in a list too: not released yet, not orphaned, not held by running work.
+    expect(s.releasing_resources.map((r) => `${r.type}:${r.handle}`)).toEqual(["lock:exp_1", "temp_file:/tmp/exp_1.csv"]);
+    expect(s.held_resources).toEqual([]);
+  });
+
+  it("a resource whose holder its service still reports running after the Stop (serviceRunningAt): 'still held by a step that is still running', not being released", () => {
+    const s = summarize(
+      facts({
+        workItems: [item({ id: "exp", status: "uncertain", leaseToken: null, leaseExpiresAt: null, serviceRunningAt: at(2), reconcileDeadline: at(600) })],
+        resources: [{ id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "held" }],
+      }),
+    );
+    expect(s.held_resources.map((r) => r.handle)).toEqual(["exp_1"]);
+    expect(s.releasing_resources).toEqual([]);
+    expect(s.orphaned_resources).toEqual([]);
+    expect(s.user_message).toMatch(/One resource is still held by a step that is still running\./);
+    expect(s.user_message).not.toMatch(/could not be released|being released/);
   });
 
   it("agreement: two actions that took effect and have not been reversed (defect 3)", () => {
