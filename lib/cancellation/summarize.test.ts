@@ -104,7 +104,7 @@ describe("summarize", () => {
   it("a resource whose holder its service still reports running after the Stop (serviceRunningAt): 'still held by a step that is still running', not being released", () => {
     const s = summarize(
       facts({
-        workItems: [item({ id: "exp", status: "uncertain", leaseToken: null, leaseExpiresAt: null, serviceRunningAt: at(2), reconcileDeadline: at(600) })],
+        workItems: [item({ id: "exp", status: "uncertain", leaseExpiresAt: null, serviceRunningAt: at(2), reconcileDeadline: at(600) })],
         resources: [{ id: "r1", workItemId: "exp", type: "lock", handle: "exp_1", state: "held" }],
       }),
     );
