@@ -65,6 +65,8 @@ export interface WorkItemLike {
   /** A scoped Stop of this child (or an ancestor): when it was recorded and when its pass settled. */
   stopRequestedAt?: Time;
   stopSettledAt?: Time;
+  /** Its service said the call still runs after it left its worker: what it holds is held by running work. */
+  serviceRunningAt?: Time;
 }
 export interface SideEffectLike {
   id: string;
