@@ -326,12 +326,22 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
     mechanism: "abort_signal",
     input: z.object({ prompt: z.string().min(1), words: z.number().int().optional(), wordMs: z.number().int().optional() }),
     async run(input, ctx) {
-      const res = await fetch(`${base}/inference/generate`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...input, idempotencyKey: ctx.idempotencyKey }),
-        signal: ctx.signal,
-      });
+      let res: Response;
+      try {
+        res = await fetch(`${base}/inference/generate`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...input, idempotencyKey: ctx.idempotencyKey }),
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        if (!ctx.signal.aborted) throw error;
+        // The Stop aborted the request before its answer's headers were read: the service may have received it and
+        // even finished a short reply (crash mode, seed 1205 #53). Ask by the call's key before calling it stopped.
+        const finished = await finishedReply(`${base}/inference/generations?key=${encodeURIComponent(ctx.idempotencyKey)}`);
+        if (finished !== null) return { text: finished };
+        throw error;
+      }
       if (!res.ok || !res.body) throw new ServiceError(res.status, `generate → ${res.status}`);
       const generationId = res.headers.get("x-generation-id");
       let text = "";
@@ -341,7 +351,7 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
         if (!ctx.signal.aborted) throw error;
         // The Stop may have cut the stream after the service had sent its last word: then the reply was complete at
         // the service, and calling it "unfinished" would be untrue (found by the random conformance mode). Ask.
-        const finished = generationId ? await finishedReply(base, generationId) : null;
+        const finished = generationId ? await finishedReply(`${base}/inference/generations/${generationId}`) : null;
         if (finished !== null) return { text: finished };
         if (text) await ctx.reportPartial({ text }, { complete: false }); // half a sentence is not a valid answer
         throw error;
@@ -365,15 +375,16 @@ export function demoTools(options: DemoToolOptions): ToolDefinition[] {
 }
 
 /**
- * The complete reply of a generation the caller stopped reading, or null when the service stopped it (or cannot say
+ * The complete reply of a generation the caller stopped reading (asked by its id, or by the call's key when the
+ * answer's headers never arrived), or null when the service stopped it, never had it (or cannot say
  * within 10 s): the service notices a closed stream within one word's time, so "running" does not last — but on a
  * loaded machine that time stretches, and an answer given up on too soon called a finished reply "unfinished"
  * (random conformance with crashes, seed 31 #22). A failed request is asked again; only a 404 is an answer.
  */
-async function finishedReply(base: string, generationId: string): Promise<string | null> {
+async function finishedReply(url: string): Promise<string | null> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${base}/inference/generations/${generationId}`).catch(() => null);
+    const res = await fetch(url).catch(() => null);
     if (res?.status === 404) return null;
     if (!res?.ok) {
       await new Promise((r) => setTimeout(r, 50));
