@@ -41,8 +41,7 @@ import type { CallRef, CompensationResult, EffectRef, InspectOutcome, ToolContex
 import { hostTools, type ToolHostHandle } from "./host";
 import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
 import { abortableSleep } from "./retry";
-import { StoppedError } from "../tools/errors";
-import { decideRunEnding } from "../tools/run-ending";
+import { endingOfRun } from "../tools/run-ending";
 import { runningCall } from "../tools/tool-context";
 import { jsonSafe, recordEffectOfSuccess, settleByContract } from "./stop-contract";
 
@@ -321,18 +320,11 @@ export function createStopline(options: CreateStoplineOptions) {
     } catch (error) {
       const stopped = controller.signal.aborted;
       const message = error instanceof Error ? error.message : String(error);
-      const ending = decideRunEnding({
-        mechanism: call.mechanism,
-        commitsEffect: !!call.commitsEffect,
-        canInspect: !!call.contract?.inspect,
-        submitted: facts.submitted !== null,
-        checkpointPassed: facts.checkpointPassed,
+      const ending = endingOfRun({ mechanism: call.mechanism, commitsEffect: !!call.commitsEffect, canInspect: !!call.contract?.inspect }, facts, {
+        error,
         stopped,
-        confirmedStop: error instanceof StoppedError,
         // The server's checkpoint said no (its own cancel_requested, not this call's abort reason): nothing was sent.
         refusedAtCheckpoint: error !== controller.signal.reason && error instanceof CancelledError,
-        partial: facts.partial,
-        message,
       });
       if (ending.outcome !== "uncertain") {
         if (ending.outcome === "failed") await complete("failed", { error: ending.error });

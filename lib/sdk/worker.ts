@@ -3,7 +3,7 @@ import { StoppedError } from "../tools/errors";
 
 /** Thrown by a tool when the service confirmed the call stopped for good (the one definition: lib/tools/errors.ts). */
 export { StoppedError };
-import { decideRunEnding, isRemoteMechanism } from "../tools/run-ending";
+import { endingOfRun, isRemoteMechanism } from "../tools/run-ending";
 import { runningCall } from "../tools/tool-context";
 import { hostTools } from "./host";
 import { settleByContract } from "./stop-contract";
@@ -288,18 +288,11 @@ async function runClaimed(
     const message = error instanceof Error ? error.message : String(error);
     const stopped = controller.signal.aborted;
     const confirmedStop = error instanceof StoppedError;
-    const ending = decideRunEnding({
-      mechanism: tool.mechanism,
-      commitsEffect: tool.commitsEffect,
-      canInspect: !!tool.inspect,
-      submitted: facts.submitted !== null,
-      checkpointPassed: facts.checkpointPassed,
+    const ending = endingOfRun({ mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, canInspect: !!tool.inspect }, facts, {
+      error,
       stopped,
-      confirmedStop,
       // The server's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
       refusedAtCheckpoint: error !== controller.signal.reason && error instanceof StoplineError && error.code === "cancel_requested",
-      partial: facts.partial,
-      message,
     });
     if (ending.outcome === "uncertain" && stopped && isRemoteMechanism(tool.mechanism) && !confirmedStop && (tool.cancel || tool.rollback || tool.inspect)) {
       // Stopped, and this process holds the tool's contract: it cancels (or rolls back) and asks the service what

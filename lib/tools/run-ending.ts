@@ -16,6 +16,9 @@
  * - Otherwise a stop is `cancelled`, or `partial` / `cancelled_incomplete` when a partial result was reported; any
  *   other error is `failed`.
  */
+import { StoppedError } from "./errors";
+import type { RunningCallFacts } from "./tool-context";
+
 export interface RunEndingFacts {
   mechanism: string;
   commitsEffect: boolean;
@@ -67,4 +70,25 @@ export function decideRunEnding(f: RunEndingFacts): RunEnding {
     return { outcome: f.partial.complete ? "partial" : "cancelled_incomplete", partialResult: f.partial.result };
   }
   return { outcome: "failed", error: f.message.slice(0, 4000) || "the tool failed" };
+}
+
+/**
+ * The rule applied to a running call (lib/tools/tool-context.ts keeps its facts) that threw `error`: what every runner
+ * calls. `refusedAtCheckpoint` is the runner's to say (its transport's own cancel_requested, not its abort reason).
+ */
+export function endingOfRun(
+  tool: { mechanism: string; commitsEffect: boolean; canInspect: boolean },
+  facts: RunningCallFacts,
+  run: { error: unknown; stopped: boolean; refusedAtCheckpoint: boolean },
+): RunEnding {
+  return decideRunEnding({
+    ...tool,
+    submitted: facts.submitted !== null,
+    checkpointPassed: facts.checkpointPassed,
+    stopped: run.stopped,
+    confirmedStop: run.error instanceof StoppedError,
+    refusedAtCheckpoint: run.refusedAtCheckpoint,
+    partial: facts.partial,
+    message: run.error instanceof Error ? run.error.message : String(run.error),
+  });
 }

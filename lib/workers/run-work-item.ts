@@ -16,7 +16,7 @@ import { WorkItemStatus } from "../ledger/states";
 import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolDefinition } from "../tools/contract";
 import { runningCall } from "../tools/tool-context";
-import { decideRunEnding } from "../tools/run-ending";
+import { endingOfRun } from "../tools/run-ending";
 import { LedgerEvent } from "../ledger/events";
 
 export interface RunOptions {
@@ -117,18 +117,11 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     // reaches this process: an error after such a Stop is the Stop's doing, not a failure of the tool — ask the ledger.
     if (!controller.signal.aborted && !(error instanceof StoppedError) && (await stopOfThisStepRecorded(database, item.id)))
       abort("a Stop of this step was recorded");
-    const ending = decideRunEnding({
-      mechanism: tool.mechanism,
-      commitsEffect: tool.commitsEffect,
-      canInspect: !!tool.inspect,
-      submitted: facts.submitted !== null,
-      checkpointPassed: facts.checkpointPassed,
+    const ending = endingOfRun({ mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, canInspect: !!tool.inspect }, facts, {
+      error,
       stopped: controller.signal.aborted,
-      confirmedStop: error instanceof StoppedError,
       // The ledger's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
       refusedAtCheckpoint: isAppError(error) && error.code === "cancel_requested",
-      partial: facts.partial,
-      message: error instanceof Error ? error.message : String(error),
     });
     switch (ending.outcome) {
       case "uncertain":
