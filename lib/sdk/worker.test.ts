@@ -18,6 +18,8 @@ interface FakeServer {
   refuseCheckpoint?: () => Response;
   /** Answer heartbeats with this instead (a refusal, or a promise that never settles: the network is down). */
   heartbeat?: (signal: AbortSignal | undefined) => Response | Promise<Response>;
+  /** Delay the claim's answer by this long (a slow network, a paused process). */
+  claimDelayMs?: number;
 }
 
 function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; client: StoplineClient } {
@@ -33,6 +35,7 @@ function fakeServer(tool: string, commitsEffect = false): { server: FakeServer; 
       case "/api/workers/claim":
         if (claimed) return json(200, { workItem: null });
         claimed = true;
+        if (server.claimDelayMs) await sleep(server.claimDelayMs);
         return json(200, { workItem: { ...aWorkItem({ status: "running", toolName: tool, commitsEffect, input: { n: 3 } }), leaseToken: "lease-1" } });
       case "heartbeat":
         if (server.heartbeat) return server.heartbeat(init.signal ?? undefined);
@@ -251,6 +254,36 @@ describe("runWorker", () => {
     expect(result.outcome).toBe("lost_lease");
     expect(reason).toMatchObject({ name: "StaleLeaseError" });
     expect(server.calls.map((c) => c.route)).not.toContain("complete");
+  });
+
+  it("a claim answered after more than half its lease: the worker asks the server before running — a recovered lease or a Stop means the tool never runs", async () => {
+    for (const [answer, expected] of [
+      [() => apiError(409, "stale_lease", "lease token is not current"), "lost_lease"],
+      [undefined, "cancelled"],
+    ] as const) {
+      const { server, client } = fakeServer("t.generate");
+      server.claimDelayMs = 600; // leaseMs 1000
+      if (answer) server.heartbeat = answer;
+      else server.stop();
+      let ran = false;
+      const generate = tool("t.generate", async () => {
+        ran = true;
+      });
+      const { result } = await runOnce(client, [generate]);
+      expect(result.outcome).toBe(expected);
+      expect(ran, "the tool's request never left").toBe(false);
+      const routes = server.calls.map((c) => c.route);
+      expect(routes.indexOf("heartbeat"), "the lease was confirmed first").toBeGreaterThan(routes.indexOf("/api/workers/claim"));
+    }
+  });
+
+  it("a claim answered at once runs without waiting for a heartbeat", async () => {
+    const { server, client } = fakeServer("t.generate");
+    let routesBeforeRun: string[] | null = null;
+    const { result } = await runOnce(client, [tool("t.generate", async () => void (routesBeforeRun = server.calls.map((c) => c.route)))]);
+    expect(result.outcome).toBe("completed");
+    expect(routesBeforeRun, "the tool ran, and no heartbeat came before it").not.toContain("heartbeat");
+    expect(routesBeforeRun).toContain("/api/workers/claim");
   });
 
   it("no heartbeat gets through for a whole lease (the network is down): the lease counts as lost and ctx.signal fires", async () => {

@@ -128,9 +128,11 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       continue;
     }
     let item: ClaimedWorkItem | null;
+    let claimSentAt = Date.now();
     try {
       // No signal here: a claim aborted mid-flight could lease an item to nobody (it would wait for its lease
       // to expire). A claimed item is run even if the worker is being stopped meanwhile.
+      claimSentAt = Date.now();
       item = await o.client.claim({ workerId: o.workerId, toolNames: [...byName.keys()], leaseMs });
     } catch (error) {
       if (error instanceof UnauthorizedError || error instanceof ForbiddenError || error instanceof ValidationError) {
@@ -146,7 +148,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     }
     emit({ type: "claimed", workItem: item });
     const claimed = item;
-    const run = runClaimed(claimed, byName.get(claimed.toolName), o, emit)
+    const run = runClaimed(claimed, claimSentAt, byName.get(claimed.toolName), o, emit)
       .then((settled) => emit({ type: "settled", workItemId: claimed.id, toolName: claimed.toolName, ...settled }))
       .catch((error) => emit({ type: "error", error, workItemId: claimed.id }))
       .finally(() => {
@@ -171,6 +173,7 @@ interface RunSettings {
 /** Runs one claimed item to its end; never throws for the tool's own failures. */
 async function runClaimed(
   item: ClaimedWorkItem,
+  claimSentAt: number,
   tool: ToolDefinition<any, any> | undefined,
   o: RunSettings,
   emit: (event: WorkerEvent) => void,
@@ -201,46 +204,55 @@ async function runClaimed(
 
   // ---- heartbeats: the lease, and how Stop reaches the running code --------------------------------------
   const heartbeats = new AbortController();
-  let leaseValidUntil = Date.now() + o.leaseMs; // by our own clock, from when the last successful heartbeat was sent
+  let leaseValidUntil = claimSentAt + o.leaseMs; // by our own clock, from when the claim or the last successful heartbeat was sent
   const loseLease = (why: string) => {
     lostLease = true;
     if (!controller.signal.aborted) controller.abort(new StaleLeaseError(why, { status: null, code: "stale_lease", details: { workItemId: item.id } }));
   };
+  /** One heartbeat: renews the lease and learns whether to stop. False once the beating is over (stopped, or the lease lost). */
+  const beatOnce = async (): Promise<boolean> => {
+    const sentAt = Date.now();
+    // A heartbeat that is still retrying when the lease runs out by our clock is given up: the lease is lost.
+    const leaseRunsOut = AbortSignal.timeout(Math.max(1, leaseValidUntil - sentAt));
+    try {
+      const hb = await client.heartbeat(item.id, { ...lease, leaseMs: o.leaseMs }, { signal: AbortSignal.any([heartbeats.signal, leaseRunsOut]) });
+      leaseValidUntil = sentAt + o.leaseMs;
+      if (hb.cancelRequested && !controller.signal.aborted) {
+        controller.abort(
+          new CancelledError("the task's cancellation was requested (reported by the heartbeat)", {
+            status: null,
+            code: "cancel_requested",
+            details: { workItemId: item.id },
+          }),
+        );
+        emit({ type: "stop_requested", workItemId: item.id, toolName: item.toolName });
+      }
+    } catch (error) {
+      if (heartbeats.signal.aborted) return false;
+      if (error instanceof StaleLeaseError || error instanceof NotFoundError) {
+        loseLease("this worker's lease is no longer current");
+        return false;
+      }
+      if (leaseRunsOut.aborted || Date.now() > leaseValidUntil) {
+        loseLease(`no heartbeat succeeded for a whole lease (${o.leaseMs} ms): the server may have given the item to another worker`);
+        return false;
+      }
+      emit({ type: "error", error, workItemId: item.id });
+    }
+    return true;
+  };
+  // A run starts only on a lease this worker still holds: one slowed past half its lease (a paused process, a blocked
+  // event loop) may have had the item recovered, or its task stopped, meanwhile — ask before anything leaves.
+  const confirmed = Date.now() >= claimSentAt + o.leaseMs / 2 ? beatOnce() : Promise.resolve(true);
   const beat = (async () => {
+    if (!(await confirmed)) return;
     while (!heartbeats.signal.aborted) {
       try {
         await abortableSleep(o.heartbeatMs, heartbeats.signal);
       } catch {
         return;
       }
-      const sentAt = Date.now();
-      // A heartbeat that is still retrying when the lease runs out by our clock is given up: the lease is lost.
-      const leaseRunsOut = AbortSignal.timeout(Math.max(1, leaseValidUntil - sentAt));
-      try {
-        const hb = await client.heartbeat(item.id, { ...lease, leaseMs: o.leaseMs }, { signal: AbortSignal.any([heartbeats.signal, leaseRunsOut]) });
-        leaseValidUntil = sentAt + o.leaseMs;
-        if (hb.cancelRequested && !controller.signal.aborted) {
-          controller.abort(
-            new CancelledError("the task's cancellation was requested (reported by the heartbeat)", {
-              status: null,
-              code: "cancel_requested",
-              details: { workItemId: item.id },
-            }),
-          );
-          emit({ type: "stop_requested", workItemId: item.id, toolName: item.toolName });
-        }
-      } catch (error) {
-        if (heartbeats.signal.aborted) return;
-        if (error instanceof StaleLeaseError || error instanceof NotFoundError) {
-          loseLease("this worker's lease is no longer current");
-          return;
-        }
-        if (leaseRunsOut.aborted || Date.now() > leaseValidUntil) {
-          loseLease(`no heartbeat succeeded for a whole lease (${o.leaseMs} ms): the server may have given the item to another worker`);
-          return;
-        }
-        emit({ type: "error", error, workItemId: item.id });
-      }
+      if (!(await beatOnce())) return;
     }
   })();
   const stopHeartbeats = async () => {
@@ -271,6 +283,12 @@ async function runClaimed(
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    await confirmed;
+    // Stopped before its request left (the lease moved on, or the Stop came while it was checked): nothing was sent.
+    if (controller.signal.aborted) {
+      await stopHeartbeats();
+      return lostLease ? { outcome: "lost_lease" as const, detail: (controller.signal.reason as Error)?.message } : await finish("cancelled");
+    }
     // Written ahead (docs/ARCHITECTURE.md, invariant 4): what the call may hold is on the server before its request leaves.
     if (tool.resources?.length)
       await client.call("intendResources", { params: { id: item.id }, body: { leaseToken: lease.leaseToken, types: [...tool.resources] } });

@@ -17,6 +17,7 @@ import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolDefinition } from "../tools/contract";
 import { runningCall } from "../tools/tool-context";
 import { endingOfRun } from "../tools/run-ending";
+import { stopNoticeHeard } from "./stop-notices";
 import { LedgerEvent } from "../ledger/events";
 
 export interface RunOptions {
@@ -64,17 +65,18 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
       if (e.workItemId === item.id && e.type === LedgerEvent.workItemStopRequested) abort("a Stop of this step was recorded");
     }
   });
-  const heartbeat = setInterval(async () => {
+  /** Renews the lease and learns whether to stop; a lease that moved on aborts the run. Other faults are thrown. */
+  const confirmLease = async (when: string) => {
     try {
       const hb = await heartbeatWorkItem(database, { ...lease, leaseMs: options.leaseMs, actor });
-      if (hb.cancelRequested) abort("the heartbeat reported a cancellation");
+      if (hb.cancelRequested) abort(`the heartbeat ${when} reported a cancellation`);
     } catch (error) {
-      if (isAppError(error) && (error.code === "stale_lease" || error.code === "not_found")) {
-        lostLease = true;
-        abort("this worker's lease is no longer current");
-      }
+      if (!(isAppError(error) && (error.code === "stale_lease" || error.code === "not_found"))) throw error;
+      lostLease = true;
+      abort("this worker's lease is no longer current");
     }
-  }, options.heartbeatMs);
+  };
+  const heartbeat = setInterval(() => confirmLease("while running").catch(() => {}), options.heartbeatMs);
 
   // The running code's context (lib/tools/tool-context.ts): every method records to the ledger before it returns.
   const running = runningCall(
@@ -106,6 +108,13 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
 
   try {
     const input = tool.input ? tool.input.parse(item.input ?? undefined) : item.input;
+    // A run starts only on a lease this worker still holds: one slowed past half its lease (a paused process, a
+    // blocked event loop) may have had the item recovered, or its task stopped, meanwhile — it asks the ledger before anything leaves.
+    // So does one whose Stop was announced before this run began listening (stop-notices.ts).
+    const leaseAged = item.leaseExpiresAt === null || Date.now() >= item.leaseExpiresAt.getTime() - options.leaseMs / 2;
+    if (leaseAged || stopNoticeHeard(item)) await confirmLease("before the start");
+    // Stopped before its request left (the Stop's notice came while the lease was checked): nothing was sent.
+    if (controller.signal.aborted) return lostLease ? { outcome: "lost_lease", abortedAt } : await finish("cancelled");
     // Written ahead: what the call may hold is in the ledger before its request leaves (resource-intents.ts).
     await writeIntentsAhead(database, tool, { ...lease, actor });
     const result = await tool.run(input, ctx);
