@@ -4,25 +4,16 @@ import { PRISMA_DIR, type Provider } from "./schema-source";
 
 export const migrationsDir = (provider: Provider) => path.join(PRISMA_DIR, provider, "migrations");
 
-/** Migration folders of one provider, in the order they apply. */
-export function listMigrations(provider: Provider): { name: string; sql: string; schema: string | null }[] {
+/** Migration folders of one provider, in the order they apply (each holds its migration.sql). */
+export function listMigrations(provider: Provider): { name: string; sql: string }[] {
   const dir = migrationsDir(provider);
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()
-    .map((name) => {
-      const snapshot = path.join(dir, name, "schema.prisma");
-      return {
-        name,
-        sql: readFileSync(path.join(dir, name, "migration.sql"), "utf8"),
-        schema: existsSync(snapshot) ? readFileSync(snapshot, "utf8") : null,
-      };
-    });
+    .map((name) => ({ name, sql: readFileSync(path.join(dir, name, "migration.sql"), "utf8") }));
 }
-
-export const lastMigration = (provider: Provider) => listMigrations(provider).at(-1) ?? null;
 
 /**
  * SQL that takes a database from schema `from` (null: empty) to schema `to`, computed by Prisma's

@@ -5,7 +5,8 @@ export const PRISMA_DIR = path.resolve(import.meta.dirname, "..", "..", "prisma"
 export const PROVIDERS = { sqlite: "sqlite", postgres: "postgresql" } as const;
 export type Provider = keyof typeof PROVIDERS;
 
-const header = (provider: Provider) => `// GENERATED from prisma/models.prisma by \`npm run db:generate\`. Do not edit: edit models.prisma.
+const header = (provider: Provider) => `// The schema the migrations produce, derived from prisma/models.prisma and written with each migration by
+// scripts/db-migration-create.ts. Do not edit: edit models.prisma, then make the migration.
 
 generator client {
   provider     = "prisma-client"
