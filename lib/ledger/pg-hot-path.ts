@@ -4,7 +4,7 @@ import { Prisma, type Task, type WorkItem } from "../db/generated/sqlite/client.
 import { publishCommitted, type CommittedEvent } from "../events/bus";
 import type { CompleteInput } from "./completion-rules";
 import { isStoppedItem, LEASED_ITEM_STATUSES, ResourceState, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
-import { canTransition, fromStatesInto } from "./transitions";
+import { checkSqlMove, fromStatesInto } from "./transitions";
 import { NOT_QUARANTINED_SQL } from "./guards";
 import { LedgerEvent, type TaskEventType } from "./events";
 import type { EventInput } from "./write";
@@ -122,8 +122,6 @@ export async function checkpointOnPg(
 }
 
 // ---- reports and claims -----------------------------------------------------------------------------------
-
-if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.running)) throw new Error("the transition table no longer allows a claim");
 
 /**
  * Lease holders' reports (how their items ended) and claims of queued items, any number of each, in ONE
@@ -304,6 +302,7 @@ export async function reportAndClaimOnPg(
   options: { /** The reported items' whole rows (else only id, task and status). */ wholeRows?: boolean } = {},
 ): Promise<ReportsAndClaims> {
   const count = claim?.count ?? 0;
+  if (count > 0) checkSqlMove("claim");
   const from = count > 0 ? (claim?.from ?? null) : null;
   const params = [...reportParams(reports), claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null];
   if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
@@ -365,8 +364,6 @@ export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: C
 
 // ---- the boundary -----------------------------------------------------------------------------------------
 
-if (!canTransition("task", TaskStage.active, TaskStage.cancelRequested)) throw new Error("the transition table no longer allows the boundary");
-
 const BOUNDARY = `
 WITH ${NOW},
 current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
@@ -398,6 +395,7 @@ export async function recordBoundaryOnPg(
   pg: PgDirect,
   input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null },
 ): Promise<{ task: Task | null; recorded: boolean }> {
+  checkSqlMove("boundary");
   const [row] = await pg.query(
     BOUNDARY,
     [input.taskId, input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null],
@@ -449,8 +447,7 @@ SELECT "seq", "workItemId" FROM events`
  * the engine stops it).
  */
 export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: string): Promise<number> {
-  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled))
-    throw new Error("the transition table no longer allows removing a queued child");
+  checkSqlMove("removeQueued");
   const rows = await pg.query<{ seq: number; workItemId: string }>(CANCEL_QUEUED(false), [taskId, actor], "stopline_cancel_queued");
   announce(
     rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: LedgerEvent.workItemRemovedFromDispatch, toState: WorkItemStatus.cancelled })),
@@ -464,8 +461,7 @@ export async function cancelQueuedOnPg(pg: PgDirect, taskId: string, actor: stri
  * left it, or null when another live process holds the run (the removal applied all the same).
  */
 export async function cancelQueuedAndClaimRunOnPg(pg: PgDirect, taskId: string, actor: string, run: { owner: string; leaseMs: number }): Promise<Task | null> {
-  if (!canTransition("workItem", WorkItemStatus.queued, WorkItemStatus.cancelled))
-    throw new Error("the transition table no longer allows removing a queued child");
+  checkSqlMove("removeQueued");
   const [row] = await pg.query<Row & { _seqs: number[] | null; _workItemIds: string[] | null }>(
     CANCEL_QUEUED(true),
     [taskId, actor, run.owner, run.leaseMs],
@@ -573,7 +569,7 @@ export async function settleQuietlyOnPg(
   pg: PgDirect,
   input: { taskId: string; plan: unknown; planReason: string | null; busyStatuses: string[]; openReviewStatuses: string[]; actor: string },
 ): Promise<boolean> {
-  if (!canTransition("task", TaskStage.cancelRequested, TaskStage.cancelled)) throw new Error("the transition table no longer allows settling a stopped task");
+  checkSqlMove("settleStopped");
   const rows = await pg.query<{ seq: number; type: TaskEventType; toState: string | null }>(
     SETTLE_QUIETLY,
     [input.taskId, JSON.stringify(input.plan), input.busyStatuses, input.actor, input.planReason, TASK_CANCELLED_REASON, input.openReviewStatuses],

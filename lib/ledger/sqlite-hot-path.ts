@@ -8,6 +8,7 @@ import { completionFields, completionRefusal, settledOutcome, type CompleteInput
 import { staleLeaseError } from "./lease";
 import { isLeasedItem, SideEffectOutcome, StopScope, TaskStage, WorkItemStatus } from "./states";
 import type { EventInput } from "./write";
+import { checkSqlMove } from "./transitions";
 import { LedgerEvent } from "./events";
 
 /**
@@ -103,6 +104,7 @@ async function run<T>(direct: Direct, fn: (db: Sqlite, now: Date, committed: Com
 }
 
 export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string }) {
+  checkSqlMove("claim");
   return run<WorkItem | null>(direct, (db, now, committed) => {
     const tools = input.toolNames ?? [];
     // The claim's guard (invariant 2): queued, task active with no boundary, prepared under the current intent.
@@ -260,6 +262,7 @@ export function completeOnSqlite(direct: Direct, input: CompleteInput) {
 
 /** Removes every queued child of a task from dispatch (same rows and events as execute-cancellation's Prisma path). */
 export function cancelQueuedOnSqlite(direct: Direct, taskId: string, actor: string) {
+  checkSqlMove("removeQueued");
   return run<number>(direct, (db, now, committed) => {
     const task = prepared(db, `SELECT "cancelRequestedAt" FROM "Task" WHERE "id" = ?`).get(taskId) as { cancelRequestedAt: string | null } | undefined;
     if (!task?.cancelRequestedAt) return 0; // only once the boundary exists
@@ -308,6 +311,7 @@ export function recordBoundaryOnSqlite(
     cancelReason: string | null;
     cancelRequestedBy: string | null;
   };
+  checkSqlMove("boundary");
   return run<{ task: TaskRow | null; recorded: boolean }>(direct, (db, now, committed) => {
     const select = prepared(
       db,

@@ -106,3 +106,20 @@ export function fromStatesInto<E extends Entity>(entity: E, to: string): string[
   const table = TABLES[entity] as Record<string, readonly string[]>;
   return Object.keys(table).filter((from) => table[from].includes(to));
 }
+
+/**
+ * The moves the raw-SQL hot paths make with constant states (pg-hot-path.ts, sqlite-hot-path.ts), checked against the
+ * table when the statement runs, as `transition()` checks the Prisma path: a table that no longer allows one makes
+ * the statement refuse (IllegalTransitionError) instead of writing a move the table forbids.
+ */
+export const SQL_MOVES = {
+  claim: ["workItem", "queued", "running"],
+  removeQueued: ["workItem", "queued", "cancelled"],
+  boundary: ["task", "active", "cancel_requested"],
+  settleStopped: ["task", "cancel_requested", "cancelled"],
+} as const satisfies Record<string, readonly [Entity, string, string]>;
+
+export function checkSqlMove(move: keyof typeof SQL_MOVES): void {
+  const [entity, from, to] = SQL_MOVES[move];
+  if (!canTransition(entity, from, to)) throw new IllegalTransitionError(entity, from, to);
+}
