@@ -12,7 +12,7 @@ import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } fro
 import { executeChildCancellation } from "./execute-child-cancellation";
 import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./steps";
-import { cancelQueuedAndClaimRunOnPg } from "../ledger/pg-hot-path";
+import { cancelQueuedAndClaimRunOnPg } from "../ledger/sql/remove-queued";
 import { LedgerEvent } from "../ledger/events";
 
 /** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */

@@ -13,8 +13,9 @@ import {
   TERMINAL_ITEM_STATUSES,
   WorkItemStatus,
 } from "../ledger/states";
-import { cancelQueuedOnPg, settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../ledger/pg-hot-path";
-import { cancelQueuedOnSqlite } from "../ledger/sqlite-hot-path";
+import { cancelQueuedOnPg } from "../ledger/sql/remove-queued";
+import { settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../ledger/sql/settle-quietly";
+import { cancelQueuedOnSqlite } from "../ledger/sql/remove-queued";
 import { LedgerEvent, type DatalessEventType } from "../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../ledger/write";
 import type { ToolDefinition } from "../tools/contract";
@@ -270,7 +271,7 @@ async function settleIfNothingInFlight(
   if (facts.heldResources || facts.effectsToAccountFor) return false;
   const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(activeCallsOf(items, o.registry));
   if (database.pg) {
-    // One statement: plan, cancelled, settled — each with its event (pg-hot-path.ts).
+    // One statement: plan, cancelled, settled — each with its event (sql/settle-quietly.ts).
     const settled = await settleQuietlyOnPg(database.pg, {
       taskId: task.id,
       plan,

@@ -735,7 +735,7 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
  * B1 `unstoppable` — record-submission.ts:30 (`item.status !== WorkItemStatus.running`): the CURRENT lease
  *    holder of an `unrecoverable` (or `cancelling`) item reports its accepted action and is rejected as if its
  *    token were stale (`lease.stale_token_rejected` with a current token). The item never gets its
- *    operationId, so its completion (complete-work-item.ts:101 / sqlite-hot-path.ts:135, `item.operationId`)
+ *    operationId, so its completion (complete-work-item.ts:101 / sql/report-and-claim.ts completeOnSqlite, `item.operationId`)
  *    does not settle the effect: the child ends `completed` with an `unknown` side effect that nothing
  *    reconciles; the summary reports no orphaned side effect for an order that was placed, and "we are
  *    checking with the service" (nobody is). Fix: accept the current holder in every leased status; for

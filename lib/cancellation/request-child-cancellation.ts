@@ -27,7 +27,7 @@ export type ChildStopResult =
  *   `work_item.stop_requested` event on the child naming them;
  * - the queued ones among them leave dispatch in the same transaction (`queued → cancelled`, each with its event):
  *   they never start (invariant 2);
- * - from the commit on, a checkpoint of any of them is refused (checkpoint-work-item.ts, pg-hot-path.ts CHECKPOINT),
+ * - from the commit on, a checkpoint of any of them is refused (checkpoint-work-item.ts, sql/checkpoint.ts),
  *   and no new child may be scheduled under any of them (schedule-work-item.ts).
  * The running ones are then stopped by the engine through their mechanisms (execute-child-cancellation.ts), with
  * the same reconciliation, verification and review as a task's Stop. A repeat returns the first boundary.

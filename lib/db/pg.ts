@@ -1,7 +1,7 @@
 import pg from "pg";
 
 /**
- * The app's own PostgreSQL pool, shared by Prisma's adapter and the ledger's hot path (lib/ledger/pg-hot-path.ts),
+ * The app's own PostgreSQL pool, shared by Prisma's adapter and the ledger's hot path (lib/ledger/sql/),
  * which talks to `pg` directly: through Prisma's query executor each statement costs about a millisecond of Node
  * CPU on these machines, `pg` a fraction of that.
  */

@@ -2,7 +2,8 @@ import { pgOf, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { refusalToProceed } from "./guards";
 import { loadLeasedItem, rejectStaleLease, staleLeaseError, type LeaseHolder } from "./lease";
-import { checkpointOnPg, insertEventOnPg } from "./pg-hot-path";
+import { checkpointOnPg } from "./sql/checkpoint";
+import { insertEventOnPg } from "./sql/pg";
 import { WorkItemStatus } from "./states";
 import type { CheckpointVersions } from "./events";
 import { writeLedger, type EventInput } from "./write";
@@ -91,7 +92,7 @@ export async function checkpointWorkItem(database: Database, input: CheckpointIn
   });
 }
 
-/** One guarded statement passes it (pg-hot-path.ts: it locks the task against the boundary); a refusal is explained here. */
+/** One guarded statement passes it (sql/checkpoint.ts: it locks the task against the boundary); a refusal is explained here. */
 async function checkpointOnPostgres(database: Database, input: CheckpointInput) {
   const pg = pgOf(database);
   for (let attempt = 0; ; attempt++) {

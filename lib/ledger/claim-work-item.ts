@@ -1,8 +1,8 @@
 import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
-import { claimOnPg } from "./pg-hot-path";
-import { claimOnSqlite } from "./sqlite-hot-path";
+import { claimOnPg } from "./sql/report-and-claim";
+import { claimOnSqlite } from "./sql/report-and-claim";
 
 export interface ClaimInput {
   workerId: string;
@@ -18,7 +18,7 @@ export interface ClaimInput {
  * The claim is a compare-and-set on the item's status AND the task's stage and intent version (invariant 2):
  * an item of a task that has passed its cancellation boundary, or that was prepared under an older intent,
  * is never started — whatever a worker believed when it asked. One statement on the driver on both engines
- * (sqlite-hot-path.ts, pg-hot-path.ts: how a claim and the boundary exclude each other).
+ * (sql/report-and-claim.ts, sql/boundary.ts: how a claim and the boundary exclude each other).
  */
 export async function claimWorkItem(database: Database, input: ClaimInput): Promise<WorkItem | null> {
   const claim = { ...input, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS };

@@ -1,9 +1,10 @@
 import { pgOf, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { staleLeaseError } from "./lease";
-import { completeOnPg, insertEventOnPg } from "./pg-hot-path";
+import { completeOnPg } from "./sql/report-and-claim";
+import { insertEventOnPg } from "./sql/pg";
 import { isLeasedItem } from "./states";
-import { completeOnSqlite } from "./sqlite-hot-path";
+import { completeOnSqlite } from "./sql/report-and-claim";
 import { completionFields, completionRefusal, reportRefusal, type CompleteInput } from "./completion-rules";
 
 export { WorkerOutcome, type CompleteInput } from "./completion-rules";

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Task } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "./events";
-import { createTaskOnPg } from "./pg-hot-path";
+import { createTaskOnPg } from "./sql/create-task";
 import { TaskStage, type RiskLevel } from "./states";
 import { writeLedger } from "./write";
 

@@ -5,7 +5,7 @@ import type { StoredProgress } from "./progress";
  * The ledger's event catalogue: every event type Stopline writes, and the shape of its `data`, defined once.
  * `EventInput` (lib/ledger/write.ts) is built from it, so a misspelt type or a payload of the wrong shape is a
  * compile error, and "find references" on `LedgerEvent.taskCancelRequested` answers where Stop happens.
- * The raw SQL hot paths (pg-hot-path.ts, sqlite-hot-path.ts) interpolate these constants into their statements.
+ * The raw SQL hot paths (lib/ledger/sql/) interpolate these constants into their statements.
  *
  * Events are history (invariant 9: one per state change, in the same transaction, never updated or deleted);
  * facts that must be decided once are guarded columns, never a count of events (docs/ARCHITECTURE.md).

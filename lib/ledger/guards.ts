@@ -51,8 +51,8 @@ export function refusalToProceed(task: TaskIntent, prepared: { intentVersion: nu
 }
 
 /**
- * The claim's guard against an incident's kill switch, as SQL for both claim statements (pg-hot-path.ts,
- * sqlite-hot-path.ts): no switch is on for the candidate's tool (`w` is the WorkItem alias). From the switch's
+ * The claim's guard against an incident's kill switch, as SQL for both claim statements
+ * (sql/report-and-claim.ts): no switch is on for the candidate's tool (`w` is the WorkItem alias). From the switch's
  * commit on, no item of its tool is claimed anywhere (lib/incidents).
  */
 export const NOT_QUARANTINED_SQL = `NOT EXISTS (SELECT 1 FROM "Incident" i WHERE i."targetKind" = '${IncidentTarget.tool}' AND i."target" = w."toolName" AND i."state" IN (${QUARANTINE_STATES.map((s) => `'${s}'`).join(", ")}))`;

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { stopRequested } from "./completion-rules";
-import { heartbeatOnPg } from "./pg-hot-path";
+import { heartbeatOnPg } from "./sql/heartbeat";
 import { isLeasedItem, LEASED_ITEM_STATUSES } from "./states";
 import { writeLedger } from "./write";
 

@@ -5,9 +5,9 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch
 import { claimWorkItem } from "./claim-work-item";
 import { createTask } from "./create-task";
 import { IllegalTransitionError } from "./errors";
-import { cancelQueuedOnPg } from "./pg-hot-path";
+import { cancelQueuedOnPg } from "./sql/remove-queued";
 import { scheduleWorkItem } from "./schedule-work-item";
-import { cancelQueuedOnSqlite } from "./sqlite-hot-path";
+import { cancelQueuedOnSqlite } from "./sql/remove-queued";
 import { TaskStage, WorkItemStatus } from "./states";
 import { TASK_TRANSITIONS, WORK_ITEM_TRANSITIONS } from "./transitions";
 
@@ -87,9 +87,7 @@ describe(`the raw-SQL hot paths consult the transition table (${testEngine()})`,
     forbid(WORK_ITEM_TRANSITIONS, WorkItemStatus.queued, WorkItemStatus.cancelled);
 
     const removeQueued = async () =>
-      t.database.sqlite
-        ? cancelQueuedOnSqlite(t.database.sqlite, task.id, "system:test")
-        : cancelQueuedOnPg(pgOf(t.database), task.id, "system:test");
+      t.database.sqlite ? cancelQueuedOnSqlite(t.database.sqlite, task.id, "system:test") : cancelQueuedOnPg(pgOf(t.database), task.id, "system:test");
     await expect(removeQueued()).rejects.toBeInstanceOf(IllegalTransitionError);
 
     expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.queued);

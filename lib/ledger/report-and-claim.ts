@@ -4,7 +4,7 @@ import { claimWorkItem, type ClaimInput } from "./claim-work-item";
 import { completeWorkItem } from "./complete-work-item";
 import { completionFields, reportRefusal, type CompleteInput } from "./completion-rules";
 import { DEFAULT_LEASE_MS } from "./lease";
-import { reportAndClaimOnPg, type PgReport, type QueuePosition, type ReportedItem } from "./pg-hot-path";
+import { reportAndClaimOnPg, type PgReport, type QueuePosition, type ReportedItem } from "./sql/report-and-claim";
 
 /**
  * Statements in flight at once per queue: writes that arrive while one is in flight (slots whose items take
@@ -61,7 +61,7 @@ type Pending =
 /**
  * The ledger writes of one worker pool's slots — each slot's report of how its item ended, and its claim of the
  * next one — coalesced. On PostgreSQL whatever the slots asked for while the previous statement was in flight goes
- * out as ONE statement (pg-hot-path.ts, REPORTS_AND_CLAIMS): a report and the claim it frees a slot for share a
+ * out as ONE statement (sql/report-and-claim.ts): a report and the claim it frees a slot for share a
  * commit, and under load so do the writes of several slots, so the statement's fixed cost (executor start-up, the
  * commit's WAL flush, the round trip) is paid once for all of them. Nothing waits for a batch to fill: an idle
  * queue sends a lone write on the next turn of the event loop. Each write keeps its own guard and its own event;

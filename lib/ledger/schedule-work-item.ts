@@ -44,7 +44,7 @@ export async function scheduleWorkItem(database: Database, input: ScheduleWorkIt
 async function insertWorkItem(database: Database, input: ScheduleWorkItemInput, actor: string) {
   return writeLedger(database, async (w) => {
     // The guard and the insert must not straddle a boundary. PostgreSQL: this share lock conflicts with the
-    // boundary's FOR UPDATE (pg-hot-path.ts) — either the boundary waits for this insert (and then removes the
+    // boundary's FOR UPDATE (sql/boundary.ts) — either the boundary waits for this insert (and then removes the
     // new child from dispatch) or this waits for the boundary and sees it below. SQLite: one writer at a time.
     if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = $1 FOR KEY SHARE`, input.taskId);
     const task = await w.tx.task.findUnique({ where: { id: input.taskId } });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PRISMA_DIR } from "../db/schema-source";
-import { WORK_ITEM_BOOL_FIELDS, WORK_ITEM_DATE_FIELDS, WORK_ITEM_JSON_FIELDS } from "./sqlite-hot-path";
+import { WORK_ITEM_BOOL_FIELDS, WORK_ITEM_DATE_FIELDS, WORK_ITEM_JSON_FIELDS } from "./sql/sqlite";
 
 /** The scalar fields of one model in prisma/models.prisma, by type (the one model source). */
 function fieldsOf(model: string, type: "DateTime" | "Json" | "Boolean"): string[] {

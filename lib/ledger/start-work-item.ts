@@ -30,7 +30,7 @@ export async function startWorkItem(database: Database, input: StartWorkItemInpu
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
   return writeLedger(database, async (w) => {
     // As in scheduleWorkItem: on PostgreSQL this share lock conflicts with the boundary's FOR UPDATE, so the guard
-    // below and the inserts cannot straddle a Stop (lib/ledger/pg-hot-path.ts).
+    // below and the inserts cannot straddle a Stop (lib/ledger/sql/boundary.ts).
     if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = $1 FOR KEY SHARE`, input.taskId);
     const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
     if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });

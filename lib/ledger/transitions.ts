@@ -108,7 +108,7 @@ export function fromStatesInto<E extends Entity>(entity: E, to: string): string[
 }
 
 /**
- * The moves the raw-SQL hot paths make with constant states (pg-hot-path.ts, sqlite-hot-path.ts), checked against the
+ * The moves the raw-SQL hot paths make with constant states (lib/ledger/sql/), checked against the
  * table when the statement runs, as `transition()` checks the Prisma path: a table that no longer allows one makes
  * the statement refuse (IllegalTransitionError) instead of writing a move the table forbids.
  */

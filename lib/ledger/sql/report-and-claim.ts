@@ -1,0 +1,408 @@
+import type { PgDirect } from "../../db/pg";
+import { isStoppedItem, LEASED_ITEM_STATUSES } from "../states";
+import { fromStatesInto } from "../transitions";
+import { NOT_QUARANTINED_SQL } from "../guards";
+import type { WorkItem } from "../../db/generated/sqlite/client.ts";
+import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "../completion-rules";
+import { staleLeaseError } from "../lease";
+import { isLeasedItem, SideEffectOutcome, WorkItemStatus } from "../states";
+import { checkSqlMove } from "../transitions";
+import { LedgerEvent } from "../events";
+import { announce, EVENT_COLUMNS, iso, json, NOW, own, WORK_ITEM_COLUMNS } from "./pg";
+import { insertEvent, prepared, run, sqliteTime, toWorkItem, type Direct } from "./sqlite";
+
+// Claims and reports: PostgreSQL's one statement for any number of each, and SQLite's claim and completion.
+
+/**
+ * Lease holders' reports (how their items ended) and claims of queued items, any number of each, in ONE
+ * statement and one commit. A worker process's slots hand their writes to one queue (report-and-claim.ts), which
+ * sends what accumulated while the previous statement was in flight: under load a statement carries several
+ * reports and the claims of the slots they freed, so the statement's fixed cost (executor start-up, the commit and
+ * its WAL flush, two socket round trips) is paid once for all of them. Every change is still a guarded
+ * compare-and-set with its event in the same transaction (invariant 9); the changes are independent of each
+ * other (a claim never touches a reported row: it is not queued).
+ *
+ * Parameters: 1–13 the reports as parallel arrays (id, lease token, allowed from-states joined by ',', is a stop
+ * outcome, outcome, result, partial result, partial complete, error, actor, the side effect's outcome, external
+ * record id, external version); 14 worker id, 15 lease ms, 16 tools (null: any), 17 actor; how many to claim is in the text (a LIMIT parameter would make PostgreSQL plan every execution anew: its generic plan guesses 10% of the queue).
+ *
+ * Claims: the candidates come from an ordered scan of queued items (the partial index WorkItem_queued_idx), each
+ * one's task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the
+ * same with or without table statistics — and locked FOR UPDATE SKIP LOCKED (claimers never wait on each other).
+ * Their tasks are then locked FOR KEY SHARE and checked again on the locked rows: the boundary locks the task FOR
+ * UPDATE, so a claim either commits before the boundary (the engine then sees the item running and stops it) or
+ * waits for it and re-checks the task on its newest version — after the boundary's commit nothing is claimed
+ * (invariant 2). Each claimed item gets its own fencing token (a random UUID).
+ */
+
+const reportsAndClaims = (count: number, fromHead: boolean, whole: boolean) => `
+WITH ${NOW},
+report AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+    AS r("id", "token", "fromStates", "stopOutcome", "outcome", "result", "partialResult", "partialComplete", "error", "actor", "effectOutcome", "externalRecordId", "externalVersion")
+),
+-- The report applies when the token is current, the transition is in the table and a stop outcome has a stop
+-- request behind it (the same rules as completionRefusal). No row lock here (one WAL record less per item): the
+-- update re-checks the token and the status it read on the row's newest version, so a concurrent change (the
+-- engine moving it to cancelling) makes it apply to nothing and the caller takes the slow path. The stop-outcome
+-- condition only ever becomes true (a boundary or a stop request is never withdrawn), so reading it unlocked
+-- cannot let a report through that a lock would refuse.
+item AS (
+  SELECT r.*, w."status" AS "from" FROM report r JOIN "WorkItem" w ON w."id" = r."id" JOIN "Task" t ON t."id" = w."taskId"
+  WHERE w."leaseToken" = r."token" AND w."status" = ANY(string_to_array(r."fromStates", ','))
+    AND (NOT r."stopOutcome" OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
+),
+done AS (
+  UPDATE "WorkItem" w SET "status" = i."outcome", "result" = i."result"::jsonb, "partialResult" = COALESCE(i."partialResult"::jsonb, w."partialResult"),
+    "partialComplete" = COALESCE(i."partialComplete", w."partialComplete"), "error" = i."error", "finishedAt" = now.t,
+    "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM item i, now WHERE w."id" = i."id" AND w."leaseToken" = i."token" AND w."status" = i."from"
+  RETURNING w.*, i."from" AS "_from"
+),
+finished AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT d."taskId", d."id", 'workItem', d."id", i."actor", '${LedgerEvent.workItemFinished}', d."_from", d."status", i."error", NULL, now.t
+  FROM done d JOIN item i ON i."id" = d."id", now
+  RETURNING "seq", "workItemId"
+),
+-- The item's own recorded submission follows its report: completed → committed, otherwise not committed.
+effect AS (
+  UPDATE "SideEffect" s SET "outcome" = i."effectOutcome",
+    "externalRecordId" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalRecordId", s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalVersion", s."externalVersion") ELSE s."externalVersion" END,
+    "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
+  FROM done d JOIN item i ON i."id" = d."id", now
+  WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
+  RETURNING s."id", s."taskId", d."id" AS "workItemId", d."status", i."actor", i."effectOutcome"
+),
+settled AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT e."taskId", e."workItemId", 'sideEffect', e."id", e."actor", '${LedgerEvent.sideEffectSettled}', 'unknown', e."effectOutcome", 'work item ' || e."status", NULL, now.t
+  FROM effect e, now
+  RETURNING "seq", "workItemId"
+),
+candidate AS (
+  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
+  FROM "WorkItem" w
+  WHERE w."status" = 'queued'${
+    fromHead
+      ? `
+    AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)`
+      : ""
+  }
+    AND ($16::text[] IS NULL OR w."toolName" = ANY($16::text[]))
+    AND ${NOT_QUARANTINED_SQL}
+    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
+  ORDER BY w."createdAt", w."id"
+  LIMIT ${count}
+  FOR UPDATE OF w SKIP LOCKED
+),
+task AS (
+  SELECT t."id", t."intentVersion" FROM "Task" t
+  WHERE t."id" IN (SELECT "taskId" FROM candidate) AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL
+  FOR KEY SHARE OF t
+),
+claimed AS (
+  UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = $14, "leaseToken" = gen_random_uuid()::text,
+    "leaseExpiresAt" = now.t + make_interval(secs => $15::double precision / 1000), "heartbeatAt" = now.t,
+    "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM candidate c JOIN task k ON k."id" = c."taskId" AND k."intentVersion" = c."preparedIntentVersion", now
+  WHERE w."id" = c."id" AND w."status" = 'queued'
+  RETURNING w.*, NULL::text AS "_from"
+),
+claim_event AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT c."taskId", c."id", 'workItem', c."id", $17, '${LedgerEvent.workItemClaimed}', 'queued', 'running', NULL,
+    jsonb_build_object('attempt', c."attempt", 'leaseExpiresAt', ${iso(`c."leaseExpiresAt"`)}), now.t
+  FROM claimed c, now
+  RETURNING "seq", "workItemId"
+)
+SELECT 'claimed' AS "_kind", e."seq" AS "_seq", NULL::int AS "_effectSeq", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
+FROM claimed c JOIN claim_event e ON e."workItemId" = c."id"
+UNION ALL
+-- A report's row is the whole item only when the caller wants it back (a worker's own report over HTTP); a pool's
+-- slots need only its id and outcome (the rest is the largest part of the answer).
+SELECT 'done', f."seq", (SELECT min(s."seq") FROM settled s WHERE s."workItemId" = d."id"),
+  ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
+FROM done d JOIN finished f ON f."workItemId" = d."id"
+UNION ALL
+-- Always one row with how many candidates there were: fewer claimed than that means a candidate lost its task's
+-- re-check (a boundary committed meanwhile), which is worth another look at once.
+SELECT 'candidates', (SELECT count(*) FROM candidate)::int, NULL, ${WORK_ITEM_COLUMNS.map(() => "NULL").join(", ")}`;
+
+type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number };
+/** Where the queue's live head was last seen: a claim may start its scan there (see QueueHead in report-and-claim.ts). */
+export interface QueuePosition {
+  createdAt: Date;
+  id: string;
+}
+type CompletionFields = { result: unknown; partialResult: unknown; partialComplete: boolean | undefined; error: string | null };
+/** A lease holder's report as the statement takes it: what it asked for and the fields the completion writes. */
+export interface PgReport {
+  input: CompleteInput;
+  fields: CompletionFields;
+}
+
+const effectOutcomeOf = (outcome: string) => (outcome === WorkItemStatus.completed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted);
+
+function reportParams(reports: PgReport[]): unknown[] {
+  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
+  for (const { input, fields } of reports) {
+    const from = fromStatesInto("workItem", input.outcome).filter((s) => (LEASED_ITEM_STATUSES as string[]).includes(s));
+    const row = [
+      input.workItemId,
+      input.leaseToken,
+      from.join(","),
+      isStoppedItem(input.outcome),
+      input.outcome,
+      json(fields.result),
+      json(fields.partialResult),
+      fields.partialComplete ?? null,
+      fields.error,
+      input.actor,
+      effectOutcomeOf(input.outcome),
+      input.externalRecordId ?? null,
+      input.externalVersion ?? null,
+    ];
+    for (let i = 0; i < row.length; i++) columns[i].push(row[i]);
+  }
+  return columns;
+}
+
+/** What a pool's slot learns of its applied report. */
+export type ReportedItem = Pick<WorkItem, "id" | "taskId" | "status">;
+
+export interface ReportsAndClaims {
+  /** The reports that applied, by work item id (a report missing here was refused: the caller explains why): the
+   * whole rows with `wholeRows`, else only their id, task and status. */
+  done: Map<string, ReportedItem>;
+  /** The items claimed, oldest first. */
+  claimed: WorkItem[];
+  /** How many queued candidates the claim found (more than it claimed: one lost its task's re-check). */
+  candidates: number;
+}
+
+/** Reports and claims in one statement (see REPORTS_AND_CLAIMS); the events are announced after the commit. */
+export async function reportAndClaimOnPg(
+  pg: PgDirect,
+  reports: PgReport[],
+  claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null,
+  options: { /** The reported items' whole rows (else only id, task and status). */ wholeRows?: boolean } = {},
+): Promise<ReportsAndClaims> {
+  const count = claim?.count ?? 0;
+  if (count > 0) checkSqlMove("claim");
+  const from = count > 0 ? (claim?.from ?? null) : null;
+  const params = [...reportParams(reports), claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null];
+  if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
+  const whole = options.wholeRows ?? false;
+  const rows = await pg.query(
+    reportsAndClaims(count, !!from, whole),
+    params,
+    `stopline_reports_and_claims_${count}${from ? "_from" : ""}${whole ? "_whole" : ""}`,
+  );
+  const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
+  const events: Parameters<typeof announce>[0] = [];
+  const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
+  for (const row of rows) {
+    if (row._kind === "candidates") {
+      out.candidates = row._seq as number;
+      continue;
+    }
+    const item = own<WorkItem>(row);
+    if (row._kind === "claimed") {
+      out.claimed.push(item);
+      events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running });
+      continue;
+    }
+    out.done.set(item.id, item);
+    events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemFinished, toState: item.status });
+    if (row._effectSeq != null) {
+      events.push({
+        seq: row._effectSeq as number,
+        taskId: item.taskId,
+        workItemId: item.id,
+        type: LedgerEvent.sideEffectSettled,
+        toState: effectOutcomeOf(outcomes.get(item.id)!),
+      });
+    }
+  }
+  out.claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  announce(events.sort((a, b) => a.seq - b.seq));
+  return out;
+}
+
+/** Claims the oldest claimable queued item (looking again at once when a candidate lost its task's re-check). */
+export async function claimOnPg(pg: PgDirect, input: ClaimParams): Promise<WorkItem | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { claimed, candidates } = await reportAndClaimOnPg(pg, [], { ...input, count: 1 });
+    if (claimed.length || candidates === 0) return claimed[0] ?? null;
+  }
+  return null;
+}
+
+/**
+ * The lease holder's report, as one guarded statement: it applies only when the token is current, the
+ * transition is in the table and a stop outcome has a stop request behind it (the same rules as
+ * completionRefusal). Null when it did not apply: the caller then works out why (and records a stale token).
+ */
+export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: CompletionFields): Promise<WorkItem | null> {
+  const { done } = await reportAndClaimOnPg(pg, [{ input, fields }], null, { wholeRows: true });
+  return (done.get(input.workItemId) as WorkItem | undefined) ?? null;
+}
+
+export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string }) {
+  checkSqlMove("claim");
+  return run<WorkItem | null>(direct, (db, now, committed) => {
+    const tools = input.toolNames ?? [];
+    // The claim's guard (invariant 2): queued, task active with no boundary, prepared under the current intent.
+    // The candidate comes from an ordered scan of the partial index of queued items (WorkItem_queued_idx: hence
+    // the literal 'queued'), its task checked per row — a plan SQLite keeps without table statistics.
+    const candidate = prepared(
+      db,
+      `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w
+         WHERE w."status" = 'queued'
+         ${tools.length ? `AND w."toolName" IN (${tools.map(() => "?").join(",")})` : ""}
+         AND ${NOT_QUARANTINED_SQL}
+         AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
+         ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`,
+    ).get(...tools) as { id: string; taskId: string; attempt: number } | undefined;
+    if (!candidate) return null;
+    const expires = new Date(now.getTime() + input.leaseMs);
+    const row = prepared(
+      db,
+      `UPDATE "WorkItem" SET "status" = ?, "leaseOwner" = ?, "leaseToken" = ?, "leaseExpiresAt" = ?, "heartbeatAt" = ?,
+           "startedAt" = COALESCE("startedAt", ?), "attempt" = "attempt" + 1, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+         WHERE "id" = ? AND "status" = ? RETURNING *`,
+    ).get(
+      WorkItemStatus.running,
+      input.workerId,
+      input.leaseToken,
+      sqliteTime(expires),
+      sqliteTime(now),
+      sqliteTime(now),
+      sqliteTime(now),
+      candidate.id,
+      WorkItemStatus.queued,
+    ) as Record<string, unknown> | undefined;
+    if (!row) return null; // cannot happen under the write lock; kept as the compare-and-set's honest answer
+    insertEvent(
+      db,
+      {
+        taskId: candidate.taskId,
+        workItemId: candidate.id,
+        entityType: "workItem",
+        entityId: candidate.id,
+        actor: `worker:${input.workerId}`,
+        type: LedgerEvent.workItemClaimed,
+        fromState: WorkItemStatus.queued,
+        toState: WorkItemStatus.running,
+        data: { attempt: candidate.attempt + 1, leaseExpiresAt: expires.toISOString() },
+      },
+      now,
+      committed,
+    );
+    return toWorkItem(row);
+  });
+}
+
+export function completeOnSqlite(direct: Direct, input: CompleteInput) {
+  return run<WorkItem>(direct, (db, now, committed) => {
+    const item = prepared(
+      db,
+      `SELECT w."id", w."taskId", w."status", w."leaseToken", w."preparedIntentVersion", w."operationId", w."stopRequestedAt",
+                t."cancelRequestedAt" AS "taskCancelRequestedAt", t."intentVersion" AS "taskIntentVersion"
+         FROM "WorkItem" w JOIN "Task" t ON t."id" = w."taskId" WHERE w."id" = ?`,
+    ).get(input.workItemId) as
+      | {
+          id: string;
+          taskId: string;
+          status: string;
+          leaseToken: string | null;
+          preparedIntentVersion: number;
+          operationId: string | null;
+          stopRequestedAt: string | null;
+          taskCancelRequestedAt: string | null;
+          taskIntentVersion: number;
+        }
+      | undefined;
+    if (!item) throw staleLeaseError.notFound(input.workItemId);
+    if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {
+      insertEvent(db, staleLeaseError.event(item, input.leaseToken, "complete", input.actor, { outcome: input.outcome }), now, committed);
+      return { rejected: staleLeaseError.error(item) };
+    }
+    const task = { cancelRequestedAt: item.taskCancelRequestedAt ? new Date(item.taskCancelRequestedAt) : null, intentVersion: item.taskIntentVersion };
+    const refusal = completionRefusal({ ...item, stopRequestedAt: item.stopRequestedAt ? new Date(item.stopRequestedAt) : null }, task, input);
+    if (refusal) throw refusal;
+    const f = completionFields(input, now);
+    const row = prepared(
+      db,
+      `UPDATE "WorkItem" SET "status" = ?, "result" = ?, "partialResult" = COALESCE(?, "partialResult"), "partialComplete" = COALESCE(?, "partialComplete"), "error" = ?, "finishedAt" = ?,
+           "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+         WHERE "id" = ? AND "status" = ? AND "leaseToken" = ? RETURNING *`,
+    ).get(
+      input.outcome,
+      json(f.result),
+      json(f.partialResult),
+      f.partialComplete == null ? null : f.partialComplete ? 1 : 0,
+      f.error,
+      sqliteTime(now),
+      sqliteTime(now),
+      item.id,
+      item.status,
+      input.leaseToken,
+    ) as Record<string, unknown> | undefined;
+    if (!row) throw staleLeaseError.conflict(item);
+    insertEvent(
+      db,
+      {
+        taskId: item.taskId,
+        workItemId: item.id,
+        entityType: "workItem",
+        entityId: item.id,
+        actor: input.actor,
+        type: LedgerEvent.workItemFinished,
+        fromState: item.status,
+        toState: input.outcome,
+        reason: input.error ?? null,
+      },
+      now,
+      committed,
+    );
+
+    if (item.operationId) {
+      const to = settledOutcome(input.outcome);
+      const effect = prepared(
+        db,
+        `UPDATE "SideEffect" SET "outcome" = ?, "externalRecordId" = COALESCE(?, "externalRecordId"), "externalVersion" = COALESCE(?, "externalVersion"),
+             "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+           WHERE "operationId" = ? AND "outcome" = ? RETURNING "id"`,
+      ).get(
+        to,
+        to === SideEffectOutcome.committed ? (input.externalRecordId ?? null) : null,
+        to === SideEffectOutcome.committed ? (input.externalVersion ?? null) : null,
+        sqliteTime(now),
+        item.operationId,
+        SideEffectOutcome.unknown,
+      ) as { id: string } | undefined;
+      if (effect) {
+        insertEvent(
+          db,
+          {
+            taskId: item.taskId,
+            workItemId: item.id,
+            entityType: "sideEffect",
+            entityId: effect.id,
+            actor: input.actor,
+            type: LedgerEvent.sideEffectSettled,
+            fromState: SideEffectOutcome.unknown,
+            toState: to,
+            reason: `work item ${input.outcome}`,
+          },
+          now,
+          committed,
+        );
+      }
+    }
+    return toWorkItem(row);
+  });
+}
