@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importCycles, importGraph, sourceFiles } from "./support/import-graph";
 
@@ -36,6 +37,18 @@ describe("the tree's architecture", () => {
 
   it("lib/ holds no test support (fixtures and fakes live in test/support/)", () => {
     expect([...graph.keys()].filter((f) => f.startsWith("lib/") && /\/testing\//.test(f))).toEqual([]);
+  });
+
+  it("the database engine is chosen in one place (onEngine, lib/db/client.ts): no product code outside lib/db/ reads a database's pg or sqlite handle", () => {
+    const choosing = /\b(?:database|#database|db)\.(?:pg|sqlite)\b|\bpgOf\(/;
+    const offenders = [...graph.keys()]
+      .filter((f) => isProduct(f) && !f.startsWith("lib/db/"))
+      .flatMap((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .flatMap((line, i) => (choosing.test(line) && !/^\s*(\/\/|\*)/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { TokenRole } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
@@ -94,15 +94,18 @@ export async function authenticateToken(database: Database, raw: string): Promis
   const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;
   if (bootstrap && bootstrap.length >= 16 && sameSecret(raw, bootstrap)) return { id: "bootstrap", name: "bootstrap", role: TokenRole.admin };
   // On every request: through the driver on PostgreSQL (Prisma's executor costs about a millisecond per statement).
-  const record = database.pg
-    ? ((
-        await database.pg.query<{ id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
+  type TokenRecord = { id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null };
+  const record = await onEngine<Promise<TokenRecord | null>>(database, {
+    postgres: async (pg) =>
+      (
+        await pg.query<TokenRecord>(
           `SELECT "id", "name", "role", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = $1`,
           [hash(raw)],
           "stopline_token",
         )
-      )[0] ?? null)
-    : await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } });
+      )[0] ?? null,
+    sqlite: async () => await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } }),
+  });
   if (!record || record.revokedAt) return null;
   // Best effort and coarse (once a minute): last-use time is informational, not worth a write per request.
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {

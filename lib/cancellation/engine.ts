@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { onCommitted } from "../events/bus";
 import { holdProcessLease, releaseProcessLease } from "../ledger/process-lease";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
@@ -112,9 +112,10 @@ export class CancellationEngine {
   async #runLeased(taskId: string): Promise<void> {
     // Queued children leave dispatch at once, before anything else (whoever runs it first wins, a repeat changes
     // nothing); then the run is claimed. On PostgreSQL both are one statement.
-    const task = this.#database.pg
-      ? await cancelQueuedAndClaimRunOnPg(this.#database.pg, taskId, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() })
-      : (await cancelQueued(this.#database, taskId), await claimEngineRun(this.#database, taskId, this.id));
+    const task = await onEngine(this.#database, {
+      postgres: (pg) => cancelQueuedAndClaimRunOnPg(pg, taskId, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() }),
+      sqlite: async () => (await cancelQueued(this.#database, taskId), await claimEngineRun(this.#database, taskId, this.id)),
+    });
     if (!task) return;
     const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
     let released = false;

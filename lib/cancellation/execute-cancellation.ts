@@ -1,4 +1,4 @@
-import { pgOf, type Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { stopStep } from "../observability/tracing";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { markUncertain } from "../ledger/mark-uncertain";
@@ -270,18 +270,20 @@ async function settleIfNothingInFlight(
   if (active.length || (o.planner && items.length && !task.cancelPlan)) return false;
   if (facts.heldResources || facts.effectsToAccountFor) return false;
   const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(activeCallsOf(items, o.registry));
-  if (database.pg) {
-    // One statement: plan, cancelled, settled — each with its event (sql/settle-quietly.ts).
-    const settled = await settleQuietlyOnPg(database.pg, {
-      taskId: task.id,
-      plan,
-      planReason: plan.fallbackReason ?? null,
-      busyStatuses: BUSY_STATUSES,
-      openReviewStatuses: OPEN_REVIEW_STATUSES,
-      actor: ENGINE_ACTOR,
-    });
-    if (settled) return "in_one_statement";
-  }
+  // On PostgreSQL one statement: plan, cancelled, settled — each with its event (sql/settle-quietly.ts).
+  const inOneStatement = await onEngine(database, {
+    postgres: (pg) =>
+      settleQuietlyOnPg(pg, {
+        taskId: task.id,
+        plan,
+        planReason: plan.fallbackReason ?? null,
+        busyStatuses: BUSY_STATUSES,
+        openReviewStatuses: OPEN_REVIEW_STATUSES,
+        actor: ENGINE_ACTOR,
+      }),
+    sqlite: async () => false,
+  });
+  if (inOneStatement) return "in_one_statement";
   const settled = await writeLedger(database, async (w) => {
     // A child that started meanwhile would have to have been claimed before the boundary: the count in
     // settleTaskIn sees it, and then nothing but the plan is recorded here.
@@ -294,9 +296,11 @@ async function settleIfNothingInFlight(
 }
 
 /** Removes every queued child of the task from dispatch: one statement on the driver, each child with its event. */
-export async function cancelQueued(database: Database, taskId: string) {
-  if (database.sqlite) return cancelQueuedOnSqlite(database.sqlite, taskId, ENGINE_ACTOR);
-  return cancelQueuedOnPg(pgOf(database), taskId, ENGINE_ACTOR);
+export function cancelQueued(database: Database, taskId: string): Promise<number> {
+  return onEngine(database, {
+    sqlite: (direct) => cancelQueuedOnSqlite(direct, taskId, ENGINE_ACTOR),
+    postgres: (pg) => cancelQueuedOnPg(pg, taskId, ENGINE_ACTOR),
+  });
 }
 
 async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {

@@ -1,4 +1,4 @@
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { ACTIVE_ITEM_STATUSES, isTerminalItem, WorkItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
@@ -20,18 +20,21 @@ export const CHILDREN_TO_PLAN_SQL = `SELECT * FROM "WorkItem" WHERE "taskId" = $
 
 export async function childrenToPlan(database: Database, taskId: string, boundaryAt: Date | null): Promise<{ found: WorkItem[]; items: WorkItem[] }> {
   // On PostgreSQL one statement on `pg` (the engine reads this on every Stop; Prisma's executor costs more CPU).
-  const found = database.pg
-    ? await database.pg.query<WorkItem>(
+  const found = await onEngine(database, {
+    postgres: (pg) =>
+      pg.query<WorkItem>(
         `${CHILDREN_TO_PLAN_SQL} ORDER BY "createdAt", "id"`,
         [taskId, ACTIVE_ITEM_STATUSES, boundaryAt?.toISOString() ?? null],
         "stopline_children_to_plan",
-      )
-    : await database.prisma.workItem.findMany({
+      ),
+    sqlite: () =>
+      database.prisma.workItem.findMany({
         where: boundaryAt
           ? { taskId, OR: [{ status: { in: ACTIVE_ITEM_STATUSES } }, { finishedAt: { gte: boundaryAt } }] }
           : { taskId, status: { in: ACTIVE_ITEM_STATUSES } },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      });
+      }),
+  });
   return { found, items: found.map(atBoundary) };
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { ACTIVE_ITEM_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome } from "../ledger/states";
 import { atBoundary, CHILDREN_TO_PLAN_SQL, childrenToPlan } from "./plan-children";
@@ -26,38 +26,43 @@ export interface BoundaryFacts {
 export async function readBoundaryFacts(database: Database, taskId: string, known?: Task): Promise<BoundaryFacts | null> {
   const task =
     known ??
-    (database.pg
-      ? ((await database.pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null)
-      : await database.prisma.task.findUnique({ where: { id: taskId } }));
+    (await onEngine(database, {
+      postgres: async (pg) => (await pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null,
+      sqlite: async () => await database.prisma.task.findUnique({ where: { id: taskId } }),
+    }));
   const boundaryAt = task?.cancelRequestedAt;
   if (!task || !boundaryAt) return null;
-  if (database.pg) {
-    // The children and the counts in one statement: one snapshot, so a child that ended meanwhile is seen with its effect.
-    const rows = await database.pg.query<WorkItem & { _resources: number; _effects: number }>(
-      `WITH children AS (${CHILDREN_TO_PLAN_SQL})
+  return onEngine(database, {
+    postgres: async (pg) => {
+      // The children and the counts in one statement: one snapshot, so a child that ended meanwhile is seen with its effect.
+      const rows = await pg.query<WorkItem & { _resources: number; _effects: number }>(
+        `WITH children AS (${CHILDREN_TO_PLAN_SQL})
        SELECT c.*, n."_resources", n."_effects"
        FROM (SELECT ((SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($4::text[]))
                      + (SELECT count(*) FROM "ResourceIntent" WHERE "taskId" = $1 AND "state" = '${ResourceIntentState.open}'))::int AS "_resources",
                     (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($5::text[]))::int AS "_effects") AS n
        LEFT JOIN children c ON true
        ORDER BY c."createdAt", c."id"`,
-      [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR],
-      "stopline_boundary_facts",
-    );
-    const found = rows.filter((r) => r.id !== null).map(({ _resources, _effects, ...item }) => item as WorkItem);
-    return {
-      task: { ...task, cancelRequestedAt: boundaryAt },
-      found,
-      items: found.map(atBoundary),
-      heldResources: rows[0]._resources,
-      effectsToAccountFor: rows[0]._effects,
-    };
-  }
-  const { found, items } = await childrenToPlan(database, taskId, boundaryAt);
-  const [held, intended, effectsToAccountFor] = await Promise.all([
-    database.prisma.resource.count({ where: { taskId, state: { in: HELD } } }),
-    database.prisma.resourceIntent.count({ where: { taskId, state: ResourceIntentState.open } }),
-    database.prisma.sideEffect.count({ where: { taskId, outcome: { in: EFFECTS_TO_ACCOUNT_FOR } } }),
-  ]);
-  return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items, heldResources: held + intended, effectsToAccountFor };
+        [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR],
+        "stopline_boundary_facts",
+      );
+      const found = rows.filter((r) => r.id !== null).map(({ _resources, _effects, ...item }) => item as WorkItem);
+      return {
+        task: { ...task, cancelRequestedAt: boundaryAt },
+        found,
+        items: found.map(atBoundary),
+        heldResources: rows[0]._resources,
+        effectsToAccountFor: rows[0]._effects,
+      };
+    },
+    sqlite: async () => {
+      const { found, items } = await childrenToPlan(database, taskId, boundaryAt);
+      const [held, intended, effectsToAccountFor] = await Promise.all([
+        database.prisma.resource.count({ where: { taskId, state: { in: HELD } } }),
+        database.prisma.resourceIntent.count({ where: { taskId, state: ResourceIntentState.open } }),
+        database.prisma.sideEffect.count({ where: { taskId, outcome: { in: EFFECTS_TO_ACCOUNT_FOR } } }),
+      ]);
+      return { task: { ...task, cancelRequestedAt: boundaryAt }, found, items, heldResources: held + intended, effectsToAccountFor };
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { pgOf, type Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { stopStep } from "../observability/tracing";
 import { AppError, ErrorCode } from "../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../ledger/states";
@@ -51,12 +51,14 @@ async function recordCancellation(
     scopeRef: input.scopeRef ?? null,
   };
   // One statement on the driver (both engines): the boundary must not wait behind anything it need not.
-  const { task, recorded } = database.sqlite
-    ? await recordBoundaryOnSqlite(database.sqlite, request).then(({ task, recorded }) => ({
+  const { task, recorded } = await onEngine(database, {
+    sqlite: (direct) =>
+      recordBoundaryOnSqlite(direct, request).then(({ task, recorded }) => ({
         task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null },
         recorded,
-      }))
-    : await recordBoundaryOnPg(pgOf(database), request);
+      })),
+    postgres: (pg) => recordBoundaryOnPg(pg, request),
+  });
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
   if (!task.cancelRequestedAt && isTerminalTask(task.stage)) {
     // Nothing runs under an ended task: no boundary, no plan, no review item. Undoing what it did is its own

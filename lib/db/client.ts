@@ -86,6 +86,19 @@ export function db(): Database {
   return (globalForDb.stoplineDb ??= openDatabase());
 }
 
+/** A SQLite database's direct connection (the ledger's synchronous transactions on Prisma's own connection). */
+export type SqliteDirect = NonNullable<Database["sqlite"]>;
+
+/**
+ * The one place a database's engine is chosen: a verb gives its way on each — on SQLite the direct connection (or
+ * Prisma, which is the same on both), on PostgreSQL the app's pool. The rest of the code never asks which it is.
+ */
+export function onEngine<T>(database: Pick<Database, "sqlite" | "pg">, ways: { sqlite: (direct: SqliteDirect) => T; postgres: (pg: PgDirect) => T }): T {
+  if (database.sqlite) return ways.sqlite(database.sqlite);
+  if (database.pg) return ways.postgres(database.pg);
+  throw new Error("the database has neither a SQLite connection nor a PostgreSQL pool");
+}
+
 /** The PostgreSQL pool of a PostgreSQL database (every database is SQLite with `sqlite`, or PostgreSQL with `pg`). */
 export function pgOf(database: Database): PgDirect {
   if (!database.pg) throw new Error(`the ${database.provider} database has no PostgreSQL pool`);

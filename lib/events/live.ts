@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
+import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 import { onCommitted, publishRemote, type CommittedEvent } from "./bus";
 import { comparePositions, headPosition, readEventsAfter, type EventPosition, type LedgerEventRow, type PositionedEvent } from "./read-events";
@@ -81,6 +82,8 @@ const matches = (filter: StreamFilter, e: PositionedEvent) =>
 
 export class LiveLedger {
   readonly #database: Database;
+  /** PostgreSQL's pool: peers are told of commits through NOTIFY and heard through LISTEN. Null on SQLite: peers only poll. */
+  readonly #pg: PgDirect | null;
   readonly #id = randomUUID();
   readonly #subscribers = new Set<Subscriber>();
   readonly #localSeqs = new Set<number>();
@@ -100,11 +103,13 @@ export class LiveLedger {
 
   constructor(database: Database, options: { pollMs?: number } = {}) {
     this.#database = database;
-    const pollMs = options.pollMs ?? Number(process.env.STOPLINE_LIVE_POLL_MS ?? (database.pg ? 1_000 : 200));
+    const pool = onEngine<PgDirect | null>(database, { postgres: (pg) => pg, sqlite: () => null });
+    this.#pg = pool;
+    const pollMs = options.pollMs ?? Number(process.env.STOPLINE_LIVE_POLL_MS ?? (pool ? 1_000 : 200));
     this.#unsubscribe = onCommitted((events) => this.#onLocal(events));
     this.ready = (async () => {
       this.#position = await headPosition(database);
-      if (database.pg) await this.#listen();
+      if (pool) await this.#listen();
       if (this.#stopped) return;
       this.#poll = setInterval(() => this.wake(), pollMs);
       this.#poll.unref();
@@ -196,7 +201,7 @@ export class LiveLedger {
     // This process's own commits matter here only to its subscribers; without any, the next wake-up (a peer's
     // NOTIFY, the poll) reads past them.
     if (this.#subscribers.size) this.wake();
-    if (this.#database.pg) this.#notifyPeers();
+    if (this.#pg) this.#notifyPeers();
   }
 
   /**
@@ -210,8 +215,7 @@ export class LiveLedger {
       return;
     }
     this.#notifying = true;
-    this.#database
-      .pg!.query(`SELECT pg_notify($1, $2)`, [CHANNEL, this.#id], "stopline_notify")
+    this.#pg!.query(`SELECT pg_notify($1, $2)`, [CHANNEL, this.#id], "stopline_notify")
       .catch((error) => console.error("live view: NOTIFY failed (other processes will see the events on their next poll)", error.message))
       .finally(() => {
         this.#notifying = false;

@@ -1,5 +1,5 @@
 import type { LedgerEventType } from "../ledger/events";
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 
 /**
@@ -116,70 +116,80 @@ function positioned(rows: RawRow[], pgOrder: boolean): PositionedEvent[] {
 /** Events after `after`, in ledger order, that may be delivered now (see the module comment). */
 export async function readEventsAfter(database: Database, after: EventPosition, options: ReadOptions = {}): Promise<ReadResult> {
   const limit = options.limit ?? 500;
-  if (database.pg) {
-    const params: unknown[] = [after.txid, after.seq, limit];
-    const where: string[] = [`(e."txid", e."seq") > ($1::xid8, $2::int)`];
-    if (options.taskId) where.push(`e."taskId" = $${params.push(options.taskId)}`);
-    if (options.ownerId) where.push(`t."ownerId" = $${params.push(options.ownerId)}`);
-    if (options.types) where.push(`e."type" = ANY($${params.push(options.types)}::text[])`);
-    if (options.upTo) where.push(`(e."txid", e."seq") <= ($${params.push(options.upTo.txid)}::xid8, $${params.push(options.upTo.seq)}::int)`);
-    // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
-    // those that committed are visible here. Rows at or above it are counted, not delivered.
-    const rows = await database.pg.query<RawRow>(
-      `WITH ${WATERMARK}
+  return onEngine(database, {
+    postgres: async (pg) => {
+      const params: unknown[] = [after.txid, after.seq, limit];
+      const where: string[] = [`(e."txid", e."seq") > ($1::xid8, $2::int)`];
+      if (options.taskId) where.push(`e."taskId" = $${params.push(options.taskId)}`);
+      if (options.ownerId) where.push(`t."ownerId" = $${params.push(options.ownerId)}`);
+      if (options.types) where.push(`e."type" = ANY($${params.push(options.types)}::text[])`);
+      if (options.upTo) where.push(`(e."txid", e."seq") <= ($${params.push(options.upTo.txid)}::xid8, $${params.push(options.upTo.seq)}::int)`);
+      // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
+      // those that committed are visible here. Rows at or above it are counted, not delivered.
+      const rows = await pg.query<RawRow>(
+        `WITH ${WATERMARK}
        SELECT ${COLUMNS}, e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
        FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId", w
        WHERE ${where.join(" AND ")}
        ORDER BY e."txid", e."seq"
        LIMIT $3`,
-      params,
-    );
-    // (txid, seq) order puts every deliverable row before any held one.
-    const deliverable = rows.filter((r) => r._deliverable);
-    return { events: positioned(deliverable, true), held: deliverable.length < rows.length };
-  }
-  const params: unknown[] = [after.seq];
-  const where: string[] = [`e."seq" > ?`];
-  if (options.taskId) where.push(`e."taskId" = ?`), params.push(options.taskId);
-  if (options.ownerId) where.push(`t."ownerId" = ?`), params.push(options.ownerId);
-  if (options.types) where.push(`e."type" IN (${options.types.map(() => "?").join(",")})`), params.push(...options.types);
-  if (options.upTo) where.push(`e."seq" <= ?`), params.push(options.upTo.seq);
-  params.push(limit);
-  const rows = await database.prisma.$queryRawUnsafe<RawRow[]>(
-    `SELECT ${COLUMNS} FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId" WHERE ${where.join(" AND ")} ORDER BY e."seq" LIMIT ?`,
-    ...params,
-  );
-  return {
-    events: positioned(
-      rows.map((r) => ({ ...r, seq: Number(r.seq) })),
-      false,
-    ),
-    held: false,
-  };
+        params,
+      );
+      // (txid, seq) order puts every deliverable row before any held one.
+      const deliverable = rows.filter((r) => r._deliverable);
+      return { events: positioned(deliverable, true), held: deliverable.length < rows.length };
+    },
+    sqlite: async () => {
+      const params: unknown[] = [after.seq];
+      const where: string[] = [`e."seq" > ?`];
+      if (options.taskId) where.push(`e."taskId" = ?`), params.push(options.taskId);
+      if (options.ownerId) where.push(`t."ownerId" = ?`), params.push(options.ownerId);
+      if (options.types) where.push(`e."type" IN (${options.types.map(() => "?").join(",")})`), params.push(...options.types);
+      if (options.upTo) where.push(`e."seq" <= ?`), params.push(options.upTo.seq);
+      params.push(limit);
+      const rows = await database.prisma.$queryRawUnsafe<RawRow[]>(
+        `SELECT ${COLUMNS} FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId" WHERE ${where.join(" AND ")} ORDER BY e."seq" LIMIT ?`,
+        ...params,
+      );
+      return {
+        events: positioned(
+          rows.map((r) => ({ ...r, seq: Number(r.seq) })),
+          false,
+        ),
+        held: false,
+      };
+    },
+  });
 }
 
 /** Where the ledger stands now: the position of the last event that may be delivered ("the present"). */
-export async function headPosition(database: Database): Promise<EventPosition> {
-  if (database.pg) {
-    const [row] = await database.pg.query<{ txid: string; seq: number }>(
-      `WITH ${WATERMARK}
-       SELECT e."txid"::text AS "txid", e."seq" FROM "LedgerEvent" e, w
-       WHERE e."txid" < w.xmin ORDER BY e."txid" DESC, e."seq" DESC LIMIT 1`,
-    );
-    return row ?? START;
-  }
-  const last = await database.prisma.ledgerEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
-  return { txid: "0", seq: last?.seq ?? 0 };
+export function headPosition(database: Database): Promise<EventPosition> {
+  return onEngine(database, {
+    postgres: async (pg) => {
+      const [row] = await pg.query<{ txid: string; seq: number }>(
+        `WITH ${WATERMARK}
+         SELECT e."txid"::text AS "txid", e."seq" FROM "LedgerEvent" e, w
+         WHERE e."txid" < w.xmin ORDER BY e."txid" DESC, e."seq" DESC LIMIT 1`,
+      );
+      return row ?? START;
+    },
+    sqlite: async () => {
+      const last = await database.prisma.ledgerEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+      return { txid: "0", seq: last?.seq ?? 0 };
+    },
+  });
 }
 
 /** The position of the event with this `seq` (an SSE id); 0 is the start. An unknown id is a 400. */
 export async function positionOfSeq(database: Database, seq: number): Promise<EventPosition> {
   if (seq === 0) return START;
-  if (database.pg) {
-    const [row] = await database.pg.query<{ txid: string }>(`SELECT "txid"::text AS "txid" FROM "LedgerEvent" WHERE "seq" = $1`, [seq]);
-    if (row) return { txid: row.txid, seq };
-  } else if (await database.prisma.ledgerEvent.findUnique({ where: { seq }, select: { seq: true } })) {
-    return { txid: "0", seq };
-  }
+  const found = await onEngine(database, {
+    postgres: async (pg) => {
+      const [row] = await pg.query<{ txid: string }>(`SELECT "txid"::text AS "txid" FROM "LedgerEvent" WHERE "seq" = $1`, [seq]);
+      return row ? { txid: row.txid, seq } : null;
+    },
+    sqlite: async () => ((await database.prisma.ledgerEvent.findUnique({ where: { seq }, select: { seq: true } })) ? { txid: "0", seq } : null),
+  });
+  if (found) return found;
   throw new AppError(ErrorCode.badRequest, `Last-Event-ID ${seq} is not an event of this ledger`, { field: "Last-Event-ID" });
 }

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from "../errors";
 import { IncidentTarget, QUARANTINE_STATES } from "../ledger/states";
 import type { Writer } from "../ledger/write";
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 
 type IncidentReader = {
   incident: { findFirst(args: unknown): Promise<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date } | null> };
@@ -57,16 +57,18 @@ export async function assertTokenNotQuarantinedIn(w: Writer, tokenId: string): P
 export const quarantineLockKey = (kind: IncidentTarget, target: string) => `stopline:quarantine:${kind}:${target}`;
 
 /** 409 `quarantined` when a kill switch is on for this token (lib/api/route.ts: routes that start work). */
-export async function assertTokenNotQuarantined(database: Pick<Database, "prisma" | "pg">, tokenId: string): Promise<void> {
+export async function assertTokenNotQuarantined(database: Pick<Database, "prisma" | "pg" | "sqlite">, tokenId: string): Promise<void> {
   // On every request that starts work: through the driver on PostgreSQL (Prisma's executor costs about a millisecond).
-  const incident = database.pg
-    ? ((
-        await database.pg.query<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date }>(
+  const incident = await onEngine(database, {
+    postgres: async (pg) =>
+      (
+        await pg.query<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date }>(
           `SELECT "id", "reason", "targetKind", "target", "createdAt" FROM "Incident" WHERE "targetKind" = $1 AND "target" = $2 AND "state" = ANY($3::text[]) ORDER BY "createdAt" LIMIT 1`,
           [IncidentTarget.token, tokenId, QUARANTINE_STATES],
           "stopline_token_quarantine",
         )
-      )[0] ?? null)
-    : await activeIncident(database.prisma as unknown as IncidentReader, IncidentTarget.token, tokenId);
+      )[0] ?? null,
+    sqlite: () => activeIncident(database.prisma as unknown as IncidentReader, IncidentTarget.token, tokenId),
+  });
   if (incident) throw quarantinedError(incident);
 }

@@ -1,4 +1,5 @@
-import { pgOf, type Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
+import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 import { refusalToProceed } from "./guards";
 import { loadLeasedItem, rejectStaleLease, staleLeaseError, type LeaseHolder } from "./lease";
@@ -66,8 +67,12 @@ const rejection = (item: CheckedItem, actor: string, refusal: AppError, versions
  * What it does NOT guarantee: a Stop that arrives after a passed checkpoint cannot un-send the action. The
  * engine therefore treats an item with a passed checkpoint as possibly submitted and reconciles it.
  */
-export async function checkpointWorkItem(database: Database, input: CheckpointInput) {
-  if (database.pg) return checkpointOnPostgres(database, input);
+export function checkpointWorkItem(database: Database, input: CheckpointInput) {
+  return onEngine(database, { postgres: (pg) => checkpointOnPostgres(database, pg, input), sqlite: () => checkpointInTransaction(database, input) });
+}
+
+/** The Prisma path (SQLite): read, judge and record in one transaction. */
+function checkpointInTransaction(database: Database, input: CheckpointInput) {
   return writeLedger(database, async (w) => {
     const item = await loadLeasedItem(w, input.workItemId);
     if (item.leaseToken !== input.leaseToken || item.status !== WorkItemStatus.running) {
@@ -93,8 +98,7 @@ export async function checkpointWorkItem(database: Database, input: CheckpointIn
 }
 
 /** One guarded statement passes it (sql/checkpoint.ts: it locks the task against the boundary); a refusal is explained here. */
-async function checkpointOnPostgres(database: Database, input: CheckpointInput) {
-  const pg = pgOf(database);
+async function checkpointOnPostgres(database: Database, pg: PgDirect, input: CheckpointInput) {
   for (let attempt = 0; ; attempt++) {
     const passed = await checkpointOnPg(pg, input);
     if (passed) return passed;

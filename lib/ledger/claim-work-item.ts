@@ -1,4 +1,4 @@
-import { pgOf, type Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
 import { claimOnPg } from "./sql/report-and-claim";
@@ -22,5 +22,5 @@ export interface ClaimInput {
  */
 export async function claimWorkItem(database: Database, input: ClaimInput): Promise<WorkItem | null> {
   const claim = { ...input, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS };
-  return database.sqlite ? claimOnSqlite(database.sqlite, { ...claim, leaseToken: newLeaseToken() }) : claimOnPg(pgOf(database), claim);
+  return onEngine(database, { sqlite: (direct) => claimOnSqlite(direct, { ...claim, leaseToken: newLeaseToken() }), postgres: (pg) => claimOnPg(pg, claim) });
 }

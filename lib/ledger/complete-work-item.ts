@@ -1,4 +1,5 @@
-import { pgOf, type Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
+import type { PgDirect } from "../db/pg";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { staleLeaseError } from "./lease";
 import { completeOnPg } from "./sql/report-and-claim";
@@ -15,9 +16,12 @@ export { WorkerOutcome, type CompleteInput } from "./completion-rules";
  * completed → committed; failed or cancelled by the provider → not committed. One statement on the driver on
  * both engines; a report that the guarded statement refused is explained (and a stale token recorded) here.
  */
-export async function completeWorkItem(database: Database, input: CompleteInput): Promise<WorkItem> {
-  if (database.sqlite) return completeOnSqlite(database.sqlite, input);
-  const pg = pgOf(database);
+export function completeWorkItem(database: Database, input: CompleteInput): Promise<WorkItem> {
+  return onEngine(database, { sqlite: (direct) => completeOnSqlite(direct, input), postgres: (pg) => completeOnPostgres(database, pg, input) });
+}
+
+/** One guarded statement; a report it refused is explained (and a stale token recorded) here. */
+async function completeOnPostgres(database: Database, pg: PgDirect, input: CompleteInput): Promise<WorkItem> {
   const early = reportRefusal(input);
   if (early) throw early;
   const { result, partialResult, partialComplete, error } = completionFields(input, new Date());

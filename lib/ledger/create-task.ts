@@ -1,4 +1,4 @@
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import type { Task } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "./events";
 import { createTaskOnPg } from "./sql/create-task";
@@ -41,42 +41,44 @@ export async function createTurnTask(
 }
 
 async function insertTask(database: Database, input: CreateTaskInput & { turnId: string | null }, actor: string): Promise<Task | null> {
-  if (database.pg) {
+  return onEngine(database, {
     // One statement (the row and its event) on the driver: task creation is on every agent turn's path.
-    return createTaskOnPg(
-      database.pg,
-      {
-        title: input.title,
-        ownerId: input.ownerId,
-        conversationId: input.conversationId ?? null,
-        riskLevel: input.riskLevel ?? "low",
-        turnId: input.turnId,
-        createdById: input.createdById ?? null,
-      },
-      actor,
-    );
-  }
-  return writeLedger(database, async (w) => {
-    const task = await w.tx.task.create({
-      data: {
-        title: input.title,
-        ownerId: input.ownerId,
-        conversationId: input.conversationId ?? null,
-        riskLevel: input.riskLevel ?? "low",
-        stage: TaskStage.active,
-        turnId: input.turnId,
-        createdById: input.createdById ?? null,
-      },
-    });
-    await w.event({
-      taskId: task.id,
-      entityType: "task",
-      entityId: task.id,
-      actor,
-      type: LedgerEvent.taskCreated,
-      toState: task.stage,
-      data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId },
-    });
-    return task;
+    postgres: (pg) =>
+      createTaskOnPg(
+        pg,
+        {
+          title: input.title,
+          ownerId: input.ownerId,
+          conversationId: input.conversationId ?? null,
+          riskLevel: input.riskLevel ?? "low",
+          turnId: input.turnId,
+          createdById: input.createdById ?? null,
+        },
+        actor,
+      ),
+    sqlite: () =>
+      writeLedger(database, async (w) => {
+        const task = await w.tx.task.create({
+          data: {
+            title: input.title,
+            ownerId: input.ownerId,
+            conversationId: input.conversationId ?? null,
+            riskLevel: input.riskLevel ?? "low",
+            stage: TaskStage.active,
+            turnId: input.turnId,
+            createdById: input.createdById ?? null,
+          },
+        });
+        await w.event({
+          taskId: task.id,
+          entityType: "task",
+          entityId: task.id,
+          actor,
+          type: LedgerEvent.taskCreated,
+          toState: task.stage,
+          data: { title: task.title, conversationId: task.conversationId, riskLevel: task.riskLevel, turnId: task.turnId },
+        });
+        return task;
+      }),
   });
 }

@@ -1,4 +1,4 @@
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
 import { DEFAULT_LEASE_MS, loadLeasedItem, rejectStaleLease, type LeaseHolder } from "./lease";
 import { stopRequested } from "./completion-rules";
 import { heartbeatOnPg } from "./sql/heartbeat";
@@ -18,13 +18,12 @@ export interface HeartbeatResult {
  * and write no event — except a rejected one (stale token), which is recorded.
  */
 export async function heartbeatWorkItem(database: Database, input: LeaseHolder & { leaseMs?: number; actor: string }): Promise<HeartbeatResult> {
-  if (database.pg) {
-    // One statement for the current holder; anything else (a stale token to record) takes the path below.
-    const beat = await heartbeatOnPg(database.pg, { workItemId: input.workItemId, leaseToken: input.leaseToken, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS });
-    if (beat) {
-      return { status: beat.status, cancelRequested: stopRequested(beat, beat), intentVersion: beat.intentVersion, leaseExpiresAt: beat.leaseExpiresAt };
-    }
-  }
+  // On PostgreSQL one statement for the current holder; anything else (a stale token to record) takes the path below.
+  const beat = await onEngine<Promise<Awaited<ReturnType<typeof heartbeatOnPg>> | null>>(database, {
+    postgres: (pg) => heartbeatOnPg(pg, { workItemId: input.workItemId, leaseToken: input.leaseToken, leaseMs: input.leaseMs ?? DEFAULT_LEASE_MS }),
+    sqlite: async () => null,
+  });
+  if (beat) return { status: beat.status, cancelRequested: stopRequested(beat, beat), intentVersion: beat.intentVersion, leaseExpiresAt: beat.leaseExpiresAt };
   return writeLedger(database, async (w) => {
     const item = await loadLeasedItem(w, input.workItemId);
     if (item.leaseToken !== input.leaseToken || !isLeasedItem(item.status)) {

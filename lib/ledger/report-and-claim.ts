@@ -1,4 +1,5 @@
-import type { Database } from "../db/client";
+import { onEngine, type Database } from "../db/client";
+import type { PgDirect } from "../db/pg";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { claimWorkItem, type ClaimInput } from "./claim-work-item";
 import { completeWorkItem } from "./complete-work-item";
@@ -70,6 +71,8 @@ type Pending =
  */
 export class ReportAndClaimQueue {
   readonly #database: Database;
+  /** PostgreSQL's pool, where writes are coalesced; null on SQLite (each write its own transaction). */
+  readonly #pg: PgDirect | null;
   /** What a claim asks for now; null when the pool is stopping (or serves no tool): then nothing is claimed. */
   readonly #claimInput: () => ClaimInput | null;
   readonly #pending: Pending[] = [];
@@ -79,6 +82,7 @@ export class ReportAndClaimQueue {
 
   constructor(database: Database, claimInput: () => ClaimInput | null) {
     this.#database = database;
+    this.#pg = onEngine(database, { postgres: (pg) => pg, sqlite: () => null });
     this.#claimInput = claimInput;
   }
 
@@ -87,7 +91,7 @@ export class ReportAndClaimQueue {
    * `onClaimed` before a refused report is explained (and thrown), so that a claimed item is never dropped.
    */
   report(input: CompleteInput, next?: (item: WorkItem) => void): Promise<ReportedItem> {
-    if (!this.#database.pg) return completeWorkItem(this.#database, input);
+    if (!this.#pg) return completeWorkItem(this.#database, input);
     const early = reportRefusal(input);
     if (early) return Promise.reject(early);
     const { result, partialResult, partialComplete, error } = completionFields(input, new Date());
@@ -101,7 +105,7 @@ export class ReportAndClaimQueue {
   claim(): Promise<WorkItem | null> {
     const input = this.#claimInput();
     if (!input) return Promise.resolve(null);
-    if (!this.#database.pg) return claimWorkItem(this.#database, input);
+    if (!this.#pg) return claimWorkItem(this.#database, input);
     return new Promise((resolve, reject) => this.#enqueue({ kind: "claim", resolve, reject }));
   }
 
@@ -133,7 +137,7 @@ export class ReportAndClaimQueue {
       const from = this.#head.from();
       try {
         answer = await reportAndClaimOnPg(
-          this.#database.pg!,
+          this.#pg!,
           reports,
           wanted && claimInput
             ? { workerId: claimInput.workerId, toolNames: claimInput.toolNames, leaseMs: claimInput.leaseMs ?? DEFAULT_LEASE_MS, count: wanted, from }
