@@ -11,7 +11,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CancellationEngine } from "../lib/cancellation/engine";
-import { requestCancellation } from "../lib/cancellation/request-cancellation";
+import { requestCancellation } from "../lib/cancellation/steps/1-record-boundary";
 import { openDatabase, type Database } from "../lib/db/client";
 import { migrate } from "../lib/db/migrate";
 import { onCommitted } from "../lib/events/bus";

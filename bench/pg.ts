@@ -36,7 +36,7 @@ import { Logger as GraphileLogger, run as runGraphile, makeWorkerUtils } from "g
 import pg from "pg";
 import { createApiToken } from "../lib/auth/tokens";
 import { CancellationEngine } from "../lib/cancellation/engine";
-import { requestCancellation } from "../lib/cancellation/request-cancellation";
+import { requestCancellation } from "../lib/cancellation/steps/1-record-boundary";
 import { openDatabase, type Database } from "../lib/db/client";
 import { migrate } from "../lib/db/migrate";
 import { onCommitted } from "../lib/events/bus";

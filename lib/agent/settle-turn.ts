@@ -4,7 +4,7 @@ import { isAppError } from "../errors";
 import { LedgerEvent } from "../ledger/events";
 import { finishTask, TaskEnding } from "../ledger/finish-task";
 import { ACTIVE_ITEM_STATUSES, isActiveItem, StopScope, TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 
 export const AGENT_ACTOR = "agent:demo";
 
@@ -13,7 +13,7 @@ export const AGENT_ACTOR = "agent:demo";
  * has settled: every child has ended, and a proposal — if there is one — was confirmed (the person may still be
  * deciding otherwise: the turn then stays open). A failure of what the person asked for fails the task, with the
  * reason; otherwise it completes. A completed task shows as completed everywhere, and Stop on it answers that
- * nothing is running (request-cancellation.ts).
+ * nothing is running (cancellation/steps/1-record-boundary.ts).
  */
 export async function settleTurn(database: Database, taskId: string): Promise<TaskEnding | null> {
   const task = await database.prisma.task.findUnique({

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { createTaskBornStopped, requestCancellation, type CancellationRequestResult } from "../cancellation/request-cancellation";
+import { createTaskBornStopped, requestCancellation, type CancellationRequestResult } from "../cancellation/steps/1-record-boundary";
 
 /** The title of a task born stopped when the Stop did not say what the message was. */
 export const UNSENT_TITLE = "(stopped before the agent received the message)";
@@ -8,7 +8,7 @@ export const UNSENT_TITLE = "(stopped before the agent received the message)";
 /**
  * Stop, named by the turn (the id the chat gave its message) rather than by a task id: a Stop pressed right
  * after Enter reaches the ledger before the agent's task exists. If the turn has a task, this is an ordinary
- * Stop of it; if not, the task is created already stopped (request-cancellation.ts createTaskBornStopped), and
+ * Stop of it; if not, the task is created already stopped (cancellation/steps/1-record-boundary.ts createTaskBornStopped), and
  * the message, when it arrives, finds it and starts nothing (conversation.ts startTurn).
  */
 export async function stopTurn(

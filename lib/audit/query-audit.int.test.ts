@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
-import { requestCancellation } from "@/lib/cancellation/request-cancellation";
+import { requestCancellation } from "@/lib/cancellation/steps/1-record-boundary";
 import { createTask } from "@/lib/ledger/create-task";
 import { scheduleWorkItem } from "@/lib/ledger/schedule-work-item";
 import { call, json } from "@/test/support/api-client";

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { writeLedger } from "../ledger/write";
-import { ENGINE_ACTOR } from "./steps";
+import { ENGINE_ACTOR } from "./step-log";
 
 /** How long a dispatched cancel counts as in flight: a run that crashed mid-call must not block its child for ever. */
 export const CANCEL_IN_FLIGHT_MS = 60_000;

@@ -12,10 +12,11 @@ import { StoppedError, type ToolDefinition } from "../tools/contract";
 import { ToolRegistry } from "../tools/registry";
 import { WorkerPool } from "../workers/worker-pool";
 import { CancellationEngine, escalateOverdue } from "./engine";
-import { executeCancellation, type EngineOptions } from "./execute-cancellation";
+import { executeCancellation } from "./execute-cancellation";
+import type { EngineOptions } from "./engine-options";
 import { getCancellationSummary } from "./get-cancellation-summary";
 import type { ActiveToolCall, CancellationPlan } from "./plan";
-import { requestCancellation } from "./request-cancellation";
+import { requestCancellation } from "./steps/1-record-boundary";
 
 /**
  * The cancellation engine end to end: real ledger (SQLite or PostgreSQL), real WorkerPool running tools

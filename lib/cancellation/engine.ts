@@ -5,13 +5,16 @@ import { holdProcessLease, releaseProcessLease } from "../ledger/process-lease";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { cancelQueued, cleanupLateSettled, executeCancellation, finishCancellation, reverifyOrphans, type EngineOptions } from "./execute-cancellation";
-import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./reconcile";
-import { recordSettlement } from "./record-settlement";
+import { executeCancellation, finishCancellation } from "./execute-cancellation";
+import type { EngineOptions } from "./engine-options";
+import { cancelQueued } from "./steps/2-remove-queued";
+import { cleanupLateSettled, reverifyOrphans } from "./steps/6-clean-up-and-verify";
+import { reconcileOrphanReports, reconcileWorkItem, resolveAnsweredUncertainties } from "./steps/5-reconcile";
+import { recordSettlement } from "./steps/8-record-settlement";
 import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } from "./engine-lease";
 import { executeChildCancellation } from "./execute-child-cancellation";
 import { sweepIncidents } from "../incidents/sweep-incidents";
-import { ENGINE_ACTOR } from "./steps";
+import { ENGINE_ACTOR } from "./step-log";
 import { cancelQueuedAndClaimRunOnPg } from "../ledger/sql/remove-queued";
 import { LedgerEvent } from "../ledger/events";
 
@@ -182,7 +185,7 @@ export class CancellationEngine {
         void this.runChild(c.id);
       }
       const now = new Date();
-      // (an uncertain item without a deadline is one nobody can check: a person decides, see reconcile.ts)
+      // (an uncertain item without a deadline is one nobody can check: a person decides, see steps/5-reconcile.ts)
       const overdueUncertain = await database.prisma.workItem.findMany({
         where: { status: WorkItemStatus.uncertain, reconcileDeadline: { not: null } },
         take: 50,

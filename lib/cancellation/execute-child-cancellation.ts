@@ -4,13 +4,16 @@ import { LedgerEvent } from "../ledger/events";
 import { isTerminalItem, Mechanism, OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-hosted";
-import { awaitingCleanup, BUSY_STATUSES, cleanupAndVerify, stopChild, STOPPING_BY_ITSELF, type EngineOptions } from "./execute-cancellation";
+import type { EngineOptions } from "./engine-options";
+import { stopChild, STOPPING_BY_ITSELF } from "./steps/4-stop-running";
+import { awaitingCleanup, cleanupAndVerify } from "./steps/6-clean-up-and-verify";
+import { BUSY_STATUSES } from "./steps/8-settle";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { PlanAction, type CancellationPlan } from "./plan";
 import { activeCallsOf, atBoundary, planFor } from "./plan-children";
-import { reconcileWorkItem } from "./reconcile";
-import { openReviewsForEffects } from "./review-items";
-import { ENGINE_ACTOR, sleep } from "./steps";
+import { reconcileWorkItem } from "./steps/5-reconcile";
+import { openReviewsForEffects } from "./steps/7-review";
+import { ENGINE_ACTOR, sleep } from "./step-log";
 
 /**
  * The engine's pass for a Stop of one child (request-child-cancellation.ts), in the design's order at the child's

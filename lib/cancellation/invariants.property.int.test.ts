@@ -58,7 +58,7 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch
 import { ToolRegistry } from "../tools/registry";
 import { executeCancellation } from "./execute-cancellation";
 import { getCancellationSummary } from "./get-cancellation-summary";
-import { requestCancellation, type CancellationRequestResult } from "./request-cancellation";
+import { requestCancellation, type CancellationRequestResult } from "./steps/1-record-boundary";
 import { SummaryStatus, ToolCallStatus } from "./summarize";
 
 const SEED = Number(process.env.FC_SEED ?? 20_260_611);
@@ -741,9 +741,9 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
  *    checking with the service" (nobody is). Fix: accept the current holder in every leased status; for
  *    cancelling/unrecoverable set operationId/providerRef/submittedAt without a status change (the table has
  *    no cancelling→submitted) and record the side effect + a `work_item.submitted` event.
- * B2 `cancelFailed` — execute-cancellation.ts:200: after the provider cancel failed, markUncertain is called
+ * B2 `cancelFailed` — steps/4-stop-running.ts: after the provider cancel failed, markUncertain is called
  *    without the lease token and clears the live worker's lease; step 5 then reconciles at once, inspect
- *    answers `not_committed` (the worker has not sent yet) and reconcile.ts:62–66 settles the child
+ *    answers `not_committed` (the worker has not sent yet) and steps/5-reconcile.ts settles the child
  *    `cancelled`. The worker passed its checkpoint before the boundary and the cancel never reached the
  *    provider, so it can still send: the action commits, its report is refused as stale, and the ledger
  *    keeps "cancelled" with an unknown effect (or, unreported, nothing at all) for an action that took
@@ -753,7 +753,7 @@ async function runScenario(s: Scenario, tolerateKnown = false) {
  *    (or the holder's right to report a submission) when marking it uncertain.
  * B3 `zombie` — a side effect recorded late, by a lease the ledger no longer honours, on a child already
  *    terminal (here: lease expired after the checkpoint → uncertain → inspect `not_committed` → cancelled,
- *    then the sleeping worker sends and reports) is never reconciled: reconcile.ts:28 returns for terminal
+ *    then the sleeping worker sends and reports) is never reconciled: steps/5-reconcile.ts returns for terminal
  *    items and the engine and maintenance pass (engine.ts:81) select work by item status only. The summary
  *    (summarize.ts:86) keeps listing the child CANCELLED beside an unknown effect. Fix: reconcile unknown side
  *    effects by themselves (maintenance: `sideEffect.outcome = unknown`, whatever the item's status; inspect by

@@ -32,7 +32,7 @@ import { ToolRegistry } from "../tools/registry";
 import { executeCancellation } from "./execute-cancellation";
 import type { CancellationPlan } from "./plan";
 import { previewStop } from "./preview-stop";
-import { requestCancellation } from "./request-cancellation";
+import { requestCancellation } from "./steps/1-record-boundary";
 
 const SEED = Number(process.env.FC_SEED ?? 20_261_201);
 const RUNS = Number(process.env.FC_RUNS ?? 30);

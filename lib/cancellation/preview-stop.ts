@@ -6,7 +6,7 @@ import { OUTCOME_WORDS, predict, previewHeadline, type OutcomeKind, type Preview
 import type { ToolRegistry } from "../tools/registry";
 import type { CancellationPlan, PlanAction } from "./plan";
 import { activeCallsOf, childrenToPlan, planFor } from "./plan-children";
-import { alreadyFinishedMessage } from "./request-cancellation";
+import { alreadyFinishedMessage } from "./steps/1-record-boundary";
 
 export interface StopPreviewChild {
   tool_call_id: string;

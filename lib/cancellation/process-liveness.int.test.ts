@@ -8,8 +8,8 @@ import { Mechanism, WorkItemKind, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { LedgerEvent } from "../ledger/events";
 import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
-import { requestCancellation } from "./request-cancellation";
-import { recordSettlement } from "./record-settlement";
+import { requestCancellation } from "./steps/1-record-boundary";
+import { recordSettlement } from "./steps/8-record-settlement";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 
 /**

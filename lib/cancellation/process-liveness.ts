@@ -3,7 +3,7 @@ import { isLocalWorker, workerLeaseExpiries } from "../ledger/process-lease";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";
 import { WorkItemStatus } from "../ledger/states";
 import { databaseNow } from "../ledger/write";
-import { logStep, sleep } from "./steps";
+import { logStep, sleep } from "./step-log";
 
 /** Children being stopped that a worker still holds by a lease: the pass must know whether that worker's process lives. */
 const HELD_BUSY = [WorkItemStatus.running, WorkItemStatus.submitted, WorkItemStatus.cancelling, WorkItemStatus.unrecoverable];

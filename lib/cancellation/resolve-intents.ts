@@ -8,8 +8,8 @@ import type { HeldByService, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refFor } from "./call-ref";
 import { claimDispatch, recordCancelAnswer } from "./dispatch-fence";
-import { openReviewItemIn } from "./review-items";
-import { ENGINE_ACTOR, logStep, withRetries } from "./steps";
+import { openReviewItemIn } from "./steps/7-review";
+import { ENGINE_ACTOR, logStep, withRetries } from "./step-log";
 
 type Answer = { holds: HeldByService[]; status?: string } | { unknown: string };
 

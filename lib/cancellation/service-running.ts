@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { WorkItemStatus } from "../ledger/states";
-import { logStep } from "./steps";
+import { logStep } from "./step-log";
 
 /**
  * Records (or clears) that an uncertain call with no worker still runs at its service — the fact that keeps what it

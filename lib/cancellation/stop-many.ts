@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { type StopScope, TaskStage } from "../ledger/states";
-import { requestCancellation, type CancellationBoundary } from "./request-cancellation";
+import { requestCancellation, type CancellationBoundary } from "./steps/1-record-boundary";
 
 /** What a Stop of many tasks answers: each task it reached, with the boundary recorded (or found) on it. */
 export interface ManyStopResult {

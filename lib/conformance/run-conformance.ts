@@ -3,7 +3,7 @@ import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { refFor } from "../cancellation/call-ref";
 import { executeCancellation, finishCancellation } from "../cancellation/execute-cancellation";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { claimWorkItem } from "../ledger/claim-work-item";
 import { createTask } from "../ledger/create-task";
 import { recoverExpiredLeases } from "../ledger/recover-expired-leases";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { createTestDatabase, type TestDatabase } from "../db/scratch-database";

@@ -37,7 +37,7 @@ import { witnessLog } from "./store";
  * scenarios failed and documented defects, since fixed (kept here as the reason each scenario exists):
  *  - A: an abandoned commitment request still in flight at the service was reconciled `not_committed` → CANCELLED,
  *    then the service committed it (fixed: reconciliation first withdraws the request — a fence by idempotency
- *    key — and only then takes "not committed" as final) (reconcile.ts, settleByInspect: `mayStillSend` only looks for a live lease, not
+ *    key — and only then takes "not committed" as final) (steps/5-reconcile.ts, settleByInspect: `mayStillSend` only looks for a live lease, not
  *    for a request already on its way) — "latency on the commitment request only" × shop, crm, mailer.
  *  - B: shop.create_order's cancel() cancels a PLACED order (a compensation, without a person's approval:
  *    tools.ts createOrder.cancel); with a slow shop the late cancel also lands after reconciliation recorded the
@@ -47,7 +47,7 @@ import { witnessLog } from "./store";
  *  - E: Stop while the draft request is in flight leaves an undiscarded draft (tools.ts sendEmail.run) — mailer
  *    "during preparation".
  *  - F: resources of a child that is uncertain but still running at the service are cleaned up at once, fail,
- *    are recorded orphaned and never re-verified after the job releases them (execute-cancellation.ts,
+ *    are recorded orphaned and never re-verified after the job releases them (steps/6-clean-up-and-verify.ts,
  *    cleanupAndVerify's `settled` filter) — reports "cancelUnavailable".
  *  - G: the demo inference service never notices the client went away (server.ts, POST /inference/generate
  *    listens for the request's 'close', already emitted once the body was read) — inference "mid-generation",

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { reviewDeadlineMs } from "../cancellation/review-items";
+import { reviewDeadlineMs } from "../cancellation/steps/7-review";
 import { ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
 import { EscalationTrigger, linksFor, publicUrl, renderPayload, type EscalationFacts } from "./payload";

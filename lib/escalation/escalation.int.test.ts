@@ -3,7 +3,7 @@ import { auth } from "@/lib/auth/better-auth";
 import { demoAccounts, seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
 import { escalateOverdue } from "@/lib/cancellation/engine";
-import { openReviewItem } from "@/lib/cancellation/review-items";
+import { openReviewItem } from "@/lib/cancellation/steps/7-review";
 import { createTask } from "@/lib/ledger/create-task";
 import { writeLedger } from "@/lib/ledger/write";
 import { call, json, type CallOptions } from "@/test/support/api-client";

@@ -3,7 +3,7 @@ import { auth } from "@/lib/auth/better-auth";
 import { demoAccounts, seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
 import { escalateOverdue } from "@/lib/cancellation/engine";
-import { openReviewItem } from "@/lib/cancellation/review-items";
+import { openReviewItem } from "@/lib/cancellation/steps/7-review";
 import { startDemoServer, type DemoServer } from "@/lib/demo/server";
 import { witnessLog } from "@/lib/demo/store";
 import { createTask } from "@/lib/ledger/create-task";

@@ -185,7 +185,7 @@ describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a 
         t.database
           .pg!.query(`SELECT pg_sleep(0.001)`)
           .then(() =>
-            import("../cancellation/request-cancellation").then(({ requestCancellation }) =>
+            import("../cancellation/steps/1-record-boundary").then(({ requestCancellation }) =>
               requestCancellation(t.database, { taskId: task.id, reason: "race", actor: "agent:t" }),
             ),
           ),

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { call } from "../../test/support/api-client";

@@ -19,7 +19,7 @@ export interface FinishTaskInput {
 /**
  * The agent ends a task: `active → completed` (its work is done) or `active → failed` (it gave up). A task
  * ends only when no child of it is still active — a completed task has nothing running, so Stop on it answers
- * that nothing is running (request-cancellation.ts) and never opens a review; undoing finished work is its own
+ * that nothing is running (cancellation/steps/1-record-boundary.ts) and never opens a review; undoing finished work is its own
  * request (lib/review/request-reversal.ts).
  *
  * Guarded: the task row is locked (PostgreSQL: FOR UPDATE, which waits for a claim or a schedule holding its

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { pgOf } from "../db/client";
 import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import { claimWorkItem } from "./claim-work-item";
@@ -64,7 +64,7 @@ describe(`the raw-SQL hot paths consult the transition table (${testEngine()})`,
 
     expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.queued);
     expect(await eventsOf(task.id)).toEqual(before);
-    restore.splice(0).forEach((undo) => undo());
+    for (const undo of restore.splice(0)) undo();
     expect((await claimWorkItem(t.database, { workerId: "w1", toolNames: [item.toolName], leaseMs: 10_000 }))?.id, "with the table back, it is claimed").toBe(
       item.id,
     );

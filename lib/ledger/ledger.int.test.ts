@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reconcileWorkItem } from "../cancellation/reconcile";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { reconcileWorkItem } from "../cancellation/steps/5-reconcile";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { AppError } from "../errors";
 import { createTestDatabase, type TestDatabase } from "../db/scratch-database";
 import { checkpointWorkItem } from "./checkpoint-work-item";

@@ -87,7 +87,7 @@ export async function recoverExpiredLeases(
       const maySubmitted = !diedWithWorker && (item.status !== WorkItemStatus.running || item.operationId !== null || item.checkpointPassedAt !== null);
       // A call that died with its worker after the Stop is not assumed stopped: a remote request (a model's generation)
       // may have finished at its service first (crash mode, seed 1919 #2). Uncertain: reconciliation asks its tool's
-      // inspect(), and discards it, as before, when there is none (reconcile.ts cannotBeEstablished).
+      // inspect(), and discards it, as before, when there is none (cancellation/steps/5-reconcile.ts cannotBeEstablished).
       const to = diedWithWorker
         ? item.partialComplete && item.partialResult != null
           ? WorkItemStatus.partial

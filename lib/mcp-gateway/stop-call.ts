@@ -1,4 +1,4 @@
-import { openReviewItem } from "../cancellation/review-items";
+import { openReviewItem } from "../cancellation/steps/7-review";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";

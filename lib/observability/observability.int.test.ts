@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { createTask } from "../ledger/create-task";
 import { scheduleWorkItem } from "../ledger/schedule-work-item";
 import { call, json } from "../../test/support/api-client";

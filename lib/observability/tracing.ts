@@ -152,7 +152,7 @@ export function stopStep<T>(stop: StopKey, step: StopStep, fn: () => Promise<T>,
   );
 }
 
-/** One step the engine logged (lib/cancellation/steps.ts): an event on the span running now — the child's answer. */
+/** One step the engine logged (lib/cancellation/step-log.ts): an event on the span running now — the child's answer. */
 export function stepEvent(step: { action: string; success: boolean; detail?: string; workItemId?: string | null }): void {
   globalForTracing.stoplineTracing?.api.trace.getActiveSpan()?.addEvent(`stopline.step.${step.action}`, {
     "stopline.step.success": step.success,

@@ -1,5 +1,5 @@
 import { actorOf, type Principal } from "../auth/tokens";
-import { openReviewItem } from "../cancellation/review-items";
+import { openReviewItem } from "../cancellation/steps/7-review";
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
 import { LedgerEvent } from "../ledger/events";

@@ -3,7 +3,7 @@ import type { AppError } from "../errors";
 import { LedgerEvent } from "../ledger/events";
 import { ReviewItemStatus, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { openReviewsForEffects } from "../cancellation/review-items";
+import { openReviewsForEffects } from "../cancellation/steps/7-review";
 import type { ToolRegistry } from "../tools/registry";
 import { Finding } from "./decision-words";
 

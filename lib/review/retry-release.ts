@@ -5,7 +5,7 @@ import { LedgerEvent } from "../ledger/events";
 import { isOpenReview, ResourceState, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { recordVerification } from "../ledger/resources";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { logStep } from "../cancellation/steps";
+import { logStep } from "../cancellation/step-log";
 import type { ToolRegistry } from "../tools/registry";
 import { alreadyDecidedSentence } from "./decision-words";
 

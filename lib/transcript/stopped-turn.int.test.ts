@@ -5,7 +5,7 @@ import { MODEL_REPLY_TOOL, modelReplyTool } from "../agent/model-reply";
 import type { Principal } from "../auth/tokens";
 import { CancellationEngine } from "../cancellation/engine";
 import { getCancellationSummary } from "../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { demoTools } from "../demo/tools";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch-database";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { startDemoServer, type DemoServer } from "../demo/server";

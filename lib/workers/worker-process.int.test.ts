@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { requestCancellation } from "../cancellation/request-cancellation";
+import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 import { startDemoServer, type DemoServer } from "../demo/server";
 import { witnessLog } from "../demo/store";
 import { createTask } from "../ledger/create-task";

@@ -1,7 +1,7 @@
 import { CancellationEngine } from "../../lib/cancellation/engine";
-import type { EngineOptions } from "../../lib/cancellation/execute-cancellation";
+import type { EngineOptions } from "../../lib/cancellation/engine-options";
 import { getCancellationSummary } from "../../lib/cancellation/get-cancellation-summary";
-import { requestCancellation } from "../../lib/cancellation/request-cancellation";
+import { requestCancellation } from "../../lib/cancellation/steps/1-record-boundary";
 import type { CancellationSummary } from "../../lib/cancellation/summarize";
 import type { Database } from "../../lib/db/client";
 import type { Faults } from "../../lib/demo/faults";

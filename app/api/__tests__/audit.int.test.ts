@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/tokens";
 import { csvField } from "@/lib/audit";
 import { executeCancellation } from "@/lib/cancellation/execute-cancellation";
-import { requestCancellation } from "@/lib/cancellation/request-cancellation";
+import { requestCancellation } from "@/lib/cancellation/steps/1-record-boundary";
 import { checkpointWorkItem } from "@/lib/ledger/checkpoint-work-item";
 import { claimWorkItem } from "@/lib/ledger/claim-work-item";
 import { completeWorkItem } from "@/lib/ledger/complete-work-item";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contract, type RouteContract } from "@/lib/api/contract";
 import { seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
-import { openReviewItem } from "@/lib/cancellation/review-items";
+import { openReviewItem } from "@/lib/cancellation/steps/7-review";
 import { startDemoServer, type DemoServer } from "@/lib/demo/server";
 import { SERVICES } from "@/lib/demo/store";
 import { claimWorkItem } from "@/lib/ledger/claim-work-item";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAccounts } from "@/lib/auth/seed-demo-accounts";
 import { createApiToken } from "@/lib/auth/tokens";
-import { openReviewItem } from "@/lib/cancellation/review-items";
+import { openReviewItem } from "@/lib/cancellation/steps/7-review";
 import { createTask } from "@/lib/ledger/create-task";
 import { call, json } from "@/test/support/api-client";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database";

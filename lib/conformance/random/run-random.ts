@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { refFor } from "../../cancellation/call-ref";
 import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../../cancellation/request-cancellation";
+import { requestCancellation } from "../../cancellation/steps/1-record-boundary";
 import type { CancellationSummary } from "../../cancellation/summarize";
 import { setFaults } from "../../demo/faults";
 import { startDemoServer, type DemoServer } from "../../demo/server";

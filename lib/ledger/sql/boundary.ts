@@ -51,7 +51,7 @@ export async function recordBoundaryOnPg(
   return { task: own<Task>(row), recorded: row._recorded as boolean };
 }
 
-/** The cancellation boundary (same row change and event as request-cancellation.ts's Prisma path). */
+/** The cancellation boundary (same row change and event as steps/1-record-boundary.ts's Prisma path). */
 export function recordBoundaryOnSqlite(
   direct: Direct,
   input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null },

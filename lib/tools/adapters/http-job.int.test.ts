@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CancellationEngine } from "../../cancellation/engine";
-import type { EngineOptions } from "../../cancellation/execute-cancellation";
+import type { EngineOptions } from "../../cancellation/engine-options";
 import { getCancellationSummary } from "../../cancellation/get-cancellation-summary";
-import { requestCancellation } from "../../cancellation/request-cancellation";
+import { requestCancellation } from "../../cancellation/steps/1-record-boundary";
 import { createTask } from "../../ledger/create-task";
 import { scheduleWorkItem } from "../../ledger/schedule-work-item";
 import { startJobServer, type JobServer } from "../../conformance/http-job-server";

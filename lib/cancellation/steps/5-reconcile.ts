@@ -1,5 +1,5 @@
-import type { Database } from "../db/client";
-import type { WorkItem } from "../db/generated/sqlite/client.ts";
+import type { Database } from "../../db/client";
+import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import {
   isTerminalItem,
   Mechanism,
@@ -9,18 +9,18 @@ import {
   SideEffectOutcome,
   TERMINAL_ITEM_STATUSES as TERMINAL,
   WorkItemStatus,
-} from "../ledger/states";
-import { lockWorkItem } from "../ledger/lease";
-import { casUpdate, writeLedger } from "../ledger/write";
-import type { ToolDefinition } from "../tools/contract";
-import type { ToolRegistry } from "../tools/registry";
-import { refFor, refOf } from "./call-ref";
-import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "./dispatch-fence";
-import { recordVerification } from "../ledger/resources";
-import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./review-items";
-import { ENGINE_ACTOR, logStep } from "./steps";
-import { markServiceRunning } from "./service-running";
-import { LedgerEvent } from "../ledger/events";
+} from "../../ledger/states";
+import { lockWorkItem } from "../../ledger/lease";
+import { casUpdate, writeLedger } from "../../ledger/write";
+import type { ToolDefinition } from "../../tools/contract";
+import type { ToolRegistry } from "../../tools/registry";
+import { refFor, refOf } from "../call-ref";
+import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "../dispatch-fence";
+import { recordVerification } from "../../ledger/resources";
+import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
+import { ENGINE_ACTOR, logStep } from "../step-log";
+import { markServiceRunning } from "../service-running";
+import { LedgerEvent } from "../../ledger/events";
 
 /**
  * Invariant 5: asks the authoritative service what happened to an accepted action — by its operation id /
@@ -118,7 +118,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   }
   if (outcome.status === "unknown") {
     if (item.status !== WorkItemStatus.uncertain) {
-      const { markUncertain } = await import("../ledger/mark-uncertain");
+      const { markUncertain } = await import("../../ledger/mark-uncertain");
       await markUncertain(database, { workItemId: item.id, from: item.status, reason: outcome.reason, actor: ENGINE_ACTOR }).catch(() => {});
     }
     const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });

@@ -1,9 +1,9 @@
-import type { Database } from "../db/client";
-import { LedgerEvent } from "../ledger/events";
-import { OPEN_REVIEW_STATUSES, WorkItemStatus } from "../ledger/states";
-import { writeLedger, type Writer } from "../ledger/write";
-import { WORKER_PROCESS_LEASE_PREFIX } from "../ledger/process-lease";
-import { ENGINE_ACTOR } from "./steps";
+import type { Database } from "../../db/client";
+import { LedgerEvent } from "../../ledger/events";
+import { OPEN_REVIEW_STATUSES, WorkItemStatus } from "../../ledger/states";
+import { writeLedger, type Writer } from "../../ledger/write";
+import { WORKER_PROCESS_LEASE_PREFIX } from "../../ledger/process-lease";
+import { ENGINE_ACTOR } from "../step-log";
 
 /**
  * Settlement is a ledger fact: the engine finished its full pass after the boundary — every child stopped or

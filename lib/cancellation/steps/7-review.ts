@@ -1,10 +1,10 @@
-import type { Database } from "../db/client";
-import type { RiskLevel } from "../ledger/states";
-import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
-import type { ToolRegistry } from "../tools/registry";
-import { writeLedger, type Writer } from "../ledger/write";
-import { ENGINE_ACTOR } from "./steps";
-import { LedgerEvent } from "../ledger/events";
+import type { Database } from "../../db/client";
+import type { RiskLevel } from "../../ledger/states";
+import { isTerminalItem, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../../ledger/states";
+import type { ToolRegistry } from "../../tools/registry";
+import { writeLedger, type Writer } from "../../ledger/write";
+import { ENGINE_ACTOR } from "../step-log";
+import { LedgerEvent } from "../../ledger/events";
 
 /** Review deadlines by risk (configurable): past it, an open item escalates. */
 export function reviewDeadlineMs(risk: string): number {

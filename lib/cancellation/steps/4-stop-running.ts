@@ -1,0 +1,176 @@
+import type { Database } from "../../db/client";
+import type { WorkItem } from "../../db/generated/sqlite/client.ts";
+import { markUncertain } from "../../ledger/mark-uncertain";
+import { isTerminalItem, Mechanism, ReviewItemKind, WorkItemStatus } from "../../ledger/states";
+import { LedgerEvent, type DatalessEventType } from "../../ledger/events";
+import { casUpdate, writeLedger } from "../../ledger/write";
+import type { ToolDefinition } from "../../tools/contract";
+import type { ToolRegistry } from "../../tools/registry";
+import { PlanAction } from "../plan";
+import { isOwnerHosted } from "../owner-hosted";
+import { openReviewItem } from "./7-review";
+import { refFor } from "../call-ref";
+import { claimDispatch, recordCancelAnswer } from "../dispatch-fence";
+import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
+import type { EngineOptions } from "../engine-options";
+
+// Step 4: each child in flight is stopped through its mechanism; cooperative ones get time to report.
+
+/**
+ * Children the pass waits for (step 4, up to settleTimeoutMs) before it settles: being stopped, and expected to report
+ * how they ended shortly — a cooperative one whose AbortSignal fired, or a provider-side one whose service
+ * acknowledged the cancel while its worker still holds the lease (its runner reports the stop). Waiting for them keeps
+ * the settled summary from calling a step "not stopped yet" a moment before it reports. A cancel that was refused or
+ * never answered is not waited for: such a step may run on for long, and the summary says so.
+ */
+export const STOPPING_BY_ITSELF = {
+  status: WorkItemStatus.cancelling,
+  OR: [{ mechanism: Mechanism.abortSignal }, { cancelWithdrawnAt: { not: null }, leaseToken: { not: null } }],
+};
+
+async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {
+  return writeLedger(database, (w) =>
+    casUpdate(w, {
+      entity: "workItem",
+      id: item.id,
+      from: item.status,
+      to,
+      data,
+      event: { taskId: item.taskId, workItemId: item.id, actor: ENGINE_ACTOR, type, reason },
+    }),
+  );
+}
+
+/**
+ * Stops one child through its mechanism. Safe to repeat: a later run (a takeover after a crash, the maintenance
+ * pass) only does — and records — what is still to do; the first run records every child's step.
+ */
+export async function stopChild(
+  database: Database,
+  item: WorkItem,
+  tool: ToolDefinition | undefined,
+  action: PlanAction,
+  o: Required<Pick<EngineOptions, "cancelAttempts" | "cancelBackoffMs" | "cancelTimeoutMs">> & { firstRun: boolean; registry?: ToolRegistry },
+) {
+  const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
+  if (action === PlanAction.notify || item.mechanism === Mechanism.none) {
+    const moved =
+      item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted
+        ? await moveItem(database, item, WorkItemStatus.unrecoverable, LedgerEvent.workItemUnrecoverable, "no way to stop it: watched until it ends")
+        : null;
+    if (moved || o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: "notify",
+        success: true,
+        detail: `${item.toolName} cannot be stopped; reported UNRECOVERABLE and watched`,
+      });
+    return;
+  }
+  if (item.mechanism === Mechanism.abortSignal && accepted) {
+    // Accepted by the service and not stoppable from here: reconciliation asks the service (step 5).
+    if (o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: "reconcile_pending",
+        success: true,
+        detail: `${item.toolName} was accepted by its service; its outcome is asked for by operation id`,
+      });
+    return;
+  }
+  if (item.mechanism === Mechanism.abortSignal) {
+    const moved =
+      item.status === WorkItemStatus.running
+        ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent")
+        : null;
+    if (moved || o.firstRun)
+      await logStep(database, {
+        taskId: item.taskId,
+        workItemId: item.id,
+        action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort",
+        success: true,
+        detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}`,
+      });
+    return;
+  }
+  // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome
+  if (item.status === WorkItemStatus.running || item.status === WorkItemStatus.submitted) {
+    await moveItem(
+      database,
+      item,
+      WorkItemStatus.cancelling,
+      LedgerEvent.workItemCancelling,
+      action === PlanAction.rollback ? "rollback requested" : "provider cancellation requested",
+    );
+  }
+  const current = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+  if (isTerminalItem(current.status)) return; // it ended meanwhile (reconciled, or its worker reported)
+  // Its contract lives in the process that holds its lease (owner-hosted.ts): that process runs cancel and inspect
+  // and reports; the engine does not run the same contract a second time through the host.
+  if (o.registry && isOwnerHosted(current, o.registry, new Date())) {
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action,
+      success: true,
+      detail: `${item.toolName} runs in ${current.leaseOwner}: its own stop contract (${action === PlanAction.rollback ? "rollback" : "cancel"}, then inspect) runs there and reports`,
+    });
+    return;
+  }
+  const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
+  // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
+  // the run that records the dispatch makes the call; the others leave it to reconciliation.
+  if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
+  if (!tool || !call) {
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action,
+      success: false,
+      detail: tool
+        ? `${item.toolName} has no ${action === PlanAction.rollback ? "rollback" : "cancel"}(); reconciling instead`
+        : `tool ${item.toolName} is not registered in this process, and no process that runs it answers`,
+    });
+    return;
+  }
+  const ref = await refFor(database, current);
+  const result = await withRetries(() => call.call(tool, ref), o.cancelAttempts, o.cancelBackoffMs, o.cancelTimeoutMs);
+  await recordCancelAnswer(database, item, result.ok);
+  if (result.ok) {
+    await logStep(database, {
+      taskId: item.taskId,
+      workItemId: item.id,
+      action: action === PlanAction.rollback ? "rollback" : "provider_cancel",
+      success: true,
+      detail: "acknowledged; an acknowledgement is not proof — inspecting",
+    });
+    return;
+  }
+  await logStep(database, {
+    taskId: item.taskId,
+    workItemId: item.id,
+    action: action === PlanAction.rollback ? "rollback" : "provider_cancel",
+    success: false,
+    detail: `failed after ${result.attempts} attempts: ${result.error.message}`,
+  });
+  const latest = await database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } });
+  if (!isTerminalItem(latest.status) && latest.status !== WorkItemStatus.uncertain) {
+    await markUncertain(database, {
+      workItemId: item.id,
+      from: latest.status,
+      reason: `the cancellation endpoint did not answer after ${result.attempts} attempts: ${result.error.message}`,
+      actor: ENGINE_ACTOR,
+      keepLease: true,
+    }).catch(() => {});
+  }
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: item.taskId } });
+  await openReviewItem(database, {
+    taskId: item.taskId,
+    workItemId: item.id,
+    kind: ReviewItemKind.resolveUncertain,
+    risk: tool.risk === "high" ? "high" : task.riskLevel,
+    subject: `Could not cancel ${item.toolName} (${item.correlationId}): the cancellation endpoint stayed unavailable (${result.error.message}). Its outcome is uncertain.`,
+  });
+}

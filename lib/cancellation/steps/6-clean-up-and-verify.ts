@@ -1,0 +1,199 @@
+import type { Database } from "../../db/client";
+import { recordVerification } from "../../ledger/resources";
+import { isTerminalItem, ResourceState, ReviewItemKind, TERMINAL_ITEM_STATUSES, WorkItemStatus } from "../../ledger/states";
+import type { ToolRegistry } from "../../tools/registry";
+import { openReviewItem } from "./7-review";
+import { refFor } from "../call-ref";
+import { resolveIntents } from "../resolve-intents";
+import { ENGINE_ACTOR, logStep, sleep, withRetries } from "../step-log";
+import { markServiceRunning } from "../service-running";
+import type { EngineOptions } from "../engine-options";
+
+// Step 6: what ended children hold is released and verified (or reported orphaned); the gate before settling.
+
+/**
+ * Resources whose cleanup is due: still held (or asked to be released) by a child that ended, or by an uncertain
+ * one whose worker is gone. An uncertain child whose worker still holds its lease, or whose service said it still
+ * runs (`serviceRunningAt`: a job that runs on after a failed cancel), may still be using what it holds: not yet —
+ * cleanupLateSettled takes those once it ends (reconciliation clears the mark when the service says otherwise).
+ */
+export const awaitingCleanup = (scope: { taskId?: string; workItemIds?: string[] }) => ({
+  ...(scope.taskId ? { taskId: scope.taskId } : {}),
+  ...(scope.workItemIds ? { workItemId: { in: scope.workItemIds } } : {}),
+  state: { in: [ResourceState.held, ResourceState.releaseRequested] },
+  workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null, serviceRunningAt: null }] },
+});
+
+/** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
+export async function cleanupAndVerify(
+  database: Database,
+  taskId: string,
+  o: EngineOptions & { verifyDelayMs: number },
+  only?: { workItemIds: string[] },
+  waitForRunningMs = o.settleTimeoutMs ?? 5_000,
+) {
+  // Written ahead: what an ended call may hold but never named (its answer was lost) is asked of its service first,
+  // so that the cleanup below sees it by its concrete handle (resolve-intents.ts).
+  await resolveIntents(database, o.registry, { taskId, workItemIds: only?.workItemIds }, o);
+  const settled = await database.prisma.resource.findMany({
+    where: awaitingCleanup({ taskId, workItemIds: only?.workItemIds }),
+    include: { workItem: { select: { status: true, toolName: true, leaseToken: true } } },
+  });
+  if (!settled.length) return;
+  const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+  const runningAtService = await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
+  for (const r of settled) {
+    if (runningAtService.has(r.workItemId)) continue; // held by running work: not cleaned up under it, not orphaned
+    const tool = o.registry.get(r.workItem.toolName);
+    const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
+    if (!tool?.cleanup || !tool.verifyReleased) {
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.orphaned,
+        actor: ENGINE_ACTOR,
+        reason: `no way to release or verify ${r.type} ${r.handle}`,
+        attempt: 0,
+      });
+      await openReviewItem(database, {
+        taskId,
+        resourceId: r.id,
+        workItemId: r.workItemId,
+        kind: ReviewItemKind.orphanedResource,
+        risk: tool?.risk ?? task.riskLevel,
+        subject: `${r.type} ${r.handle} of ${r.workItem.toolName} cannot be released or verified by Stopline`,
+      });
+      continue;
+    }
+    let released = false;
+    let attempt = 0;
+    while (attempt < 2 && !released) {
+      attempt++;
+      const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0);
+      await logStep(database, {
+        taskId,
+        workItemId: r.workItemId,
+        action: "cleanup",
+        success: cleaned.ok,
+        detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}`,
+      });
+      await sleep(o.verifyDelayMs);
+      const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0);
+      released = verified.ok && verified.value === true;
+      await logStep(database, {
+        taskId,
+        workItemId: r.workItemId,
+        action: "verify_release",
+        success: released,
+        detail: `${r.type} ${r.handle}, attempt ${attempt}: ${released ? "released" : "still held"}`,
+      });
+    }
+    if (released) {
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.released,
+        actor: ENGINE_ACTOR,
+        reason: "verified released by a re-query",
+        attempt,
+      });
+    } else {
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.orphaned,
+        actor: ENGINE_ACTOR,
+        reason: "still held after cleanup and one retry",
+        attempt,
+      });
+      await openReviewItem(database, {
+        taskId,
+        resourceId: r.id,
+        workItemId: r.workItemId,
+        kind: ReviewItemKind.orphanedResource,
+        risk: tool.risk === "high" ? "high" : task.riskLevel,
+        subject: `${r.type} ${r.handle} of ${r.workItem.toolName} is still held after cleanup and one retry`,
+      });
+    }
+  }
+}
+
+/**
+ * Waits (bounded by settleTimeoutMs, the reason stated in the task's steps) while the service reports a holder's call
+ * still running — asked through inspect(). Cleaning up under a running call fails ("still running; cancel it first")
+ * and recorded ORPHANED what the service released a moment later when the call ended (random conformance: reports
+ * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is marked so
+ * (`serviceRunningAt`, markServiceRunning): what it holds is reported "still held by a step that is still running",
+ * never "could not be released", and is cleaned up and verified once the service says it ended. Returns the holders
+ * left running.
+ */
+async function waitForCallsRunningAtService(
+  database: Database,
+  resources: { workItemId: string; workItem: { status: string } }[],
+  o: EngineOptions,
+  waitMs: number,
+): Promise<Set<string>> {
+  const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
+  const deadline = Date.now() + waitMs;
+  const stillRunning = new Set<string>();
+  for (const id of ids) {
+    const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
+    const tool = o.registry.get(item.toolName);
+    if (!tool?.inspect) continue;
+    const ref = await refFor(database, item);
+    for (let first = true; ; first = false) {
+      const asked = await withRetries(() => tool.inspect!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
+      const running = asked.ok && asked.value.status === "running";
+      if (running && Date.now() >= deadline) {
+        if (await markServiceRunning(database, item, true)) stillRunning.add(id);
+        break;
+      }
+      if (!running) break;
+      if (first && waitMs > 0)
+        await logStep(database, {
+          taskId: item.taskId,
+          workItemId: id,
+          action: "verify_release",
+          success: false,
+          detail: "waiting: the call is still running at its service, so what it holds cannot be released yet",
+        });
+      await sleep(100);
+    }
+  }
+  return stillRunning;
+}
+
+/**
+ * An orphaned resource is asked about again (the service may have released it late, or a person fixed it):
+ * verified released → `released`. Nothing is cleaned up here; it only records what a re-query confirms.
+ */
+export async function reverifyOrphans(database: Database, registry: ToolRegistry) {
+  const orphans = await database.prisma.resource.findMany({
+    where: { state: ResourceState.orphaned },
+    include: { workItem: { select: { toolName: true } } },
+    take: 50,
+  });
+  for (const r of orphans) {
+    const tool = registry.get(r.workItem.toolName);
+    if (!tool?.verifyReleased) continue;
+    const verified = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0);
+    if (verified.ok && verified.value) {
+      await recordVerification(database, {
+        resourceId: r.id,
+        to: ResourceState.released,
+        actor: ENGINE_ACTOR,
+        reason: "a later re-query found it released",
+        attempt: r.attempts + 1,
+      });
+    }
+  }
+}
+
+/** Resources of stopped tasks whose children ended after the task settled: cleaned up and verified now. */
+export async function cleanupLateSettled(database: Database, options: EngineOptions & { verifyDelayMs: number }) {
+  const pending = await database.prisma.resource.findMany({
+    where: { ...awaitingCleanup({}), task: { cancelRequestedAt: { not: null } } },
+    select: { taskId: true },
+    distinct: ["taskId"],
+    take: 20,
+  });
+  // (no waiting here: the maintenance pass serves every task — a late-settled child is cleaned up as before)
+  for (const { taskId } of pending) await cleanupAndVerify(database, taskId, options, undefined, 0);
+}
