@@ -20,7 +20,8 @@ import {
 } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
 import { onCommitted } from "../events/bus";
-import { connectMcpTools, type McpCallInput, type McpToolInfo, type McpToolSet } from "../tools/adapters/mcp";
+import { connectMcpTools, type McpCallInput, type McpToolSet } from "../tools/adapters/mcp";
+import type { McpToolInfo } from "../tools/adapters/mcp-mapping";
 import { StoppedError, type ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Tool } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import { fillTemplate, type McpInspectVia } from "../../tools/adapters/mcp";
+import type { McpInspectVia } from "../../tools/adapters/mcp";
+import { fillTemplate } from "../../tools/adapters/mcp-mapping";
 import type { CallRef } from "../../tools/contract";
 import { connect, CALL_TAG, REVISIONS, type Connection, type Revision, type SeenCall, type Target } from "./connection";
 import { CANCEL_WORDS, judgeRace, McpRace, McpVerdict, MCP_RACES, RACE_TITLES, type Did, type Told } from "./judge";

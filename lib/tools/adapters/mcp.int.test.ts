@@ -13,7 +13,9 @@ import type { ToolDefinition } from "../contract";
 import { contractProblems, ToolRegistry } from "../registry";
 import { WorkerPool } from "../../workers/worker-pool";
 import { REQUEST_CANCELLED } from "./demo-mcp-server";
-import { connectMcpTools, contractFromAnnotations, outcomeOf, type McpCallObservation, type McpToolSet } from "./mcp";
+import { connectMcpTools, type McpToolSet } from "./mcp";
+import { contractFromAnnotations, outcomeOf } from "./mcp-mapping";
+import type { McpCallObservation } from "./mcp-observation";
 
 /**
  * The MCP adapter against two REAL MCP servers over stdio, driven by a real WorkerPool and CancellationEngine on
