@@ -354,7 +354,8 @@ test("support: older history that left the ledger under the retention policy is 
     ["390", { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `audit at ${size}`).toBeLessThanOrEqual(viewport.width);
+    // Polled: the layout follows a resize within a frame or two (CI once read 412 px at the instant of the resize).
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `audit at ${size}` }).toBeLessThanOrEqual(viewport.width);
     await page.getByTestId("audit-archived").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `output/screenshots/support-audit-archived-${size}.png`, fullPage: size === "390" });
   }
