@@ -1,8 +1,7 @@
 import { onEngine, type Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
-import { claimOnPg } from "./sql/report-and-claim";
-import { claimOnSqlite } from "./sql/report-and-claim";
+import { claimOnPg, claimOnSqlite } from "./sql/report-and-claim";
 
 export interface ClaimInput {
   workerId: string;

@@ -2,10 +2,9 @@ import { onEngine, type Database } from "../db/client";
 import type { PgDirect } from "../db/pg";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { staleLeaseError } from "./lease";
-import { completeOnPg } from "./sql/report-and-claim";
+import { completeOnPg, completeOnSqlite } from "./sql/report-and-claim";
 import { insertEventOnPg } from "./sql/pg";
 import { isLeasedItem } from "./states";
-import { completeOnSqlite } from "./sql/report-and-claim";
 import { completionFields, completionRefusal, reportRefusal, type CompleteInput } from "./completion-rules";
 
 export { WorkerOutcome, type CompleteInput } from "./completion-rules";

@@ -5,9 +5,8 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../db/scratch
 import { claimWorkItem } from "./claim-work-item";
 import { createTask } from "./create-task";
 import { IllegalTransitionError } from "./errors";
-import { cancelQueuedOnPg } from "./sql/remove-queued";
+import { cancelQueuedOnPg, cancelQueuedOnSqlite } from "./sql/remove-queued";
 import { scheduleWorkItem } from "./schedule-work-item";
-import { cancelQueuedOnSqlite } from "./sql/remove-queued";
 import { TaskStage, WorkItemStatus } from "./states";
 import { TASK_TRANSITIONS, WORK_ITEM_TRANSITIONS } from "./transitions";
 

@@ -2,8 +2,7 @@ import { onEngine, type Database } from "../../db/client";
 import { stopStep } from "../../observability/tracing";
 import { AppError, ErrorCode } from "../../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../../ledger/states";
-import { recordBoundaryOnPg } from "../../ledger/sql/boundary";
-import { recordBoundaryOnSqlite } from "../../ledger/sql/boundary";
+import { recordBoundaryOnPg, recordBoundaryOnSqlite } from "../../ledger/sql/boundary";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, conflict, writeLedger } from "../../ledger/write";
 

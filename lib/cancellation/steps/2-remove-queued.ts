@@ -1,6 +1,5 @@
 import { onEngine, type Database } from "../../db/client";
-import { cancelQueuedOnPg } from "../../ledger/sql/remove-queued";
-import { cancelQueuedOnSqlite } from "../../ledger/sql/remove-queued";
+import { cancelQueuedOnPg, cancelQueuedOnSqlite } from "../../ledger/sql/remove-queued";
 import { ENGINE_ACTOR } from "../step-log";
 
 // Step 2 of a Stop (after the boundary): queued children leave dispatch — they never start.

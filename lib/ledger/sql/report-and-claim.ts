@@ -1,12 +1,10 @@
 import type { PgDirect } from "../../db/pg";
-import { isStoppedItem, LEASED_ITEM_STATUSES } from "../states";
-import { fromStatesInto } from "../transitions";
+import { isStoppedItem, LEASED_ITEM_STATUSES, isLeasedItem, SideEffectOutcome, WorkItemStatus } from "../states";
+import { fromStatesInto, checkSqlMove } from "../transitions";
 import { NOT_QUARANTINED_SQL } from "../guards";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "../completion-rules";
 import { staleLeaseError } from "../lease";
-import { isLeasedItem, SideEffectOutcome, WorkItemStatus } from "../states";
-import { checkSqlMove } from "../transitions";
 import { LedgerEvent } from "../events";
 import { announce, EVENT_COLUMNS, iso, json, NOW, own, WORK_ITEM_COLUMNS } from "./pg";
 import { insertEvent, prepared, run, sqliteTime, toWorkItem, type Direct } from "./sqlite";

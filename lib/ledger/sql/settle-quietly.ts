@@ -1,8 +1,7 @@
 import type { PgDirect } from "../../db/pg";
 import { ResourceState } from "../states";
-import type { TaskEventType } from "../events";
+import { type TaskEventType, LedgerEvent } from "../events";
 import { checkSqlMove } from "../transitions";
-import { LedgerEvent } from "../events";
 import { announce, EVENT_COLUMNS, NOW } from "./pg";
 
 // A Stop with nothing in flight, settled in one statement (PostgreSQL; SQLite takes the Prisma path).
