@@ -159,6 +159,11 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
               {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.beingReleased].phrase}
             </li>
           ))}
+          {(summary.unconfirmed_resources ?? []).map((r) => (
+            <li key={`${r.tool_call_id}:${r.type}`} data-testid="unconfirmed-resource">
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.mayBeHeld].phrase}
+            </li>
+          ))}
         </Group>
         <Group title="Needs review" testId="needs-review">
           {ranOnLines.map((r) => (

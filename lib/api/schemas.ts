@@ -295,6 +295,12 @@ export const CancellationSummarySchema = z.object({
    * Stopline releases and verifies them next — not yet released, not orphaned. Absent from older servers.
    */
   releasing_resources: z.array(NamedResourceSchema).optional(),
+  /**
+   * What a call may hold at its service without a handle yet (issue 19, written ahead): declared before its request
+   * left, never named by an answer (its worker died, or the answer was lost). Stopline asks the service, then
+   * releases and verifies it. Absent from older servers.
+   */
+  unconfirmed_resources: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), type: z.string() })).optional(),
   open_review_items: z.number().int(),
   /** Who recorded the Stop and the reason given (an incident's: the operator who opened it, and its reason). */
   stopped_by: z.object({ actor: z.string().nullable(), reason: z.string().nullable() }),

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { StopScope } from "../ledger/states";
+import { ResourceIntentState, StopScope } from "../ledger/states";
 import { AppError, ErrorCode } from "../errors";
 import { summarize, type CancellationSummary } from "./summarize";
 
@@ -10,6 +10,7 @@ export async function getCancellationSummary(database: Database, taskId: string)
     include: {
       workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       resources: { orderBy: { createdAt: "asc" } },
+      resourceIntents: { where: { state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } },
       sideEffects: { orderBy: { createdAt: "asc" } },
       reviewItems: { orderBy: { createdAt: "asc" } },
     },
@@ -29,6 +30,7 @@ export async function getCancellationSummary(database: Database, taskId: string)
     scope: { kind: (task.cancelScope as StopScope | null) ?? StopScope.task, ref: task.cancelScopeRef },
     workItems: task.workItems,
     resources: task.resources,
+    resourceIntents: task.resourceIntents,
     sideEffects: task.sideEffects,
     reviewItems: task.reviewItems,
     now: new Date(),
@@ -51,8 +53,9 @@ export async function getChildCancellationSummary(database: Database, workItemId
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   const ids = workItems.map((i) => i.id);
-  const [resources, sideEffects] = await Promise.all([
+  const [resources, resourceIntents, sideEffects] = await Promise.all([
     database.prisma.resource.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
+    database.prisma.resourceIntent.findMany({ where: { workItemId: { in: ids }, state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } }),
     database.prisma.sideEffect.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
   ]);
   const reviewItems = await database.prisma.reviewItem.findMany({
@@ -70,6 +73,7 @@ export async function getChildCancellationSummary(database: Database, workItemId
     scope: { kind: StopScope.workItem, ref: root.id },
     workItems,
     resources,
+    resourceIntents,
     sideEffects,
     reviewItems,
     now: new Date(),

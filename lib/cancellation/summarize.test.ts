@@ -115,6 +115,36 @@ describe("summarize", () => {
     expect(s.user_message).not.toMatch(/could not be released|being released/);
   });
 
+  it("written ahead, never named: an uncertain export whose worker died may still hold its lock and temp file — listed by call and kind, and said; bound or not-held intents are not (SQLite seed 1209 #324)", () => {
+    const s = summarize(
+      facts({
+        workItems: [
+          item({ id: "exp", status: "uncertain", finishedAt: null, leaseExpiresAt: at(8), reconcileDeadline: at(600) }),
+          item({ id: "done", status: "cancelled", finishedAt: at(1) }),
+        ],
+        resourceIntents: [
+          { workItemId: "exp", type: "lock", state: "open" },
+          { workItemId: "exp", type: "temp_file", state: "open" },
+          { workItemId: "done", type: "lock", state: "not_held" },
+          { workItemId: "done", type: "temp_file", state: "bound" },
+        ],
+      }),
+    );
+    expect(s.status).toBe("PARTIALLY_CANCELLED");
+    expect(s.unconfirmed_resources).toEqual([
+      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock" },
+      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "temp_file" },
+    ]);
+    expect(s.user_message).toMatch(
+      /Two resources may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies them\./,
+    );
+    expect(s.orphaned_resources).toEqual([]);
+    // Once every intent is settled, nothing is left to say about them.
+    const later = summarize(facts({ workItems: [item({ id: "exp", status: "cancelled", finishedAt: at(20) })], resourceIntents: [] }));
+    expect(later.unconfirmed_resources).toEqual([]);
+    expect(later.user_message).not.toMatch(/may still be held/);
+  });
+
   it("agreement: two actions that took effect and have not been reversed (defect 3)", () => {
     const order = (id: string) => item({ id, kind: "external_action", commitsEffect: true, toolName: "shop.create_order", finishedAt: at(-5) });
     const s = summarize(

@@ -1,4 +1,4 @@
-import { isOpenReview, ResourceState, SideEffectOutcome, StopScope, WorkItemStatus } from "../ledger/states";
+import { isOpenReview, ResourceIntentState, ResourceState, SideEffectOutcome, StopScope, WorkItemStatus } from "../ledger/states";
 import {
   childFacts,
   childOutcome,
@@ -38,6 +38,8 @@ export interface SummaryFacts {
   scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
+  /** Resource intents (written ahead, issue 19); only `open` ones are read: a call may hold them, no answer named them yet. */
+  resourceIntents?: { workItemId: string; type: string; state: string }[];
   sideEffects: {
     id: string;
     workItemId: string;
@@ -95,6 +97,11 @@ export interface CancellationSummary {
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
   releasing_resources: NamedResource[];
+  /**
+   * What a call may hold at its service without a handle yet: written ahead before its request left, and no answer
+   * named it (its worker died, or the answer was lost). Stopline asks the service, then releases and verifies it.
+   */
+  unconfirmed_resources: { tool_call_id: string; tool_name: string; type: string }[];
   open_review_items: number;
   /** Who recorded the Stop and the reason given (for an incident: the operator who opened it and its reason). */
   stopped_by: { actor: string | null; reason: string | null };
@@ -133,6 +140,13 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
   const releasing = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).map((x) => x.r);
   const beingReleased = releasing.length;
+  // Written ahead and still open: what the call may hold, by kind, until an answer or its service names it.
+  const unconfirmed = (facts.resourceIntents ?? [])
+    .filter((i) => i.state === ResourceIntentState.open)
+    .map((i) => {
+      const item = itemOf.get(i.workItemId);
+      return { tool_call_id: item?.correlationId ?? i.workItemId, tool_name: item?.toolName ?? "unknown", type: i.type };
+    });
   const orphanedHandles = (id: string) =>
     facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
 
@@ -241,6 +255,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     releasing_resources: releasing.map(named),
+    unconfirmed_resources: unconfirmed,
     open_review_items: facts.reviewItems.filter((r) => isOpenReview(r.status)).length,
     stopped_by: { actor: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
     user_message: [
@@ -248,7 +263,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
         {
           settled,
           children: relevant,
-          resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased },
+          resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased, mayBeHeld: unconfirmed.length },
           findings: personFindings(facts),
           stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
         },

@@ -31,6 +31,7 @@ const summary = (over: Partial<CancellationSummary> = {}): CancellationSummary =
   orphaned_resources: [],
   held_resources: [],
   releasing_resources: [],
+  unconfirmed_resources: [],
   open_review_items: 0,
   stopped_by: { actor: null, reason: null },
   since_settlement: [],
@@ -170,6 +171,59 @@ describe("witnessContradictions", () => {
       calls: [exp],
     });
     expect(honest).toEqual([]);
+  });
+
+  it("written ahead: a lock and temp file the service holds for an uncertain call are reported by its call and kind, and the message says they may still be held (SQLite seed 1209 #324)", () => {
+    const witness = [w("reports", "export_started", "exp_1", after), w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" })];
+    const uncertain = { tool_call_id: "c-export", tool_name: "reports.export_report", status: "uncertain", reconcile_deadline: after };
+    const message = "Stopped new work. One outcome is not yet confirmed; Stopline is checking with the service until 18:00 UTC.";
+    // #324 as it was: uncertain, its resources in no list — silent about the lock and the temp file.
+    const silent = witnessContradictions({
+      summary: summary({ status: "PARTIALLY_CANCELLED", uncertain_tool_calls: [uncertain], user_message: message }),
+      witness,
+      calls: [exp],
+    });
+    expect(silent).toEqual(expect.arrayContaining([expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither/)]));
+    const listedOnly = witnessContradictions({
+      summary: summary({
+        status: "PARTIALLY_CANCELLED",
+        uncertain_tool_calls: [uncertain],
+        unconfirmed_resources: [
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock" },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file" },
+        ],
+        user_message: message,
+      }),
+      witness,
+      calls: [exp],
+    });
+    expect(listedOnly).toEqual([expect.stringMatching(/user message does not say a resource may still be held/)]);
+    const honest = witnessContradictions({
+      summary: summary({
+        status: "PARTIALLY_CANCELLED",
+        uncertain_tool_calls: [uncertain],
+        unconfirmed_resources: [
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock" },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file" },
+        ],
+        user_message: `${message} Two resources may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies them.`,
+      }),
+      witness,
+      calls: [exp],
+    });
+    expect(honest).toEqual([]);
+    // Another call's intent does not account for this call's lock.
+    const otherCall = witnessContradictions({
+      summary: summary({
+        status: "PARTIALLY_CANCELLED",
+        uncertain_tool_calls: [uncertain],
+        unconfirmed_resources: [{ tool_call_id: "c-other", tool_name: "reports.export_report", type: "lock" }],
+        user_message: `${message} One resource may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies it.`,
+      }),
+      witness,
+      calls: [exp],
+    });
+    expect(otherCall).toEqual(expect.arrayContaining([expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither/)]));
   });
 
   it("a resource reported orphaned that the witness shows released", () => {

@@ -123,6 +123,9 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
     cancelledById.has(id) || sideEffectIds.has(id) || uncertainIds.has(id) || summary.completed_tool_calls.some((c) => c.tool_call_id === id);
   const name = (c: CallBinding | undefined, subject: string) => (c ? `${c.toolName} ${c.toolCallId}` : `an unknown call (service record ${subject})`);
   const boundary = Date.parse(summary.cancel_requested_at);
+  /** The summary says this call may hold a resource of the handle's kind (an open intent, issue 19). */
+  const mayBeHeld = (handle: string, call: CallBinding | undefined) =>
+    !!call && (summary.unconfirmed_resources ?? []).some((u) => u.tool_call_id === call.toolCallId && handle.startsWith(`${u.type}:`));
 
   const unreversedEffects: string[] = [];
   for (const f of facts.values()) {
@@ -162,7 +165,9 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
       const heldIn = (summary.held_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
       // Being released now (its step ended; Stopline releases and verifies it next): reported as not yet released.
       const releasingIn = (summary.releasing_resources ?? []).some((r) => `${r.type}:${r.handle}` === handle);
-      if (!orphanedIn && !heldIn && !releasingIn && !inProgress)
+      // Written ahead, never named by an answer: reported by its call and kind ("may still be held at a service").
+      const unconfirmedIn = mayBeHeld(handle, call);
+      if (!orphanedIn && !heldIn && !releasingIn && !unconfirmedIn && !inProgress)
         problems.push(`the witness shows ${handle} still held, but the summary reports it neither orphaned nor still held (status ${summary.status})`);
       const claimedReleased = ledger?.resources?.find((r) => `${r.type}:${r.handle}` === handle && r.state === "released");
       if (claimedReleased) problems.push(`the ledger records ${handle} as released (verified), but the witness shows it still held`);
@@ -180,7 +185,12 @@ export function witnessContradictions(input: WitnessCheckInput): string[] {
     }
   }
   const stillRunning = new Set([...(summary.held_resources ?? []), ...(summary.releasing_resources ?? [])].map((r) => `${r.type}:${r.handle}`));
-  const held = [...facts.values()].flatMap((f) => f.held).filter((h) => !stillRunning.has(h));
+  const heldWrittenAhead = [...facts.values()].flatMap((f) => f.held.filter((h) => !stillRunning.has(h) && mayBeHeld(h, callOfSubject.get(f.subject))));
+  const held = [...facts.values()].flatMap((f) => f.held).filter((h) => !stillRunning.has(h) && !heldWrittenAhead.includes(h));
+  if (heldWrittenAhead.length && !inProgress && !/\bmay still be held at a service\b/.test(summary.user_message))
+    problems.push(
+      `the witness shows ${heldWrittenAhead.join(", ")} still held and the summary lists them as unconfirmed, but the user message does not say a resource may still be held: "${summary.user_message}"`,
+    );
   const claimedUnreleased = /\b(\w+) resources? could not be released/.exec(summary.user_message)?.[1];
   if (held.length && !inProgress && !claimedUnreleased)
     problems.push(

@@ -10,6 +10,11 @@ export const ResourceOutcome = {
   inUse: "in_use",
   /** Held by a child that could not be stopped and still runs: released and verified once it ends. */
   heldByRunningStep: "held_by_running_step",
+  /**
+   * Written ahead and not yet named (issue 19): the call may hold it at its service, but its answer never came back
+   * with a handle. Stopline asks the service what the call holds, then releases and verifies it.
+   */
+  mayBeHeld: "may_be_held",
   /** The child ended; its release is being checked. */
   beingReleased: "being_released",
   /** A verification query confirmed it released. */
@@ -31,6 +36,11 @@ export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: st
   [ResourceOutcome.heldByRunningStep]: {
     short: "still held",
     phrase: "still held by a step that is still running; released and verified once it ends",
+    tone: "warn",
+  },
+  [ResourceOutcome.mayBeHeld]: {
+    short: "may be held",
+    phrase: "may still be held at its service (the step's answer never came back); Stopline asks the service, then releases and verifies it",
     tone: "warn",
   },
   [ResourceOutcome.beingReleased]: { short: "being released", phrase: "being released and verified", tone: "warn" },

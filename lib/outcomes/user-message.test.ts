@@ -8,7 +8,7 @@ import { utcFormat } from "./words";
 const AT = Date.parse("2026-12-01T14:05:00Z");
 const say = (
   children: ChildOutcome[],
-  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number } = { notReleased: 0, heldByRunningStep: 0 },
+  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number; mayBeHeld?: number } = { notReleased: 0, heldByRunningStep: 0 },
   settled = true,
 ) => userMessage({ settled, children, resources }, utcFormat);
 const effect = (review: EffectReview, reversible = true): ChildOutcome => ({
@@ -98,6 +98,15 @@ describe("userMessage", () => {
   it("resources of a step that ended after the engine's pass: being released, never yet called released", () => {
     expect(say([{ kind: OutcomeKind.stoppedPartialKept }], { notReleased: 0, heldByRunningStep: 0, beingReleased: 2 })).toBe(
       "Stopped new work. One partial result kept. Two resources are being released; Stopline confirms their release next.",
+    );
+  });
+
+  it("written ahead, never named: an uncertain step whose worker died may still hold a lock and a temp file — said so, never silence (random conformance, SQLite seed 1209 #324)", () => {
+    expect(say([{ kind: OutcomeKind.outcomeUnknown, checkingUntil: AT, personDecidesBy: null }], { notReleased: 0, heldByRunningStep: 0, mayBeHeld: 2 })).toBe(
+      "Stopped new work. One outcome is not yet confirmed; Stopline is checking with the service until 14:05 UTC. Two resources may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies them.",
+    );
+    expect(say([{ kind: OutcomeKind.stopped }], { notReleased: 0, heldByRunningStep: 0, mayBeHeld: 1 }, false)).toContain(
+      "One resource may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies it.",
     );
   });
 

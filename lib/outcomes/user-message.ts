@@ -12,8 +12,11 @@ export interface MessageFacts {
   settled: boolean;
   /** Every child of the task (children that completed before the Stop are not news and are left out). */
   children: ChildOutcome[];
-  /** Resources not released (orphaned), held by a step that runs on, and of a step that ended, still being checked. */
-  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number };
+  /**
+   * Resources not released (orphaned), held by a step that runs on, of a step that ended, still being checked, and
+   * written ahead for a step whose answer never named them (it may hold them at its service: asked next).
+   */
+  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number; mayBeHeld?: number };
   /** What a person established about outcomes Stopline could not (person-findings.ts). */
   findings?: { finding: PersonFinding; what: string }[];
   /** Who stopped it and why, when it was not the person themselves (an incident's kill switch). */
@@ -182,12 +185,17 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   for (const finding of facts.findings ?? []) s.push(findingSentence(finding));
 
   // resources
-  const { notReleased, heldByRunningStep, beingReleased = 0 } = facts.resources;
+  const { notReleased, heldByRunningStep, beingReleased = 0, mayBeHeld = 0 } = facts.resources;
   if (notReleased) s.push(`${count(notReleased, "resource")} could not be released; an operator has been asked to handle ${they(notReleased, "it", "them")}.`);
   if (heldByRunningStep) s.push(`${count(heldByRunningStep, "resource is", "resources are")} still held by a step that is still running.`);
   // A step that ended after the engine's pass: its resources are released and verified next — not yet claimed released.
   if (beingReleased)
     s.push(`${count(beingReleased, "resource is", "resources are")} being released; Stopline confirms ${they(beingReleased, "its", "their")} release next.`);
+  // Written ahead, never named by an answer (its worker died, or the answer was lost): neither "released" nor nothing.
+  if (mayBeHeld)
+    s.push(
+      `${count(mayBeHeld, "resource")} may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies ${they(mayBeHeld, "it", "them")}.`,
+    );
 
   if (!facts.settled) {
     const moving = n(OutcomeKind.stopping);

@@ -5,6 +5,7 @@ import type { ToolRegistry } from "../../tools/registry";
 import { openReviewItem } from "./7-review";
 import { refFor } from "../call-ref";
 import { resolveIntents } from "../resolve-intents";
+import { intentsAwaitingResolution } from "../../ledger/resource-intents";
 import { ENGINE_ACTOR, logStep, sleep, withRetries } from "../step-log";
 import { markServiceRunning } from "../service-running";
 import type { EngineOptions } from "../engine-options";
@@ -186,14 +187,23 @@ export async function reverifyOrphans(database: Database, registry: ToolRegistry
   }
 }
 
-/** Resources of stopped tasks whose children ended after the task settled: cleaned up and verified now. */
+/**
+ * Resources of stopped tasks whose children ended after the task settled: cleaned up and verified now. So are the
+ * open intents of a child whose worker went away after the settlement (the Stop settled while an uncertain child
+ * still held a live-looking lease; the lease expired later): asked of the service first (random conformance, SQLite
+ * seed 1209 #324 — nothing else ever asked, and the lock and temp file stayed held at the service unreported).
+ */
 export async function cleanupLateSettled(database: Database, options: EngineOptions & { verifyDelayMs: number }) {
-  const pending = await database.prisma.resource.findMany({
-    where: { ...awaitingCleanup({}), task: { cancelRequestedAt: { not: null } } },
-    select: { taskId: true },
-    distinct: ["taskId"],
-    take: 20,
-  });
+  const stopped = { task: { cancelRequestedAt: { not: null } } };
+  const [resources, intents] = await Promise.all([
+    database.prisma.resource.findMany({ where: { ...awaitingCleanup({}), ...stopped }, select: { taskId: true }, distinct: ["taskId"], take: 20 }),
+    database.prisma.resourceIntent.findMany({
+      where: { ...intentsAwaitingResolution({}), ...stopped },
+      select: { taskId: true },
+      distinct: ["taskId"],
+      take: 20,
+    }),
+  ]);
   // (no waiting here: the maintenance pass serves every task — a late-settled child is cleaned up as before)
-  for (const { taskId } of pending) await cleanupAndVerify(database, taskId, options, undefined, 0);
+  for (const taskId of new Set([...resources, ...intents].map((r) => r.taskId))) await cleanupAndVerify(database, taskId, options, undefined, 0);
 }
