@@ -183,6 +183,11 @@ export const TaskDetailSchema = TaskSchema.extend({
   resources: z.array(ResourceSchema),
   sideEffects: z.array(SideEffectSchema),
   reviewItems: z.array(ReviewItemSchema),
+  /**
+   * What a call may hold without a handle yet (issue 19, written ahead): its intents still open — declared before
+   * its request left, not yet named by an answer or by its service. Absent from older servers.
+   */
+  openResourceIntents: z.array(z.object({ id, workItemId: id, type: z.string(), key: z.string(), createdAt: isoDate })).optional(),
 });
 
 export const TaskListSchema = z.object({

@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from "../errors";
 import { taskStanding } from "../outcomes";
 import { taskRowFacts, type TaskRowFacts } from "./task-row-facts";
 import { archivedTaskError } from "../retention/archived-task";
+import { ResourceIntentState } from "./states";
 
 export interface TaskFilter {
   stage?: string[];
@@ -58,6 +59,7 @@ export async function getTaskDetail(database: Database, taskId: string) {
     include: {
       workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       resources: { orderBy: { createdAt: "asc" } },
+      resourceIntents: { where: { state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } },
       sideEffects: { orderBy: { createdAt: "asc" } },
       reviewItems: { orderBy: { deadline: "asc" } },
     },
@@ -66,7 +68,9 @@ export async function getTaskDetail(database: Database, taskId: string) {
   if (!task) throw (await archivedTaskError(database, taskId, { withPath: true })) ?? new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
   // The owner as people know them (issue 20, item 7: the detail named the owner by id, the list by e-mail).
   const owner = await database.prisma.user.findUnique({ where: { id: task.ownerId }, select: { email: true } });
-  return { ...task, ownerEmail: owner?.email ?? null };
+  const { resourceIntents, ...rest } = task;
+  const openResourceIntents = resourceIntents.map(({ id, workItemId, type, key, createdAt }) => ({ id, workItemId, type, key, createdAt }));
+  return { ...rest, openResourceIntents, ownerEmail: owner?.email ?? null };
 }
 
 export async function getWorkItem(database: Database, workItemId: string) {
