@@ -30,18 +30,19 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <header className="border-b border-line bg-surface">
-          <div className="mx-auto flex h-14 max-w-6xl items-center justify-between px-4 sm:px-6">
-            <Link href="/" className="flex items-center gap-2 rounded-md text-base font-semibold tracking-tight text-ink">
+          {/* On a narrow phone (or with wider fonts) the nav wraps onto a second line rather than widening the page. */}
+          <div className="mx-auto flex min-h-14 max-w-6xl items-center justify-between px-4 py-1 sm:px-6">
+            <Link href="/" className="flex shrink-0 items-center gap-2 rounded-md text-base font-semibold tracking-tight text-ink">
               <span aria-hidden="true" className="inline-block size-3 rounded-sm bg-stop" />
               Stopline
             </Link>
-            <nav aria-label="Main">
-              <ul className="flex items-center gap-0.5 text-sm sm:gap-1">
+            <nav aria-label="Main" className="min-w-0">
+              <ul className="flex flex-wrap items-center justify-end text-sm sm:gap-1">
                 {NAV.map((item) => (
                   <li key={item.href}>
                     <Link
                       href={item.href}
-                      className="whitespace-nowrap rounded-md px-2 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink sm:px-3"
+                      className="whitespace-nowrap rounded-md px-1.5 py-2 text-muted transition-colors hover:bg-canvas hover:text-ink sm:px-3"
                     >
                       {item.label}
                     </Link>

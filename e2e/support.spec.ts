@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_DATABASE_FILE, E2E_PORT } from "./env";
+import { fitsWidthSoon } from "./page-checks";
 
 /**
  * The support flow of issue 5, against the real `npm start` server and its seeded demo accounts. A user
@@ -354,8 +355,7 @@ test("support: older history that left the ledger under the retention policy is 
     ["390", { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    // Polled: the layout follows a resize within a frame or two (CI once read 412 px at the instant of the resize).
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `audit at ${size}` }).toBeLessThanOrEqual(viewport.width);
+    await fitsWidthSoon(page, `the audit at ${size} px`);
     await page.getByTestId("audit-archived").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `output/screenshots/support-audit-archived-${size}.png`, fullPage: size === "390" });
   }

@@ -89,7 +89,7 @@ export function AuditConsole({ initial }: { initial: AuditFields }) {
         <h2 id="search-title" className="sr-only">
           Search
         </h2>
-        <form onSubmit={submit} role="search" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        <form onSubmit={submit} role="search" className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {AUDIT_FIELDS.map((k) => (
             <div key={k}>
               <label htmlFor={`audit-${k}`} className="block text-xs font-medium text-ink">
@@ -337,7 +337,7 @@ function ReportView({ report }: { report: Report }) {
         )}
       </Card>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
         <Card as="section" aria-labelledby="comp-title">
           <SectionTitle id="comp-title" count={report.compensations.length}>
             Compensations

@@ -87,7 +87,7 @@ export function AccountForm({ onCreated }: { onCreated: (account: Account) => vo
       <h3 id={`${id}-title`} className="text-sm font-semibold text-ink">
         Create an account
       </h3>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor={`${id}-name`} className="block text-sm font-medium text-ink">
             Name

@@ -64,7 +64,7 @@ export function DemoConsole({ signedInAs }: { signedInAs: string }) {
               Could not refresh the faults in force ({(query.error as Error).message}); showing what was read before.
             </p>
           )}
-          <div className="grid gap-5 lg:grid-cols-2">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:grid-cols-2">
             {query.data.services.map((service) => (
               <ServiceCard key={service.name} service={service} />
             ))}
@@ -77,7 +77,7 @@ export function DemoConsole({ signedInAs }: { signedInAs: string }) {
 
 function LoadingState() {
   return (
-    <div className="grid gap-5 lg:grid-cols-2" aria-busy="true">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:grid-cols-2" aria-busy="true">
       <p role="status" className="sr-only">
         Loading the demo services…
       </p>

@@ -10,7 +10,13 @@ import type { TaskDetail } from "./types";
  * "may be held", never "This task held no resources".
  */
 const AT = "2026-12-05T18:00:00.000Z";
-const exportItem = (status: string, leaseExpiresAt: string | null) => ({ id: "wi-1", toolName: "reports.export_report", status, leaseExpiresAt, serviceRunningAt: null });
+const exportItem = (status: string, leaseExpiresAt: string | null) => ({
+  id: "wi-1",
+  toolName: "reports.export_report",
+  status,
+  leaseExpiresAt,
+  serviceRunningAt: null,
+});
 const intents = [
   { id: "ri-1", workItemId: "wi-1", type: "lock", key: "key-1", createdAt: AT },
   { id: "ri-2", workItemId: "wi-1", type: "temp_file", key: "key-1", createdAt: AT },
@@ -29,7 +35,9 @@ describe("the console's Resources card and what a call may hold without a handle
     expect(html).toContain("lock of exporting the report");
     expect(html).toContain("temp file of exporting the report");
     expect(html).toContain("may be held");
-    expect(html).toContain("may still be held at its service (the step&#x27;s answer never came back); Stopline asks the service, then releases and verifies it");
+    expect(html).toContain(
+      "may still be held at its service (the step&#x27;s answer never came back); Stopline asks the service, then releases and verifies it",
+    );
     expect(html).toContain("key-1");
   });
 

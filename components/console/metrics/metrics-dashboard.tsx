@@ -59,7 +59,7 @@ export function MetricsDashboard() {
       <p aria-live="polite" className="sr-only">
         {all.every((q) => q.isSuccess) ? "Metrics loaded." : ""}
       </p>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
         <Panel title="Outcomes over time" query={tasks} className="lg:col-span-2">
           {(data) => <OutcomesChart tasks={data} />}
         </Panel>
