@@ -2,7 +2,8 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Three projects: pure unit tests, integration on SQLite, integration on PostgreSQL.
-// Integration tests are *.int.test.ts and run once per database (STOPLINE_TEST_DB tells them which).
+// Every test lives in test/ (mirroring the tree; route handlers' in app/api/__tests__/). Integration tests are
+// *.int.test.ts and run once per database (STOPLINE_TEST_DB tells them which).
 const alias = { "@": path.resolve(import.meta.dirname) };
 export default defineConfig({
   resolve: { alias },
@@ -12,7 +13,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["test/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
         },

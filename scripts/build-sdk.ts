@@ -10,7 +10,7 @@
  * - the package's own files from lib/sdk: package/package.json (name, version, exports, bin), README.md,
  *   CHANGELOG.md.
  *
- * lib/sdk/package.test.ts builds it, checks it with publint and @arethetypeswrong/cli, installs the tarball into
+ * test/lib/sdk/package.test.ts builds it, checks it with publint and @arethetypeswrong/cli, installs the tarball into
  * CommonJS, ESM (nodenext) and bundler projects, typechecks and runs each, and runs the README's quick start.
  */
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  *
  * It does not write prisma/<provider>/schema.prisma: that file is the schema the migrations produce, written only
  * with a migration (scripts/db-migration-create.ts) — so a model change without a migration shows as a difference
- * (lib/db/database.int.test.ts), and the next migration is the diff from it.
+ * (test/lib/db/database.int.test.ts), and the next migration is the diff from it.
  */
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";

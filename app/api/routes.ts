@@ -3,7 +3,7 @@
  * requests without Next.js's router (scripts/start/api-lane.ts), and how tests call the handlers in-process
  * (test/support/api-client.ts). Next.js still serves the same files by their paths (`next dev`, pages).
  * Each route is its folder (the pattern and parameter names are derived from it, as Next.js derives them);
- * scripts/start/route-table.test.ts checks that the table names every route.ts under app/api and nothing else, and
+ * test/scripts/start/route-table.test.ts checks that the table names every route.ts under app/api and nothing else, and
  * that it serves every route of the contract (lib/api/contract.ts) with its method — and nothing outside it but
  * Better Auth's and the MCP gateway's own protocols.
  */

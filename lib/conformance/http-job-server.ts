@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A small, real HTTP job service shaped like OpenAI's background responses — the AUTHORITATIVE record of what
- * each job did — for the HTTP job adapter's tests (lib/tools/adapters/http-job.int.test.ts).
+ * each job did — for the HTTP job adapter's tests (test/lib/tools/adapters/http-job.int.test.ts).
  *
  *   POST /jobs {steps, stepMs}  (Idempotency-Key header)  → 200 {id, status: "queued"}  (same key → the same job)
  *   GET  /jobs/{id}                                      → 200 the job | 404

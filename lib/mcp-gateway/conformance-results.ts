@@ -4,7 +4,7 @@
  * requires (`scored`) and those it runs without scoring (extensions, pending, added after the release), whether the
  * gateway passes it, and for each that fails, why — a feature the gateway does not serve, or a bug.
  *
- * lib/mcp-gateway/conformance.int.test.ts runs the suite against the app's /api/mcp and fails when any verdict
+ * test/lib/mcp-gateway/conformance.int.test.ts runs the suite against the app's /api/mcp and fails when any verdict
  * differs from this table (a regression, or an improvement nobody recorded); the README's table is rendered from it
  * (`npx tsx lib/mcp-gateway/conformance-results.ts`) and a unit test keeps the two equal.
  */

@@ -8,7 +8,7 @@
  *   for await (const event of client.events({ taskId: task.id, signal })) …
  *   await runWorker({ client, tools: [slowCount], workerId: "worker-1", signal });
  *
- * It imports no Prisma, no React and no server-only code (lib/sdk/import-graph.test.ts enforces it): only
+ * It imports no Prisma, no React and no server-only code (test/lib/sdk/import-graph.test.ts enforces it): only
  * zod, eventsource-parser and the shared contract, schemas and state constants.
  */
 export {

@@ -32,7 +32,7 @@ export type BrowserStep =
   | { kind: "npm"; why: string }
   | { kind: "none"; line: string };
 
-/** What to do, from what this machine has (pure: the table test of scripts/test/browser.test.ts). */
+/** What to do, from what this machine has (pure: the table test of test/scripts/test/browser.test.ts). */
 export function planBrowser(f: BrowserFacts): BrowserStep {
   if (f.configured) {
     return f.configuredExecutable

@@ -1,5 +1,5 @@
 /**
- * A worker PROCESS for crash tests (lib/workers/worker-crash.int.test.ts):
+ * A worker PROCESS for crash tests (test/lib/workers/worker-crash.int.test.ts):
  *
  *   node --import tsx test/support/crash-worker.ts <databaseUrl> <orderServiceUrl> <halt> <workerId>
  *

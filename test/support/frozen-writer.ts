@@ -1,5 +1,5 @@
 /**
- * A worker PROCESS that freezes inside a ledger write transaction (lib/db/frozen-writer.int.test.ts):
+ * A worker PROCESS that freezes inside a ledger write transaction (test/lib/db/frozen-writer.int.test.ts):
  *
  *   node --import tsx test/support/frozen-writer.ts <databaseUrl> <taskId>
  *

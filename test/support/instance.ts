@@ -1,5 +1,5 @@
 /**
- * One Stopline process for the many-instances test (lib/runtime/many-instances.int.test.ts), started as its own
+ * One Stopline process for the many-instances test (test/lib/runtime/many-instances.int.test.ts), started as its own
  * OS process on the database named by DATABASE_URL:
  *   app <name>     the background runtime of an app instance (cancellation engine, live view, maintenance when it
  *                  leads; no worker pool) and the real route handlers over HTTP; prints {"url": …} when it answers

@@ -8,7 +8,7 @@ import { createTestDatabase, testEngine, type TestDatabase } from "@/lib/db/scra
  * Issue 11, item 8: edge input answers 4xx naming the problem — never a 500 — and both databases accept exactly
  * the same inputs: what PostgreSQL cannot store (a NUL byte, an unpaired surrogate) is refused on SQLite too,
  * instead of being stored there (or silently rewritten to U+FFFD). (A path such as /api/tasks/%C0%AE never
- * decodes; the proxy answers it — lib/http/security-headers.test.ts and e2e/hardening.spec.ts.)
+ * decodes; the proxy answers it — test/lib/http/security-headers.test.ts and e2e/hardening.spec.ts.)
  */
 let t: TestDatabase;
 let agent = "";

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/db/scratch-database
 /**
  * Issue 11: the sign-in rate limit (item 5) and the console cookie (safe defaults), through the real route
  * handlers on both databases. (That a client-written X-Forwarded-For never reaches these handlers from an
- * untrusted peer is the server's part — lib/http/client-address.test.ts and e2e/hardening.spec.ts.)
+ * untrusted peer is the server's part — test/lib/http/client-address.test.ts and e2e/hardening.spec.ts.)
  */
 const ORIGIN = "http://localhost:3000";
 let t: TestDatabase;

@@ -11,7 +11,7 @@
  * - the tools the official conformance suite calls (`test_simple_text`, `test_error_handling`, `test_tool_with_progress`,
  *   `test_image_content`, `test_audio_content`, `test_embedded_resource`, `test_multiple_content_types`,
  *   `test_tool_with_logging`), written here from the suite's scenario descriptions — the upstream the suite meets behind
- *   the gateway (lib/mcp-gateway/conformance.int.test.ts).
+ *   the gateway (test/lib/mcp-gateway/conformance.int.test.ts).
  *
  * Everything it does is written to `witness` (what the server itself saw), for tests to compare with what
  * Stopline reports.

@@ -1,4 +1,4 @@
-// Loaded with `node --import` in a Node 22 process (lib/sdk/ai7.int.test.ts): bare imports of the AI SDK ("ai",
+// Loaded with `node --import` in a Node 22 process (test/lib/sdk/ai7.int.test.ts): bare imports of the AI SDK ("ai",
 // "ai/test", "@ai-sdk/*") resolve to AI SDK 7 in tools/node22/node_modules instead of the app's AI SDK 6 — the rest
 // (the SDK, the example agent, zod, tsx) stays the app's. Nothing else is redirected.
 import { register } from "node:module";

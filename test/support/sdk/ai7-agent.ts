@@ -2,7 +2,7 @@
  * The example AI SDK agent (examples/ai-sdk/agent.ts) run on Node 22 with AI SDK 7 — a process of its own, as an
  * agent outside the app runs: `node22 --import tsx --import ./ai-versions.mjs ai7-agent.ts`. The model is AI SDK 7's
  * MockLanguageModelV4 (a tool call of checkStock, one of exportReport, then text); the Stop comes from outside
- * (lib/sdk/ai7.int.test.ts presses it while the export runs). Prints JSON lines: {event:"task"}, {event:"done"}.
+ * (test/lib/sdk/ai7.int.test.ts presses it while the export runs). Prints JSON lines: {event:"task"}, {event:"done"}.
  * Environment: STOPLINE_URL, STOPLINE_TOKEN, STOPLINE_DEMO_URL.
  */
 import { createRequire } from "node:module";

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 /**
  * Child processes for the SDK's integration tests (`node --import tsx <script>`), talking JSON lines on stdout.
  * vitest's fork workers carry NODE_CHANNEL_FD; a grandchild inheriting it waits on an IPC channel that is not
- * there — it is stripped from the environment (as in lib/db/database.int.test.ts).
+ * there — it is stripped from the environment (as in test/lib/db/database.int.test.ts).
  */
 export type Message = { event: string; workItemId?: string; outcome?: string; [k: string]: unknown };
 

@@ -1,7 +1,7 @@
 /**
  * An AI SDK agent stopped mid-tool, then asked about it — run as a process of its own with whichever `ai` resolves:
  * AI SDK 6 on Node 20 (`node --import tsx repair-agent.ts`), AI SDK 7 on Node 22 (`--import ./ai-versions.mjs`).
- * lib/sdk/ai-repair.int.test.ts presses Stop while the export runs. Prints JSON lines:
+ * test/lib/sdk/ai-repair.int.test.ts presses Stop while the export runs. Prints JSON lines:
  *   {event:"task"}                        the task exists (the test watches the export and presses Stop)
  *   {event:"stopped", ui}                 the loop ended; the UI message as the AI SDK left it
  *   {event:"repaired", ui, model, fromModel, prompt}  after repairToolResults: the UI message, its model messages

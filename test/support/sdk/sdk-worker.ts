@@ -1,5 +1,5 @@
 /**
- * A worker PROCESS built on the SDK's runWorker, for lib/sdk/sdk.int.test.ts. It reaches the app only over HTTP:
+ * A worker PROCESS built on the SDK's runWorker, for test/lib/sdk/sdk.int.test.ts. It reaches the app only over HTTP:
  *
  *   node --import tsx test/support/sdk/sdk-worker.ts <apiUrl> <workerToken> <workerId> count
  *   node --import tsx test/support/sdk/sdk-worker.ts <apiUrl> <workerToken> <workerId> order <halt> <orderServiceUrl>

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootDemoWorld, newTask, scheduleTool, snapshot, stop, taskRow, until, type DemoWorld } from "../../support/demo-world";
+import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
+import type { InspectOutcome, ToolDefinition } from "../../../lib/tools/contract";
+
+/**
+ * The verification gate's first step (resolve-intents.ts) when the service cannot say what a call holds: the call's
+ * answer never arrived (the Stop cut it), and its inspect() answers `unknown`. The intent must not vanish: it is
+ * `unresolved`, an ORPHANED resource named by the call's key stands for it with a review item for a person, and the
+ * summary is not a clean CANCELLED — it names the resource.
+ */
+let t: TestDatabase;
+let world: DemoWorld;
+let answer: InspectOutcome = { status: "unknown", reason: "the service is down" };
+
+const silentTool: ToolDefinition<unknown, unknown> = {
+  name: "test.holds_a_lock",
+  kind: "remote_tool",
+  risk: "low",
+  commitsEffect: false,
+  mechanism: "abort_signal",
+  resources: ["lock"],
+  inspect: async () => answer,
+  cleanup: async () => {},
+  verifyReleased: async () => false,
+  // Sends its start and waits for an answer that never comes: the Stop cuts it.
+  run: (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true })),
+};
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  world = await bootDemoWorld(t.database, { engine: { verifyDelayMs: 10, settleTimeoutMs: 2_000 }, maintenanceMs: 100 });
+  world.registry.register(silentTool);
+});
+afterAll(async () => {
+  await world?.close();
+  await t?.drop();
+});
+
+async function stopWhileRunning(title: string) {
+  const task = await newTask(world, title, "low");
+  const item = await scheduleTool(world, task.id, silentTool.name, {});
+  await until("the intent written ahead", async () => (await t.database.prisma.resourceIntent.count({ where: { workItemId: item.id } })) === 1);
+  await stop(world, task.id);
+  await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
+  return { task, item, s: await snapshot(world, task.id) };
+}
+
+describe("resolving a written-ahead resource", () => {
+  it("the service cannot say: unresolved, an orphaned resource named by the call's key, a review item — never a clean CANCELLED", async () => {
+    answer = { status: "unknown", reason: "the service is down" };
+    const { item, s } = await stopWhileRunning("lock, service cannot say");
+    const intent = await t.database.prisma.resourceIntent.findFirstOrThrow({ where: { workItemId: item.id } });
+    expect(intent.state).toBe("unresolved");
+    expect(s.resources.map((r) => [r.type, r.handle, r.state, r.id === intent.resourceId])).toEqual([["lock", item.idempotencyKey, "orphaned", true]]);
+    expect(s.reviews.filter((r) => r.kind === "orphaned_resource" && r.resourceId === intent.resourceId)).toHaveLength(1);
+    expect(s.summary.status).not.toBe("CANCELLED");
+    expect(s.summary.orphaned_resources).toEqual([expect.objectContaining({ tool_call_id: item.correlationId, type: "lock", handle: item.idempotencyKey })]);
+  });
+
+  it("the service says the call holds nothing: not held, nothing to report", async () => {
+    answer = { status: "not_committed", holds: [] };
+    const { item, s } = await stopWhileRunning("lock, nothing held");
+    expect((await t.database.prisma.resourceIntent.findFirstOrThrow({ where: { workItemId: item.id } })).state).toBe("not_held");
+    expect(s.resources).toEqual([]);
+    expect(s.summary.status).toBe("CANCELLED");
+    expect(s.summary.orphaned_resources).toEqual([]);
+  });
+});

@@ -1,0 +1,202 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "../../../lib/auth/tokens";
+import { createTask } from "../../../lib/ledger/create-task";
+import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
+import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
+import { call } from "../../support/api-client";
+import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/db/scratch-database";
+import { onCommitted, type CommittedEvent } from "../../../lib/events/bus";
+import { liveLedger } from "../../../lib/events/live";
+import { headPosition, readEventsAfter } from "../../../lib/events/read-events";
+import { readEventStream, type SseMessage } from "../../../lib/events/read-sse";
+
+let t: TestDatabase;
+let token: string;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  t.install();
+  token = (await createApiToken(t.database, { name: "reader", role: "agent" })).token;
+});
+afterAll(async () => t?.drop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function collect(url: string, until: (m: SseMessage, got: SseMessage[]) => boolean, headers: Record<string, string> = {}, timeoutMs = 10_000) {
+  const abort = new AbortController();
+  const res = await call("GET", url, { token, headers, signal: abort.signal });
+  expect(res.status).toBe(200);
+  const got: SseMessage[] = [];
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    for await (const m of readEventStream(res.body!)) {
+      if (m.event !== "ledger") continue;
+      got.push(m);
+      if (until(m, got)) break;
+    }
+  } catch {
+    /* aborted by the timer */
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  return got;
+}
+
+/** A Stop recorded by a separate OS process on the same database. */
+function stopFromAnotherProcess(taskId: string) {
+  const script = path.resolve(import.meta.dirname, "../../../test/support/cancel-in-process.ts");
+  return new Promise<void>((resolve, reject) => {
+    const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", script, t.url, taskId], { stdio: ["ignore", "inherit", "inherit"], env });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
+  });
+}
+
+describe("the live view: one reader per process, fanned out", () => {
+  it("a Stop recorded by another process reaches this process's bus (a running child here stops without waiting for a heartbeat)", async () => {
+    await liveLedger(t.database).ready;
+    const task = await createTask(t.database, { title: "remote stop", ownerId: "o" }, "agent:t");
+    const seen: CommittedEvent[] = [];
+    const off = onCommitted((events) => seen.push(...events.filter((e) => e.taskId === task.id)));
+    try {
+      const started = Date.now();
+      await stopFromAnotherProcess(task.id);
+      for (let i = 0; i < 200 && !seen.some((e) => e.type === "task.cancel_requested"); i++) await sleep(10);
+      const remote = seen.find((e) => e.type === "task.cancel_requested");
+      expect(remote, "the boundary committed by the other process").toMatchObject({ origin: "remote", taskId: task.id });
+      // Within a second of the other process exiting (NOTIFY on PostgreSQL, the 200 ms poll on SQLite); a heartbeat
+      // comes every 10 s by default.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      off();
+    }
+  });
+
+  it("a user's stream carries only the user's own tasks; nobody else's and no administrative event", async () => {
+    const mine = await createTask(t.database, { title: "mine", ownerId: "user-1" }, "agent:t");
+    await createTask(t.database, { title: "not mine", ownerId: "user-2" }, "agent:t");
+    await createApiToken(t.database, { name: "an admin event", role: "agent" });
+    const view = liveLedger(t.database);
+    const stream = await view.subscribe({
+      after: { txid: "0", seq: 0 },
+      ownerId: "user-1",
+      principalKey: "person:user-1",
+      signal: new AbortController().signal,
+    });
+    const reader = stream.getReader();
+    let text = "";
+    const deadline = Date.now() + 3_000;
+    while (!text.includes(`"taskId":"${mine.id}"`) && Date.now() < deadline) text += new TextDecoder().decode((await reader.read()).value);
+    await sleep(300);
+    void reader.cancel();
+    const ids = [...text.matchAll(/"taskId":("[^"]+"|null)/g)].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id === `"${mine.id}"`)).toBe(true);
+  });
+
+  it("GET /api/events - over the per-principal cap: 429 with Retry-After and a sentence; the streams already open keep working", async () => {
+    process.env.STOPLINE_SSE_MAX_PER_PRINCIPAL = "2";
+    const aborts: AbortController[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const abort = new AbortController();
+        aborts.push(abort);
+        expect((await call("GET", "/api/events", { token, signal: abort.signal })).status).toBe(200);
+      }
+      const refused = await call("GET", "/api/events", { token });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await refused.json()).error.message).toMatch(/already have 2 open event streams/);
+      // another principal is not affected
+      const other = (await createApiToken(t.database, { name: "other reader", role: "agent" })).token;
+      const abort = new AbortController();
+      aborts.push(abort);
+      expect((await call("GET", "/api/events", { token: other, signal: abort.signal })).status).toBe(200);
+    } finally {
+      delete process.env.STOPLINE_SSE_MAX_PER_PRINCIPAL;
+      for (const a of aborts) a.abort();
+    }
+    await sleep(50);
+    // closed streams free their places
+    const again = new AbortController();
+    expect((await call("GET", "/api/events", { token, signal: again.signal })).status).toBe(200);
+    again.abort();
+  });
+
+  it("Last-Event-ID that is no event of this ledger is a 400 naming the header", async () => {
+    const res = await call("GET", "/api/events", { token, headers: { "last-event-id": "99999999" } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ details: { field: "Last-Event-ID" } });
+  });
+});
+
+describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a global lock", () => {
+  it("an event whose transaction commits after a younger one is delivered in (transaction, seq) order, never skipped; the younger one waits until then", async () => {
+    const task = await createTask(t.database, { title: "out of order", ownerId: "o" }, "agent:t");
+    const from = await headPosition(t.database);
+    const pool = t.database.pg!.pool;
+    const older = await pool.connect();
+    try {
+      // The older transaction takes its id first; the younger one writes and commits its event; only then does the
+      // older one write its own — with the larger seq — and it is still open.
+      await older.query("BEGIN");
+      await older.query(`SELECT pg_current_xact_id()`);
+      await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 }, "agent:test"); // commits
+      const [younger] = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: "work_item.scheduled" } });
+      await older.query(
+        `INSERT INTO "LedgerEvent" ("taskId","entityType","entityId","actor","type","createdAt") VALUES ($1,'task',$1,'test','test.older',timezone('UTC', clock_timestamp()))`,
+        [task.id],
+      );
+
+      const whileOpen = await readEventsAfter(t.database, from, { taskId: task.id });
+      expect(whileOpen.events.map((e) => e.event.type)).toEqual([]); // the younger event waits: an older transaction may still add before it
+      expect(whileOpen.held).toBe(true);
+
+      // A subscriber connected now sees nothing yet, then both in order once the older transaction commits.
+      const pending = collect(`/api/tasks/${task.id}/events?lastEventId=${from.seq}`, (_m, got) => got.length >= 2);
+      await sleep(300);
+      await older.query("COMMIT");
+      const got = await pending;
+      expect(got.map((m) => JSON.parse(m.data).type)).toEqual(["test.older", "work_item.scheduled"]);
+      const olderSeq = Number(got[0].id);
+      expect(olderSeq).toBeGreaterThan(younger.seq); // in seq order it would have come second — and been skipped by a seq cursor
+
+      // Resuming after the older event (a larger seq, delivered first) still yields the younger one, once.
+      const resumed = await collect(`/api/tasks/${task.id}/events`, (_m, all) => all.length >= 1, { "last-event-id": String(olderSeq) }, 1_500);
+      expect(resumed.map((m) => Number(m.id))).toEqual([younger.seq]);
+    } finally {
+      await older.query("ROLLBACK").catch(() => {});
+      older.release();
+    }
+  });
+
+  it("a claim racing with the boundary: either it committed before the boundary (and the engine stops it) or it is refused — never claimed after", async () => {
+    for (let round = 0; round < 20; round++) {
+      const task = await createTask(t.database, { title: `race ${round}`, ownerId: "o" }, "agent:t");
+      await scheduleWorkItem(
+        t.database,
+        { taskId: task.id, kind: "local_worker", toolName: "race.tool", mechanism: "abort_signal", intentVersion: 1 },
+        "agent:t",
+      );
+      const [claimed] = await Promise.all([
+        claimWorkItem(t.database, { workerId: "racer", toolNames: ["race.tool"] }),
+        t.database
+          .pg!.query(`SELECT pg_sleep(0.001)`)
+          .then(() =>
+            import("../../../lib/cancellation/steps/1-record-boundary").then(({ requestCancellation }) =>
+              requestCancellation(t.database, { taskId: task.id, reason: "race", actor: "agent:t" }),
+            ),
+          ),
+      ]);
+      const row = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
+      if (claimed) {
+        const item = await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: claimed.id } });
+        expect(item.startedAt!.getTime()).toBeLessThanOrEqual(row.cancelRequestedAt!.getTime());
+      }
+      // after the boundary nothing can be claimed
+      expect(await claimWorkItem(t.database, { workerId: "late", toolNames: ["race.tool"] })).toBeNull();
+    }
+  });
+});
