@@ -6,7 +6,7 @@
  *   npm run conformance -- --all            (every demo tool, the HTTP job adapter, and the dishonest example)
  *   npm run conformance -- --list
  *   npm run conformance -- --mcp <url | stdio command> [--tools a,b]   (an MCP server's cancellation behaviour: lib/conformance/mcp)
- *   npm run conformance -- --random 2000 --seed 7 [--crash] [--db postgres] [--batch 4] [--only 12] [--tool <name>]
+ *   npm run conformance -- --random 2000 --seed 7 [--crash] [--db postgres] [--batch 4] [--only 12 | --from 1000] [--tool <name>]
  *     (the random mode, lib/conformance/random: N random scenarios over the demo tools — random Stop moments, faults,
  *     double Stops, approvals, and with --crash a kill -9 of the app or a worker — judged by the services' witness)
  * It runs on a fresh embedded ledger of its own, with the real engine and worker code, against the tools' real
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     db: { type: "string" },
     batch: { type: "string" },
     only: { type: "string", multiple: true },
+    from: { type: "string" },
   },
 });
 process.env.STOPLINE_VERIFY_DELAY_MS ??= "50";
@@ -66,5 +67,5 @@ process.exit(process.exitCode ?? 0);
 
 async function runRandomMode(v: typeof values): Promise<number> {
   const { runRandomCli } = await import("../lib/conformance/random/cli");
-  return runRandomCli({ random: v.random!, seed: v.seed, crash: v.crash, db: v.db, batch: v.batch, only: v.only, tool: v.tool });
+  return runRandomCli({ random: v.random!, seed: v.seed, crash: v.crash, db: v.db, batch: v.batch, only: v.only, from: v.from, tool: v.tool });
 }

@@ -1,9 +1,12 @@
 import { ZodError } from "zod";
-import { AppError, ErrorCode } from "../errors";
+import { AppError, ErrorCode, type FailureCode } from "../errors";
 import { asUnavailable } from "../db/unavailable";
 
-/** The one mapping from domain error codes to HTTP statuses. */
-const STATUS: Record<ErrorCode, number> = {
+/**
+ * The one mapping from error codes to HTTP statuses. The SDK's own codes are a dependency's failure when the server
+ * itself made an SDK call (the MCP gateway, the demo agent): a bad gateway, not the caller's fault.
+ */
+const STATUS: Record<FailureCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -17,6 +20,12 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unavailable: 503,
   too_many_requests: 429,
+  internal: 500,
+  network_error: 502,
+  timeout: 504,
+  invalid_response: 502,
+  http_error: 502,
+  not_supported: 501,
 };
 
 /** 429 and 503 say when to come back (details.retryAfterSeconds, at least 1). */
@@ -26,7 +35,7 @@ function retryHeaders(error: AppError): HeadersInit | undefined {
   return { "Retry-After": String(Number.isFinite(s) && s > 0 ? Math.max(1, Math.ceil(s)) : 1) };
 }
 
-export const statusOf = (code: ErrorCode) => STATUS[code];
+export const statusOf = (code: FailureCode) => STATUS[code];
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof ZodError) {
@@ -72,5 +81,5 @@ export function errorResponse(error: unknown): Response {
     return Response.json({ error: { code: ErrorCode.conflict, message: "the request refers to a record that does not exist", details: {} } }, { status: 409 });
   }
   console.error("unhandled error in route", error);
-  return Response.json({ error: { code: "internal", message: "internal error (details are in the server log)" } }, { status: 500 });
+  return Response.json({ error: { code: ErrorCode.internal, message: "internal error (details are in the server log)" } }, { status: 500 });
 }

@@ -37,6 +37,7 @@
  */
 import type { ClaimedWorkItem, CreateTaskInput, StoplineClient, Task } from "./client";
 import { CancelledError, isStoplineError, StaleLeaseError } from "./errors";
+import { isCheckpointRefusal } from "../errors";
 import type { CallRef, CompensationResult, EffectRef, InspectOutcome, ToolContext } from "../tools/contract";
 import { hostTools, type ToolHostHandle } from "./host";
 import type { Mechanism, RiskLevel, WorkItemKind } from "../ledger/states";
@@ -324,7 +325,7 @@ export function createStopline(options: CreateStoplineOptions) {
         error,
         stopped,
         // The server's checkpoint said no (its own cancel_requested, not this call's abort reason): nothing was sent.
-        refusedAtCheckpoint: error !== controller.signal.reason && error instanceof CancelledError,
+        refusedAtCheckpoint: isCheckpointRefusal(error, controller.signal.reason),
       });
       if (ending.outcome !== "uncertain") {
         if (ending.outcome === "failed") await complete("failed", { error: ending.error });

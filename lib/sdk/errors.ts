@@ -1,30 +1,17 @@
-import { ErrorCode } from "../errors";
+import { AppError, CANCELLED_BRAND, ErrorCode, type FailureCode, isErrorCode, SdkErrorCode } from "../errors";
 import { ErrorSchema } from "../api/schemas";
-import { CANCELLED_BRAND } from "../tools/errors";
 
 /**
- * The SDK's closed error hierarchy. Every failure a StoplineClient call can end with is a StoplineError:
- * the API's error codes (lib/errors.ts) map to the subclasses below; failures on the way (no connection, a
- * timeout, a response that breaks the contract) have SDK codes of their own and `status` null or the HTTP
- * status that came back.
+ * The SDK's closed error hierarchy, part of Stopline's one (lib/errors.ts): a StoplineError IS an AppError, with the
+ * same codes and details the server threw, plus what the call saw (HTTP status, route, attempts). Every failure a
+ * StoplineClient call can end with is a StoplineError: the API's error codes map to the subclasses below; failures on
+ * the way (no connection, a timeout, a response that breaks the contract) have SDK codes (`SdkErrorCode`) and
+ * `status` null or the HTTP status that came back.
  *
  * A user's AbortSignal is the one exception: an aborted call rejects with the signal's reason, as fetch does.
  */
 
-/** Codes the SDK itself produces (the API's codes are in lib/errors.ts `ErrorCode`). */
-export const SdkErrorCode = {
-  /** No HTTP response: connection refused or reset, DNS failure… (after the retries the call allows). */
-  networkError: "network_error",
-  /** No response within the client's per-attempt timeout. */
-  timeout: "timeout",
-  /** A response arrived but does not match the contract's schema (or is not JSON / not an event stream). */
-  invalidResponse: "invalid_response",
-  /** The feature has no HTTP route yet (see ctx.holdResource in worker.ts). */
-  notSupported: "not_supported",
-  /** An error status whose body is not the API's error shape (a proxy's 502 page, …). */
-  httpError: "http_error",
-} as const;
-export type SdkErrorCode = (typeof SdkErrorCode)[keyof typeof SdkErrorCode];
+export { SdkErrorCode };
 
 export interface ValidationIssue {
   field: string;
@@ -33,7 +20,7 @@ export interface ValidationIssue {
 
 export interface StoplineErrorInit {
   status: number | null;
-  code: string;
+  code: FailureCode;
   details?: Record<string, unknown>;
   /** "POST /api/tasks/{taskId}/cancel" — the contract route the call was for. */
   route?: string;
@@ -42,22 +29,20 @@ export interface StoplineErrorInit {
   cause?: unknown;
 }
 
-export class StoplineError extends Error {
-  override name = "StoplineError";
+/**
+ * `code` is the API's error code (`ErrorCode`) or one of `SdkErrorCode`; `details` is what the server said was wrong,
+ * in terms the caller can act on (current state, versions, …).
+ */
+export class StoplineError extends AppError {
+  override readonly name: string = "StoplineError";
   /** The HTTP status, or null when no response arrived (network error, timeout). */
   readonly status: number | null;
-  /** The API's error code (`ErrorCode` in lib/errors.ts) or one of `SdkErrorCode`. */
-  readonly code: string;
-  /** What the server said was wrong, in terms the caller can act on (current state, versions, …). */
-  readonly details: Record<string, unknown>;
   readonly route: string | undefined;
   attempts: number;
 
   constructor(message: string, init: StoplineErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(init.code, message, init.details ?? {}, { cause: init.cause });
     this.status = init.status;
-    this.code = init.code;
-    this.details = init.details ?? {};
     this.route = init.route;
     this.attempts = init.attempts ?? 1;
   }
@@ -65,36 +50,36 @@ export class StoplineError extends Error {
 
 /**
  * `cancel_requested`: the task's cancellation boundary exists — nothing new may start or commit. Stop. Also
- * `instanceof` the tool contract's CancelledError (lib/tools/errors.ts): one kind of error, whichever side raised it.
+ * `instanceof` the tool contract's CancelledError (lib/errors.ts): one kind of error, whichever side raised it.
  */
 export class CancelledError extends StoplineError {
-  override name = "CancelledError";
+  override readonly name: string = "CancelledError";
   readonly [CANCELLED_BRAND] = true;
 }
 /** `stale_intent`: the work was prepared under an older intent or proposal version than the task's current one. */
 export class StaleIntentError extends StoplineError {
-  override name = "StaleIntentError";
+  override readonly name: string = "StaleIntentError";
 }
 /** `stale_lease`: this lease token is no longer the work item's current one (the lease expired or was taken over). */
 export class StaleLeaseError extends StoplineError {
-  override name = "StaleLeaseError";
+  override readonly name: string = "StaleLeaseError";
 }
 export class NotFoundError extends StoplineError {
-  override name = "NotFoundError";
+  override readonly name: string = "NotFoundError";
 }
 /** `conflict` or `illegal_transition`: a compare-and-set found another state than expected (see details). */
 export class ConflictError extends StoplineError {
-  override name = "ConflictError";
+  override readonly name: string = "ConflictError";
 }
 export class UnauthorizedError extends StoplineError {
-  override name = "UnauthorizedError";
+  override readonly name: string = "UnauthorizedError";
 }
 export class ForbiddenError extends StoplineError {
-  override name = "ForbiddenError";
+  override readonly name: string = "ForbiddenError";
 }
 /** 400: the request was refused as invalid; `issues` lists each field and what is wrong with it. */
 export class ValidationError extends StoplineError {
-  override name = "ValidationError";
+  override readonly name: string = "ValidationError";
   readonly issues: ValidationIssue[];
   constructor(message: string, init: StoplineErrorInit & { issues: ValidationIssue[] }) {
     super(message, init);
@@ -103,11 +88,11 @@ export class ValidationError extends StoplineError {
 }
 /** No response (network_error) or none in time (timeout). */
 export class NetworkError extends StoplineError {
-  override name = "NetworkError";
+  override readonly name: string = "NetworkError";
 }
 /** The server answered, but not with what the contract promises. Never retried. */
 export class InvalidResponseError extends StoplineError {
-  override name = "InvalidResponseError";
+  override readonly name: string = "InvalidResponseError";
 }
 
 export const isStoplineError = (e: unknown): e is StoplineError => e instanceof StoplineError;
@@ -126,13 +111,15 @@ export function errorFromBody(status: number, text: string, route: string): Stop
     return errorFor(status, SdkErrorCode.httpError, `${route} answered ${status}${snippet ? `: ${snippet}` : ""}`, { route, details: {} });
   }
   const { code, message, details = {}, issues } = parsed.data.error;
+  // A code this SDK does not know (a newer server) keeps its status mapping; the server's code stays in details.
+  if (!isErrorCode(code)) return errorFor(status, SdkErrorCode.httpError, message, { route, details: { ...details, serverCode: code }, issues });
   return errorFor(status, code, message, { route, details, issues });
 }
 
 /** The one mapping from an API error code (or, failing that, the HTTP status) to an error class. */
 export function errorFor(
   status: number | null,
-  code: string,
+  code: FailureCode,
   message: string,
   extra: { route?: string; details?: Record<string, unknown>; issues?: ValidationIssue[]; attempts?: number } = {},
 ): StoplineError {

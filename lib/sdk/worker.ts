@@ -1,14 +1,14 @@
 import type { ToolDefinition } from "../tools/contract";
-import { StoppedError } from "../tools/errors";
+import { isCheckpointRefusal, StoppedError } from "../errors";
 
-/** Thrown by a tool when the service confirmed the call stopped for good (the one definition: lib/tools/errors.ts). */
+/** Thrown by a tool when the service confirmed the call stopped for good (the one definition: lib/errors.ts). */
 export { StoppedError };
 import { endingOfRun, isRemoteMechanism } from "../tools/run-ending";
 import { runningCall } from "../tools/tool-context";
 import { hostTools } from "./host";
 import { settleByContract } from "./stop-contract";
 import type { ClaimedWorkItem, CompleteInput, StoplineClient } from "./client";
-import { CancelledError, ConflictError, ForbiddenError, NotFoundError, StaleLeaseError, StoplineError, UnauthorizedError, ValidationError } from "./errors";
+import { CancelledError, ConflictError, ForbiddenError, NotFoundError, StaleLeaseError, UnauthorizedError, ValidationError } from "./errors";
 import { abortableSleep } from "./retry";
 
 /**
@@ -72,8 +72,6 @@ export interface RunWorkerOptions {
    */
   host?: boolean;
 }
-
-const STOP_OUTCOMES = new Set<string>(["cancelled", "partial", "cancelled_incomplete"]);
 
 /**
  * Runs until `signal` aborts (then waits for the running items) and resolves; rejects when the server refuses
@@ -310,7 +308,7 @@ async function runClaimed(
       error,
       stopped,
       // The server's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
-      refusedAtCheckpoint: error !== controller.signal.reason && error instanceof StoplineError && error.code === "cancel_requested",
+      refusedAtCheckpoint: isCheckpointRefusal(error, controller.signal.reason),
     });
     if (ending.outcome === "uncertain" && stopped && isRemoteMechanism(tool.mechanism) && !confirmedStop && (tool.cancel || tool.rollback || tool.inspect)) {
       // Stopped, and this process holds the tool's contract: it cancels (or rolls back) and asks the service what

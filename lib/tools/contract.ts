@@ -80,7 +80,7 @@ export type CompensationResult =
   | { status: "conflict"; currentVersion: string | null; detail: string }
   | { status: "failed"; detail: string };
 
-export { CancelledError, StoppedError } from "./errors";
+export { CancelledError, StoppedError } from "../errors";
 
 /** What the running code gets. Every method records to the ledger before it returns. */
 export interface ToolContext {

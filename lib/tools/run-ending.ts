@@ -16,7 +16,7 @@
  * - Otherwise a stop is `cancelled`, or `partial` / `cancelled_incomplete` when a partial result was reported; any
  *   other error is `failed`.
  */
-import { StoppedError } from "./errors";
+import { StoppedError } from "../errors";
 import type { RunningCallFacts } from "./tool-context";
 
 export interface RunEndingFacts {

@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { toolCall } from "../observability/tool-call";
 import { toolCallTraceparent } from "../observability/tracing";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isAppError } from "../errors";
+import { isAppError, isCheckpointRefusal } from "../errors";
 import { checkpointWorkItem } from "../ledger/checkpoint-work-item";
 import { completeWorkItem, type CompleteInput, type WorkerOutcome } from "../ledger/complete-work-item";
 import { heartbeatWorkItem } from "../ledger/heartbeat-work-item";
@@ -130,7 +130,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
       error,
       stopped: controller.signal.aborted,
       // The ledger's checkpoint said no (its own cancel_requested, not this run's abort reason): nothing was sent.
-      refusedAtCheckpoint: isAppError(error) && error.code === "cancel_requested",
+      refusedAtCheckpoint: isCheckpointRefusal(error, controller.signal.reason),
     });
     switch (ending.outcome) {
       case "uncertain":

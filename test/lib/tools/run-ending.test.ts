@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CANCELLED_BRAND, CancelledError, StoppedError } from "../../../lib/tools/errors";
+import { CANCELLED_BRAND, CancelledError, StoppedError } from "../../../lib/errors";
 import { decideRunEnding, type RunEndingFacts } from "../../../lib/tools/run-ending";
 
 const base: RunEndingFacts = {
