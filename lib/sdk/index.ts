@@ -2,9 +2,9 @@
  * @module stopline/sdk — the client that agent runtimes and worker processes outside the app use.
  *
  *   const client = new StoplineClient({ baseUrl: "http://localhost:3000", token });
- *   const task = await client.createTask({ title: "order two chairs" });
- *   await client.scheduleWorkItem(task.id, { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: "count-1" });
- *   await client.cancel(task.id, { reason: "the user pressed Stop" });
+ *   const task = await client.task.create({ title: "order two chairs" });
+ *   await client.workItem.schedule(task.id, { kind: "local_worker", toolName: "example.slow_count", mechanism: "abort_signal", intentVersion: task.intentVersion, correlationId: "count-1" });
+ *   await client.task.cancel(task.id, { reason: "the user pressed Stop" });
  *   for await (const event of client.events({ taskId: task.id, signal })) …
  *   await runWorker({ client, tools: [slowCount], workerId: "worker-1", signal });
  *
@@ -13,6 +13,10 @@
  */
 export {
   StoplineClient,
+  type TaskClient,
+  type WorkItemClient,
+  type ReviewClient,
+  type IncidentClient,
   type StoplineClientOptions,
   type CallOptions,
   type CallArgs,

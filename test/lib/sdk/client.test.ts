@@ -396,3 +396,36 @@ describe("events(): server-sent ledger events with resume", () => {
     expect(error.attempts).toBe(3);
   });
 });
+
+describe("the client is a facade over task, workItem, review and incident sub-clients", () => {
+  type Case = [string, (c: StoplineClient) => Promise<unknown>, (c: StoplineClient) => Promise<unknown>, keyof typeof contract, string];
+  const cases: Case[] = [
+    ["task.create", (c) => c.task.create({ title: "t" }), (c) => c.createTask({ title: "t" }), "createTask", "/api/tasks"],
+    ["task.get", (c) => c.task.get("t1"), (c) => c.getTask("t1"), "getTask", "/api/tasks/t1"],
+    ["task.cancel", (c) => c.task.cancel("t1"), (c) => c.cancel("t1"), "cancelTask", "/api/tasks/t1/cancel"],
+    ["task.cancellation", (c) => c.task.cancellation("t1"), (c) => c.getCancellation("t1"), "getCancellation", "/api/tasks/t1/cancellation"],
+    ["task.stopPreview", (c) => c.task.stopPreview("t1"), (c) => c.stopPreview("t1"), "stopPreview", "/api/tasks/t1/stop-preview"],
+    ["task.stopPerson", (c) => c.task.stopPerson("p1"), (c) => c.stopPerson("p1"), "stopPerson", "/api/people/p1/cancel"],
+    ["workItem.stop", (c) => c.workItem.stop("w1"), (c) => c.stopWorkItem("w1"), "stopWorkItem", "/api/work-items/w1/cancel"],
+    ["workItem.claim", (c) => c.workItem.claim({ workerId: "w" }), (c) => c.claim({ workerId: "w" }), "claim", "/api/workers/claim"],
+    [
+      "workItem.complete",
+      (c) => c.workItem.complete("w1", { leaseToken: "l", outcome: "completed" }),
+      (c) => c.complete("w1", { leaseToken: "l", outcome: "completed" }),
+      "complete",
+      "/api/work-items/w1/complete",
+    ],
+    ["review.list", (c) => c.review.list({ status: "open" }), (c) => c.listReviewItems({ status: "open" }), "listReviewItems", "/api/review-items?status=open"],
+    ["incident.get", (c) => c.incident.get("i1"), (c) => c.getIncident("i1"), "getIncident", "/api/incidents/i1"],
+    ["incident.confirmLift", (c) => c.incident.confirmLift("i1"), (c) => c.confirmIncidentLift("i1"), "confirmIncidentLift", "/api/incidents/i1/lift/confirm"],
+  ];
+
+  it.each(cases)("%s sends its contract route, and the flat name sends the same request", async (_name, viaSubClient, viaFlatName, route, path) => {
+    const { client, requests } = clientWith([apiError(404, "not_found"), apiError(404, "not_found")], { retries: 0 });
+    await expect(viaSubClient(client)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(viaFlatName(client)).rejects.toBeInstanceOf(NotFoundError);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ method: contract[route].method, url: `${BASE}${path}` });
+    expect({ ...requests[1], headers: undefined }).toEqual({ ...requests[0], headers: undefined });
+  });
+});
