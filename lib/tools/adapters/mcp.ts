@@ -1,12 +1,17 @@
 import type { Stream } from "node:stream";
-import { traceMeta } from "../../observability/tracing";
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { z } from "zod";
-import { Mechanism, type RiskLevel, WorkItemKind } from "../../ledger/states";
-import { StoppedError, type CallRef, type InspectOutcome, type ToolContext, type ToolDefinition } from "../contract";
-import { contractFromAnnotations, fillTemplate, fillValues, outcomeOf, taskOutcome, textOf, toolName, TaskSchema, type McpToolInfo } from "./mcp-mapping";
-import { CALL_META_KEY, CallObserver, ObservingTransport, type McpCallObservation, type McpProgress, type OpenCall } from "./mcp-observation";
+import type { RiskLevel } from "../../ledger/states";
+import type { ToolDefinition } from "../contract";
+import type { McpInspectVia } from "./mcp-inspect-via";
+import type { McpToolInfo } from "./mcp-mapping";
+import { CallObserver, ObservingTransport, type McpCallObservation, type McpProgress } from "./mcp-observation";
+import { McpServerTasks } from "./mcp-server-tasks";
+import { type McpCallInput, mcpTool } from "./mcp-tool";
+
+export type { McpInspectVia } from "./mcp-inspect-via";
+export type { McpCallInput } from "./mcp-tool";
 
 /**
  * The MCP adapter: every tool of an MCP server (stdio or Streamable HTTP) becomes a Stopline tool.
@@ -57,6 +62,11 @@ import { CALL_META_KEY, CallObserver, ObservingTransport, type McpCallObservatio
  *
  * What this does NOT guarantee: that the server stopped (only its answer says so), that a cancelled call had
  * no effect on the server's side, or anything about a call made through another process's connection.
+ *
+ * The parts: this file opens the connection and lists the tools; mcp-tool.ts is one tool (run, cancel, inspect);
+ * mcp-observation.ts records every message of a call; mcp-mapping.ts turns observations and annotations into the
+ * tool contract's terms; mcp-server-tasks.ts follows and cancels the tasks extension's tasks; mcp-inspect-via.ts asks
+ * the server afterwards (a configured inspect).
  */
 
 /** The tasks extension's identifier (SEP-2663). */
@@ -95,51 +105,6 @@ export interface ConnectMcpToolsOptions {
    */
   inspectVia?: (tool: McpToolInfo) => McpInspectVia | undefined;
 }
-
-/**
- * A configured inspect (issue 23): what MCP offers to find out afterwards what a call did. `tool` — a tool of the
- * same server called with `arguments`; `resource` — a resource URI of the same server, read. In `arguments` (string
- * values) and in `resource`, `{idempotencyKey}`, `{toolCallId}`, `{workItemId}` and `{arguments.<name>}` are
- * replaced by the call's values. The answer — the tool's `structuredContent` (or its text as JSON), or the resource's
- * text as JSON — is an InspectOutcome: `{"status":"committed","externalRecordId":…}`, `{"status":"not_committed"}`,
- * `{"status":"running"}` or `{"status":"unknown","reason":…}`. A resource the server does not have (resource not
- * found) is `not_committed`. For the server to know the call by its idempotency key, name the argument that carries
- * it (`idempotencyKeyArgument`): every call of the tool then sends the key in it.
- */
-export interface McpInspectVia {
-  tool?: string;
-  resource?: string;
-  arguments?: Record<string, unknown>;
-  idempotencyKeyArgument?: string;
-  /**
-   * Written ahead (lib/tools/contract.ts `resources`): the kinds of resource a call of the tool may hold at the server.
-   * Recorded before the request leaves; the inspect answer then carries `"holds": [{"type":…,"handle":…}]` — what the
-   * server holds for the call now — and the tool's inspect() always asks the server (an observation on the connection
-   * does not say what the server holds).
-   */
-  resources?: readonly string[];
-}
-
-const holdsSchema = z
-  .array(z.object({ type: z.string().min(1).max(100), handle: z.string().min(1).max(500) }))
-  .max(100)
-  .optional();
-const InspectAnswerSchema = z.discriminatedUnion("status", [
-  z.object({
-    status: z.literal("committed"),
-    externalRecordId: z.string().nullish(),
-    externalVersion: z.string().nullish(),
-    currentVersion: z.string().nullish(),
-    description: z.string().optional(),
-    result: z.unknown().optional(),
-    holds: holdsSchema,
-  }),
-  z.object({ status: z.literal("not_committed"), holds: holdsSchema }),
-  z.object({ status: z.literal("running"), holds: holdsSchema }),
-  z.object({ status: z.literal("unknown"), reason: z.string(), holds: holdsSchema }),
-]);
-
-export type McpCallInput = Record<string, unknown> | undefined;
 
 export interface McpToolSet {
   /** One ToolDefinition per server tool, ready for ToolRegistry.register(). */
@@ -193,28 +158,7 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
   const era = client.getProtocolEra();
   observer.era = era ?? null;
   const tasksSupported = !!(client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[TASKS_EXTENSION];
-  const getTask = async (taskId: string, signal?: AbortSignal) => {
-    const answer = (await client.request(
-      { method: "tasks/get", params: { taskId } } as never,
-      TaskSchema as never,
-      { signal, timeout: 10_000 } as never,
-    )) as z.infer<typeof TaskSchema>;
-    return answer;
-  };
-  const observeTask = async (call: OpenCall, signal?: AbortSignal) => {
-    const t = await getTask(call.task!.taskId, signal);
-    call.task = {
-      ...call.task!,
-      status: t.status,
-      statusMessage: t.statusMessage,
-      pollIntervalMs: t.pollIntervalMs ?? call.task!.pollIntervalMs,
-      observedAt: Date.now(),
-      result: t.result as CallToolResult | undefined,
-      error: t.error,
-    };
-    return call.task;
-  };
-
+  const tasks = new McpServerTasks(client);
   const listed: Tool[] = [];
   let cursor: string | undefined;
   do {
@@ -232,259 +176,8 @@ export async function connectMcpTools(options: ConnectMcpToolsOptions): Promise<
   }
   const server = client.getServerVersion();
 
-  /** Polls a task until it is terminal; on abort sends tasks/cancel (an acknowledgement only) and stops waiting. */
-  const followTask = async (call: OpenCall, signal: AbortSignal): Promise<CallToolResult> => {
-    for (;;) {
-      const t = await observeTask(call).catch((error: unknown) => {
-        throw new Error(`tasks/get for task ${call.task!.taskId} failed: ${(error as Error).message}`);
-      });
-      if (t.status === "completed") {
-        call.answer = {
-          at: Date.now(),
-          afterCancel: call.cancelSentAt !== null,
-          kind: "result",
-          result: t.result ?? { content: [] },
-          isError: t.result?.isError === true,
-        };
-        return t.result ?? { content: [] };
-      }
-      if (t.status === "failed" || t.status === "cancelled") {
-        const error = (t.error ?? {}) as { code?: number; message?: string };
-        call.answer = {
-          at: Date.now(),
-          afterCancel: call.cancelSentAt !== null,
-          kind: "error",
-          error: { code: error.code ?? -32603, message: error.message ?? `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}` },
-        };
-        throw new Error(`the server's task ${t.taskId} ended ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(Math.max(t.pollIntervalMs ?? 500, 50), 5_000));
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          resolve();
-        }
-        signal.addEventListener("abort", done, { once: true });
-      });
-      if (signal.aborted) {
-        await cancelTask(call);
-        throw signal.reason;
-      }
-    }
-  };
-  const cancelTask = async (call: OpenCall) => {
-    if (!call.task || call.task.cancelAckAt !== null || call.cancelSentAt !== null) return;
-    call.cancelSentAt = Date.now();
-    call.cancelKind = "tasks_cancel";
-    try {
-      await client.request(
-        { method: "tasks/cancel", params: { taskId: call.task.taskId } } as never,
-        z.object({}).loose() as never,
-        { timeout: 10_000 } as never,
-      );
-      call.task.cancelAckAt = Date.now();
-    } catch (error) {
-      call.cancelSendError = `tasks/cancel failed: ${(error as Error).message}`;
-    }
-  };
-
-  /** A configured inspect (McpInspectVia): a later tools/call of the inspect tool, or resources/read, on this server. */
-  const askServer = async (via: McpInspectVia, ref: CallRef, where: string, observed: string): Promise<InspectOutcome> => {
-    const fill = (text: string) => fillTemplate(text, ref);
-    const how = via.tool ? `tools/call ${via.tool}` : `resources/read ${fill(via.resource!)}`;
-    try {
-      let answer: unknown;
-      if (via.tool) {
-        const result = (await client.callTool(
-          { name: via.tool, arguments: fillValues(via.arguments ?? {}, fill) as Record<string, unknown> },
-          { timeout: 10_000 },
-        )) as CallToolResult;
-        if (result.isError) return { status: "unknown", reason: `${observed}; ${how} answered with an error: ${textOf(result)}` };
-        answer = result.structuredContent ?? JSON.parse(textOf(result));
-      } else {
-        const read = await client.readResource({ uri: fill(via.resource!) }, { timeout: 10_000 });
-        const first = read.contents[0] as { text?: string } | undefined;
-        if (!first?.text) return { status: "unknown", reason: `${observed}; ${how} returned no text` };
-        answer = JSON.parse(first.text);
-      }
-      const parsed = InspectAnswerSchema.safeParse(answer);
-      if (!parsed.success)
-        return { status: "unknown", reason: `${observed}; ${how} answered something that is not an outcome: ${JSON.stringify(answer).slice(0, 200)}` };
-      return parsed.data as InspectOutcome;
-    } catch (error) {
-      const code = (error as { code?: number }).code;
-      // The record does not exist on the server: the call never took effect there (resource not found).
-      if (via.resource && (code === -32002 || code === -32602)) return { status: "not_committed", ...(via.resources?.length ? { holds: [] } : {}) };
-      return { status: "unknown", reason: `${observed}; asking ${where} (${how}) failed: ${(error as Error).message}` };
-    }
-  };
-
-  const tools = wanted.map((info) => {
-    const derived = contractFromAnnotations(info);
-    const commitsEffect = typeof o.commitsEffect === "function" ? o.commitsEffect(info) : (o.commitsEffect ?? derived.commitsEffect);
-    const risk = typeof o.risk === "function" ? o.risk(info) : (o.risk ?? derived.risk);
-    const name = toolName(o.prefix, info.name);
-    const where = `${info.name} on ${server?.name ?? label}`;
-    const via = o.inspectVia?.(info);
-
-    const tool: ToolDefinition<McpCallInput, CallToolResult> = {
-      name,
-      kind: WorkItemKind.remoteTool,
-      risk,
-      commitsEffect,
-      mechanism: Mechanism.providerCancel,
-      ...(via?.resources?.length && (via.tool || via.resource) ? { resources: via.resources } : {}),
-
-      async run(input, ctx: ToolContext) {
-        if (commitsEffect) await ctx.checkpoint();
-        else if (ctx.signal.aborted) throw ctx.signal.reason;
-        const call = observer.open(ctx.workItemId, info.name);
-        // Recorded BEFORE the request leaves: a crash in between leaves the item uncertain (asked about,
-        // never re-sent) instead of "never submitted" (which would run it again). A tool without effects has nothing
-        // to reconcile: it is not recorded as submitted, and a Stop of it is a stop (below).
-        if (commitsEffect) {
-          try {
-            await ctx.submitted(`mcp:${ctx.idempotencyKey}`, { providerRef: call.callId, description: `MCP ${where}` });
-          } catch (error) {
-            call.notSent = `the submission was not recorded: ${(error as Error).message}`;
-            throw error;
-          }
-        }
-        const keyArgument = via?.idempotencyKeyArgument;
-        const args = keyArgument ? { ...(input ?? {}), [keyArgument]: ctx.idempotencyKey } : (input ?? {});
-        if (ctx.signal.aborted) {
-          call.notSent = "stopped before the request was sent";
-          throw ctx.signal.reason;
-        }
-        // One controller per call: the run's signal (Stop, lost lease) or cancel() abort it; the SDK then sends
-        // notifications/cancelled for exactly this request.
-        const controller = observer.controllerOf(call);
-        const stopOnRunSignal = () => controller.abort(ctx.signal.reason);
-        ctx.signal.addEventListener("abort", stopOnRunSignal, { once: true });
-        // The server's progress is the call's progress in the chat and the console (coalesced by the runner).
-        const unsubscribeProgress = observer.onProgress(
-          ctx.workItemId,
-          (p) =>
-            void ctx
-              .reportProgress({ done: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) })
-              .catch(() => {}),
-        );
-        try {
-          let result: CallToolResult;
-          try {
-            result = (await client.callTool(
-              { name: info.name, arguments: args, _meta: traceMeta({ [CALL_META_KEY]: call.callId }, ctx.traceparent) }, // + the call's traceparent
-              {
-                signal: controller.signal,
-                timeout: o.callTimeoutMs,
-                resetTimeoutOnProgress: true,
-                onprogress: () => {}, // asks the server for progress; the observer records it (also after a cancel)
-              },
-            )) as CallToolResult;
-          } catch (error) {
-            // The SDK has no runtime for the tasks extension: it refuses a task handle as a tools/call result. The
-            // observer read the handle off the wire; the call is then followed through tasks/get.
-            if (!call.task || controller.signal.aborted) throw error;
-            result = await followTask(call, controller.signal);
-          }
-          if (result.isError) throw new Error(`${where} answered with an error: ${textOf(result)}`);
-          return result;
-        } catch (error) {
-          if (call.sentAt === null && call.notSent === null) call.notSent = `the request could not be sent: ${(error as Error).message}`;
-          if (ctx.signal.aborted && !commitsEffect) {
-            // A call that changes nothing, told to stop the way its protocol revision says (notifications/cancelled,
-            // the closed stream, tasks/cancel). An answer that still comes within the grace period is what happened
-            // (a result: it completed); without one, whatever the server still does has no effect to confirm — stopped.
-            await observer.cancelDelivered(call, 2_000);
-            if (call.task) await cancelTask(call);
-            if (call.sentAt !== null && call.cancelKind !== "stream_closed")
-              await observer.waitForAnswer(call, (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs);
-            if (call.answer?.kind === "result" && !call.answer.isError) return call.answer.result;
-            const how = call.answer
-              ? "the server answered the cancelled request with an error"
-              : call.cancelKind === "stream_closed"
-                ? "its response stream was closed"
-                : call.cancelKind === "tasks_cancel"
-                  ? "tasks/cancel was sent"
-                  : call.sentAt === null
-                    ? "it was never sent"
-                    : "notifications/cancelled was sent";
-            throw new StoppedError(`${where} was stopped (${how}); it has no effect, so nothing is left to confirm`);
-          }
-          if (ctx.signal.aborted) throw ctx.signal.reason;
-          throw error;
-        } finally {
-          ctx.signal.removeEventListener("abort", stopOnRunSignal);
-          unsubscribeProgress();
-        }
-      },
-
-      async cancel(ref) {
-        const call = observer.find(ref);
-        if (!call)
-          throw new Error(
-            `no call of work item ${ref.workItemId} is known on this process's connection to ${where}; an MCP cancellation can only travel on the connection that carried the request`,
-          );
-        if (call.notSent !== null || call.answer !== null) return; // nothing left to cancel
-        if (call.connectionClosedAt !== null) throw new Error(`the connection to ${where} closed before it answered; the cancellation cannot be sent`);
-        if (call.task) {
-          observer.controllerOf(call).abort(new Error("Stopline: the task was stopped"));
-          await cancelTask(call);
-          if (call.cancelSendError) throw new Error(call.cancelSendError);
-          return;
-        }
-        observer.controllerOf(call).abort(new Error("Stopline: the task was stopped"));
-        await observer.cancelDelivered(call, 5_000);
-        if (call.cancelSendError) throw new Error(`notifications/cancelled could not be sent: ${call.cancelSendError}`);
-        if (call.cancelSentAt === null && call.answer === null) throw new Error("notifications/cancelled was not sent");
-      },
-
-      async inspect(ref) {
-        const call = observer.find(ref);
-        if (!call) {
-          if (via?.tool || via?.resource) return askServer(via, ref, where, "this process has no record of the call");
-          return {
-            status: "unknown",
-            reason: `this process has no record of the call (MCP offers no way to ask ${where} about an earlier call; it can only be observed on the connection that carried it)`,
-          };
-        }
-        if (call.task && call.answer === null) {
-          // tasks/cancel was only acknowledged: ask again, until a terminal status or the grace period ends.
-          const until = (call.cancelSentAt ?? Date.now()) + o.confirmGraceMs;
-          for (;;) {
-            try {
-              const t = await observeTask(call);
-              if (t.status === "completed" || t.status === "failed" || t.status === "cancelled") break;
-            } catch (error) {
-              return {
-                status: "unknown",
-                reason: `tasks/get for task ${call.task.taskId} failed: ${(error as Error).message}${call.cancelSentAt !== null ? " (cancel sent, not confirmed)" : ""}`,
-              };
-            }
-            if (Date.now() >= until) break;
-            await new Promise((r) => setTimeout(r, Math.min(call.task!.pollIntervalMs ?? 200, 500)));
-          }
-          return taskOutcome(call);
-        }
-        if (call.cancelSentAt !== null && call.answer === null && call.connectionClosedAt === null) {
-          await observer.waitForAnswer(call, call.cancelSentAt + o.confirmGraceMs);
-        }
-        const observed = outcomeOf(call, o.confirmGraceMs);
-        // What the connection showed does not say (a cancel not confirmed, a closed connection): ask the server.
-        if (observed.status === "unknown" && (via?.tool || via?.resource)) return askServer(via, ref, where, observed.reason);
-        // Written ahead: what the server holds for the call is only the server's to say — asked even when the outcome was observed.
-        if (via?.resources?.length && (via.tool || via.resource)) {
-          const asked = await askServer(via, ref, where, "what the server holds for the call");
-          return asked.holds ? { ...observed, holds: asked.holds } : observed;
-        }
-        return observed;
-      },
-
-      describeEffect: (effect) => effect.description ?? `MCP ${where} (${effect.operationId})`,
-    };
-    return tool;
-  });
+  const connection = { client, observer, tasks, serverName: server?.name ?? label };
+  const tools = wanted.map((info) => mcpTool(info, connection, o));
 
   return {
     tools,
