@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { importSpecifiers, relative, resolveLocal, ROOT } from "../../support/import-graph";
 
 /**
  * The SDK must run outside the app — in an agent runtime, a worker process, a browser: it may import no
@@ -11,7 +12,6 @@ import { describe, expect, it } from "vitest";
  * fails on any such import anywhere in it.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SDK = path.join(ROOT, "lib/sdk");
 
 const FORBIDDEN_PACKAGES = [/^prisma$/, /^@prisma\//, /^better-sqlite3$/, /^pg$/, /^react$/, /^react-dom$/, /^next$/, /^next\//];
@@ -39,62 +39,6 @@ export interface Graph {
   violations: Violation[];
 }
 
-/** Removes comments, keeping strings (and template literals) intact, so commented-out imports do not count. */
-export function stripComments(source: string): string {
-  let out = "";
-  let i = 0;
-  let quote: string | null = null;
-  while (i < source.length) {
-    const c = source[i];
-    const next = source[i + 1];
-    if (quote) {
-      out += c;
-      if (c === "\\") {
-        out += next ?? "";
-        i += 2;
-        continue;
-      }
-      if (c === quote) quote = null;
-      i++;
-      continue;
-    }
-    if (c === "/" && next === "/") {
-      while (i < source.length && source[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "/" && next === "*") {
-      const end = source.indexOf("*/", i + 2);
-      i = end < 0 ? source.length : end + 2;
-      out += " ";
-      continue;
-    }
-    if (c === '"' || c === "'" || c === "`") quote = c;
-    out += c;
-    i++;
-  }
-  return out;
-}
-
-/** Every module specifier a TypeScript source imports or re-exports (static, type-only, dynamic, require). */
-export function importSpecifiers(source: string): { specifiers: string[]; nonLiteral: number } {
-  const code = stripComments(source);
-  const specifiers: string[] = [];
-  const statement = /(?:^|[;\s}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s*)?["']([^"'\n]+)["']/g;
-  const dynamic = /\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
-  for (const m of code.matchAll(statement)) specifiers.push(m[1]);
-  for (const m of code.matchAll(dynamic)) specifiers.push(m[1]);
-  const nonLiteral = [...code.matchAll(/\b(?:import|require)\s*\(\s*(?!["'])/g)].length;
-  return { specifiers, nonLiteral };
-}
-
-function resolveLocal(fromFile: string, specifier: string): string | null {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : path.resolve(path.dirname(fromFile), specifier);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-  }
-  return null;
-}
-
 const packageName = (specifier: string) => (specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]);
 const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(packageName(specifier));
 
@@ -108,7 +52,7 @@ export function walk(entries: string[]): Graph {
     const file = queue.shift()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const rel = path.relative(ROOT, file).split(path.sep).join("/");
+    const rel = relative(file);
     const forbiddenFile = FORBIDDEN_FILES.find((f) => f.test(rel));
     if (forbiddenFile) violations.push({ file: rel, specifier: rel, why: `reachable from the SDK: ${forbiddenFile.why}` });
     const { specifiers, nonLiteral } = importSpecifiers(readFileSync(file, "utf8"));
@@ -129,7 +73,7 @@ export function walk(entries: string[]): Graph {
       if (FORBIDDEN_PACKAGES.some((p) => p.test(specifier))) violations.push({ file: rel, specifier, why: "server-only or UI package" });
     }
   }
-  return { files: [...seen].map((f) => path.relative(ROOT, f).split(path.sep).join("/")).sort(), packages, violations };
+  return { files: [...seen].map(relative).sort(), packages, violations };
 }
 
 /**
