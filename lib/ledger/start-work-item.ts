@@ -1,12 +1,8 @@
-import { assertTokenNotQuarantinedIn, assertToolNotQuarantined } from "../incidents/quarantine";
-import { assertParentMayStart } from "./schedule-work-item";
-import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { AppError, ErrorCode } from "../errors";
-import { refusalToProceed } from "./guards";
 import { DEFAULT_LEASE_MS, newLeaseToken } from "./lease";
-import type { ScheduleWorkItemInput } from "./schedule-work-item";
+import { insertQueuedWorkItem, type ScheduleWorkItemInput } from "./schedule-work-item";
 import { WorkItemStatus } from "./states";
 import { casUpdate, writeLedger } from "./write";
 import { LedgerEvent } from "./events";
@@ -29,54 +25,8 @@ export interface StartWorkItemInput extends ScheduleWorkItemInput {
 export async function startWorkItem(database: Database, input: StartWorkItemInput, actor: string): Promise<WorkItem> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
   return writeLedger(database, async (w) => {
-    // As in scheduleWorkItem: on PostgreSQL this share lock conflicts with the boundary's FOR UPDATE, so the guard
-    // below and the inserts cannot straddle a Stop (lib/ledger/sql/boundary.ts).
-    if (w.provider === "postgres") await w.tx.$queryRawUnsafe(`SELECT 1 FROM "Task" WHERE "id" = $1 FOR KEY SHARE`, input.taskId);
-    const task = await w.tx.task.findUnique({ where: { id: input.taskId } });
-    if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
-    const refusal = refusalToProceed(task, { intentVersion: input.intentVersion, proposalVersion: input.proposalVersion });
-    if (refusal) throw refusal;
-    await assertToolNotQuarantined(w, input.toolName);
-    if (input.tokenId) await assertTokenNotQuarantinedIn(w, input.tokenId);
-    if (input.parentWorkItemId) {
-      await assertParentMayStart(w, input.parentWorkItemId, task.id);
-    }
-    const correlationId = input.correlationId ?? randomUUID();
-    const duplicate = await w.tx.workItem.findFirst({
-      where: { OR: [{ taskId: task.id, correlationId }, ...(input.idempotencyKey ? [{ idempotencyKey: input.idempotencyKey }] : [])] },
-      select: { id: true },
-    });
-    if (duplicate)
-      throw new AppError(ErrorCode.conflict, `a work item with this correlation id or idempotency key already exists (${duplicate.id})`, {
-        workItemId: duplicate.id,
-      });
-
-    const item = await w.tx.workItem.create({
-      data: {
-        taskId: task.id,
-        parentWorkItemId: input.parentWorkItemId ?? null,
-        kind: input.kind,
-        toolName: input.toolName,
-        mechanism: input.mechanism,
-        commitsEffect: input.commitsEffect ?? false,
-        correlationId,
-        idempotencyKey: input.idempotencyKey ?? `${task.id}:${correlationId}`,
-        preparedIntentVersion: input.intentVersion,
-        proposalVersion: input.proposalVersion ?? null,
-        input: (input.input ?? undefined) as never,
-        status: WorkItemStatus.queued,
-      },
-    });
-    await w.event({
-      taskId: task.id,
-      workItemId: item.id,
-      entityType: "workItem",
-      entityId: item.id,
-      actor,
-      type: LedgerEvent.workItemScheduled,
-      toState: item.status,
-      data: { toolName: item.toolName, kind: item.kind, mechanism: item.mechanism, inline: true },
-    });
+    // The same guard and insert as every schedule (insertQueuedWorkItem), then the lease — one transaction.
+    const { task, item } = await insertQueuedWorkItem(w, input, actor, { tokenId: input.tokenId, eventData: { inline: true } });
     const now = await w.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
     const started = await casUpdate(w, {
