@@ -31,14 +31,30 @@ export interface DemoWorld {
   close(): Promise<void>;
 }
 
-export async function bootDemoWorld(
-  database: Database,
-  options: { tools?: Omit<DemoToolOptions, "baseUrl">; engine?: Omit<EngineOptions, "registry">; maintenanceMs?: number; concurrency?: number } = {},
-): Promise<DemoWorld> {
+export interface DemoWorldOptions {
+  tools?: Omit<DemoToolOptions, "baseUrl">;
+  engine?: Omit<EngineOptions, "registry">;
+  maintenanceMs?: number;
+  concurrency?: number;
+  /** The worker pool's lease and poll interval; `start: false` leaves it stopped (a test plays the worker itself). */
+  pool?: { start?: boolean; leaseMs?: number; pollMs?: number };
+  /** Where the tools reach the services: by default the demo server itself; e.g. a tap in front of it. */
+  via?: (demoUrl: string) => Promise<string>;
+}
+
+export async function bootDemoWorld(database: Database, options: DemoWorldOptions = {}): Promise<DemoWorld> {
   const demo = await startDemoServer({ file: ":memory:" });
   const registry = new ToolRegistry();
-  for (const tool of demoTools({ baseUrl: demo.url, ...options.tools })) registry.register(tool);
-  const pool = new WorkerPool({ database, registry, concurrency: options.concurrency ?? 8, leaseMs: 10_000, pollMs: 50 }).start();
+  const baseUrl = options.via ? await options.via(demo.url) : demo.url;
+  for (const tool of demoTools({ baseUrl, ...options.tools })) registry.register(tool);
+  const pool = new WorkerPool({
+    database,
+    registry,
+    concurrency: options.concurrency ?? 8,
+    leaseMs: options.pool?.leaseMs ?? 10_000,
+    pollMs: options.pool?.pollMs ?? 50,
+  });
+  if (options.pool?.start !== false) pool.start();
   const engine = new CancellationEngine(database, { registry, ...options.engine }).start(options.maintenanceMs ?? 100);
   return {
     database,

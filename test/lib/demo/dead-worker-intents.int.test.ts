@@ -1,13 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CancellationEngine } from "../../../lib/cancellation/engine";
-import { checkAgainstWitness, clearFaults, newTask, scheduleTool, setFaults, snapshot, stop, taskRow, until, type DemoWorld } from "../../support/demo-world";
+import {
+  bootDemoWorld,
+  checkAgainstWitness,
+  clearFaults,
+  newTask,
+  scheduleTool,
+  setFaults,
+  snapshot,
+  stop,
+  taskRow,
+  until,
+  type DemoWorld,
+} from "../../support/demo-world";
 import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
 import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
 import { recordResourceIntents } from "../../../lib/ledger/resource-intents";
-import { ToolRegistry } from "../../../lib/tools/registry";
-import { WorkerPool } from "../../../lib/workers/worker-pool";
-import { startDemoServer } from "../../../lib/demo/server";
-import { demoTools } from "../../../lib/demo/tools";
 
 /**
  * Issue 19, random conformance SQLite seed 1209 #324: an export claimed, its resources written ahead and its start
@@ -27,30 +34,12 @@ let world: DemoWorld;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const demo = await startDemoServer({ file: ":memory:" });
-  const registry = new ToolRegistry();
-  for (const tool of demoTools({ baseUrl: demo.url, callTimeoutMs: 3_000, pollMs: 20 })) registry.register(tool);
-  const pool = new WorkerPool({ database: t.database, registry, concurrency: 1, leaseMs: LEASE_MS, pollMs: 20 }); // never started
-  const engine = new CancellationEngine(t.database, {
-    registry,
-    verifyDelayMs: 30,
-    settleTimeoutMs: 500,
-    cancelAttempts: 2,
-    cancelBackoffMs: 20,
-    cancelTimeoutMs: 1_000,
-    reconcileIntervalMs: 100,
-  }).start(100);
-  world = {
-    database: t.database,
-    demo,
-    registry,
-    pool,
-    engine,
-    async close() {
-      await engine.stop();
-      await demo.close();
-    },
-  };
+  world = await bootDemoWorld(t.database, {
+    tools: { callTimeoutMs: 3_000, pollMs: 20 },
+    pool: { start: false, leaseMs: LEASE_MS, pollMs: 20 }, // the dead worker is played by hand
+    concurrency: 1,
+    engine: { verifyDelayMs: 30, settleTimeoutMs: 500, cancelAttempts: 2, cancelBackoffMs: 20, cancelTimeoutMs: 1_000, reconcileIntervalMs: 100 },
+  });
 });
 afterEach(async () => {
   await clearFaults(world);

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CancellationEngine } from "../../../lib/cancellation/engine";
 import {
+  bootDemoWorld,
   checkAgainstWitness,
   clearFaults,
   itemRow,
@@ -16,11 +16,7 @@ import {
   type DemoWorld,
 } from "../../support/demo-world";
 import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
-import { ToolRegistry } from "../../../lib/tools/registry";
-import { WorkerPool } from "../../../lib/workers/worker-pool";
-import { startDemoServer } from "../../../lib/demo/server";
 import { witnessLog } from "../../../lib/demo/store";
-import { demoTools } from "../../../lib/demo/tools";
 
 /**
  * Issue 19 §1 — "A resource acquired while the Stop lands is never recorded". Seen in random Stops against the
@@ -40,30 +36,30 @@ interface Tap {
   url: string;
   /** Resolves when the next request matching `method` and `path` has been handed to the service in full. */
   delivered(method: string, path: RegExp): Promise<void>;
-  /** Holds the next matching request at the tap (on its way: not yet at the service) until `release()`. */
-  hold(method: string, path: RegExp): { arrived: Promise<void>; release(): void };
-  /** Resolves with the status of the service's answer to the next matching request (even if its caller went away). */
-  answered(method: string, path: RegExp): Promise<number>;
+  /**
+   * Holds the next matching request at the tap (on its way: not yet at the service) until `release()`; `answered`:
+   * the status of the service's answer to THAT request (even if its caller went away) — not to another one still in
+   * flight from an earlier scenario.
+   */
+  hold(method: string, path: RegExp): { arrived: Promise<void>; release(): void; answered: Promise<number> };
   close(): Promise<void>;
 }
 
 async function startTap(target: string): Promise<Tap> {
   const waiting: { method: string; path: RegExp; resolve: () => void }[] = [];
-  const answers: { method: string; path: RegExp; resolve: (status: number) => void }[] = [];
-  const holds: { method: string; path: RegExp; arrived: () => void; released: Promise<void> }[] = [];
+  const holds: { method: string; path: RegExp; arrived: () => void; released: Promise<void>; answered: (status: number) => void }[] = [];
   const server = http.createServer(async (req, res) => {
     // The whole request first (as the network would carry it), then — if held — wait, then hand it to the service.
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const h = holds.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
-    if (h >= 0) {
-      const [held] = holds.splice(h, 1);
+    const held = h >= 0 ? holds.splice(h, 1)[0] : undefined;
+    if (held) {
       held.arrived();
       await held.released;
     }
     const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      const a = answers.findIndex((w) => w.method === req.method && w.path.test(req.url ?? ""));
-      if (a >= 0) answers.splice(a, 1)[0].resolve(answer.statusCode ?? 0);
+      held?.answered(answer.statusCode ?? 0);
       if (res.destroyed) return void answer.resume();
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -79,13 +75,14 @@ async function startTap(target: string): Promise<Tap> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     delivered: (method, path) => new Promise((resolve) => waiting.push({ method, path, resolve })),
-    answered: (method, path) => new Promise((resolve) => answers.push({ method, path, resolve })),
     hold(method, path) {
       let arrived!: () => void;
       let release!: () => void;
+      let answered!: (status: number) => void;
       const a = new Promise<void>((r) => (arrived = r));
-      holds.push({ method, path, arrived, released: new Promise<void>((r) => (release = r)) });
-      return { arrived: a, release };
+      const status = new Promise<number>((r) => (answered = r));
+      holds.push({ method, path, arrived, released: new Promise<void>((r) => (release = r)), answered });
+      return { arrived: a, release, answered: status };
     },
     async close() {
       server.closeAllConnections();
@@ -100,39 +97,20 @@ let tap: Tap;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const demo = await startDemoServer({ file: ":memory:" });
-  tap = await startTap(demo.url);
-  const registry = new ToolRegistry();
-  for (const tool of demoTools({ baseUrl: tap.url, callTimeoutMs: 3_000, pollMs: 20 })) registry.register(tool);
-  const pool = new WorkerPool({ database: t.database, registry, concurrency: 4, leaseMs: 10_000, pollMs: 20 }).start();
-  const engine = new CancellationEngine(t.database, {
-    registry,
-    verifyDelayMs: 30,
-    settleTimeoutMs: 1_500,
-    cancelAttempts: 3,
-    cancelBackoffMs: 20,
-    cancelTimeoutMs: 2_000,
-    reconcileIntervalMs: 100,
-  }).start(100);
-  world = {
-    database: t.database,
-    demo,
-    registry,
-    pool,
-    engine,
-    async close() {
-      await pool.stop();
-      await engine.stop();
-      await tap.close();
-      await demo.close();
-    },
-  };
+  world = await bootDemoWorld(t.database, {
+    via: async (demoUrl) => (tap = await startTap(demoUrl)).url, // the tools reach the services through the tap
+    tools: { callTimeoutMs: 3_000, pollMs: 20 },
+    pool: { pollMs: 20 },
+    concurrency: 4,
+    engine: { verifyDelayMs: 30, settleTimeoutMs: 1_500, cancelAttempts: 3, cancelBackoffMs: 20, cancelTimeoutMs: 2_000, reconcileIntervalMs: 100 },
+  });
 });
 afterEach(async () => {
   await clearFaults(world);
 });
 afterAll(async () => {
   await world?.close();
+  await tap?.close();
   await t?.drop();
 });
 
@@ -274,7 +252,6 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
   it("the start is still on its way when the engine asks: nothing found is withdrawn (fenced) before it counts — the late start is refused, the intents settle as not held", async () => {
     const task = await newTask(world, "export, the start still on its way", "low");
     const start = tap.hold("POST", /^\/reports\/exports$/);
-    const startAnswered = tap.answered("POST", /^\/reports\/exports$/);
     const item = await scheduleTool(world, task.id, "reports.export_report", { rows: 400, rowMs: 10 });
     try {
       await start.arrived; // the start left the worker; the service has not seen it
@@ -288,7 +265,7 @@ describe("written ahead: a resource acquired while the Stop lands", () => {
     } finally {
       start.release(); // … and only then does the start reach the service
     }
-    expect(await startAnswered).toBe(409); // refused: withdrawn before it started, it takes nothing
+    expect(await start.answered).toBe(409); // refused: withdrawn before it started, it takes nothing
     await until(`task ${task.id} settled`, async () => (await taskRow(world, task.id)).settledAt !== null, 15_000);
 
     expect(world.demo.db.prepare("SELECT * FROM report_exports WHERE idempotency_key = ?").get(item.idempotencyKey)).toBeUndefined();
