@@ -95,17 +95,7 @@ export async function previewStop(database: Database, registry: ToolRegistry, ta
   });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
-    const description =
-      tool?.describeEffect?.({
-        id: e.id,
-        workItemId: e.workItemId,
-        operationId: e.operationId,
-        externalRecordId: e.externalRecordId,
-        externalVersion: e.externalVersion,
-        description: e.description,
-      }) ??
-      e.description ??
-      e.workItem.toolName;
+    const description = registry.describeEffect(e.workItem.toolName, e);
     const committedAt = (e.workItem.finishedAt ?? e.updatedAt).getTime();
     const p = predict(
       {

@@ -1,8 +1,9 @@
 import { openReviewItem } from "../cancellation/steps/7-review";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
-import { isTerminalItem, ReviewItemKind, SideEffectOutcome, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, ReviewItemKind, WorkItemStatus } from "../ledger/states";
 import { casUpdate, writeLedger } from "../ledger/write";
+import { reconcileSideEffects } from "../ledger/reconcile-side-effects";
 import type { CallRef, InspectOutcome, ToolDefinition } from "../tools/contract";
 import { LedgerEvent } from "../ledger/events";
 
@@ -102,29 +103,7 @@ export async function settleStoppedCall(
         },
       });
       // What the server said the call produced (its inspect's record id and version) is the effect's, as the engine records it.
-      const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; description?: string };
-      for (const e of await w.tx.sideEffect.findMany({ where: { workItemId: item.id, outcome: SideEffectOutcome.unknown } })) {
-        await casUpdate(w, {
-          entity: "sideEffect",
-          id: e.id,
-          from: SideEffectOutcome.unknown,
-          to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-          data: committed
-            ? {
-                externalRecordId: facts.externalRecordId ?? e.externalRecordId,
-                externalVersion: facts.externalVersion ?? e.externalVersion,
-                description: facts.description ?? e.description,
-              }
-            : {},
-          event: {
-            taskId: item.taskId,
-            workItemId: item.id,
-            actor: GATEWAY_ACTOR,
-            type: LedgerEvent.sideEffectReconciled,
-            reason: `inspect: ${outcome.status}`,
-          },
-        });
-      }
+      await reconcileSideEffects(w, item, outcome, GATEWAY_ACTOR);
       return to;
     }
     const reason = outcome.status === "running" ? "cancellation sent but not confirmed: the server still reports the call running" : outcome.reason;

@@ -46,15 +46,7 @@ export async function requestReversal(
   const irreversible: ReversalResult["irreversible"] = [];
   for (const e of task.sideEffects) {
     const tool = registry.get(e.workItem.toolName);
-    const ref = {
-      id: e.id,
-      workItemId: e.workItemId,
-      operationId: e.operationId,
-      externalRecordId: e.externalRecordId,
-      externalVersion: e.externalVersion,
-      description: e.description,
-    };
-    const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
+    const what = registry.describeEffect(e.workItem.toolName, e);
     if (!e.reversible || !tool?.compensate) {
       irreversible.push({ sideEffectId: e.id, description: what });
       continue;

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from "../errors";
 import { Mechanism } from "../ledger/states";
-import type { ToolDefinition } from "./contract";
+import type { EffectRef, ToolDefinition } from "./contract";
 
 /**
  * Tools are registered once. Registration refuses a contract whose stop path cannot account for its work
@@ -23,6 +23,16 @@ export class ToolRegistry {
   /** Tools registered in this process, then those a live host runs for us (lib/tools/hosted: their contract is asked there). */
   get(name: string): ToolDefinition | undefined {
     return this.#tools.get(name) ?? this.#fallback?.(name);
+  }
+
+  /**
+   * What a person reads for a side effect: its tool's own words (describeEffect), else the description recorded with
+   * it, else the tool and the operation id. One answer for the review queue, a reversal request and the stop preview.
+   */
+  describeEffect(toolName: string, effect: EffectRef): string {
+    const { id, workItemId, operationId, externalRecordId, externalVersion, description } = effect;
+    const ref = { id, workItemId, operationId, externalRecordId, externalVersion, description };
+    return this.get(toolName)?.describeEffect?.(ref) ?? description ?? `${toolName} ${operationId}`;
   }
 
   /** Only a tool registered in this process (its code runs here). */

@@ -17,6 +17,7 @@ import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
+import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
 import { ENGINE_ACTOR, logStep } from "../step-log";
 import { markServiceRunning } from "../service-running";
@@ -198,31 +199,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
         reason: committed ? "the service confirmed the action took effect" : "the service confirmed the action did not take effect",
       },
     });
-    const effects = await w.tx.sideEffect.findMany({ where: { workItemId: current.id, outcome: SideEffectOutcome.unknown } });
-    for (const e of effects) {
-      await casUpdate(w, {
-        entity: "sideEffect",
-        id: e.id,
-        from: SideEffectOutcome.unknown,
-        to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        // externalVersion: the version the agent's own write produced (never the record's version now).
-        data: committed
-          ? {
-              externalRecordId: facts.externalRecordId ?? e.externalRecordId,
-              externalVersion: facts.externalVersion ?? e.externalVersion,
-              description: facts.description ?? e.description,
-              evidence: (facts.evidence ?? undefined) as never,
-            }
-          : {},
-        event: {
-          taskId: current.taskId,
-          workItemId: current.id,
-          actor: ENGINE_ACTOR,
-          type: LedgerEvent.sideEffectReconciled,
-          reason: `inspect: ${facts.status}`,
-        },
-      });
-    }
+    const effects = await reconcileSideEffects(w, current, facts, ENGINE_ACTOR);
     if (committed && !effects.length && current.commitsEffect) {
       // Accepted but never recorded as submitted (the worker died between the call and ctx.submitted()).
       const created = await w.tx.sideEffect.create({

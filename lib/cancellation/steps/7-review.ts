@@ -118,15 +118,7 @@ export async function openReviewsForEffects(database: Database, taskId: string, 
   });
   for (const e of effects) {
     const tool = registry.get(e.workItem.toolName);
-    const ref = {
-      id: e.id,
-      workItemId: e.workItemId,
-      operationId: e.operationId,
-      externalRecordId: e.externalRecordId,
-      externalVersion: e.externalVersion,
-      description: e.description,
-    };
-    const what = tool?.describeEffect?.(ref) ?? e.description ?? `${e.workItem.toolName} ${e.operationId}`;
+    const what = registry.describeEffect(e.workItem.toolName, e);
     if (e.reversible && tool?.compensate) {
       await openReviewItem(database, {
         taskId,
