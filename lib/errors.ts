@@ -37,6 +37,8 @@ export const ErrorCode = {
   unavailable: "unavailable",
   /** A limit was reached (open event streams, failed sign-ins); `details.retryAfterSeconds` becomes Retry-After. */
   tooManyRequests: "too_many_requests",
+  /** What was asked for existed but has left the ledger: archived by the retention policy (details say when and where). */
+  gone: "gone",
   /** A bug or an unexpected failure on the server (its log has the details). */
   internal: "internal",
 } as const;

@@ -20,6 +20,7 @@ const STATUS: Record<FailureCode, number> = {
   payload_too_large: 413,
   unavailable: 503,
   too_many_requests: 429,
+  gone: 410,
   internal: 500,
   network_error: 502,
   timeout: 504,

@@ -180,7 +180,10 @@ export function headPosition(database: Database): Promise<EventPosition> {
   });
 }
 
-/** The position of the event with this `seq` (an SSE id); 0 is the start. An unknown id is a 400. */
+/**
+ * The position of the event with this `seq` (an SSE id); 0 is the start. An event that left with its archived task is
+ * a 410 saying when (its position among the events still here cannot be known exactly); an unknown id is a 400.
+ */
 export async function positionOfSeq(database: Database, seq: number): Promise<EventPosition> {
   if (seq === 0) return START;
   const found = await onEngine(database, {
@@ -191,5 +194,16 @@ export async function positionOfSeq(database: Database, seq: number): Promise<Ev
     sqlite: async () => ((await database.prisma.ledgerEvent.findUnique({ where: { seq }, select: { seq: true } })) ? { txid: "0", seq } : null),
   });
   if (found) return found;
+  const archived = await database.prisma.archivedTask.findFirst({
+    where: { lastEventSeq: { gte: seq }, firstEventSeq: { lte: seq } },
+    select: { archivedAt: true },
+  });
+  if (archived) {
+    throw new AppError(
+      ErrorCode.gone,
+      `Last-Event-ID ${seq} is an event of a task archived on ${archived.archivedAt.toISOString().slice(0, 10)} (the retention policy): older history has left the ledger — reconnect without Last-Event-ID to follow from now; support's audit says where the archive is`,
+      { field: "Last-Event-ID", archivedAt: archived.archivedAt.toISOString() },
+    );
+  }
   throw new AppError(ErrorCode.badRequest, `Last-Event-ID ${seq} is not an event of this ledger`, { field: "Last-Event-ID" });
 }

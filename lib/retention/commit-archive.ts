@@ -47,8 +47,11 @@ export async function commitArchive(database: Database, archivePath: string, con
       });
       const gone = leaving.map((t) => t.id);
       if (gone.length) {
+        const ranges = await tx.ledgerEvent.groupBy({ by: ["taskId"], where: { taskId: { in: gone } }, _min: { seq: true }, _max: { seq: true } });
+        const rangeOf = new Map(ranges.map((r) => [r.taskId, { firstEventSeq: r._min.seq, lastEventSeq: r._max.seq }]));
         await tx.archivedTask.createMany({
           data: leaving.map((t) => ({
+            ...(rangeOf.get(t.id) ?? {}),
             taskId: t.id,
             title: t.title,
             ownerId: t.ownerId,

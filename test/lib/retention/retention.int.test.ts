@@ -242,6 +242,11 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
       { taskId: ids.completed, title: "crm for ada", ownerId: OWNER, stage: "completed", archivePath: file },
       { taskId: ids.stopped, title: "stopped report", ownerId: OWNER, stage: "cancelled", archivePath: file },
     ]);
+    // each row keeps the seq range of the events that left with it (an event stream resumed from one is told so)
+    for (const r of rows) {
+      const seqs = events.filter((e) => e.taskId === r.taskId).map((e) => e.seq);
+      expect([r.firstEventSeq, r.lastEventSeq]).toEqual([Math.min(...seqs), Math.max(...seqs)]);
+    }
     // the ones with something left to decide, and the young one, are all still there
     expect((await hot(ids.openReview)).task).toBe(1);
     expect((await hot(ids.orphaned)).task).toBe(1);
@@ -339,6 +344,27 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     await t.database.prisma.archivedTask.update({ where: { taskId: ids.completed }, data: { ownerId: OWNER } });
     // an id that never existed is a plain 404
     expect((await json(await call("GET", "/api/tasks/never-was", { token: admin }))).error.message).toBe("task never-was not found");
+  });
+
+  it("an event stream resumed from an archived event is told it was archived (410), not that the id never existed", async () => {
+    const row = await t.database.prisma.archivedTask.findUniqueOrThrow({ where: { taskId: ids.stopped } });
+    const resumeFrom = (id: number) => call("GET", "/api/events", { token: admin, headers: { "last-event-id": String(id) } });
+    const archived = await resumeFrom(row.firstEventSeq!);
+    expect(archived.status).toBe(410);
+    const body = await json(archived);
+    expect(body.error).toMatchObject({ code: "gone", details: { field: "Last-Event-ID", archivedAt: row.archivedAt.toISOString() } });
+    expect(body.error.message).toBe(
+      `Last-Event-ID ${row.firstEventSeq} is an event of a task archived on ${row.archivedAt.toISOString().slice(0, 10)} (the retention policy): older history has left the ledger — reconnect without Last-Event-ID to follow from now; support's audit says where the archive is`,
+    );
+    // an id no event ever had is still a plain 400
+    const head = (await t.database.prisma.ledgerEvent.findFirstOrThrow({ orderBy: { seq: "desc" } })).seq;
+    const unknown = await resumeFrom(head + 1_000);
+    expect(unknown.status).toBe(400);
+    expect((await json(unknown)).error.message).toBe(`Last-Event-ID ${head + 1_000} is not an event of this ledger`);
+    // an event still here resumes as ever
+    const ok = await resumeFrom(head);
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
   });
 
   it("a pass that stopped after its file was written and before its transaction: the next pass finishes that file, once", async () => {
