@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +20,9 @@ import type { ToolDefinition } from "../../../lib/tools/contract";
 import { ToolRegistry } from "../../../lib/tools/registry";
 import { WorkerPool } from "../../../lib/workers/worker-pool";
 import { archiveFiles, newArchivePath, PENDING, pendingArchives, readArchive, writePendingArchive } from "../../../lib/retention/archive-file";
+import { auditOfArchive } from "../../../lib/retention/archive-audit";
 import { archiveSettledTasks } from "../../../lib/retention/archive-settled-tasks";
+import { auditToCsv } from "../../../lib/audit/render";
 import { commitArchive } from "../../../lib/retention/commit-archive";
 import { exportTasks } from "../../../lib/retention/export-tasks";
 import { retentionPolicy, type RetentionPolicy } from "../../../lib/retention/policy";
@@ -206,6 +209,8 @@ afterAll(async () => {
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
 });
 
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
 describe("retention (STOPLINE_RETENTION_DAYS)", () => {
   it("unset keeps every task: nothing is read, written or deleted", async () => {
     const before = await t.database.prisma.task.count();
@@ -224,6 +229,7 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
 
   it("old settled tasks leave the hot tables after their audit export is written; the rest stay", async () => {
     const before = { stopped: await hot(ids.stopped), completed: await hot(ids.completed) };
+    const auditBefore = await json(await call("GET", `/api/audit?taskId=${ids.completed}`, { token: admin }));
     const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: { in: [ids.stopped, ids.completed] } }, orderBy: { seq: "asc" } });
     const run = await passAt();
     expect(run.archived).toBe(2);
@@ -279,6 +285,32 @@ describe("retention (STOPLINE_RETENTION_DAYS)", () => {
     const audit = completed.audit as { task: { outcomes: { kind: string; label: string }[] }; effects: { outcome: string; operationId: string }[] };
     expect(audit.task.outcomes.map((o) => o.kind)).toEqual(["completed"]);
     expect(audit.effects).toEqual([expect.objectContaining({ outcome: "committed", operationId: completed.sideEffects[0].operationId })]);
+
+    // the archive reader gives back exactly what support's audit showed for it, from the file alone
+    const read = auditOfArchive(archive, [ids.completed]);
+    expect({ tasks: read.tasks, effects: read.effects, compensations: read.compensations, uncertain: read.uncertain }).toEqual({
+      tasks: auditBefore.tasks,
+      effects: auditBefore.effects,
+      compensations: auditBefore.compensations,
+      uncertain: auditBefore.uncertain,
+    });
+    expect(
+      auditOfArchive(archive)
+        .tasks.map((x) => x.id)
+        .sort(),
+    ).toEqual([ids.stopped, ids.completed].sort());
+    expect(() => auditOfArchive(archive, ["never-was"])).toThrow(/the archive holds no task never-was/);
+    // … and so does `npm run retention -- --read`, as the audit's CSV or JSON
+    const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/retention.ts", ...args], { cwd: ROOT, encoding: "utf8" });
+    const asJson = cli("--read", file, "--task", ids.completed, "--format", "json");
+    expect(asJson.status).toBe(0);
+    expect(JSON.parse(asJson.stdout).effects).toEqual(auditBefore.effects);
+    const asCsv = cli("--read", file);
+    expect(asCsv.status).toBe(0);
+    expect(asCsv.stdout).toBe(auditToCsv(auditOfArchive(archive)));
+    expect(cli("--read", path.join(archiveDir, "missing.jsonl.gz")).status).toBe(1);
+    expect(cli("--read").status).toBe(2);
+    expect(cli("--read", file, "--format", "xml").status).toBe(2);
 
     // a second pass finds nothing more to do
     const again = await passAt();
