@@ -9,32 +9,54 @@ import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 export const AGENT_ACTOR = "agent:demo";
 
 /**
+ * Tasks the settler knows are not turns. A task's turn id is written when it is created and never changes, so the
+ * answer never goes stale; the set is bounded (oldest first out) for a process that runs for months.
+ */
+export class NotTurns {
+  readonly #ids = new Set<string>();
+  constructor(readonly max = 10_000) {}
+  has(taskId: string): boolean {
+    return this.#ids.has(taskId);
+  }
+  add(taskId: string) {
+    this.#ids.add(taskId);
+    if (this.#ids.size > this.max) this.#ids.delete(this.#ids.values().next().value!);
+  }
+}
+
+/**
  * The demo agent ends its turns (every task it made for a chat message — they carry a turn id) when their work
  * has settled: every child has ended, and a proposal — if there is one — was confirmed (the person may still be
  * deciding otherwise: the turn then stays open). A failure of what the person asked for fails the task, with the
  * reason; otherwise it completes. A completed task shows as completed everywhere, and Stop on it answers that
  * nothing is running (cancellation/steps/1-record-boundary.ts).
  */
-export async function settleTurn(database: Database, taskId: string): Promise<TaskEnding | null> {
-  const task = await database.prisma.task.findUnique({
+export async function settleTurn(database: Database, taskId: string, known?: NotTurns): Promise<TaskEnding | null> {
+  // The task alone first: most tasks are not turns (an SDK's, an API client's), and reading every child of a large
+  // task whenever one of them ends made the settler the worker's largest cost (bench:pg part A).
+  const head = await database.prisma.task.findUnique({
     where: { id: taskId },
-    include: {
-      workItems: {
-        select: {
-          kind: true,
-          toolName: true,
-          status: true,
-          error: true,
-          commitsEffect: true,
-          proposalVersion: true,
-          stopIncidentId: true,
-          stopRequestedAt: true,
-        },
-        orderBy: { createdAt: "asc" },
-      },
-    },
+    select: { turnId: true, stage: true, cancelRequestedAt: true, proposal: true, proposalVersion: true },
   });
-  if (!task || task.turnId === null || task.stage !== TaskStage.active || task.cancelRequestedAt) return null;
+  if (head && head.turnId === null) known?.add(taskId);
+  if (!head || head.turnId === null || head.stage !== TaskStage.active || head.cancelRequestedAt) return null;
+  const task = {
+    ...head,
+    workItems: await database.prisma.workItem.findMany({
+      where: { taskId },
+      select: {
+        kind: true,
+        toolName: true,
+        status: true,
+        error: true,
+        commitsEffect: true,
+        proposalVersion: true,
+        stopIncidentId: true,
+        stopRequestedAt: true,
+      },
+      orderBy: { createdAt: "asc" },
+    }),
+  };
   // A kill switch stopped part of this person's request: the request is cut short — a Stop by the incident, with
   // its opener and reason, like any Stop (a summary, "stopped" in the console and the audit), never "completed".
   const cut = task.workItems.filter((i) => i.stopIncidentId !== null).sort((a, b) => +a.stopRequestedAt! - +b.stopRequestedAt!)[0];
@@ -96,6 +118,7 @@ async function stopByIncident(database: Database, taskId: string, incidentId: st
  */
 export function startTurnSettler(database: Database, options: { sweepMs?: number } = {}): () => Promise<void> {
   const due = new Set<string>();
+  const notTurns = new NotTurns();
   let running: Promise<void> = Promise.resolve();
   // (not on work_item.stop_requested: a kill switch stopping 30 children woke every process's settler 30 times at the
   // moment the workers needed the embedded database most — kill-switch.int saw writes wait past 5 s; the stopped
@@ -111,13 +134,14 @@ export function startTurnSettler(database: Database, options: { sweepMs?: number
     running = running.then(async () => {
       for (const id of [...due]) {
         due.delete(id);
-        await settleTurn(database, id).catch((error) => console.error(`the demo agent could not settle task ${id}`, error));
+        if (notTurns.has(id)) continue;
+        await settleTurn(database, id, notTurns).catch((error) => console.error(`the demo agent could not settle task ${id}`, error));
       }
     });
   };
   const unsubscribe = onCommitted((events) => {
     let any = false;
-    for (const e of events) if (e.taskId && ENDINGS.has(e.type)) due.add(e.taskId), (any = true);
+    for (const e of events) if (e.taskId && ENDINGS.has(e.type) && !notTurns.has(e.taskId)) due.add(e.taskId), (any = true);
     if (any) drain();
   });
   const sweep = async () => {

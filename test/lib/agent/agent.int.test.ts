@@ -10,7 +10,8 @@ import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-d
 import { ToolRegistry } from "../../../lib/tools/registry";
 import { WorkerPool } from "../../../lib/workers/worker-pool";
 import { confirmProposal, editProposal, shopPrices, startTurn } from "../../../lib/agent/conversation";
-import { settleTurn } from "../../../lib/agent/settle-turn";
+import { NotTurns, settleTurn } from "../../../lib/agent/settle-turn";
+import { createTask } from "../../../lib/ledger/create-task";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 
 let t: TestDatabase;
@@ -196,5 +197,24 @@ describe("confirming is idempotent", () => {
     } finally {
       await pool.stop();
     }
+  });
+});
+
+describe("the turn settler reads only what a turn needs", () => {
+  it("a task that is not a turn (an SDK's, an API client's) is remembered as such after one read of the task; a turn is not", async () => {
+    const sdkTask = await createTask(t.database, { title: "an SDK's task", ownerId: "sdk" }, "system:test");
+    const known = new NotTurns();
+    expect(await settleTurn(t.database, sdkTask.id, known)).toBeNull();
+    expect(known.has(sdkTask.id)).toBe(true);
+
+    const turn = await startTurn(t.database, agent(), { ownerId: "ann", conversationId: "c-known", text: "order two chairs", actor: "user:ann" });
+    expect(await settleTurn(t.database, turn.taskId, known)).toBeNull(); // still waiting for the person's confirmation
+    expect(known.has(turn.taskId)).toBe(false);
+  });
+
+  it("the set of known non-turns is bounded: the oldest leaves first", () => {
+    const known = new NotTurns(3);
+    for (const id of ["a", "b", "c", "d"]) known.add(id);
+    expect(["a", "b", "c", "d"].map((id) => known.has(id))).toEqual([false, true, true, true]);
   });
 });
