@@ -140,9 +140,9 @@ export function startTurnSettler(database: Database, options: { sweepMs?: number
     });
   };
   const unsubscribe = onCommitted((events) => {
-    let any = false;
-    for (const e of events) if (e.taskId && ENDINGS.has(e.type) && !notTurns.has(e.taskId)) due.add(e.taskId), (any = true);
-    if (any) drain();
+    const size = due.size;
+    for (const e of events) if (e.taskId && ENDINGS.has(e.type) && !notTurns.has(e.taskId)) due.add(e.taskId);
+    if (due.size > size) drain();
   });
   const sweep = async () => {
     const open = await database.prisma.task
