@@ -16,9 +16,17 @@ export interface EffectFacts {
  * the agent's own write produced, never the record's version now) or not committed. Each a compare-and-set from
  * unknown with its `side_effect.reconciled` event, in the caller's transaction. Returns the effects it settled.
  */
-export async function reconcileSideEffects(w: Writer, item: { id: string; taskId: string }, facts: EffectFacts, actor: string) {
+export async function reconcileSideEffects(
+  w: Writer,
+  item: { id: string; taskId: string },
+  facts: EffectFacts,
+  actor: string,
+  options: { /** Only this effect of the call (a late report is asked about by itself). */ only?: string; reason?: string } = {},
+) {
   const committed = facts.status === "committed";
-  const effects = await w.tx.sideEffect.findMany({ where: { workItemId: item.id, outcome: SideEffectOutcome.unknown } });
+  const effects = await w.tx.sideEffect.findMany({
+    where: { workItemId: item.id, outcome: SideEffectOutcome.unknown, ...(options.only ? { id: options.only } : {}) },
+  });
   for (const e of effects) {
     await casUpdate(w, {
       entity: "sideEffect",
@@ -33,7 +41,7 @@ export async function reconcileSideEffects(w: Writer, item: { id: string; taskId
             ...(facts.evidence ? { evidence: facts.evidence as never } : {}),
           }
         : {},
-      event: { taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.sideEffectReconciled, reason: `inspect: ${facts.status}` },
+      event: { taskId: item.taskId, workItemId: item.id, actor, type: LedgerEvent.sideEffectReconciled, reason: options.reason ?? `inspect: ${facts.status}` },
     });
   }
   return effects;

@@ -17,7 +17,7 @@ import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
-import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
+import { reconcileSideEffects, type EffectFacts } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
 import { ENGINE_ACTOR, logStep } from "../step-log";
 import { markServiceRunning } from "../service-running";
@@ -322,27 +322,10 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
     });
     if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
     const committed = outcome.status === "committed";
-    const facts = outcome as { externalRecordId?: string | null; externalVersion?: string | null; evidence?: Record<string, unknown> };
     await writeLedger(database, (w) =>
-      casUpdate(w, {
-        entity: "sideEffect",
-        id: effect.id,
-        from: SideEffectOutcome.unknown,
-        to: committed ? SideEffectOutcome.committed : SideEffectOutcome.notCommitted,
-        data: committed
-          ? {
-              externalRecordId: facts.externalRecordId ?? effect.externalRecordId,
-              externalVersion: facts.externalVersion ?? effect.externalVersion,
-              evidence: (facts.evidence ?? undefined) as never,
-            }
-          : {},
-        event: {
-          taskId: effect.taskId,
-          workItemId: effect.workItemId,
-          actor: ENGINE_ACTOR,
-          type: LedgerEvent.sideEffectReconciled,
-          reason: `inspect of a late report: ${outcome.status}`,
-        },
+      reconcileSideEffects(w, { id: effect.workItemId, taskId: effect.taskId }, outcome as EffectFacts, ENGINE_ACTOR, {
+        only: effect.id,
+        reason: `inspect of a late report: ${outcome.status}`,
       }),
     );
     if (committed) {
