@@ -17,7 +17,7 @@ import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
 import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
-import { reconcileSideEffects, type EffectFacts } from "../../ledger/reconcile-side-effects";
+import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
 import { ENGINE_ACTOR, logStep } from "../step-log";
 import { markServiceRunning } from "../service-running";
@@ -323,7 +323,7 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
     if (outcome.status !== "committed" && outcome.status !== "not_committed") continue;
     const committed = outcome.status === "committed";
     await writeLedger(database, (w) =>
-      reconcileSideEffects(w, { id: effect.workItemId, taskId: effect.taskId }, outcome as EffectFacts, ENGINE_ACTOR, {
+      reconcileSideEffects(w, { id: effect.workItemId, taskId: effect.taskId }, outcome, ENGINE_ACTOR, {
         only: effect.id,
         reason: `inspect of a late report: ${outcome.status}`,
       }),
