@@ -317,6 +317,9 @@ test("chat: a person stops all their own requests from the history drawer — ev
   await expect(page.locator(`[data-testid="turn"][data-task-id="${mine[0]}"]`).getByTestId("stop-summary")).toHaveAttribute("data-status", SETTLED, {
     timeout: 30_000,
   });
+  // The answer stays on screen after the list has refetched (nothing of theirs under way now, so no second offer).
+  await expect(control.getByRole("status")).toHaveText("Stopped 2 requests of yours. Each conversation shows what its Stop stopped.");
+  await expect(control.getByRole("button", { name: "Stop all my requests…" })).toHaveCount(0);
   await fitsWidth(page);
   await shot(page, "phone-stop-mine-done");
   await page.context().close();

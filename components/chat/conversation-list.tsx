@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { buttonStyles } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { shortTime } from "@/components/console/format";
@@ -31,17 +31,24 @@ export function ConversationList({ current, stopAllOf }: { current: string; stop
   const rows = useMemo(() => group(query.data?.tasks ?? []), [query.data]);
   const now = new Date();
   const mineUnderWay = !!stopAllOf && (query.data?.tasks ?? []).some((t) => t.ownerId === stopAllOf && acceptsNewWork(t.stage));
+  // Once used, the control stays: the list refetched after the Stop has nothing of theirs under way any more, and the
+  // answer ("Stopped 2 requests of yours…") must not vanish with the button.
+  const [stopUsed, setStopUsed] = useState(false);
 
   return (
     <nav aria-label="Conversations" className="space-y-3">
       <a href="/chat" className={buttonStyles({ variant: "secondary", size: "sm", className: "w-full" })}>
         <span aria-hidden="true">+</span> New conversation
       </a>
-      {stopAllOf && mineUnderWay && (
+      {stopAllOf && (mineUnderWay || stopUsed) && (
         <StopEverything
           reach={{ ownerId: stopAllOf, mine: true }}
+          offer={mineUnderWay}
           // Every page of the chat follows the Stops from the ledger: each conversation's turns show "Stopping…", then what stopped.
-          onStopped={() => void queryClient.invalidateQueries({ queryKey: chatKeys.all })}
+          onStopped={() => {
+            setStopUsed(true);
+            void queryClient.invalidateQueries({ queryKey: chatKeys.all });
+          }}
           className="sm:items-start"
         />
       )}

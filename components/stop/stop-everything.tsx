@@ -55,7 +55,18 @@ function wordsFor(reach: StopReach) {
  * Stop everything of a conversation or of a person: every request of it still under way gets its own Stop, each
  * followed like any Stop. Two clicks (the first asks), because it reaches beyond the task on screen.
  */
-export function StopEverything({ reach, onStopped, className }: { reach: StopReach; onStopped: () => void; className?: string }) {
+export function StopEverything({
+  reach,
+  onStopped,
+  offer = true,
+  className,
+}: {
+  reach: StopReach;
+  onStopped: () => void;
+  /** Whether there is anything to stop now; when not, only the answer to the last Stop stays on screen. */
+  offer?: boolean;
+  className?: string;
+}) {
   const words = wordsFor(reach);
   const [state, setState] = useState<"idle" | "confirm" | "sending">("idle");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -86,9 +97,11 @@ export function StopEverything({ reach, onStopped, className }: { reach: StopRea
   return (
     <div className={cx("flex flex-col items-start gap-1.5 sm:items-end", className)} data-testid={words.testId}>
       {state === "idle" ? (
-        <Button variant="ghost" size="sm" onClick={() => setState("confirm")} className="text-stop">
-          {words.open}
-        </Button>
+        offer && (
+          <Button variant="ghost" size="sm" onClick={() => setState("confirm")} className="text-stop">
+            {words.open}
+          </Button>
+        )
       ) : (
         <div className="flex flex-wrap items-center gap-2">
           <span className="text-sm text-ink">{words.ask}</span>
