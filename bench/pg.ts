@@ -310,6 +310,7 @@ async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = 
     },
   });
   let stopAll = async () => {};
+  const statsBefore = STATS && database.pg ? await readTableStats(database) : null;
   const m = await measure(
     async () => {
       const hosted = attachHostedTools(registry, database);
@@ -331,12 +332,45 @@ async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = 
     () => first,
   );
   await stopAll();
+  if (statsBefore) logStatsDiff(label, statsBefore, await readTableStats(database));
   const completed = database.pg
     ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed' AND "id" NOT LIKE 'hist-%'`))[0].n)
     : await database.prisma.workItem.count({ where: { status: "completed" } });
   await database.close();
   if (completed !== items) throw new Error(`expected ${items} completed items, found ${completed}`);
   return toSide(m, items);
+}
+
+/**
+ * BENCH_PG_STATS=1: what a Stopline side read, per table and index, from PostgreSQL's statistics views — to find a
+ * read that scans history (part H) or an index whose pages miss the cache. The views lag by up to 500 ms
+ * (stats_fetch_consistency), so each snapshot waits for them first.
+ */
+const STATS = process.env.BENCH_PG_STATS === "1";
+type StatRow = { name: string; seq_scan: number; seq_tup_read: number; idx_scan: number; blks_read: number; blks_hit: number };
+async function readTableStats(database: Database): Promise<Map<string, StatRow>> {
+  await new Promise((r) => setTimeout(r, 600));
+  const rows = await database.pg!.query<StatRow>(
+    `SELECT 'table ' || t.relname AS name, COALESCE(t.seq_scan, 0)::float8 AS seq_scan, COALESCE(t.seq_tup_read, 0)::float8 AS seq_tup_read,
+            COALESCE(t.idx_scan, 0)::float8 AS idx_scan, COALESCE(io.heap_blks_read, 0)::float8 AS blks_read, COALESCE(io.heap_blks_hit, 0)::float8 AS blks_hit
+       FROM pg_stat_user_tables t JOIN pg_statio_user_tables io USING (relid)
+     UNION ALL
+     SELECT 'index ' || i.indexrelname, 0, 0, COALESCE(i.idx_scan, 0)::float8, COALESCE(io.idx_blks_read, 0)::float8, COALESCE(io.idx_blks_hit, 0)::float8
+       FROM pg_stat_user_indexes i JOIN pg_statio_user_indexes io USING (indexrelid)`,
+  );
+  return new Map(rows.map((r) => [r.name, r]));
+}
+function logStatsDiff(label: string, before: Map<string, StatRow>, after: Map<string, StatRow>) {
+  const diffs = [...after.values()]
+    .map((a) => {
+      const b = before.get(a.name);
+      const d = (k: keyof Omit<StatRow, "name">) => a[k] - (b?.[k] ?? 0);
+      return { name: a.name, seq: d("seq_scan"), tup: d("seq_tup_read"), idx: d("idx_scan"), read: d("blks_read"), hit: d("blks_hit") };
+    })
+    .filter((x) => x.seq || x.idx || x.read || x.hit)
+    .sort((x, y) => y.read + y.hit - (x.read + x.hit));
+  log(`  [stats ${label}] name: seq scans (rows read) · index scans · blocks read from outside shared_buffers / hit`);
+  for (const x of diffs.slice(0, 14)) log(`    ${x.name.padEnd(44)} ${x.seq} (${x.tup}) · ${x.idx} · ${x.read} / ${x.hit}`);
 }
 
 /**

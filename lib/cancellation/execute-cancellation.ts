@@ -11,7 +11,7 @@ import { isOwnerHosted, OWNER_SETTLE_TIMEOUT_MS, waitForOwners } from "./owner-h
 import { openReviewsForEffects } from "./steps/7-review";
 import { recoverChildrenOfGoneProcesses } from "./process-liveness";
 import { intentsAwaitingResolution } from "../ledger/resource-intents";
-import { sleep } from "./step-log";
+import { waitForChildren } from "./wait-for-children";
 import type { EngineOptions } from "./engine-options";
 import { cancelQueued } from "./steps/2-remove-queued";
 import { recordPlanOnce } from "./steps/3-plan";
@@ -79,10 +79,7 @@ export async function executeCancellation(
   }
 
   // 4. children stopping by themselves get time to report (partial results are classified by their runners)
-  const deadline = Date.now() + o.settleTimeoutMs;
-  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } })) > 0) {
-    await sleep(25);
-  }
+  await waitForChildren({ taskId }, () => database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } }), o.settleTimeoutMs);
   // …and children whose worker's process is gone are not "still running": recovered, stopped through their service
   // (an acknowledged cancel is not sent twice), then asked about and cleaned up below (process-liveness.ts).
   for (const id of await recoverChildrenOfGoneProcesses(database, taskId)) {

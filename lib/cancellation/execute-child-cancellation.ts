@@ -13,7 +13,8 @@ import { PlanAction, type CancellationPlan } from "./plan";
 import { activeCallsOf, atBoundary, planFor } from "./plan-children";
 import { reconcileWorkItem } from "./steps/5-reconcile";
 import { openReviewsForEffects } from "./steps/7-review";
-import { ENGINE_ACTOR, sleep } from "./step-log";
+import { ENGINE_ACTOR } from "./step-log";
+import { waitForChildren } from "./wait-for-children";
 
 /**
  * The engine's pass for a Stop of one child (request-child-cancellation.ts), in the design's order at the child's
@@ -59,8 +60,7 @@ export async function executeChildCancellation(database: Database, workItemId: s
       { "stopline.work_item_id": item.id, "stopline.tool": item.toolName },
     );
   }
-  const deadline = Date.now() + o.settleTimeoutMs;
-  while (Date.now() < deadline && (await database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } })) > 0) await sleep(25);
+  await waitForChildren({ ids }, () => database.prisma.workItem.count({ where: { id: { in: ids }, ...STOPPING_BY_ITSELF } }), o.settleTimeoutMs);
   await waitForOwners(database, { ids }, o.registry, o.ownerSettleTimeoutMs ?? OWNER_SETTLE_TIMEOUT_MS);
   return finishChildCancellation(database, root.id, o);
 }

@@ -1,3 +1,4 @@
+import { waitForChildren } from "./wait-for-children";
 import type { Database } from "../db/client";
 import { Mechanism, WorkItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
@@ -47,10 +48,7 @@ export async function waitForOwners(
   timeoutMs: number,
 ): Promise<void> {
   const where = "taskId" in scope ? { taskId: scope.taskId } : { id: { in: scope.ids } };
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    if (!(await database.prisma.workItem.count({ where: { ...where, ...ownerHosted(registry, new Date()) } }))) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitForChildren(scope, () => database.prisma.workItem.count({ where: { ...where, ...ownerHosted(registry, new Date()) } }), timeoutMs);
 }
 
 /** Default bound of one pass's wait for owners (a wrapper's stop path is its cancel plus `settleMs` of inspect). */

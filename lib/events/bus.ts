@@ -50,3 +50,25 @@ export function onCommitted(listener: (events: CommittedEvent[]) => void): () =>
   bus.on("committed", listener);
   return () => bus.off("committed", listener);
 }
+
+/**
+ * A wake-up at the next committed event that `matches`, or after `ms`, whichever comes first. Subscribe before
+ * reading what the event would change (an event committed between the read and the wait still wakes it), and
+ * re-read after it: an event is a hint, the ledger is the answer. `cancel` ends the wait early.
+ */
+export function nextCommitted(matches: (e: CommittedEvent) => boolean, ms: number): { woken: Promise<void>; cancel: () => void } {
+  let cancel = () => {};
+  const woken = new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    const off = onCommitted((events) => {
+      if (events.some(matches)) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      off();
+      resolve();
+    }
+    cancel = done;
+  });
+  return { woken, cancel };
+}
