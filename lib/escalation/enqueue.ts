@@ -48,8 +48,8 @@ export async function enqueueEscalations(database: Database, options: EnqueueOpt
     const cursor = await readCursor(database);
     // Ledger order (read-events.ts): on PostgreSQL an event can commit after one with a larger seq; the reader
     // delivers both, in order, before moving past them.
-    const { events: read } = await readEventsAfter(database, await positionOfSeq(database, cursor), { types: WATCHED, limit: batch });
-    const events: LedgerEventRow[] = read.filter((e) => e.event.entityType === "reviewItem").map((e) => e.event);
+    const { events: read } = await readEventsAfter(database, await positionOfSeq(database, cursor), { types: WATCHED, reviewItemsOnly: true, limit: batch });
+    const events: LedgerEventRow[] = read.map((e) => e.event);
     if (!read.length) return created;
     if (events.length) {
       const channels: Channel[] = await prisma.escalationChannel.findMany({ where: { active: true }, select: { id: true, kind: true, createdAt: true } });

@@ -69,6 +69,9 @@ export interface ReadOptions {
   ownerId?: string;
   /** Only events of these types. */
   types?: string[];
+  /** Only review items' events — in the SQL text as a literal, so that the partial index of them in ledger order
+   * (LedgerEvent_reviewItem_order_idx) serves the read: the escalation reader's scan no longer walks every other event. */
+  reviewItemsOnly?: boolean;
   /** Read up to this position (inclusive), e.g. where a live view stands. */
   upTo?: EventPosition;
   limit?: number;
@@ -113,6 +116,8 @@ function positioned(rows: RawRow[], pgOrder: boolean): PositionedEvent[] {
   }));
 }
 
+const REVIEW_ITEMS_ONLY = `e."entityType" = 'reviewItem'`;
+
 /** Events after `after`, in ledger order, that may be delivered now (see the module comment). */
 export async function readEventsAfter(database: Database, after: EventPosition, options: ReadOptions = {}): Promise<ReadResult> {
   const limit = options.limit ?? 500;
@@ -123,6 +128,7 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
       if (options.taskId) where.push(`e."taskId" = $${params.push(options.taskId)}`);
       if (options.ownerId) where.push(`t."ownerId" = $${params.push(options.ownerId)}`);
       if (options.types) where.push(`e."type" = ANY($${params.push(options.types)}::text[])`);
+      if (options.reviewItemsOnly) where.push(REVIEW_ITEMS_ONLY);
       if (options.upTo) where.push(`(e."txid", e."seq") <= ($${params.push(options.upTo.txid)}::xid8, $${params.push(options.upTo.seq)}::int)`);
       // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
       // those that committed are visible here. Rows at or above it are counted, not delivered.
@@ -145,6 +151,7 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
       if (options.taskId) where.push(`e."taskId" = ?`), params.push(options.taskId);
       if (options.ownerId) where.push(`t."ownerId" = ?`), params.push(options.ownerId);
       if (options.types) where.push(`e."type" IN (${options.types.map(() => "?").join(",")})`), params.push(...options.types);
+      if (options.reviewItemsOnly) where.push(REVIEW_ITEMS_ONLY);
       if (options.upTo) where.push(`e."seq" <= ?`), params.push(options.upTo.seq);
       params.push(limit);
       const rows = await database.prisma.$queryRawUnsafe<RawRow[]>(
