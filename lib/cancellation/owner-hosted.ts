@@ -1,7 +1,7 @@
-import { waitForChildren } from "./wait-for-children";
 import type { Database } from "../db/client";
 import { Mechanism, WorkItemStatus } from "../ledger/states";
 import type { ToolRegistry } from "../tools/registry";
+import { waitForChildren } from "./wait-for-children";
 
 /**
  * Children whose stop contract lives in the process that runs them (issue 23): a provider-side or rollback child

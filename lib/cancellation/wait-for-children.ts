@@ -1,4 +1,4 @@
-import { nextCommitted } from "../events/bus";
+import { nextCommitted, type CommittedEvent } from "../events/bus";
 
 /**
  * How long a pass waits between two reads while children are still being stopped when no event of theirs arrives.
@@ -18,8 +18,8 @@ export async function waitForChildren(
   timeoutMs: number,
 ): Promise<number> {
   const ids = "ids" in scope ? new Set(scope.ids) : null;
-  const concerns = (e: { taskId: string | null; workItemId: string | null }) =>
-    ids ? e.workItemId !== null && ids.has(e.workItemId) : e.taskId === (scope as { taskId: string }).taskId;
+  const taskId = "taskId" in scope ? scope.taskId : null;
+  const concerns = (e: CommittedEvent) => (ids ? e.workItemId !== null && ids.has(e.workItemId) : e.taskId === taskId);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // Subscribed before the read: a report committed between the read and the wait still wakes it.

@@ -49,13 +49,11 @@ export async function enqueueEscalations(database: Database, options: EnqueueOpt
     // Ledger order (read-events.ts): on PostgreSQL an event can commit after one with a larger seq; the reader
     // delivers both, in order, before moving past them.
     const { events: read } = await readEventsAfter(database, await positionOfSeq(database, cursor), { types: WATCHED, reviewItemsOnly: true, limit: batch });
-    const events: LedgerEventRow[] = read.map((e) => e.event);
     if (!read.length) return created;
-    if (events.length) {
-      const channels: Channel[] = await prisma.escalationChannel.findMany({ where: { active: true }, select: { id: true, kind: true, createdAt: true } });
-      // In ledger order: an item's escalation is enqueued before its close-out.
-      if (channels.length) for (const event of events) created += await enqueueFor(database, event, channels, options);
-    }
+    const events: LedgerEventRow[] = read.map((e) => e.event);
+    const channels: Channel[] = await prisma.escalationChannel.findMany({ where: { active: true }, select: { id: true, kind: true, createdAt: true } });
+    // In ledger order: an item's escalation is enqueued before its close-out.
+    if (channels.length) for (const event of events) created += await enqueueFor(database, event, channels, options);
     // Compare-and-set: another reader that moved the cursor meanwhile created the same (unique) deliveries.
     await prisma.escalationCursor.updateMany({ where: { id: CURSOR_ID, seq: cursor }, data: { seq: read[read.length - 1].event.seq } });
     if (read.length < batch) return created;
