@@ -141,15 +141,7 @@ export class CancellationEngine {
         return;
       await recoverExpiredLeases(database);
       const now0 = new Date();
-      const pending = await database.prisma.task.findMany({
-        where: {
-          cancelRequestedAt: { not: null },
-          OR: [{ stage: TaskStage.cancelRequested }, { settledAt: null }],
-          AND: [{ OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now0 } }, { engineOwner: this.id }] }],
-        },
-        select: { id: true, cancelPlannedAt: true, engineOwner: true, stage: true, settledAt: true },
-        take: 50,
-      });
+      const pending = await readUnfinishedStops(database, this.id, now0);
       for (const t of pending) {
         if (this.#runs.has(t.id)) continue;
         if (t.stage !== TaskStage.cancelRequested) {
@@ -210,6 +202,22 @@ export class CancellationEngine {
       this.#maintaining = false;
     }
   }
+}
+
+/**
+ * Stops not yet finished whose run nobody live holds (at most 50): a task still being stopped, or stopped with its
+ * settlement not recorded. Two reads, each through an index that holds only such tasks (the index on "stage", and
+ * the partial Task_stop_unsettled_idx) — one read with the two joined by OR read every task of the history.
+ */
+async function readUnfinishedStops(database: Database, engineId: string, now: Date) {
+  const runnable = { OR: [{ engineLeaseExpiresAt: null }, { engineLeaseExpiresAt: { lt: now } }, { engineOwner: engineId }] };
+  const select = { id: true, cancelPlannedAt: true, engineOwner: true, stage: true, settledAt: true };
+  const [beingStopped, unsettled] = await Promise.all([
+    database.prisma.task.findMany({ where: { stage: TaskStage.cancelRequested, AND: [runnable] }, select, take: 50 }),
+    database.prisma.task.findMany({ where: { cancelRequestedAt: { not: null }, settledAt: null, AND: [runnable] }, select, take: 50 }),
+  ]);
+  const byId = new Map([...beingStopped, ...unsettled].map((t) => [t.id, t]));
+  return [...byId.values()].slice(0, 50);
 }
 
 /** Review items past their deadline are escalated (delivery channels come with the console). */

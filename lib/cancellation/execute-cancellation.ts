@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { stopStep } from "../observability/tracing";
+import { stepEvent, stopStep } from "../observability/tracing";
 import type { Task } from "../db/generated/sqlite/client.ts";
 import { isTerminalItem, Mechanism, WorkItemStatus } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
@@ -15,7 +15,7 @@ import { waitForChildren } from "./wait-for-children";
 import type { EngineOptions } from "./engine-options";
 import { cancelQueued } from "./steps/2-remove-queued";
 import { recordPlanOnce } from "./steps/3-plan";
-import { stopChild, STOPPING_BY_ITSELF } from "./steps/4-stop-running";
+import { abortChildren, stopChild, stopsByAbortSignal, STOPPING_BY_ITSELF } from "./steps/4-stop-running";
 import { awaitingCleanup, cleanupAndVerify } from "./steps/6-clean-up-and-verify";
 import { BUSY_STATUSES, settleIfNothingInFlight, settleTaskIn } from "./steps/8-settle";
 
@@ -66,11 +66,21 @@ export async function executeCancellation(
   const { plan, recorded: firstRun } = await stopStep({ taskId }, "plan", () => recordPlanOnce(database, task, items, o));
   const actionOf = new Map(plan.steps.map((s) => [s.tool_call_id, s.action]));
 
-  // 3. stop in-flight children through their mechanisms
-  for (const item of active) {
-    if (item.status === WorkItemStatus.queued) continue;
+  // 3. stop in-flight children through their mechanisms: those stopped by their AbortSignal all at once (one
+  //    statement), each with its span; the others one by one (a service to call, an answer to wait for).
+  const inFlight = active.filter((i) => i.status !== WorkItemStatus.queued).map((item) => ({ item, action: actionOf.get(item.id) ?? PlanAction.abort }));
+  const aborted = inFlight.filter((c) => stopsByAbortSignal(c.item, c.action));
+  const steps = await abortChildren(database, taskId, aborted, firstRun);
+  for (const [i, step] of steps.entries())
+    if (step)
+      await stopStep({ taskId }, "child", async () => stepEvent(step), {
+        "stopline.work_item_id": step.workItemId,
+        "stopline.tool": aborted[i].item.toolName,
+        "stopline.action": aborted[i].action,
+      });
+  for (const { item, action } of inFlight) {
+    if (stopsByAbortSignal(item, action)) continue;
     const tool = o.registry.get(item.toolName);
-    const action = actionOf.get(item.id) ?? PlanAction.abort;
     await stopStep({ taskId }, "child", () => stopChild(database, item, tool, action, { ...o, firstRun }), {
       "stopline.work_item_id": item.id,
       "stopline.tool": item.toolName,

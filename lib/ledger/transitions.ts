@@ -115,6 +115,7 @@ export function fromStatesInto<E extends Entity>(entity: E, to: string): string[
 export const SQL_MOVES = {
   claim: ["workItem", "queued", "running"],
   removeQueued: ["workItem", "queued", "cancelled"],
+  abortRunning: ["workItem", "running", "cancelling"],
   boundary: ["task", "active", "cancel_requested"],
   settleStopped: ["task", "cancel_requested", "cancelled"],
 } as const satisfies Record<string, readonly [Entity, string, string]>;

@@ -1,4 +1,4 @@
-import type { Database } from "../../db/client";
+import { onEngine, type Database } from "../../db/client";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { markUncertain } from "../../ledger/mark-uncertain";
 import { isTerminalItem, Mechanism, ReviewItemKind, WorkItemStatus } from "../../ledger/states";
@@ -13,6 +13,8 @@ import { refFor } from "../call-ref";
 import { claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
 import type { EngineOptions } from "../engine-options";
+import { stepEvent } from "../../observability/tracing";
+import { abortStepDetail, abortRunningOnPg, abortRunningOnSqlite } from "../../ledger/sql/abort-running";
 
 // Step 4: each child in flight is stopped through its mechanism; cooperative ones get time to report.
 
@@ -27,6 +29,33 @@ export const STOPPING_BY_ITSELF = {
   status: WorkItemStatus.cancelling,
   OR: [{ mechanism: Mechanism.abortSignal }, { cancelWithdrawnAt: { not: null }, leaseToken: { not: null } }],
 };
+
+/** A child this step stops by firing its AbortSignal (not one its service already accepted: that one is asked about). */
+export function stopsByAbortSignal(item: Pick<WorkItem, "mechanism" | "status">, action: PlanAction): boolean {
+  const accepted = item.status === WorkItemStatus.submitted || item.status === WorkItemStatus.uncertain;
+  return action !== PlanAction.notify && item.mechanism === Mechanism.abortSignal && !accepted;
+}
+
+/**
+ * Stops children by their AbortSignal, all of one task at once (one statement; lib/ledger/sql/abort-running.ts): a
+ * running one moves to `cancelling` — its worker's signal fires on that event — and each one's step is logged (a
+ * repeated run logs only what it moved). Returns, per child, the step it logged (null: none), for its span.
+ */
+export async function abortChildren(database: Database, taskId: string, children: { item: WorkItem; action: PlanAction }[], firstRun: boolean) {
+  if (!children.length) return [];
+  const targets = children.map(({ item, action }) => ({
+    id: item.id,
+    action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort",
+    seenStatus: item.status,
+  }));
+  const outcomes = await onEngine(database, {
+    sqlite: (direct) => abortRunningOnSqlite(direct, taskId, targets, ENGINE_ACTOR, firstRun),
+    postgres: (pg) => abortRunningOnPg(pg, taskId, targets, ENGINE_ACTOR, firstRun),
+  });
+  return outcomes.map((o, i) =>
+    o.logged ? { taskId, workItemId: o.id, action: targets[i].action, success: true, detail: abortStepDetail(o.moved, targets[i].seenStatus) } : null,
+  );
+}
 
 async function moveItem(database: Database, item: WorkItem, to: string, type: DatalessEventType, reason: string, data: Record<string, unknown> = {}) {
   return writeLedger(database, (w) =>
@@ -80,19 +109,9 @@ export async function stopChild(
       });
     return;
   }
-  if (item.mechanism === Mechanism.abortSignal) {
-    const moved =
-      item.status === WorkItemStatus.running
-        ? await moveItem(database, item, WorkItemStatus.cancelling, LedgerEvent.workItemCancelling, "AbortSignal sent")
-        : null;
-    if (moved || o.firstRun)
-      await logStep(database, {
-        taskId: item.taskId,
-        workItemId: item.id,
-        action: action === PlanAction.awaitPartial ? "abort_await_partial" : "abort",
-        success: true,
-        detail: moved ? "AbortSignal fired; waiting for the child to stop" : `already ${item.status}`,
-      });
+  if (stopsByAbortSignal(item, action)) {
+    const [step] = await abortChildren(database, item.taskId, [{ item, action }], o.firstRun);
+    if (step) stepEvent(step);
     return;
   }
   // provider_cancel or rollback (or an accepted action): ask the service, then inspect the outcome

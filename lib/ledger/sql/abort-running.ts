@@ -1,0 +1,125 @@
+import type { PgDirect } from "../../db/pg";
+import { Mechanism, WorkItemStatus } from "../states";
+import { checkSqlMove } from "../transitions";
+import { LedgerEvent } from "../events";
+import { announce, EVENT_COLUMNS, NOW } from "./pg";
+import { insertEvent, prepared, run, sqliteTime, type Direct } from "./sqlite";
+
+// Step 4 of a Stop for the children stopped by their AbortSignal, on each database: every such child of the task in
+// one statement (PostgreSQL) or one transaction (SQLite) — a running one moves to `cancelling` with its event, and
+// each one's stop action is logged as the engine's step — instead of two transactions per child.
+
+/** A child stopped by its AbortSignal: its planned action (`abort` or `abort_await_partial`) and the status the pass read. */
+export interface AbortTarget {
+  id: string;
+  action: string;
+  seenStatus: string;
+}
+
+/** Per child, in the order given: whether this call moved it to `cancelling` (false: it was no longer running). */
+export type AbortOutcome = { id: string; moved: boolean; logged: boolean };
+
+const ABORT_FIRED = "AbortSignal fired; waiting for the child to stop";
+/** The step's detail: the signal fired by this call, or the status the child had already left running for. */
+export const abortStepDetail = (moved: boolean, seenStatus: string) => (moved ? ABORT_FIRED : `already ${seenStatus}`);
+
+// One statement: the guarded moves (running → cancelling, only a running abort-signal child of this task), then the
+// events in the order the Prisma path writes them — per child its move, then its step — through one INSERT whose
+// rows are numbered in that order. A child that is not moved gets its step only on the first run ($6).
+const ABORT_RUNNING = `
+WITH ${NOW},
+child AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(id, action, seen, ord)),
+moved AS (
+  UPDATE "WorkItem" w SET "status" = '${WorkItemStatus.cancelling}', "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
+  FROM now, child c
+  WHERE w."id" = c.id AND w."taskId" = $1 AND w."status" = '${WorkItemStatus.running}' AND w."mechanism" = '${Mechanism.abortSignal}'
+    AND c.seen = '${WorkItemStatus.running}'
+  RETURNING w."id"
+),
+events AS (
+  INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
+  SELECT $1, e.id, e.entity_type, e.entity_id, $5, e.type, e.from_state, e.to_state, e.reason, e.data, now.t
+  FROM (
+    SELECT c.ord, 0 AS k, c.id, 'workItem' AS entity_type, c.id AS entity_id, '${LedgerEvent.workItemCancelling}' AS type,
+      '${WorkItemStatus.running}' AS from_state, '${WorkItemStatus.cancelling}' AS to_state, 'AbortSignal sent' AS reason, NULL::jsonb AS data
+    FROM child c JOIN moved m ON m."id" = c.id
+    UNION ALL
+    SELECT c.ord, 1, c.id, 'task', $1, '${LedgerEvent.cancellationStep}', NULL, NULL,
+      CASE WHEN m."id" IS NOT NULL THEN '${ABORT_FIRED}' ELSE 'already ' || c.seen END,
+      jsonb_build_object('action', c.action, 'success', true)
+    FROM child c LEFT JOIN moved m ON m."id" = c.id
+    WHERE m."id" IS NOT NULL OR $6::boolean
+  ) e, now
+  ORDER BY e.ord, e.k
+  RETURNING "seq", "workItemId", "type", "toState"
+)
+SELECT "seq", "workItemId", "type", "toState" FROM events ORDER BY "seq"`;
+
+export async function abortRunningOnPg(pg: PgDirect, taskId: string, targets: AbortTarget[], actor: string, firstRun: boolean): Promise<AbortOutcome[]> {
+  checkSqlMove("abortRunning");
+  const rows = await pg.query<{
+    seq: number;
+    workItemId: string;
+    type: typeof LedgerEvent.workItemCancelling | typeof LedgerEvent.cancellationStep;
+    toState: string | null;
+  }>(
+    ABORT_RUNNING,
+    [taskId, targets.map((t) => t.id), targets.map((t) => t.action), targets.map((t) => t.seenStatus), actor, firstRun],
+    "stopline_abort_running",
+  );
+  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: r.type, toState: r.toState })));
+  const moved = new Set(rows.filter((r) => r.type === LedgerEvent.workItemCancelling).map((r) => r.workItemId));
+  const logged = new Set(rows.filter((r) => r.type === LedgerEvent.cancellationStep).map((r) => r.workItemId));
+  return targets.map((t) => ({ id: t.id, moved: moved.has(t.id), logged: logged.has(t.id) }));
+}
+
+export function abortRunningOnSqlite(direct: Direct, taskId: string, targets: AbortTarget[], actor: string, firstRun: boolean): Promise<AbortOutcome[]> {
+  checkSqlMove("abortRunning");
+  return run<AbortOutcome[]>(direct, (db, now, committed) => {
+    const update = prepared(
+      db,
+      `UPDATE "WorkItem" SET "status" = ?, "rowVersion" = "rowVersion" + 1, "updatedAt" = ?
+       WHERE "id" = ? AND "taskId" = ? AND "status" = ? AND "mechanism" = ? RETURNING "id"`,
+    );
+    return targets.map((t) => {
+      const moved =
+        t.seenStatus === WorkItemStatus.running &&
+        !!update.get(WorkItemStatus.cancelling, sqliteTime(now), t.id, taskId, WorkItemStatus.running, Mechanism.abortSignal);
+      if (moved)
+        insertEvent(
+          db,
+          {
+            taskId,
+            workItemId: t.id,
+            entityType: "workItem",
+            entityId: t.id,
+            actor,
+            type: LedgerEvent.workItemCancelling,
+            fromState: WorkItemStatus.running,
+            toState: WorkItemStatus.cancelling,
+            reason: "AbortSignal sent",
+          },
+          now,
+          committed,
+        );
+      const logged = moved || firstRun;
+      if (logged)
+        insertEvent(
+          db,
+          {
+            taskId,
+            workItemId: t.id,
+            entityType: "task",
+            entityId: taskId,
+            actor,
+            type: LedgerEvent.cancellationStep,
+            reason: abortStepDetail(moved, t.seenStatus),
+            data: { action: t.action, success: true },
+          },
+          now,
+          committed,
+        );
+      return { id: t.id, moved, logged };
+    });
+  });
+}
