@@ -22,8 +22,10 @@
  *  C. SSE: one app process (the server `npm start` runs, on the bench database); 100 then 1,000 subscribers to /api/events;
  *     100 events committed by this process 20 ms apart: delivery latency p99 (receipt − commit) and the app
  *     process's CPU per event.
- *  D. HTTP: POST /api/tasks and POST /api/tasks/{id}/cancel (each task with 10 children: 5 running, 5 queued) with 16 concurrent clients (autocannon), 3 rounds of
- *     8 s each: requests/s and p99.
+ *  D. HTTP: POST /api/tasks with 16 concurrent clients (autocannon) for 8 s: requests/s and p99; then BENCH_PG_D_STOPS
+ *     (1,000) of those tasks get 10 children each — 5 running in a live worker process (bench/pg-worker.ts, each until
+ *     its AbortSignal fires) and 5 queued — and each is stopped once by POST /api/tasks/{id}/cancel (16 clients):
+ *     requests/s, p99, and Stops/s from the first request to the last task settled. 3 rounds.
  * The last line is one JSON object with the figures.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -70,6 +72,7 @@ const WORKERS = 8;
 const TASKS = 100; // the items are spread over 100 tasks (an agent's turn has a handful to a few hundred children)
 const DB_PREFIX = process.env.BENCH_PG_DB_PREFIX ?? "stopline_bench"; // the bench's databases: <prefix>_<part>_<random>, dropped after
 const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
+const D_STOPS = Number(process.env.BENCH_PG_D_STOPS ?? size(1_000, 20)); // part D: tasks stopped per round (10 children each)
 const PARTS = process.env.BENCH_PG_PARTS ?? "AHBCD"; // to run parts alone while working on one
 // Part A's sides besides Stopline on PostgreSQL (e.g. "" to profile Stopline alone; the figures need all of them).
 const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,sqlite";
@@ -766,12 +769,13 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerEventMs: (cpuAfter - cpuBefore) / 100, elapsed };
 }
 
-async function http(tokens: string[], path: (i: number) => string, body: (i: number) => string) {
+/** 16 clients for 8 s (smoke: 1 s) — or, with `amount`, until that many requests were answered. */
+async function http(tokens: string[], path: (i: number) => string, body: (i: number) => string, amount?: number) {
   let i = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: 16,
-    duration: size(8, 1),
+    ...(amount ? { amount } : { duration: size(8, 1) }),
     requests: [
       {
         method: "POST",
@@ -894,6 +898,7 @@ try {
   const c1000 = { ...c100 };
   const creates: { rps: number; p99: number; p50: number }[] = [];
   const cancels: { rps: number; p99: number; p50: number }[] = [];
+  const allSettled: { stops: number; s: number }[] = [];
   if (PARTS.includes("C") || PARTS.includes("D")) {
     log("C/D. one app process (npm start's server) on PostgreSQL");
     const { url, database } = await freshStopline("postgres", "app");
@@ -904,6 +909,8 @@ try {
     const tokens: string[] = [];
     for (let i = 0; i < 100; i++) tokens.push((await createApiToken(database, { name: `bench-${i}`, role: "agent" })).token);
     app = await startApp(url, bootstrap);
+    // Part D's running children run here: a worker process serving bench.cooperative, as many slots as they need.
+    const worker = PARTS.includes("D") ? startWorkerProcess(url, D_STOPS * 5) : null;
     if (PARTS.includes("C")) {
       Object.assign(c100, await sse(database, app, tokens, size(100, 10)));
       log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
@@ -922,21 +929,50 @@ try {
       const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map(
         (row) => row.id,
       );
-      // Real children (issue 22 §5): 10 per task, 5 running (leased to a live worker process's pool lease) and 5 queued.
+      // Real children (issue 22 §5): 10 per task of D_STOPS tasks — 5 running in a live worker process (bench/pg-worker.ts:
+      // each runs until its AbortSignal fires, then reports, as `npm run worker` runs them) and 5 queued (a tool no worker
+      // serves) — then each of those tasks stopped once, and the clock runs on until every one of them is cancelled
+      // (every child ended) with its settlement recorded.
+      const stopped = ids.slice(0, D_STOPS);
       await database.pg!.query(
-        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","leaseOwner","leaseToken","leaseExpiresAt","heartbeatAt","attempt","startedAt","createdAt","updatedAt")
-      SELECT c.id, c.tid, 'model_request', 'inference.generate', c.id, CASE WHEN c.g <= 5 THEN 'running' ELSE 'queued' END, 1, 'abort_signal', c.id || ':key',
-             CASE WHEN c.g <= 5 THEN 'bench-worker' END, CASE WHEN c.g <= 5 THEN c.id || ':lease' END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) + interval '10 minutes' END,
-             CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, CASE WHEN c.g <= 5 THEN 1 ELSE 0 END, CASE WHEN c.g <= 5 THEN timezone('UTC', now()) END, timezone('UTC', now()), timezone('UTC', now())
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt")
+      SELECT c.id, c.tid, 'local_worker', CASE WHEN c.g <= 5 THEN 'bench.cooperative' ELSE 'bench.queued' END, c.id, 'queued', 1, 'abort_signal', c.id || ':key',
+             timezone('UTC', now()), timezone('UTC', now())
       FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`,
-        [ids],
+        [stopped],
       );
+      await database.pg!.query(`SELECT pg_notify('stopline_ledger', 'bench')`); // wakes the worker's claims
+      const runningOf = async () =>
+        (
+          await database.pg!.query<{ n: number }>(`SELECT count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) AND "status" = 'running'`, [
+            stopped,
+          ])
+        )[0].n;
+      await until(async () => (await runningOf()) === stopped.length * 5, `${stopped.length * 5} children running in the worker process`, 300_000);
+      const stopsFrom = wallNow();
       cancels.push(
         await http(
           tokens,
-          (n) => `/api/tasks/${ids[n % ids.length]}/cancel`,
+          (n) => `/api/tasks/${stopped[n % stopped.length]}/cancel`,
           () => JSON.stringify({ reason: "bench" }),
+          stopped.length,
         ),
+      );
+      const settledOf = async () =>
+        (
+          await database.pg!.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1::text[]) AND "stage" = 'cancelled' AND "settledAt" IS NOT NULL`,
+            [stopped],
+          )
+        )[0].n;
+      await until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000);
+      allSettled.push({ stops: stopped.length, s: (wallNow() - stopsFrom) / 1000 });
+      const outcome = await database.pg!.query<{ status: string; n: number }>(
+        `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
+        [stopped],
+      );
+      log(
+        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}`,
       );
       log(
         `  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,
@@ -944,6 +980,10 @@ try {
     }
     stopApp(app);
     app = null;
+    if (worker) {
+      worker.child.kill("SIGTERM");
+      await new Promise((r) => worker.child.once("exit", r));
+    }
     await database.close();
   }
 
@@ -983,6 +1023,7 @@ try {
     api_create_p99_ms: median(creates.map((x) => x.p99)),
     api_cancel_rps: round(median(cancels.map((x) => x.rps)), 0),
     api_cancel_p99_ms: median(cancels.map((x) => x.p99)),
+    api_cancel_settled_per_s: round(median(allSettled.map((x) => x.stops / x.s)), 0),
   };
   console.log(JSON.stringify(figures));
 } finally {

@@ -1,14 +1,14 @@
 import type { z } from "zod";
 import { db, type Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { authenticateToken, type Principal } from "../auth/tokens";
+import { authenticateToken, type Principal, type TokenPrincipal } from "../auth/tokens";
 import { authenticateConsoleSession } from "../auth/console-session";
 import { authenticateSession } from "../auth/person";
 import { allows } from "../auth/permissions";
 import type { RouteContract } from "./contract";
 import { errorResponse } from "./http-errors";
 import { forbiddenMessage } from "./forbidden";
-import { assertTokenNotQuarantined } from "../incidents/quarantine";
+import { assertTokenNotQuarantined, quarantinedError } from "../incidents/quarantine";
 import { assertAcceptableBody, assertAcceptableInput, MAX_BODY_BYTES } from "./input-guard";
 import { formatBytes } from "../http/read-body";
 
@@ -54,7 +54,11 @@ export function withRoute<C extends RouteContract>(route: C, handler: Handler<C>
 export async function admitRequest<C extends RouteContract>(route: C, request: Request, rawParams: Record<string, string>) {
   const database = db();
   const principal = await authenticate(database, request, route);
-  if (route.startsWork && principal && principal.kind !== "person") await assertTokenNotQuarantined(database, principal.id);
+  // A route that starts work refuses a quarantined token (409): a bearer token's kill switch was read with the token.
+  if (route.startsWork && principal && principal.kind !== "person") {
+    if (principal.quarantinedBy) throw quarantinedError(principal.quarantinedBy);
+    if (principal.quarantinedBy === undefined) await assertTokenNotQuarantined(database, principal.id);
+  }
   assertAcceptableInput(rawParams, "(path)");
   const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
   assertAcceptableInput(rawQuery, "(query)");
@@ -110,12 +114,12 @@ export function bodyTooLarge(received?: number): AppError {
   );
 }
 
-async function authenticate(database: Database, request: Request, route: RouteContract): Promise<Principal | null> {
+async function authenticate(database: Database, request: Request, route: RouteContract): Promise<TokenPrincipal | null> {
   const header = request.headers.get("authorization");
-  let principal: Principal | null = null;
+  let principal: TokenPrincipal | null = null;
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    principal = match ? await authenticateToken(database, match[1]) : null;
+    principal = match ? await authenticateToken(database, match[1], { quarantine: !!route.startsWork }) : null;
     if (!principal && route.auth !== "public") throw new AppError(ErrorCode.unauthorized, "the bearer token is not valid (wrong, revoked or malformed)");
   } else {
     // A person's Better Auth session first, then the console session of an admin token (the cookie holds a

@@ -5,6 +5,7 @@ import { TokenRole } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
 import { AdminEvent, adminEvent } from "./admin-events";
 import type { Role } from "./permissions";
+import { tokenIncident, tokenIncidentOnPg, type ActiveIncident } from "../incidents/quarantine";
 
 export interface Principal {
   /** Token id, "bootstrap" for STOPLINE_BOOTSTRAP_TOKEN, or a person's user id. */
@@ -88,28 +89,48 @@ const sameSecret = (a: string, b: string) => {
   return timingSafeEqual(x, y);
 };
 
-/** The principal a raw token stands for, or null. STOPLINE_BOOTSTRAP_TOKEN is an admin token for a first start. */
-export async function authenticateToken(database: Database, raw: string): Promise<Principal | null> {
+/** A token's principal, and — when asked for (`quarantine: true`) — the kill switch on for that token, if any. */
+export type TokenPrincipal = Principal & { quarantinedBy?: ActiveIncident | null };
+
+/**
+ * The principal a raw token stands for, or null. STOPLINE_BOOTSTRAP_TOKEN is an admin token for a first start.
+ * With `quarantine: true` (a route that starts work), also the kill switch on for the token: on PostgreSQL read in the
+ * same statement as the token — every such request pays one round trip, not two.
+ */
+export async function authenticateToken(database: Database, raw: string, options: { quarantine?: boolean } = {}): Promise<TokenPrincipal | null> {
   if (!raw) return null;
   const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;
-  if (bootstrap && bootstrap.length >= 16 && sameSecret(raw, bootstrap)) return { id: "bootstrap", name: "bootstrap", role: TokenRole.admin };
+  if (bootstrap && bootstrap.length >= 16 && sameSecret(raw, bootstrap)) {
+    const principal: TokenPrincipal = { id: "bootstrap", name: "bootstrap", role: TokenRole.admin };
+    if (options.quarantine) principal.quarantinedBy = await tokenIncident(database, principal.id);
+    return principal;
+  }
   // On every request: through the driver on PostgreSQL (Prisma's executor costs about a millisecond per statement).
   type TokenRecord = { id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null };
-  const record = await onEngine<Promise<TokenRecord | null>>(database, {
-    postgres: async (pg) =>
-      (
-        await pg.query<TokenRecord>(
-          `SELECT "id", "name", "role", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = $1`,
-          [hash(raw)],
-          "stopline_token",
-        )
-      )[0] ?? null,
-    sqlite: async () => await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } }),
+  type Found = TokenRecord & { incident?: ActiveIncident | null };
+  const record = await onEngine<Promise<Found | null>>(database, {
+    postgres: async (pg) => {
+      const columns = `t."id", t."name", t."role", t."revokedAt", t."lastUsedAt"`;
+      if (!options.quarantine)
+        return (await pg.query<TokenRecord>(`SELECT ${columns} FROM "ApiToken" t WHERE t."tokenHash" = $1`, [hash(raw)], "stopline_token"))[0] ?? null;
+      const [row] = await pg.query<TokenRecord & { incident: (Omit<ActiveIncident, "createdAt"> & { createdAt: string }) | null }>(
+        `SELECT ${columns}, to_jsonb(i) AS "incident" FROM "ApiToken" t LEFT JOIN LATERAL (${tokenIncidentOnPg(`t."id"`)}) i ON true WHERE t."tokenHash" = $1`,
+        [hash(raw)],
+        "stopline_token_and_quarantine",
+      );
+      return row ? { ...row, incident: row.incident && { ...row.incident, createdAt: new Date(`${row.incident.createdAt}Z`) } } : null;
+    },
+    sqlite: async () => {
+      const found = await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } });
+      return found && options.quarantine ? { ...found, incident: await tokenIncident(database, found.id) } : found;
+    },
   });
   if (!record || record.revokedAt) return null;
   // Best effort and coarse (once a minute): last-use time is informational, not worth a write per request.
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
     await database.prisma.apiToken.update({ where: { id: record.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
   }
-  return { id: record.id, name: record.name, role: record.role as TokenRole };
+  const principal: TokenPrincipal = { id: record.id, name: record.name, role: record.role as TokenRole };
+  if (options.quarantine) principal.quarantinedBy = record.incident ?? null;
+  return principal;
 }

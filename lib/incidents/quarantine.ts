@@ -56,19 +56,28 @@ export async function assertTokenNotQuarantinedIn(w: Writer, tokenId: string): P
 /** The advisory lock key of a kill switch's target (PostgreSQL). */
 export const quarantineLockKey = (kind: IncidentTarget, target: string) => `stopline:quarantine:${kind}:${target}`;
 
-/** 409 `quarantined` when a kill switch is on for this token (lib/api/route.ts: routes that start work). */
-export async function assertTokenNotQuarantined(database: Pick<Database, "prisma" | "pg" | "sqlite">, tokenId: string): Promise<void> {
-  // On every request that starts work: through the driver on PostgreSQL (Prisma's executor costs about a millisecond).
-  const incident = await onEngine(database, {
-    postgres: async (pg) =>
-      (
-        await pg.query<{ id: string; reason: string; targetKind: string; target: string; createdAt: Date }>(
-          `SELECT "id", "reason", "targetKind", "target", "createdAt" FROM "Incident" WHERE "targetKind" = $1 AND "target" = $2 AND "state" = ANY($3::text[]) ORDER BY "createdAt" LIMIT 1`,
-          [IncidentTarget.token, tokenId, QUARANTINE_STATES],
-          "stopline_token_quarantine",
-        )
-      )[0] ?? null,
+/** A kill switch as the checks read it. */
+export type ActiveIncident = { id: string; reason: string; targetKind: string; target: string; createdAt: Date };
+
+/**
+ * PostgreSQL: the kill switch on for the token whose id is `tokenId` (a column or a parameter), as a subquery of one
+ * row or none — the oldest, as activeIncident reads it. lib/auth/tokens.ts joins it to the token's own lookup, so a
+ * request that starts work reads both in one statement.
+ */
+export const tokenIncidentOnPg = (tokenId: string) =>
+  `SELECT "id", "reason", "targetKind", "target", "createdAt" FROM "Incident" WHERE "targetKind" = '${IncidentTarget.token}' AND "target" = ${tokenId}
+     AND "state" IN (${QUARANTINE_STATES.map((s) => `'${s}'`).join(", ")}) ORDER BY "createdAt" LIMIT 1`;
+
+/** The kill switch on for this token, if any. */
+export function tokenIncident(database: Pick<Database, "prisma" | "pg" | "sqlite">, tokenId: string): Promise<ActiveIncident | null> {
+  return onEngine(database, {
+    postgres: async (pg) => (await pg.query<ActiveIncident>(tokenIncidentOnPg("$1"), [tokenId], "stopline_token_quarantine"))[0] ?? null,
     sqlite: () => activeIncident(database.prisma as unknown as IncidentReader, IncidentTarget.token, tokenId),
   });
+}
+
+/** 409 `quarantined` when a kill switch is on for this token (lib/api/route.ts: routes that start work). */
+export async function assertTokenNotQuarantined(database: Pick<Database, "prisma" | "pg" | "sqlite">, tokenId: string): Promise<void> {
+  const incident = await tokenIncident(database, tokenId);
   if (incident) throw quarantinedError(incident);
 }

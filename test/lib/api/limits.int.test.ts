@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../../lib/auth/tokens";
 import { call, json } from "../../support/api-client";
 import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
+import { openIncident } from "../../../lib/incidents/open-incident";
+import { IncidentTarget } from "../../../lib/ledger/states";
 
 /**
  * Refusals say what to do next (issue 24): a worker token's Stop is a 403 in one sentence — why, and what to use
@@ -31,5 +33,27 @@ describe("refusals that say what to do", () => {
     const after = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
     expect(after.cancelRequestedAt).toBeNull();
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId: task.id, type: "task.cancel_requested" } })).toBe(0);
+  });
+
+  it("POST /api/tasks - a quarantined agent token: 409 with the incident's reason and nothing created; another token and reads go on", async () => {
+    const quarantined = await createApiToken(t.database, { name: "agent-quarantined", role: "agent" });
+    const before = await json(await call("POST", "/api/tasks", { token: quarantined.token, body: { title: "before the switch" } }));
+    const opened = await openIncident(t.database, {
+      targetKind: IncidentTarget.token,
+      target: quarantined.record.id,
+      reason: "the agent loops on refunds",
+      actor: "admin:ops",
+    });
+    const titles = async () => (await t.database.prisma.task.findMany({ select: { title: true } })).map((x) => x.title);
+    const refused = await call("POST", "/api/tasks", { token: quarantined.token, body: { title: "during the switch" } });
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).error).toMatchObject({
+      code: "quarantined",
+      details: { incidentId: opened.incident.id, targetKind: "token", target: quarantined.record.id, reason: "the agent loops on refunds" },
+    });
+    expect(await titles()).not.toContain("during the switch");
+    // The switch is on this token only: another agent token starts work; the quarantined one still reads.
+    expect((await call("POST", "/api/tasks", { token: tokens.agent, body: { title: "another agent" } })).status).toBe(201);
+    expect((await call("GET", `/api/tasks/${before.id}`, { token: quarantined.token })).status).toBe(200);
   });
 });
