@@ -100,3 +100,12 @@ export async function queryIn<R = Record<string, unknown>>(client: pg.PoolClient
   const result = await client.query<R & pg.QueryResultRow>({ text: sql, values: params, name, types: PG_TYPES });
   return result.rows;
 }
+
+/**
+ * PostgreSQL aborted the statement to break a deadlock (40P01) or a serialization conflict (40001): nothing of it
+ * committed, and the same statement sent again may well succeed.
+ */
+export function isTransientPgError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}

@@ -1,5 +1,5 @@
 import { onEngine, type Database } from "../db/client";
-import type { PgDirect } from "../db/pg";
+import { isTransientPgError, type PgDirect } from "../db/pg";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { claimWorkItem, type ClaimInput } from "./claim-work-item";
 import { completeWorkItem } from "./complete-work-item";
@@ -15,6 +15,8 @@ import { reportAndClaimOnPg, type PgReport, type QueuePosition, type ReportedIte
 const MAX_IN_FLIGHT = 2;
 /** Writes per statement at most (a statement's arrays stay small; the rest waits for the next one). */
 const MAX_BATCH = 64;
+/** Sends of one batch when PostgreSQL aborts it as a deadlock victim or a serialization failure. */
+const TRANSIENT_ATTEMPTS = 3;
 
 /** How long a claim may start from the remembered head before it scans the whole queue again. */
 const FULL_SCAN_EVERY_MS = 250;
@@ -135,14 +137,21 @@ export class ReportAndClaimQueue {
       const reports = batch.flatMap((p) => (p.kind === "report" ? [p.report] : []));
       let answer;
       const from = this.#head.from();
+      const claims =
+        wanted && claimInput
+          ? { workerId: claimInput.workerId, toolNames: claimInput.toolNames, leaseMs: claimInput.leaseMs ?? DEFAULT_LEASE_MS, count: wanted, from }
+          : null;
       try {
-        answer = await reportAndClaimOnPg(
-          this.#pg!,
-          reports,
-          wanted && claimInput
-            ? { workerId: claimInput.workerId, toolNames: claimInput.toolNames, leaseMs: claimInput.leaseMs ?? DEFAULT_LEASE_MS, count: wanted, from }
-            : null,
-        );
+        // PostgreSQL may abort the statement to break a deadlock (its rows are locked in no fixed order) or a
+        // serialization conflict: nothing of it committed, so it is sent again rather than the reports lost.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            answer = await reportAndClaimOnPg(this.#pg!, reports, claims);
+            break;
+          } catch (error) {
+            if (attempt >= TRANSIENT_ATTEMPTS || !isTransientPgError(error)) throw error;
+          }
+        }
       } catch (error) {
         // One statement: nothing of it committed. Every write of the batch fails as it would have alone.
         for (const p of batch) p.reject(error);

@@ -26,14 +26,28 @@ export const abortStepDetail = (moved: boolean, seenStatus: string) => (moved ? 
 // One statement: the guarded moves (running → cancelling, only a running abort-signal child of this task), then the
 // events in the order the Prisma path writes them — per child its move, then its step — through one INSERT whose
 // rows are numbered in that order. A child that is not moved gets its step only on the first run ($6).
-const ABORT_RUNNING = `
+//
+// Deadlocks: a worker's report statement finishes several items of any tasks at once, locking their rows in no fixed
+// order; moving several rows here while it runs could wait for one of its rows while it waits for one of these. So the
+// moves lock with SKIP LOCKED and never wait: a child whose row is locked right now (its worker is reporting it, a
+// heartbeat) is returned as skipped, without a step, and moved alone by the caller (one row cannot close a cycle).
+const ABORT_RUNNING = (skipLocked: boolean) => `
 WITH ${NOW},
 child AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(id, action, seen, ord)),
+running AS (
+  SELECT w."id" FROM "WorkItem" w JOIN child c ON c.id = w."id"
+  WHERE w."taskId" = $1 AND w."status" = '${WorkItemStatus.running}' AND w."mechanism" = '${Mechanism.abortSignal}' AND c.seen = '${WorkItemStatus.running}'
+),
+locked AS (
+  SELECT w."id" FROM "WorkItem" w JOIN running r ON r."id" = w."id"
+  WHERE w."status" = '${WorkItemStatus.running}'
+  FOR UPDATE OF w${skipLocked ? " SKIP LOCKED" : ""}
+),
+skipped AS (${skipLocked ? `SELECT r."id" FROM running r WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l."id" = r."id")` : `SELECT NULL::text AS "id" WHERE false`}),
 moved AS (
   UPDATE "WorkItem" w SET "status" = '${WorkItemStatus.cancelling}', "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM now, child c
-  WHERE w."id" = c.id AND w."taskId" = $1 AND w."status" = '${WorkItemStatus.running}' AND w."mechanism" = '${Mechanism.abortSignal}'
-    AND c.seen = '${WorkItemStatus.running}'
+  FROM now, locked l
+  WHERE w."id" = l."id" AND w."status" = '${WorkItemStatus.running}'
   RETURNING w."id"
 ),
 events AS (
@@ -48,28 +62,43 @@ events AS (
       CASE WHEN m."id" IS NOT NULL THEN '${ABORT_FIRED}' ELSE 'already ' || c.seen END,
       jsonb_build_object('action', c.action, 'success', true)
     FROM child c LEFT JOIN moved m ON m."id" = c.id
-    WHERE m."id" IS NOT NULL OR $6::boolean
+    WHERE (m."id" IS NOT NULL OR $6::boolean) AND NOT EXISTS (SELECT 1 FROM skipped s WHERE s."id" = c.id)
   ) e, now
   ORDER BY e.ord, e.k
   RETURNING "seq", "workItemId", "type", "toState"
 )
-SELECT "seq", "workItemId", "type", "toState" FROM events ORDER BY "seq"`;
+SELECT "seq", "workItemId", "type", "toState" FROM events
+UNION ALL SELECT NULL, "id", 'skipped', NULL FROM skipped
+ORDER BY "seq"`;
+
+type AbortRow = {
+  seq: number | null;
+  workItemId: string;
+  type: typeof LedgerEvent.workItemCancelling | typeof LedgerEvent.cancellationStep | "skipped";
+  toState: string | null;
+};
 
 export async function abortRunningOnPg(pg: PgDirect, taskId: string, targets: AbortTarget[], actor: string, firstRun: boolean): Promise<AbortOutcome[]> {
   checkSqlMove("abortRunning");
-  const rows = await pg.query<{
-    seq: number;
-    workItemId: string;
-    type: typeof LedgerEvent.workItemCancelling | typeof LedgerEvent.cancellationStep;
-    toState: string | null;
-  }>(
-    ABORT_RUNNING,
-    [taskId, targets.map((t) => t.id), targets.map((t) => t.action), targets.map((t) => t.seenStatus), actor, firstRun],
-    "stopline_abort_running",
-  );
-  announce(rows.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: r.type, toState: r.toState })));
-  const moved = new Set(rows.filter((r) => r.type === LedgerEvent.workItemCancelling).map((r) => r.workItemId));
-  const logged = new Set(rows.filter((r) => r.type === LedgerEvent.cancellationStep).map((r) => r.workItemId));
+  const statement = (some: AbortTarget[], skipLocked: boolean) =>
+    pg.query<AbortRow>(
+      ABORT_RUNNING(skipLocked),
+      [taskId, some.map((t) => t.id), some.map((t) => t.action), some.map((t) => t.seenStatus), actor, firstRun],
+      skipLocked ? "stopline_abort_running" : "stopline_abort_running_one",
+    );
+  const rows = await statement(targets, targets.length > 1);
+  // Children whose row was locked: one at a time, each waiting for its lock (a single row cannot close a cycle).
+  for (const row of rows.filter((r) => r.type === "skipped"))
+    rows.push(
+      ...(await statement(
+        targets.filter((t) => t.id === row.workItemId),
+        false,
+      )),
+    );
+  const recorded = rows.filter((r): r is AbortRow & { seq: number; type: Exclude<AbortRow["type"], "skipped"> } => r.type !== "skipped");
+  announce(recorded.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: r.type, toState: r.toState })));
+  const moved = new Set(recorded.filter((r) => r.type === LedgerEvent.workItemCancelling).map((r) => r.workItemId));
+  const logged = new Set(recorded.filter((r) => r.type === LedgerEvent.cancellationStep).map((r) => r.workItemId));
   return targets.map((t) => ({ id: t.id, moved: moved.has(t.id), logged: logged.has(t.id) }));
 }
 

@@ -9,6 +9,7 @@ import { requestCancellation } from "../../../lib/cancellation/steps/1-record-bo
 import { abortChildren } from "../../../lib/cancellation/steps/4-stop-running";
 import { PlanAction } from "../../../lib/cancellation/plan";
 import { onCommitted } from "../../../lib/events/bus";
+import pg from "pg";
 
 /**
  * Issue 22 §5: the children a Stop ends by their AbortSignal are stopped all at once — one statement on PostgreSQL,
@@ -102,4 +103,50 @@ describe(`stopping a task's AbortSignal children at once (${testEngine()})`, () 
     expect(await abortChildren(t.database, task.id, [{ item: other.running[0], action: PlanAction.abort }], false)).toEqual([null]);
     expect(await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: other.running[0].id } })).toMatchObject({ status: WorkItemStatus.running });
   });
+
+  // PostgreSQL only (SQLite has one writer): a worker's report statement locks the rows of the items it finishes, of
+  // any tasks, in no fixed order. Moving several rows while waiting for one of them could close a cycle with it.
+  it.runIf(testEngine() === "postgres")(
+    "a child whose row another transaction holds (its worker reporting it) does not hold up the others, and is moved once the lock is released",
+    async () => {
+      const { task, running } = await taskWithRunningChildren(3);
+      const reporter = new pg.Client({ connectionString: t.url });
+      await reporter.connect();
+      try {
+        await reporter.query("BEGIN");
+        await reporter.query(`SELECT 1 FROM "WorkItem" WHERE "id" = $1 FOR UPDATE`, [running[1].id]);
+        const stopping = abortChildren(
+          t.database,
+          task.id,
+          running.map((item) => ({ item, action: PlanAction.abort })),
+          true,
+        );
+        const statusOf = async (id: string) => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id } })).status;
+        // The two free ones move at once, while the third's row is still held.
+        const deadline = Date.now() + 5_000;
+        while ((await statusOf(running[2].id)) !== WorkItemStatus.cancelling && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect([await statusOf(running[0].id), await statusOf(running[1].id), await statusOf(running[2].id)]).toEqual([
+          WorkItemStatus.cancelling,
+          WorkItemStatus.running,
+          WorkItemStatus.cancelling,
+        ]);
+        await reporter.query("COMMIT");
+        const steps = await stopping;
+        expect(steps.map((s) => s?.detail)).toEqual(Array(3).fill("AbortSignal fired; waiting for the child to stop"));
+        expect(await statusOf(running[1].id)).toBe(WorkItemStatus.cancelling);
+        const events = await eventsOf(task.id);
+        // Each child once: its move and its step; the held one's after the others'.
+        expect(events.map((e) => [e.workItemId, e.type])).toEqual([
+          [running[0].id, LedgerEvent.workItemCancelling],
+          [running[0].id, LedgerEvent.cancellationStep],
+          [running[2].id, LedgerEvent.workItemCancelling],
+          [running[2].id, LedgerEvent.cancellationStep],
+          [running[1].id, LedgerEvent.workItemCancelling],
+          [running[1].id, LedgerEvent.cancellationStep],
+        ]);
+      } finally {
+        await reporter.end();
+      }
+    },
+  );
 });

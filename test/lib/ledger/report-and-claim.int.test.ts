@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkItem } from "../../../lib/db/generated/sqlite/client.ts";
 import { AppError } from "../../../lib/errors";
-import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
+import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/db/scratch-database";
 import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
 import { createTask } from "../../../lib/ledger/create-task";
 import { recoverExpiredLeases } from "../../../lib/ledger/recover-expired-leases";
@@ -32,6 +32,19 @@ function countStatements(): { count: () => number; stop: () => void } {
     return original.call(pg, sql, params, name);
   }) as typeof original;
   return { count: () => n, stop: () => ((pg as { query: typeof original }).query = original) };
+}
+
+/** The next report statements fail with these errors before reaching the server (PostgreSQL only), then pass. */
+function failStatements(errors: { code: string; message: string }[]): { sent: () => number; stop: () => void } {
+  const pg = t.database.pg!;
+  const original = pg.query;
+  let n = 0;
+  (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+    if (!name?.startsWith("stopline_reports_and_claims")) return original.call(pg, sql, params, name);
+    const error = errors[n++];
+    return error ? Promise.reject(Object.assign(new Error(error.message), { code: error.code })) : original.call(pg, sql, params, name);
+  }) as typeof original;
+  return { sent: () => n, stop: () => ((pg as { query: typeof original }).query = original) };
 }
 
 describe("a worker pool's reports and claims, in shared statements", () => {
@@ -96,6 +109,36 @@ describe("a worker pool's reports and claims, in shared statements", () => {
     expect(await statusOf(items[1].id)).toBe("running");
     expect((await eventsOf(items[1].id)).map((e) => e.type)).toContain("lease.stale_token_rejected");
   });
+
+  // PostgreSQL aborts one statement of a lock cycle (a worker's report statement locks its rows in no fixed order): the
+  // reports it carried must not be lost — nothing of it committed, so it is sent again. Another error is not retried.
+  it.runIf(!!process.env.TEST_PG_URL && testEngine() === "postgres")(
+    "a report statement chosen as a deadlock victim is sent again: every report applies once; any other failure is not retried",
+    async () => {
+      const task = await createTask(t.database, { title: "a deadlock", ownerId: "alice" }, actor);
+      const tool = "tool.deadlock";
+      for (let i = 0; i < 3; i++) await schedule(task.id, tool);
+      const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-d", toolNames: [tool], leaseMs: 30_000 }));
+      const items = (await Promise.all([queue.claim(), queue.claim()])) as WorkItem[];
+      const failing = failStatements([{ code: "40P01", message: "deadlock detected" }]);
+      const reported = await Promise.all(
+        items.map((item) => queue.report({ workItemId: item.id, leaseToken: item.leaseToken!, outcome: "completed", actor: "worker:pool-d" })),
+      );
+      failing.stop();
+      expect(failing.sent()).toBe(2); // the aborted statement, then the same again
+      expect(reported.map((r) => r.status)).toEqual(["completed", "completed"]);
+      for (const item of items) expect((await eventsOf(item.id)).filter((e) => e.type === "work_item.finished")).toHaveLength(1);
+
+      const [last] = (await Promise.all([queue.claim()])) as WorkItem[];
+      const refusing = failStatements([{ code: "23505", message: "duplicate key value violates unique constraint" }]);
+      await expect(queue.report({ workItemId: last.id, leaseToken: last.leaseToken!, outcome: "completed", actor: "worker:pool-d" })).rejects.toMatchObject({
+        code: "23505",
+      });
+      refusing.stop();
+      expect(refusing.sent()).toBe(1);
+      expect(await statusOf(last.id)).toBe("running");
+    },
+  );
 
   it("an item put back in the queue behind where the claims have got to is claimed soon, while newer items still wait (no item starves)", async () => {
     const task = await createTask(t.database, { title: "a lease that expires", ownerId: "alice" }, actor);
