@@ -466,11 +466,11 @@ function startWorkerProcess(url: string, concurrency: number): WorkerHandle {
   return { child, aborted, running: () => running };
 }
 
-async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) {
+async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000, everyMs = 5) {
   const end = Date.now() + timeoutMs;
   while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -772,6 +772,7 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
 /** 16 clients for 8 s (smoke: 1 s) — or, with `amount`, until that many requests were answered. */
 async function http(tokens: string[], path: (i: number) => string, body: (i: number) => string, amount?: number) {
   let i = 0;
+  const from = performance.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: 16,
@@ -792,7 +793,7 @@ async function http(tokens: string[], path: (i: number) => string, body: (i: num
     ],
   });
   if (result.non2xx) throw new Error(`${result.non2xx} requests answered non-2xx`);
-  return { rps: result.requests.mean, p99: result.latency.p99, p50: result.latency.p50 };
+  return { rps: result.requests.mean, p99: result.latency.p99, p50: result.latency.p50, s: (performance.now() - from) / 1000 };
 }
 
 // ---- main ----------------------------------------------------------------------------------------------
@@ -896,8 +897,8 @@ try {
   await dropAll();
   const c100 = { p50: NaN, p99: NaN, cpuPerEventMs: NaN };
   const c1000 = { ...c100 };
-  const creates: { rps: number; p99: number; p50: number }[] = [];
-  const cancels: { rps: number; p99: number; p50: number }[] = [];
+  const creates: { rps: number; p99: number; p50: number; s: number }[] = [];
+  const cancels: { rps: number; p99: number; p50: number; s: number }[] = [];
   const allSettled: { stops: number; s: number }[] = [];
   if (PARTS.includes("C") || PARTS.includes("D")) {
     log("C/D. one app process (npm start's server) on PostgreSQL");
@@ -949,7 +950,17 @@ try {
           ])
         )[0].n;
       await until(async () => (await runningOf()) === stopped.length * 5, `${stopped.length * 5} children running in the worker process`, 300_000);
+      // Both clocks from the first request: the requests' own (autocannon), and this one — polled every 50 ms while the
+      // requests run (more often, the poll itself slowed the Stops), until the last task is cancelled and settled.
+      const settledOf = async () =>
+        (
+          await database.pg!.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1::text[]) AND "stage" = 'cancelled' AND "settledAt" IS NOT NULL`,
+            [stopped],
+          )
+        )[0].n;
       const stopsFrom = wallNow();
+      const allDone = until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000, 50).then(() => wallNow());
       cancels.push(
         await http(
           tokens,
@@ -958,21 +969,14 @@ try {
           stopped.length,
         ),
       );
-      const settledOf = async () =>
-        (
-          await database.pg!.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1::text[]) AND "stage" = 'cancelled' AND "settledAt" IS NOT NULL`,
-            [stopped],
-          )
-        )[0].n;
-      await until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000);
-      allSettled.push({ stops: stopped.length, s: (wallNow() - stopsFrom) / 1000 });
+      const settledAt = await allDone;
+      allSettled.push({ stops: stopped.length, s: (settledAt - stopsFrom) / 1000 });
       const outcome = await database.pg!.query<{ status: string; n: number }>(
         `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
         [stopped],
       );
       log(
-        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}`,
+        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}`,
       );
       log(
         `  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,

@@ -9,6 +9,8 @@ import { cancelQueuedOnPg, cancelQueuedOnSqlite } from "../../../lib/ledger/sql/
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 import { TaskStage, WorkItemStatus } from "../../../lib/ledger/states";
 import { TASK_TRANSITIONS, WORK_ITEM_TRANSITIONS } from "../../../lib/ledger/transitions";
+import { abortChildren } from "../../../lib/cancellation/steps/4-stop-running";
+import { PlanAction } from "../../../lib/cancellation/plan";
 
 /**
  * Issue 21 item 1: the transition table is consulted on every state write — the raw-SQL hot paths included, on both
@@ -90,5 +92,18 @@ describe(`the raw-SQL hot paths consult the transition table (${testEngine()})`,
     await expect(removeQueued()).rejects.toBeInstanceOf(IllegalTransitionError);
 
     expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.queued);
+  });
+
+  it("stopping AbortSignal children (running → cancelling) the table forbids is refused, and the child stays running", async () => {
+    const { task, item } = await queuedItem("abort refused");
+    const claimed = await claimWorkItem(t.database, { workerId: "w1", toolNames: [item.toolName], leaseMs: 30_000 });
+    expect(claimed?.id).toBe(item.id);
+    await requestCancellation(t.database, { taskId: task.id, reason: "Stop", actor: "user:alice" });
+    forbid(WORK_ITEM_TRANSITIONS, WorkItemStatus.running, WorkItemStatus.cancelling);
+
+    await expect(abortChildren(t.database, task.id, [{ item: claimed!, action: PlanAction.abort }], true)).rejects.toBeInstanceOf(IllegalTransitionError);
+
+    expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.running);
+    expect(await t.database.prisma.ledgerEvent.count({ where: { workItemId: item.id, type: "cancellation.step" } })).toBe(0);
   });
 });
