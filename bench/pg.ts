@@ -662,6 +662,32 @@ function groupCpuMs(pgid: number): number {
   return total;
 }
 
+/** CPU time (ms) of one process so far. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, USER_HZ 100
+  } catch {
+    return NaN;
+  }
+}
+
+/** Where a phase's CPU went, per process: the app, the worker process, PostgreSQL, this process (the clients). */
+function cpuMeter(app: ChildProcess, worker: ChildProcess | null) {
+  const read = () => ({
+    app: groupCpuMs(app.pid!),
+    worker: worker ? processCpuMs(worker.pid!) : 0,
+    postgres: postgresCpuMs(),
+    bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  });
+  const from = read();
+  return (per: number) => {
+    const to = read();
+    return Object.fromEntries(Object.entries(to).map(([k, v]) => [k, round((v - from[k as keyof typeof from]) / per, 2)])) as typeof to;
+  };
+}
+
 async function startApp(url: string, token: string): Promise<ChildProcess> {
   const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const reason = buildNeeded(ROOT);
@@ -919,12 +945,18 @@ try {
       log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
     }
     for (let r = 0; r < (PARTS.includes("D") ? size(3, 1) : 0); r++) {
+      const createsCpu = cpuMeter(app, worker?.child ?? null);
       creates.push(
         await http(
           tokens,
           () => "/api/tasks",
           (n) => JSON.stringify({ title: `http ${r}.${n}` }),
         ),
+      );
+      const created = Number((await database.pg!.query<{ n: string }>(`SELECT count(*) AS n FROM "Task" WHERE "title" LIKE $1`, [`http ${r}.%`]))[0].n);
+      const perCreate = createsCpu(created);
+      log(
+        `  D round ${r + 1}: ${created} tasks created; CPU ms per creation: app ${perCreate.app}, worker process ${perCreate.worker}, PostgreSQL ${perCreate.postgres}, clients ${perCreate.bench}`,
       );
       // Each Stop on a task of its own (a repeated Stop is an idempotent no-op, cheaper than the real thing).
       const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map(
@@ -959,6 +991,7 @@ try {
             [stopped],
           )
         )[0].n;
+      const stopsCpu = cpuMeter(app, worker?.child ?? null);
       const stopsFrom = wallNow();
       const allDone = until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000, 50).then(() => wallNow());
       cancels.push(
@@ -971,12 +1004,13 @@ try {
       );
       const settledAt = await allDone;
       allSettled.push({ stops: stopped.length, s: (settledAt - stopsFrom) / 1000 });
+      const perStop = stopsCpu(stopped.length);
       const outcome = await database.pg!.query<{ status: string; n: number }>(
         `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
         [stopped],
       );
       log(
-        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}`,
+        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}; CPU ms per Stop: app ${perStop.app}, worker process ${perStop.worker}, PostgreSQL ${perStop.postgres}, clients ${perStop.bench}`,
       );
       log(
         `  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,
