@@ -24,16 +24,42 @@ import { insertEvent, prepared, run, sqliteTime, toWorkItem, type Direct } from 
  * outcome, outcome, result, partial result, partial complete, error, actor, the side effect's outcome, external
  * record id, external version); 14 worker id, 15 lease ms, 16 tools (null: any), 17 actor; how many to claim is in the text (a LIMIT parameter would make PostgreSQL plan every execution anew: its generic plan guesses 10% of the queue).
  *
- * Claims: the candidates come from an ordered scan of queued items (the partial index WorkItem_queued_idx), each
- * one's task checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the
- * same with or without table statistics — and locked FOR UPDATE SKIP LOCKED (claimers never wait on each other).
+ * Claims: the candidates come from an ordered scan of each claimed tool's queue (the partial index
+ * WorkItem_queued_idx on toolName, createdAt, id: a claim reads no other tool's queued items), each one's task
+ * checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the same with or
+ * without table statistics — and locked FOR UPDATE SKIP LOCKED (claimers never wait on each other).
  * Their tasks are then locked FOR KEY SHARE and checked again on the locked rows: the boundary locks the task FOR
  * UPDATE, so a claim either commits before the boundary (the engine then sees the item running and stops it) or
  * waits for it and re-checks the task on its newest version — after the boundary's commit nothing is claimed
  * (invariant 2). Each claimed item gets its own fencing token (a random UUID).
  */
 
-const reportsAndClaims = (count: number, fromHead: boolean, whole: boolean) => `
+/**
+ * The claim's candidates: the `count` oldest claimable queued items of the claimed tools, locked. One ordered,
+ * locked scan per tool (`tools` of them, the names in $16), the oldest `count` of their union taken: each scan is
+ * its tool's own part of the queue index, so queued items of tools the claimer does not serve cost it nothing.
+ * Each scan locks up to `count` rows; the ones the union leaves out stay queued and are unlocked at the commit —
+ * a concurrent claim skips them meanwhile (SKIP LOCKED), so with several tools under load a claimer may take a
+ * younger item than the oldest (never a wrong one; a slot that found nothing looks again on the next poll).
+ * Without tools (a claim of any tool, null in $16) one scan of the whole queue, sorted: slower on a long queue.
+ */
+function claimCandidates(count: number, tools: number | null, fromHead: boolean): string {
+  const scan = (toolCondition: string) => `SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion", w."createdAt", w."status"
+    FROM "WorkItem" w
+    WHERE w."status" = 'queued' AND ${toolCondition}${fromHead ? ` AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
+      AND ${NOT_QUARANTINED_SQL}
+      AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
+    ORDER BY w."createdAt", w."id"
+    LIMIT ${count}
+    FOR UPDATE OF w SKIP LOCKED`;
+  if (tools === null) return scan(`$16::text[] IS NULL`);
+  const tool = (i: number) => `w."toolName" = ($16::text[])[${i + 1}]`;
+  if (tools === 1) return scan(tool(0));
+  const each = Array.from({ length: tools }, (_, i) => `SELECT * FROM (${scan(tool(i))}) s${i + 1}`);
+  return `SELECT * FROM (${each.join("\n    UNION ALL ")}) c ORDER BY c."createdAt", c."id" LIMIT ${count}`;
+}
+
+const reportsAndClaims = (count: number, tools: number | null, fromHead: boolean, whole: boolean) => `
 WITH ${NOW},
 report AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
@@ -80,20 +106,7 @@ settled AS (
   RETURNING "seq", "workItemId"
 ),
 candidate AS (
-  SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion"
-  FROM "WorkItem" w
-  WHERE w."status" = 'queued'${
-    fromHead
-      ? `
-    AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)`
-      : ""
-  }
-    AND ($16::text[] IS NULL OR w."toolName" = ANY($16::text[]))
-    AND ${NOT_QUARANTINED_SQL}
-    AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
-  ORDER BY w."createdAt", w."id"
-  LIMIT ${count}
-  FOR UPDATE OF w SKIP LOCKED
+  ${claimCandidates(count, tools, fromHead)}
 ),
 task AS (
   SELECT t."id", t."intentVersion" FROM "Task" t
@@ -105,7 +118,9 @@ claimed AS (
     "leaseExpiresAt" = now.t + make_interval(secs => $15::double precision / 1000), "heartbeatAt" = now.t,
     "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
   FROM candidate c JOIN task k ON k."id" = c."taskId" AND k."intentVersion" = c."preparedIntentVersion", now
-  WHERE w."id" = c."id" AND w."status" = 'queued'
+  -- The status compared with the one the candidate read (not the literal 'queued': that would let the planner read
+  -- the update's rows through the queue's partial index, every queued item, instead of by id).
+  WHERE w."id" = c."id" AND w."status" = c."status"
   RETURNING w.*, NULL::text AS "_from"
 ),
 claim_event AS (
@@ -187,16 +202,20 @@ export async function reportAndClaimOnPg(
   claim: (ClaimParams & { count: number; from?: QueuePosition | null }) | null,
   options: { /** The reported items' whole rows (else only id, task and status). */ wholeRows?: boolean } = {},
 ): Promise<ReportsAndClaims> {
-  const count = claim?.count ?? 0;
+  const toolNames = claim?.toolNames ? [...new Set(claim.toolNames)] : null;
+  // No tool named: nothing to claim (an empty list is not "any tool").
+  const count = toolNames?.length === 0 ? 0 : (claim?.count ?? 0);
   if (count > 0) checkSqlMove("claim");
   const from = count > 0 ? (claim?.from ?? null) : null;
-  const params = [...reportParams(reports), claim?.workerId ?? null, claim?.leaseMs ?? 0, claim?.toolNames ?? null, claim ? `worker:${claim.workerId}` : null];
+  // The claim's text depends on how many tools it scans; without a claim, the cheapest text (one scan, LIMIT 0).
+  const tools = count > 0 && toolNames ? toolNames.length : null;
+  const params = [...reportParams(reports), claim?.workerId ?? null, claim?.leaseMs ?? 0, tools ? toolNames : null, claim ? `worker:${claim.workerId}` : null];
   if (from) params.push(from.createdAt.toISOString().replace("T", " ").replace("Z", ""), from.id);
   const whole = options.wholeRows ?? false;
   const rows = await pg.query(
-    reportsAndClaims(count, !!from, whole),
+    reportsAndClaims(count, tools, !!from, whole),
     params,
-    `stopline_reports_and_claims_${count}${from ? "_from" : ""}${whole ? "_whole" : ""}`,
+    `stopline_reports_and_claims_${count}_${tools ?? "any"}${from ? "_from" : ""}${whole ? "_whole" : ""}`,
   );
   const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
   const events: Parameters<typeof announce>[0] = [];
@@ -251,19 +270,22 @@ export async function completeOnPg(pg: PgDirect, input: CompleteInput, fields: C
 export function claimOnSqlite(direct: Direct, input: { workerId: string; toolNames?: string[]; leaseMs: number; leaseToken: string }) {
   checkSqlMove("claim");
   return run<WorkItem | null>(direct, (db, now, committed) => {
-    const tools = input.toolNames ?? [];
+    const tools = input.toolNames ? [...new Set(input.toolNames)] : null;
+    if (tools?.length === 0) return null; // no tool named: nothing to claim
     // The claim's guard (invariant 2): queued, task active with no boundary, prepared under the current intent.
-    // The candidate comes from an ordered scan of the partial index of queued items (WorkItem_queued_idx: hence
-    // the literal 'queued'), its task checked per row — a plan SQLite keeps without table statistics.
-    const candidate = prepared(
-      db,
-      `SELECT w."id", w."taskId", w."attempt" FROM "WorkItem" w
-         WHERE w."status" = 'queued'
-         ${tools.length ? `AND w."toolName" IN (${tools.map(() => "?").join(",")})` : ""}
+    // The candidate comes from an ordered scan of each tool's part of the partial index of queued items
+    // (WorkItem_queued_idx on toolName, createdAt, id: hence the literal 'queued'), its task checked per row — a
+    // plan SQLite keeps without table statistics — and the oldest of the tools' heads is taken. Without tools,
+    // one scan of the whole queue, sorted.
+    const scan = (toolCondition: string) => `SELECT w."id", w."taskId", w."attempt", w."createdAt" FROM "WorkItem" w
+         WHERE w."status" = 'queued' ${toolCondition}
          AND ${NOT_QUARANTINED_SQL}
          AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
-         ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`,
-    ).get(...tools) as { id: string; taskId: string; attempt: number } | undefined;
+         ORDER BY w."createdAt" ASC, w."id" ASC LIMIT 1`;
+    const sql = tools
+      ? `SELECT * FROM (${tools.map(() => `SELECT * FROM (${scan(`AND w."toolName" = ?`)})`).join(" UNION ALL ")}) ORDER BY "createdAt" ASC, "id" ASC LIMIT 1`
+      : scan("");
+    const candidate = prepared(db, sql).get(...(tools ?? [])) as { id: string; taskId: string; attempt: number } | undefined;
     if (!candidate) return null;
     const expires = new Date(now.getTime() + input.leaseMs);
     const row = prepared(

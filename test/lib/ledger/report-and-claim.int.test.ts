@@ -5,6 +5,7 @@ import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/
 import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
 import { createTask } from "../../../lib/ledger/create-task";
 import { recoverExpiredLeases } from "../../../lib/ledger/recover-expired-leases";
+import { LedgerEvent } from "../../../lib/ledger/events";
 import { ReportAndClaimQueue } from "../../../lib/ledger/report-and-claim";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 
@@ -165,4 +166,124 @@ describe("a worker pool's reports and claims, in shared statements", () => {
     expect(seen.length).toBeLessThan(30); // found by a scan from the start, not only once the newer items ran out
     expect(await statusOf(early.id)).toBe("running");
   });
+});
+
+/** Every node of a PostgreSQL plan (EXPLAIN … FORMAT JSON), depth first. */
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** The types of the report-and-claim statement's parameters, in order (sql/report-and-claim.ts). */
+const CLAIM_PARAM_TYPES = [
+  ...["text[]", "text[]", "text[]", "boolean[]", "text[]", "text[]", "text[]", "boolean[]", "text[]", "text[]", "text[]", "text[]", "text[]"],
+  ...["text", "double precision", "text[]", "text", "timestamp", "text"],
+];
+
+/**
+ * The next claim statement the hot path sends, captured (PostgreSQL only); it is sent as usual once `release` is
+ * called, so that the caller can look at what it would do first.
+ */
+function captureClaimStatement(): Promise<{ sql: string; params: unknown[]; release: () => void }> {
+  const pg = t.database.pg!;
+  const original = pg.query;
+  return new Promise((resolve) => {
+    (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+      if (!name?.startsWith("stopline_reports_and_claims") || name.startsWith("stopline_reports_and_claims_0_")) return original.call(pg, sql, params, name);
+      (pg as { query: typeof original }).query = original;
+      return new Promise<void>((release) => resolve({ sql, params: params ?? [], release })).then(() => original.call(pg, sql, params, name));
+    }) as typeof original;
+  });
+}
+
+describe("a claim reads only the queues of the tools its worker serves", () => {
+  it("claims come oldest first across the tools named, never of another tool; a claim of any tool takes the oldest of all", async () => {
+    const task = await createTask(t.database, { title: "three tools", ownerId: "alice" }, actor);
+    const order: [string, string][] = [];
+    for (const tool of ["tool3.c", "tool3.a", "tool3.b", "tool3.c", "tool3.b", "tool3.a"]) {
+      order.push([(await schedule(task.id, tool)).id, tool]);
+      await sleep(3); // distinct creation times (the order does not rest on ids)
+    }
+    const servedIds = order.filter(([, tool]) => tool !== "tool3.c").map(([id]) => id);
+    const claimed: string[] = [];
+    for (;;) {
+      const item = await claimWorkItem(t.database, { workerId: "ab", toolNames: ["tool3.a", "tool3.b", "tool3.a"], leaseMs: 30_000 });
+      if (!item) break;
+      claimed.push(item.id);
+    }
+    expect(claimed).toEqual(servedIds);
+    expect(await claimWorkItem(t.database, { workerId: "none", toolNames: [], leaseMs: 30_000 })).toBeNull();
+    for (const [id] of order.filter(([, tool]) => tool === "tool3.c")) expect(await statusOf(id)).toBe("queued");
+    const oldest = await t.database.prisma.workItem.findFirstOrThrow({ where: { status: "queued" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const any = await claimWorkItem(t.database, { workerId: "any", leaseMs: 30_000 });
+    expect(any?.id).toBe(oldest.id); // the oldest queued item of any tool
+  });
+
+  it("a pool serving two tools claims a batch in one statement, oldest first across both, the other tool's items untouched", async () => {
+    const task = await createTask(t.database, { title: "two tools, a batch", ownerId: "alice" }, actor);
+    const ids: Record<string, string[]> = { "tool4.a": [], "tool4.b": [], "tool4.idle": [] };
+    for (let i = 0; i < 12; i++) {
+      const tool = ["tool4.idle", "tool4.a", "tool4.b"][i % 3];
+      ids[tool].push((await schedule(task.id, tool)).id);
+      await sleep(2);
+    }
+    const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-ab", toolNames: ["tool4.a", "tool4.b"], leaseMs: 30_000 }));
+    const got = (await Promise.all(Array.from({ length: 5 }, () => queue.claim()))) as WorkItem[];
+    const served = [...ids["tool4.a"], ...ids["tool4.b"]];
+    expect(got.every((item) => item && served.includes(item.id))).toBe(true);
+    // The five oldest of the served tools' eight (creation order: a1 b1 a2 b2 a3 …).
+    const oldestFive = [ids["tool4.a"][0], ids["tool4.b"][0], ids["tool4.a"][1], ids["tool4.b"][1], ids["tool4.a"][2]];
+    expect(new Set(got.map((i) => i.id))).toEqual(new Set(oldestFive));
+    for (const id of ids["tool4.idle"]) expect(await statusOf(id)).toBe("queued");
+    for (const item of got) expect((await eventsOf(item.id)).map((e) => e.type)).toContain(LedgerEvent.workItemClaimed);
+  });
+
+  it.skipIf(testEngine() !== "postgres")(
+    "queued items of a tool nobody serves cost a claim of another tool nothing: the claim's plan reads none of them",
+    async () => {
+      const task = await createTask(t.database, { title: "a tool nobody serves", ownerId: "alice" }, actor);
+      // Older than the served items, so a scan of the queue in creation order alone would walk through all of them.
+      await Promise.all(Array.from({ length: 400 }, () => schedule(task.id, "tool5.unserved")));
+      await sleep(5);
+      for (let i = 0; i < 3; i++) await schedule(task.id, "tool5.served");
+      for (const toolNames of [["tool5.served"], ["tool5.served", "tool5.also"]]) {
+        const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-served", toolNames, leaseMs: 30_000 }));
+        const statement = captureClaimStatement();
+        const claims = Promise.all([queue.claim(), queue.claim(), queue.claim()]);
+        const { sql, params, release } = await statement;
+        // The same statement, planned as the pool's connections plan it after a few runs (generic) and run in a
+        // transaction that is rolled back; then the pool's own statement goes out.
+        const plan = await t.database
+          .pg!.transaction(async (client) => {
+            await client.query("SET LOCAL plan_cache_mode = force_generic_plan");
+            await client.query(`PREPARE explained_claim(${CLAIM_PARAM_TYPES.slice(0, params.length).join(", ")}) AS ${sql}`);
+            const element = (v: unknown) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, "\\$&")}"`);
+            const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(v)));
+            const [{ "QUERY PLAN": explained }] = (
+              await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE explained_claim(${params.map(literal).join(", ")})`)
+            ).rows;
+            await client.query("DEALLOCATE explained_claim");
+            throw Object.assign(new Error("roll back"), { plan: explained[0].Plan as PlanNode });
+          })
+          .catch((e: { plan?: PlanNode }) => {
+            if (!e.plan) throw e;
+            return e.plan;
+          });
+        release();
+        const workItemScans = nodesOf(plan).filter((n) => n["Relation Name"] === "WorkItem");
+        const queueScans = workItemScans.filter((n) => n["Index Name"] === "WorkItem_queued_idx");
+        expect(queueScans.length).toBe(toolNames.length); // one per tool served, each within its tool
+        for (const scan of queueScans) expect(String(scan["Index Cond"])).toContain('"toolName" =');
+        const readBy = (n: PlanNode) => (n["Actual Rows"] as number) * (n["Actual Loops"] as number) + ((n["Rows Removed by Filter"] as number) ?? 0);
+        expect(queueScans.reduce((sum, n) => sum + readBy(n), 0)).toBeLessThanOrEqual(3); // the served tool's own 3 items
+        for (const scan of workItemScans) expect(readBy(scan)).toBeLessThan(50); // nothing walks the 400 others
+        const got = (await claims) as WorkItem[];
+        expect(got.filter(Boolean).map((i) => i.toolName)).toEqual(["tool5.served", "tool5.served", "tool5.served"].slice(0, got.filter(Boolean).length));
+        for (const item of got)
+          if (item)
+            await t.database.prisma.workItem.update({
+              where: { id: item.id },
+              data: { status: "queued", leaseToken: null, leaseOwner: null, leaseExpiresAt: null },
+            });
+      }
+    },
+  );
 });
