@@ -133,32 +133,6 @@ describe("the live view: one reader per process, fanned out", () => {
 });
 
 describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a global lock", () => {
-  it("the live view's read goes out as one prepared statement per shape (planned once per connection, not per wake-up), its LIMIT in the text", async () => {
-    const pg = t.database.pg!;
-    const original = pg.query;
-    const sent: { sql: string; name?: string }[] = [];
-    (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
-      sent.push({ sql, name });
-      return original.call(pg, sql, params, name);
-    }) as typeof original;
-    try {
-      const from = await headPosition(t.database);
-      for (let i = 0; i < 3; i++) {
-        await createTask(t.database, { title: `prepared read ${i}`, ownerId: "alice" }, "agent:test");
-        const { events } = await readEventsAfter(t.database, from, { limit: 1_000 });
-        expect(events.some((e) => e.event.type === "task.created")).toBe(true);
-      }
-    } finally {
-      (pg as { query: typeof original }).query = original;
-    }
-    const reads = sent.filter((s) => s.sql.includes('FROM "LedgerEvent" e LEFT JOIN "Task" t'));
-    expect(reads.length).toBe(3);
-    expect(new Set(reads.map((r) => r.name))).toEqual(new Set(["stopline_events_after_all_1000"]));
-    expect(new Set(reads.map((r) => r.sql)).size).toBe(1);
-    expect(reads[0].sql).toMatch(/LIMIT 1000\s*$/);
-    await expect(readEventsAfter(t.database, { txid: "0", seq: 0 }, { limit: 0 })).rejects.toMatchObject({ code: "bad_request" });
-  });
-
   it("an event whose transaction commits after a younger one is delivered in (transaction, seq) order, never skipped; the younger one waits until then", async () => {
     const task = await createTask(t.database, { title: "out of order", ownerId: "o" }, "agent:t");
     const from = await headPosition(t.database);
