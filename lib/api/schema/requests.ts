@@ -59,7 +59,10 @@ export const CancelBody = z.strictObject({ reason: z.string().trim().max(1000).o
 
 export const ClaimBody = z.strictObject({
   workerId: text(200),
-  toolNames: z.array(text(200)).min(1).max(100).optional(),
+  toolNames: z.array(text(200)).min(1).max(100).optional().meta({
+    description:
+      "the tools this worker serves: the oldest claimable item of any of them is claimed, and the claim reads only their queues. Omitted: any tool (the whole queue is read and sorted — slower on a long queue)",
+  }),
   leaseMs: z.number().int().min(1000).max(3_600_000).optional(),
 });
 
