@@ -69,7 +69,9 @@ export async function executeCancellation(
   // 3. stop in-flight children through their mechanisms: those stopped by their AbortSignal all at once (one
   //    statement), each with its span; the others one by one (a service to call, an answer to wait for).
   const inFlight = active.filter((i) => i.status !== WorkItemStatus.queued).map((item) => ({ item, action: actionOf.get(item.id) ?? PlanAction.abort }));
-  const aborted = inFlight.filter((c) => stopsByAbortSignal(c.item, c.action));
+  const aborted: typeof inFlight = [];
+  const calledOneByOne: typeof inFlight = [];
+  for (const child of inFlight) (stopsByAbortSignal(child.item, child.action) ? aborted : calledOneByOne).push(child);
   const steps = await abortChildren(database, taskId, aborted, firstRun);
   for (const [i, step] of steps.entries())
     if (step)
@@ -78,8 +80,7 @@ export async function executeCancellation(
         "stopline.tool": aborted[i].item.toolName,
         "stopline.action": aborted[i].action,
       });
-  for (const { item, action } of inFlight) {
-    if (stopsByAbortSignal(item, action)) continue;
+  for (const { item, action } of calledOneByOne) {
     const tool = o.registry.get(item.toolName);
     await stopStep({ taskId }, "child", () => stopChild(database, item, tool, action, { ...o, firstRun }), {
       "stopline.work_item_id": item.id,

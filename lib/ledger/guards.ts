@@ -52,7 +52,11 @@ export function refusalToProceed(task: TaskIntent, prepared: { intentVersion: nu
 
 /**
  * The claim's guard against an incident's kill switch, as SQL for both claim statements
- * (sql/report-and-claim.ts): no switch is on for the candidate's tool (`w` is the WorkItem alias). From the switch's
- * commit on, no item of its tool is claimed anywhere (lib/incidents).
+ * (sql/report-and-claim.ts): no switch is on for the tool `tool` names — the candidate's own (`w."toolName"`, `w`
+ * the WorkItem alias), or the one tool a scan reads (then PostgreSQL checks it once, before the scan, and the
+ * scan's row estimate stays whole: as a per-row anti-join it made the planner sort the tool's whole queue instead of
+ * reading it in order). From the switch's commit on, no item of its tool is claimed anywhere (lib/incidents).
  */
-export const NOT_QUARANTINED_SQL = `NOT EXISTS (SELECT 1 FROM "Incident" i WHERE i."targetKind" = '${IncidentTarget.tool}' AND i."target" = w."toolName" AND i."state" IN (${QUARANTINE_STATES.map((s) => `'${s}'`).join(", ")}))`;
+export const notQuarantinedSql = (tool: string) =>
+  `NOT EXISTS (SELECT 1 FROM "Incident" i WHERE i."targetKind" = '${IncidentTarget.tool}' AND i."target" = ${tool} AND i."state" IN (${QUARANTINE_STATES.map((s) => `'${s}'`).join(", ")}))`;
+export const NOT_QUARANTINED_SQL = notQuarantinedSql(`w."toolName"`);

@@ -1,7 +1,7 @@
 import type { PgDirect } from "../../db/pg";
 import { isStoppedItem, LEASED_ITEM_STATUSES, isLeasedItem, SideEffectOutcome, WorkItemStatus } from "../states";
 import { fromStatesInto, checkSqlMove } from "../transitions";
-import { NOT_QUARANTINED_SQL } from "../guards";
+import { NOT_QUARANTINED_SQL, notQuarantinedSql } from "../guards";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { completionFields, completionRefusal, settledOutcome, type CompleteInput } from "../completion-rules";
 import { staleLeaseError } from "../lease";
@@ -44,16 +44,17 @@ import { insertEvent, prepared, run, sqliteTime, toWorkItem, type Direct } from 
  * Without tools (a claim of any tool, null in $16) one scan of the whole queue, sorted: slower on a long queue.
  */
 function claimCandidates(count: number, tools: number | null, fromHead: boolean): string {
-  const scan = (toolCondition: string) => `SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion", w."createdAt", w."status"
+  // `tool`: the scanned tool's name (SQL), null for the whole queue.
+  const scan = (tool: string | null) => `SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion", w."createdAt", w."status"
     FROM "WorkItem" w
-    WHERE w."status" = 'queued' AND ${toolCondition}${fromHead ? ` AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
-      AND ${NOT_QUARANTINED_SQL}
+    WHERE w."status" = 'queued' AND ${tool ? `w."toolName" = ${tool}` : `$16::text[] IS NULL`}${fromHead ? ` AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
+      AND ${tool ? notQuarantinedSql(tool) : NOT_QUARANTINED_SQL}
       AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
     ORDER BY w."createdAt", w."id"
     LIMIT ${count}
     FOR UPDATE OF w SKIP LOCKED`;
-  if (tools === null) return scan(`$16::text[] IS NULL`);
-  const tool = (i: number) => `w."toolName" = ($16::text[])[${i + 1}]`;
+  if (tools === null) return scan(null);
+  const tool = (i: number) => `($16::text[])[${i + 1}]`;
   if (tools === 1) return scan(tool(0));
   const each = Array.from({ length: tools }, (_, i) => `SELECT * FROM (${scan(tool(i))}) s${i + 1}`);
   return `SELECT * FROM (${each.join("\n    UNION ALL ")}) c ORDER BY c."createdAt", c."id" LIMIT ${count}`;
