@@ -4,7 +4,15 @@ import { onEngine, type Database } from "../db/client";
 import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 import { onCommitted, publishRemote, type CommittedEvent } from "./bus";
-import { comparePositions, headPosition, readEventsAfter, type EventPosition, type LedgerEventRow, type PositionedEvent } from "./read-events";
+import {
+  comparePositions,
+  headPosition,
+  readEventHeadersAfter,
+  readEventsAfter,
+  type EventPosition,
+  type LedgerEventRow,
+  type PositionedEvent,
+} from "./read-events";
 
 /**
  * One live view of the ledger per process (and database). It reads new events ONCE — woken by this process's
@@ -142,19 +150,38 @@ export class LiveLedger {
 
   async #pump(): Promise<void> {
     for (;;) {
-      const { events, held } = await readEventsAfter(this.#database, this.#position!, { limit: 1_000 });
+      const from = this.#position!;
       const remote: CommittedEvent[] = [];
-      for (const e of events) {
-        this.#position = e.position;
-        if (this.#localSeqs.delete(e.event.seq) === false) {
-          remote.push({ seq: e.event.seq, taskId: e.event.taskId, workItemId: e.event.workItemId, type: e.event.type, toState: e.event.toState });
+      let read: number;
+      let held: boolean;
+      if (this.#subscribers.size === 0) {
+        // Nobody to stream to: only what the bus needs (readEventHeadersAfter).
+        const headers = await readEventHeadersAfter(this.#database, from, 1_000);
+        // A stream that attached meanwhile started at `from` and needs these events whole: read them again.
+        if (this.#subscribers.size > 0) continue;
+        for (const h of headers.headers) {
+          this.#position = h.position;
+          if (this.#localSeqs.delete(h.seq) === false)
+            remote.push({ seq: h.seq, taskId: h.taskId, workItemId: h.workItemId, type: h.type, toState: h.toState });
         }
-        this.#deliver(e);
+        read = headers.headers.length;
+        held = headers.held;
+      } else {
+        const result = await readEventsAfter(this.#database, from, { limit: 1_000 });
+        for (const e of result.events) {
+          this.#position = e.position;
+          if (this.#localSeqs.delete(e.event.seq) === false) {
+            remote.push({ seq: e.event.seq, taskId: e.event.taskId, workItemId: e.event.workItemId, type: e.event.type, toState: e.event.toState });
+          }
+          this.#deliver(e);
+        }
+        read = result.events.length;
+        held = result.held;
       }
       publishRemote(remote);
       if (held) this.#retryHeld();
       else this.#heldDelay = 2;
-      if (events.length < 1_000) return;
+      if (read < 1_000) return;
     }
   }
 

@@ -169,6 +169,64 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
   });
 }
 
+/** What a process's bus needs of an event committed elsewhere (bus.ts CommittedEvent), with its position. */
+export interface EventHeader {
+  position: EventPosition;
+  seq: number;
+  taskId: string | null;
+  workItemId: string | null;
+  type: LedgerEventType;
+  toState: string | null;
+}
+
+/**
+ * Events after `after` as readEventsAfter reads them (same order, same watermark), but only what a process's bus
+ * needs: no payload, no owner. The live view of a process that serves no stream (a worker process) reads this: the
+ * task join and the payload were most of the read's cost, paid in every process for every event (bench:pg part D).
+ */
+export async function readEventHeadersAfter(database: Database, after: EventPosition, limit: number): Promise<{ headers: EventHeader[]; held: boolean }> {
+  return onEngine(database, {
+    postgres: async (pg) => {
+      const rows = await pg.query<{
+        seq: number;
+        taskId: string | null;
+        workItemId: string | null;
+        type: LedgerEventType;
+        toState: string | null;
+        _txid: string;
+        _deliverable: boolean;
+      }>(
+        `WITH ${WATERMARK}
+       SELECT e."seq", e."taskId", e."workItemId", e."type", e."toState", e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
+       FROM "LedgerEvent" e, w
+       WHERE (e."txid", e."seq") > ($1::xid8, $2::int)
+       ORDER BY e."txid", e."seq"
+       LIMIT $3`,
+        [after.txid, after.seq, limit],
+      );
+      const deliverable = rows.filter((r) => r._deliverable);
+      return {
+        headers: deliverable.map(({ _txid, _deliverable: _d, ...header }) => ({ ...header, position: { txid: _txid, seq: header.seq } })),
+        held: deliverable.length < rows.length,
+      };
+    },
+    sqlite: async () => {
+      const { events, held } = await readEventsAfter(database, after, { limit });
+      return {
+        headers: events.map(({ event, position }) => ({
+          position,
+          seq: event.seq,
+          taskId: event.taskId,
+          workItemId: event.workItemId,
+          type: event.type,
+          toState: event.toState,
+        })),
+        held,
+      };
+    },
+  });
+}
+
 /** Where the ledger stands now: the position of the last event that may be delivered ("the present"). */
 export function headPosition(database: Database): Promise<EventPosition> {
   return onEngine(database, {

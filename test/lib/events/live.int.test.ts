@@ -8,7 +8,7 @@ import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 import { call } from "../../support/api-client";
 import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/db/scratch-database";
 import { onCommitted, type CommittedEvent } from "../../../lib/events/bus";
-import { liveLedger } from "../../../lib/events/live";
+import { liveLedger, LiveLedger } from "../../../lib/events/live";
 import { headPosition, readEventsAfter } from "../../../lib/events/read-events";
 import { readEventStream, type SseMessage } from "../../../lib/events/read-sse";
 
@@ -133,6 +133,52 @@ describe("the live view: one reader per process, fanned out", () => {
 });
 
 describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a global lock", () => {
+  it("a process that serves no stream reads only what its bus needs; once a stream attaches it reads events whole and the stream gets them whole", async () => {
+    // This process's other live view (the one the routes use) serves no stream either: every read below is a
+    // process without a stream reading, until the stream attaches to this one.
+    expect(liveLedger(t.database).subscriberCount).toBe(0);
+    const view = new LiveLedger(t.database, { pollMs: 60_000 });
+    await view.ready;
+    const pg = t.database.pg!;
+    const original = pg.query;
+    const reads: string[] = [];
+    (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+      if (sql.includes('FROM "LedgerEvent" e')) reads.push(sql.includes('LEFT JOIN "Task"') ? "whole" : "headers");
+      return original.call(pg, sql, params, name);
+    }) as typeof original;
+    const frames: string[] = [];
+    const abort = new AbortController();
+    try {
+      const seen: CommittedEvent[] = [];
+      const off = onCommitted((events) => seen.push(...events.filter((e) => e.origin === "remote")));
+      try {
+        const task = (await createTask(t.database, { title: "stopped elsewhere", ownerId: "o" }, "agent:t")).id;
+        await stopFromAnotherProcess(task);
+        view.wake();
+        for (let i = 0; i < 200 && !seen.some((e) => e.taskId === task && e.type === "task.cancel_requested"); i++) await sleep(10);
+        expect(seen.some((e) => e.taskId === task && e.type === "task.cancel_requested")).toBe(true);
+      } finally {
+        off();
+      }
+      expect(reads.length).toBeGreaterThan(0);
+      expect(new Set(reads)).toEqual(new Set(["headers"]));
+      reads.length = 0;
+      const decoder = new TextDecoder();
+      view.attach(
+        { after: "now", principalKey: "headers-test", signal: abort.signal },
+        { write: (f) => frames.push(decoder.decode(f)), backlog: () => 0, end: () => {} },
+      );
+      await createTask(t.database, { title: "whole once a stream listens", ownerId: "o" }, "agent:t");
+      for (let i = 0; i < 200 && !frames.some((f) => f.includes("whole once a stream listens")); i++) await sleep(10);
+      expect(frames.some((f) => f.includes('"title":"whole once a stream listens"'))).toBe(true);
+      expect(reads).toContain("whole");
+    } finally {
+      (pg as { query: typeof original }).query = original;
+      abort.abort();
+      await view.stop();
+    }
+  });
+
   it("an event whose transaction commits after a younger one is delivered in (transaction, seq) order, never skipped; the younger one waits until then", async () => {
     const task = await createTask(t.database, { title: "out of order", ownerId: "o" }, "agent:t");
     const from = await headPosition(t.database);
