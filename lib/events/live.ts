@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from "../errors";
 import { onCommitted, publishRemote, type CommittedEvent } from "./bus";
 import {
   comparePositions,
+  headerOf,
   headPosition,
   readEventHeadersAfter,
   readEventsAfter,
@@ -151,37 +152,21 @@ export class LiveLedger {
   async #pump(): Promise<void> {
     for (;;) {
       const from = this.#position!;
+      // Whole events only for streams; nobody to stream to: only what the bus needs (readEventHeadersAfter).
+      const whole = this.#subscribers.size > 0 ? await readEventsAfter(this.#database, from, { limit: 1_000 }) : null;
+      const page = whole ? { headers: whole.events.map(headerOf), held: whole.held } : await readEventHeadersAfter(this.#database, from, 1_000);
+      // A stream that attached during a headers-only read started at `from` and needs those events whole: read again.
+      if (!whole && this.#subscribers.size > 0) continue;
       const remote: CommittedEvent[] = [];
-      let read: number;
-      let held: boolean;
-      if (this.#subscribers.size === 0) {
-        // Nobody to stream to: only what the bus needs (readEventHeadersAfter).
-        const headers = await readEventHeadersAfter(this.#database, from, 1_000);
-        // A stream that attached meanwhile started at `from` and needs these events whole: read them again.
-        if (this.#subscribers.size > 0) continue;
-        for (const h of headers.headers) {
-          this.#position = h.position;
-          if (this.#localSeqs.delete(h.seq) === false)
-            remote.push({ seq: h.seq, taskId: h.taskId, workItemId: h.workItemId, type: h.type, toState: h.toState });
-        }
-        read = headers.headers.length;
-        held = headers.held;
-      } else {
-        const result = await readEventsAfter(this.#database, from, { limit: 1_000 });
-        for (const e of result.events) {
-          this.#position = e.position;
-          if (this.#localSeqs.delete(e.event.seq) === false) {
-            remote.push({ seq: e.event.seq, taskId: e.event.taskId, workItemId: e.event.workItemId, type: e.event.type, toState: e.event.toState });
-          }
-          this.#deliver(e);
-        }
-        read = result.events.length;
-        held = result.held;
+      for (const [i, { position, ...event }] of page.headers.entries()) {
+        this.#position = position;
+        if (this.#localSeqs.delete(event.seq) === false) remote.push(event);
+        if (whole) this.#deliver(whole.events[i]);
       }
       publishRemote(remote);
-      if (held) this.#retryHeld();
+      if (page.held) this.#retryHeld();
       else this.#heldDelay = 2;
-      if (read < 1_000) return;
+      if (page.headers.length < 1_000) return;
     }
   }
 

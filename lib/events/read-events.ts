@@ -212,20 +212,20 @@ export async function readEventHeadersAfter(database: Database, after: EventPosi
     },
     sqlite: async () => {
       const { events, held } = await readEventsAfter(database, after, { limit });
-      return {
-        headers: events.map(({ event, position }) => ({
-          position,
-          seq: event.seq,
-          taskId: event.taskId,
-          workItemId: event.workItemId,
-          type: event.type,
-          toState: event.toState,
-        })),
-        held,
-      };
+      return { headers: events.map(headerOf), held };
     },
   });
 }
+
+/** A whole event's header (what readEventHeadersAfter would have read of it). */
+export const headerOf = ({ event, position }: PositionedEvent): EventHeader => ({
+  position,
+  seq: event.seq,
+  taskId: event.taskId,
+  workItemId: event.workItemId,
+  type: event.type,
+  toState: event.toState,
+});
 
 /** Where the ledger stands now: the position of the last event that may be delivered ("the present"). */
 export function headPosition(database: Database): Promise<EventPosition> {
