@@ -11,9 +11,12 @@ import { insertEvent, prepared, run, sqliteTime, type Direct } from "./sqlite";
 const CANCEL_QUEUED = (claimRun: boolean) => `
 WITH ${NOW},
 boundary AS (SELECT "cancelRequestedAt" AS at FROM "Task" WHERE "id" = $1 AND "cancelRequestedAt" IS NOT NULL),
+-- The task's children read by task, their status compared with a scalar subquery, not the literal 'queued': the
+-- literal lets the planner read them through the queue's partial index, which statistics gathered before a burst of
+-- scheduling call small — then every Stop reads the whole queue (issue 22 §5: 5,000 queued items, 2–15 ms a Stop).
 removed AS (
   UPDATE "WorkItem" w SET "status" = 'cancelled', "finishedAt" = now.t, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM now, boundary WHERE w."taskId" = $1 AND w."status" = 'queued'
+  FROM now, boundary WHERE w."taskId" = $1 AND w."status" = (SELECT 'queued'::text)
   RETURNING w."id"
 ),
 events AS (

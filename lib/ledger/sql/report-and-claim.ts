@@ -72,8 +72,12 @@ report AS (
 -- engine moving it to cancelling) makes it apply to nothing and the caller takes the slow path. The stop-outcome
 -- condition only ever becomes true (a boundary or a stop request is never withdrawn), so reading it unlocked
 -- cannot let a report through that a lock would refuse.
+-- Each reported item is read by its id (a lateral lookup; LIMIT 1 keeps the planner from folding it into a join): as a
+-- join on id and token, the planner could read every leased item through WorkItem_leased_idx (statistics gathered
+-- before a burst call it small) and hash them — 1,500 leased items, 1,500 rows read for one report.
 item AS (
-  SELECT r.*, w."status" AS "from" FROM report r JOIN "WorkItem" w ON w."id" = r."id" JOIN "Task" t ON t."id" = w."taskId"
+  SELECT r.*, w."status" AS "from"
+  FROM report r CROSS JOIN LATERAL (SELECT * FROM "WorkItem" w WHERE w."id" = r."id" LIMIT 1) w JOIN "Task" t ON t."id" = w."taskId"
   WHERE w."leaseToken" = r."token" AND w."status" = ANY(string_to_array(r."fromStates", ','))
     AND (NOT r."stopOutcome" OR t."cancelRequestedAt" IS NOT NULL OR w."preparedIntentVersion" <> t."intentVersion" OR w."status" = 'cancelling' OR w."stopRequestedAt" IS NOT NULL)
 ),

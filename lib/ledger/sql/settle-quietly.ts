@@ -11,13 +11,15 @@ export const TASK_CANCELLED_REASON = "every child is stopped, finished, or under
 
 const SETTLE_QUIETLY = `
 WITH ${NOW},
-current AS (SELECT "id", "cancelPlannedAt" FROM "Task" WHERE "id" = $1 FOR UPDATE),
+-- The task's row, locked: the compare-and-set reads its stage here, by id. Compared on the updated row instead, the
+-- literal stage let the planner read every task in that stage (a mass Stop: every Stop in flight) and join by id.
+current AS (SELECT "id", "stage", "settledAt", "cancelPlannedAt" FROM "Task" WHERE "id" = $1 FOR UPDATE),
 settled AS (
   UPDATE "Task" k SET "cancelPlan" = COALESCE(k."cancelPlan", $2::jsonb), "cancelPlannedAt" = COALESCE(k."cancelPlannedAt", now.t),
     "stage" = 'cancelled', "settledAt" = now.t, "rowVersion" = k."rowVersion" + 1, "updatedAt" = now.t,
     "engineOwner" = NULL, "engineLeaseExpiresAt" = NULL -- the run is over: its lease ends with it
   FROM current c, now
-  WHERE k."id" = c."id" AND k."stage" = 'cancel_requested' AND k."settledAt" IS NULL
+  WHERE k."id" = c."id" AND c."stage" = 'cancel_requested' AND c."settledAt" IS NULL
     AND NOT EXISTS (SELECT 1 FROM "WorkItem" w WHERE w."taskId" = $1 AND w."status" = ANY($3::text[]))
     AND NOT EXISTS (SELECT 1 FROM "Resource" r WHERE r."taskId" = $1 AND r."state" IN ('${ResourceState.held}', '${ResourceState.releaseRequested}'))
   RETURNING k."id", c."cancelPlannedAt" IS NULL AS "plannedNow"

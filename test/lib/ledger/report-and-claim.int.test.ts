@@ -8,6 +8,7 @@ import { recoverExpiredLeases } from "../../../lib/ledger/recover-expired-leases
 import { LedgerEvent } from "../../../lib/ledger/events";
 import { ReportAndClaimQueue } from "../../../lib/ledger/report-and-claim";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
+import { captureStatement, explainPlan, rowsRead, scansOf } from "../../support/explain-plan";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -168,31 +169,15 @@ describe("a worker pool's reports and claims, in shared statements", () => {
   });
 });
 
-/** Every node of a PostgreSQL plan (EXPLAIN … FORMAT JSON), depth first. */
-type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 /** The types of the report-and-claim statement's parameters, in order (sql/report-and-claim.ts). */
 const CLAIM_PARAM_TYPES = [
   ...["text[]", "text[]", "text[]", "boolean[]", "text[]", "text[]", "text[]", "boolean[]", "text[]", "text[]", "text[]", "text[]", "text[]"],
   ...["text", "double precision", "text[]", "text", "timestamp", "text"],
 ];
 
-/**
- * The next claim statement the hot path sends, captured (PostgreSQL only); it is sent as usual once `release` is
- * called, so that the caller can look at what it would do first.
- */
-function captureClaimStatement(): Promise<{ sql: string; params: unknown[]; release: () => void }> {
-  const pg = t.database.pg!;
-  const original = pg.query;
-  return new Promise((resolve) => {
-    (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
-      if (!name?.startsWith("stopline_reports_and_claims") || name.startsWith("stopline_reports_and_claims_0_")) return original.call(pg, sql, params, name);
-      (pg as { query: typeof original }).query = original;
-      return new Promise<void>((release) => resolve({ sql, params: params ?? [], release })).then(() => original.call(pg, sql, params, name));
-    }) as typeof original;
-  });
-}
+/** The next claim statement the hot path sends (PostgreSQL only), held until `release`. */
+const captureClaimStatement = () =>
+  captureStatement(t.database.pg!, (name) => name.startsWith("stopline_reports_and_claims") && !name.startsWith("stopline_reports_and_claims_0_"));
 
 describe("a claim reads only the queues of the tools its worker serves", () => {
   it("claims come oldest first across the tools named, never of another tool; a claim of any tool takes the oldest of all", async () => {
@@ -253,32 +238,16 @@ describe("a claim reads only the queues of the tools its worker serves", () => {
         const { sql, params, release } = await statement;
         // The same statement, planned as the pool's connections plan it after a few runs (generic) and run in a
         // transaction that is rolled back; then the pool's own statement goes out.
-        const plan = await t.database
-          .pg!.transaction(async (client) => {
-            await client.query("SET LOCAL plan_cache_mode = force_generic_plan");
-            await client.query(`PREPARE explained_claim(${CLAIM_PARAM_TYPES.slice(0, params.length).join(", ")}) AS ${sql}`);
-            const element = (v: unknown) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, "\\$&")}"`);
-            const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(v)));
-            const [{ "QUERY PLAN": explained }] = (
-              await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE explained_claim(${params.map(literal).join(", ")})`)
-            ).rows;
-            await client.query("DEALLOCATE explained_claim");
-            throw Object.assign(new Error("roll back"), { plan: explained[0].Plan as PlanNode });
-          })
-          .catch((e: { plan?: PlanNode }) => {
-            if (!e.plan) throw e;
-            return e.plan;
-          });
+        const plan = await explainPlan(t.database.pg!, sql, params, { generic: true, types: CLAIM_PARAM_TYPES });
         release();
-        const workItemScans = nodesOf(plan).filter((n) => n["Relation Name"] === "WorkItem");
+        const workItemScans = scansOf(plan, "WorkItem");
         const queueScans = workItemScans.filter((n) => n["Index Name"] === "WorkItem_queued_idx");
         expect(queueScans.length).toBe(toolNames.length); // one per tool served, each within its tool
         for (const scan of queueScans) expect(String(scan["Index Cond"])).toContain('"toolName" =');
-        const readBy = (n: PlanNode) => (n["Actual Rows"] as number) * (n["Actual Loops"] as number) + ((n["Rows Removed by Filter"] as number) ?? 0);
         // The served tool's oldest 3, read in order: neither the 400 others nor the rest of its own queue.
-        expect(queueScans.reduce((sum, n) => sum + readBy(n), 0)).toBeLessThanOrEqual(3);
+        expect(queueScans.reduce((sum, n) => sum + rowsRead(n), 0)).toBeLessThanOrEqual(3);
         for (const scan of queueScans) expect(scan["Node Type"]).toBe("Index Scan");
-        for (const scan of workItemScans) expect(readBy(scan)).toBeLessThan(50); // nothing walks the 400 others or the 60
+        for (const scan of workItemScans) expect(rowsRead(scan)).toBeLessThan(50); // nothing walks the 400 others or the 60
         const got = (await claims) as WorkItem[];
         expect(got.filter(Boolean).map((i) => i.toolName)).toEqual(["tool5.served", "tool5.served", "tool5.served"].slice(0, got.filter(Boolean).length));
         for (const item of got)
@@ -288,6 +257,43 @@ describe("a claim reads only the queues of the tools its worker serves", () => {
               data: { status: "queued", leaseToken: null, leaseOwner: null, leaseExpiresAt: null },
             });
       }
+    },
+  );
+});
+
+describe("a report reads only the items it reports", () => {
+  it.skipIf(testEngine() !== "postgres")(
+    "with 1,500 other items leased since the statistics were gathered (a mass Stop's children), three reports read three rows",
+    async () => {
+      const task = await createTask(t.database, { title: "three reports among many leases", ownerId: "alice" }, actor);
+      const tool = "tool6.reported";
+      for (let i = 0; i < 3; i++) await schedule(task.id, tool);
+      const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-reports", toolNames: [tool], leaseMs: 30_000 }));
+      const items = (await Promise.all([queue.claim(), queue.claim(), queue.claim()])) as WorkItem[];
+      await t.database.pg!.query("ANALYZE"); // the statistics see few leases
+      // Then 1,500 other children leased at once (running in other workers), as in a mass Stop or a busy hour.
+      await t.database.pg!.query(
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey",
+           "leaseOwner","leaseToken","leaseExpiresAt","createdAt","updatedAt")
+         SELECT 'leased-' || g, $1, 'local_worker', 'tool6.elsewhere', 'leased-' || g, 'running', 1, 'abort_signal', 'leased-' || g || ':key',
+           'another-worker', gen_random_uuid()::text, timezone('UTC', now()) + interval '1 minute', timezone('UTC', now()), timezone('UTC', now())
+         FROM generate_series(1, 1500) g`,
+        [task.id],
+      );
+      const statement = captureStatement(t.database.pg!, (name) => name.startsWith("stopline_reports_and_claims_0_"));
+      const reports = Promise.all(
+        items.map((item) =>
+          queue.report({ workItemId: item.id, leaseToken: item.leaseToken!, outcome: "completed", result: { n: 1 }, actor: "worker:pool-reports" }),
+        ),
+      );
+      const { sql, params, release } = await statement;
+      const plan = await explainPlan(t.database.pg!, sql, params, { generic: true, types: CLAIM_PARAM_TYPES });
+      release();
+      const workItemScans = scansOf(plan, "WorkItem");
+      expect(workItemScans.length).toBeGreaterThan(0);
+      for (const scan of workItemScans) expect(rowsRead(scan)).toBeLessThan(50); // by id, not through the 1,500 leases
+      expect((await reports).map((r) => r.status)).toEqual(["completed", "completed", "completed"]);
+      for (const item of items) expect(await statusOf(item.id)).toBe("completed");
     },
   );
 });

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/db/scratch-database";
+import { claimEngineRun, releaseEngineRun } from "../../../lib/cancellation/engine-lease";
+import { requestCancellation } from "../../../lib/cancellation/steps/1-record-boundary";
+import { createTask } from "../../../lib/ledger/create-task";
+import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
+import { cancelQueuedAndClaimRunOnPg } from "../../../lib/ledger/sql/remove-queued";
+import { settleQuietlyOnPg } from "../../../lib/ledger/sql/settle-quietly";
+import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../../lib/ledger/states";
+import { BUSY_STATUSES } from "../../../lib/cancellation/steps/8-settle";
+import { captureStatement, explainPlan, type PlanNode, rowsRead, scansOf } from "../../support/explain-plan";
+
+// A mass Stop (an incident, a kill switch, a busy hour): hundreds of tasks are `cancel_requested` at once — a stage
+// that is transient, so the statistics, gathered before, call it rare. Each Stop's own statements must still read
+// its own task only; read by stage, each read every other Stop in flight (issue 22 §5: the engine's start statement
+// took 2.5 ms a Stop in bench:pg part D, most of a Stop's PostgreSQL time).
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => t?.drop());
+
+const actor = "agent:test";
+const IN_FLIGHT = 300;
+
+/** Runs `call`, which sends one statement named `name`, and returns that statement's plan (run and rolled back first). */
+async function planOf(name: string, generic: boolean, call: () => Promise<unknown>): Promise<{ plan: PlanNode; result: unknown }> {
+  const statement = captureStatement(t.database.pg!, (sent) => sent === name);
+  const pending = call();
+  const { sql, params, release } = await statement;
+  const plan = await explainPlan(t.database.pg!, sql, params, { generic });
+  release();
+  return { plan, result: await pending };
+}
+
+describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statements read its own task, however many others are being stopped", () => {
+  it("with 300 tasks being stopped, 1,500 children queued and statistics from before, the engine's start reads its own task and children, its lease and its quiet settlement one task row", async () => {
+    const others = [];
+    for (let i = 0; i < IN_FLIGHT; i++) others.push(await createTask(t.database, { title: `in flight ${i}`, ownerId: "alice" }, actor));
+    const task = await createTask(t.database, { title: "the Stop we look at", ownerId: "alice" }, actor);
+    const queued = [];
+    for (let i = 0; i < 2; i++)
+      queued.push(
+        await scheduleWorkItem(
+          t.database,
+          { taskId: task.id, kind: "local_worker", toolName: "mass.queued", mechanism: "abort_signal", intentVersion: 1 },
+          actor,
+        ),
+      );
+    // `n` children of the other tasks, `status` each, named `prefix`-i.
+    const children = (prefix: string, status: string, n: number) =>
+      t.database.pg!.query(
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt")
+         SELECT $3 || g, ($1::text[])[1 + g % $2], 'local_worker', 'mass.queued', $3 || g, $4, 1, 'abort_signal', $3 || g || ':key',
+           timezone('UTC', now()), timezone('UTC', now())
+         FROM generate_series(1, $5::int) g`,
+        [others.map((o) => o.id), IN_FLIGHT, prefix, status, n],
+      );
+    await children("done-", WorkItemStatus.completed, 6_000); // the history: children that ran and finished
+    await t.database.pg!.query("ANALYZE"); // statistics from before the burst: no task is cancel_requested, few items queued
+    await children("burst-", WorkItemStatus.queued, 1_500); // then a burst of scheduling: 1,500 children waiting for a worker
+    for (const other of others) await requestCancellation(t.database, { taskId: other.id, actor });
+    await requestCancellation(t.database, { taskId: task.id, actor });
+
+    const taskRowsRead = (plan: PlanNode) => scansOf(plan, "Task").map(rowsRead);
+    // The engine's start (its queued children leave dispatch, the run's lease is claimed), as the engine's connection
+    // plans it after a few runs.
+    const start = await planOf("stopline_cancel_queued_claim_run", true, () =>
+      cancelQueuedAndClaimRunOnPg(t.database.pg!, task.id, actor, { owner: "engine-a", leaseMs: 30_000 }),
+    );
+    expect(taskRowsRead(start.plan).length).toBeGreaterThan(0);
+    for (const read of taskRowsRead(start.plan)) expect(read).toBeLessThanOrEqual(1);
+    // Its own two queued children, read by task: none of the 1,500 others (the queue's index would read them all).
+    expect(scansOf(start.plan, "WorkItem").length).toBeGreaterThan(0);
+    for (const scan of scansOf(start.plan, "WorkItem")) expect(rowsRead(scan)).toBeLessThanOrEqual(2);
+    expect((start.result as { engineOwner: string } | null)?.engineOwner).toBe("engine-a");
+    for (const item of queued) expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.cancelled);
+
+    // The lease, claimed again by its holder (the maintenance pass's resume takes this path).
+    const lease = await planOf("stopline_engine_claim_task", true, () => claimEngineRun(t.database, task.id, "engine-a"));
+    for (const read of taskRowsRead(lease.plan)) expect(read).toBeLessThanOrEqual(1);
+    expect((lease.result as { id: string } | null)?.id).toBe(task.id);
+
+    // The quiet end: nothing in flight, the task settled in one statement.
+    const settle = await planOf("stopline_settle_quietly", true, () =>
+      settleQuietlyOnPg(t.database.pg!, {
+        taskId: task.id,
+        plan: { steps: [] },
+        planReason: null,
+        busyStatuses: BUSY_STATUSES,
+        openReviewStatuses: OPEN_REVIEW_STATUSES,
+        actor,
+      }),
+    );
+    for (const read of taskRowsRead(settle.plan)) expect(read).toBeLessThanOrEqual(1);
+    expect(settle.result).toBe(true);
+    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).stage).toBe(TaskStage.cancelled);
+
+    // Every compare-and-set on a task names its id and the stage it moves from (casUpdate, lib/ledger/write.ts); Prisma
+    // sends it unnamed, planned with its values.
+    const other = others[0].id;
+    const cas = await explainPlan(
+      t.database.pg!,
+      `UPDATE "Task" SET "stage" = $1, "rowVersion" = "rowVersion" + 1 WHERE "id" = $2 AND "stage" = $3`,
+      [TaskStage.cancelled, other, TaskStage.cancelRequested],
+      { generic: false },
+    );
+    for (const read of taskRowsRead(cas)) expect(read).toBeLessThanOrEqual(1);
+    await releaseEngineRun(t.database, task.id, "engine-a").catch(() => {});
+  });
+});

@@ -1,0 +1,58 @@
+import type { PgDirect } from "../../lib/db/pg";
+
+// What PostgreSQL really does with a hot-path statement: the statement as the code sends it, captured, then planned
+// and run under EXPLAIN (ANALYZE) in a transaction that is rolled back.
+
+/** A node of a PostgreSQL plan (EXPLAIN … FORMAT JSON). */
+export type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** Every node of a plan, depth first. */
+export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** The rows a scan node read: those it returned over all its loops, and those its filter removed. */
+export const rowsRead = (n: PlanNode) => (n["Actual Rows"] as number) * (n["Actual Loops"] as number) + ((n["Rows Removed by Filter"] as number) ?? 0);
+
+/** The scan nodes of a plan that read `table` or one of its indexes (a bitmap index scan names only its index). */
+export const scansOf = (plan: PlanNode, table: string) =>
+  nodesOf(plan).filter((n) => n["Relation Name"] === table || String(n["Index Name"] ?? "").startsWith(`${table}_`));
+
+/**
+ * The next statement `pg` sends under a name `matches` accepts, held back: it goes out as usual once `release` is
+ * called, so that the caller can look at what it would do first.
+ */
+export function captureStatement(pg: PgDirect, matches: (name: string) => boolean): Promise<{ sql: string; params: unknown[]; release: () => void }> {
+  const original = pg.query;
+  return new Promise((resolve) => {
+    (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+      if (!name || !matches(name)) return original.call(pg, sql, params, name);
+      (pg as { query: typeof original }).query = original;
+      return new Promise<void>((release) => resolve({ sql, params: params ?? [], release })).then(() => original.call(pg, sql, params, name));
+    }) as typeof original;
+  });
+}
+
+let explained = 0;
+
+/**
+ * The plan of `sql` with `params`, run under EXPLAIN (ANALYZE) in a transaction that is rolled back (nothing it
+ * writes stays). `generic`: planned as a pool's connection plans a named statement after its first runs (one plan for
+ * any parameters); otherwise with these parameters, as an unnamed statement is. `types`: the parameters' types where
+ * PostgreSQL cannot infer them from the statement.
+ */
+export async function explainPlan(pg: PgDirect, sql: string, params: unknown[], options: { generic: boolean; types?: string[] }): Promise<PlanNode> {
+  const name = `explained_${++explained}`; // a prepared statement outlives the transaction: one name per use
+  return pg
+    .transaction(async (client) => {
+      await client.query(`SET LOCAL plan_cache_mode = ${options.generic ? "force_generic_plan" : "force_custom_plan"}`);
+      await client.query(`PREPARE ${name}${options.types ? `(${options.types.slice(0, params.length).join(", ")})` : ""} AS ${sql}`);
+      const element = (v: unknown) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, "\\$&")}"`);
+      const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(v)));
+      const [{ "QUERY PLAN": explained }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}(${params.map(literal).join(", ")})`)).rows;
+      await client.query(`DEALLOCATE ${name}`);
+      throw Object.assign(new Error("roll back"), { plan: explained[0].Plan as PlanNode });
+    })
+    .catch((e: { plan?: PlanNode }) => {
+      if (!e.plan) throw e;
+      return e.plan;
+    });
+}
