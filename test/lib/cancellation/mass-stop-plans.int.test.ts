@@ -36,10 +36,10 @@ async function planOf(name: string, generic: boolean, call: () => Promise<unknow
 
 describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statements read its own task, however many others are being stopped", () => {
   it("with 300 tasks being stopped, 1,500 children queued and statistics from before, the engine's start reads its own task and children, its lease and its quiet settlement one task row", async () => {
-    const others = [];
+    const others: { id: string }[] = [];
     for (let i = 0; i < IN_FLIGHT; i++) others.push(await createTask(t.database, { title: `in flight ${i}`, ownerId: "alice" }, actor));
     const task = await createTask(t.database, { title: "the Stop we look at", ownerId: "alice" }, actor);
-    const queued = [];
+    const queued: { id: string }[] = [];
     for (let i = 0; i < 2; i++)
       queued.push(
         await scheduleWorkItem(
