@@ -90,7 +90,27 @@ export async function executeCancellation(
   }
 
   // 4. children stopping by themselves get time to report (partial results are classified by their runners)
-  await waitForChildren({ taskId }, () => database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } }), o.settleTimeoutMs);
+  const stillStopping = await waitForChildren(
+    { taskId },
+    () => database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } }),
+    o.settleTimeoutMs,
+  );
+  // …and when that left nothing in flight (the common case: every child stopped on its signal) and nothing to account
+  // for, the pass ends as a Stop that found nothing in flight does: the same checks, read again now, and on PostgreSQL
+  // one statement — steps 5–7 would find nothing to act on (issue 22 §5: ~15 statements less per such Stop).
+  if (!stillStopping) {
+    const after = await readBoundaryFacts(database, taskId);
+    const quietNow =
+      after &&
+      (await settleIfNothingInFlight(
+        database,
+        after,
+        after.items,
+        after.found.filter((i) => !isTerminalItem(i.status)),
+        o,
+      ));
+    if (quietNow) return quietNow === "in_one_statement" ? "settled_quietly" : "pass";
+  }
   // …and children whose worker's process is gone are not "still running": recovered, stopped through their service
   // (an acknowledged cancel is not sent twice), then asked about and cleaned up below (process-liveness.ts).
   for (const id of await recoverChildrenOfGoneProcesses(database, taskId)) {

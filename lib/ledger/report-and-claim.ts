@@ -79,13 +79,16 @@ export class ReportAndClaimQueue {
   readonly #claimInput: () => ClaimInput | null;
   readonly #pending: Pending[] = [];
   readonly #head = new QueueHead();
+  /** Called when a claim that scanned the whole queue found no candidate at all (PostgreSQL; SQLite does not tell). */
+  readonly #onEmpty: () => void;
   #inFlight = 0;
   #scheduled = false;
 
-  constructor(database: Database, claimInput: () => ClaimInput | null) {
+  constructor(database: Database, claimInput: () => ClaimInput | null, onEmpty: () => void = () => {}) {
     this.#database = database;
     this.#pg = onEngine(database, { postgres: (pg) => pg, sqlite: () => null });
     this.#claimInput = claimInput;
+    this.#onEmpty = onEmpty;
   }
 
   /**
@@ -158,6 +161,7 @@ export class ReportAndClaimQueue {
         return;
       }
       if (wanted) this.#head.seen(from, wanted, answer.claimed);
+      if (wanted && !from && !answer.candidates) this.#onEmpty();
       const claimed = [...answer.claimed];
       for (const p of batch) {
         if (p.kind === "claim") {

@@ -40,6 +40,15 @@ export class WorkerPool {
   readonly #slots: Promise<void>[] = [];
   /** Idle slots waiting for a wake-up. */
   readonly #idle: (() => void)[] = [];
+  /**
+   * A claim that scanned the whole queue found nothing, and no wake-up came since (PostgreSQL). Meanwhile a report does
+   * not claim with it and a slot that finished waits instead of looking: each such claim walks the queue's index for
+   * nothing (bench:pg part D: ~1.5 ms of PostgreSQL's time per child stopped). New work is announced (work_item.scheduled,
+   * lease.expired) and wakes the pool, which clears this; anything that becomes claimable unannounced (a kill switch
+   * lifted, an item another process left after its claim lost the task's re-check) is found by the poll, as by an idle
+   * pool.
+   */
+  #queueEmpty = false;
   /** Counts wake-ups from outside (new work, the poll): a slot that was busy claiming when one came looks again. */
   #signals = 0;
   #stopped = true;
@@ -57,7 +66,13 @@ export class WorkerPool {
       leaseMs,
       workerId: this.workerId,
     } as ResolvedOptions;
-    this.#ledger = new ReportAndClaimQueue(this.#o.database, () => this.#claimInput());
+    this.#ledger = new ReportAndClaimQueue(
+      this.#o.database,
+      () => this.#claimInput(),
+      () => {
+        this.#queueEmpty = true;
+      },
+    );
   }
 
   get running(): number {
@@ -88,6 +103,7 @@ export class WorkerPool {
 
   #signal(n: number) {
     this.#signals++;
+    this.#queueEmpty = false;
     this.#wake(n);
   }
 
@@ -97,28 +113,40 @@ export class WorkerPool {
 
   async #slot(): Promise<void> {
     let next: WorkItem | null = null;
+    let woken = true; // a new slot looks once
     while (!this.#stopped || next) {
       const signals = this.#signals;
       let item: WorkItem | null = next;
       next = null;
-      if (!item && !this.#stopped) {
+      // A slot that was woken always looks; one that just finished looks unless the queue was found empty since the
+      // last wake-up.
+      if (!item && !this.#stopped && (woken || !this.#queueEmpty)) {
         try {
           item = await this.#ledger.claim();
         } catch (error) {
           if (!this.#stopped) console.error("worker pool: claiming failed; retrying on the next poll", error);
         }
       }
+      woken = false;
       if (!item) {
         // New work announced while this claim ran may not have been visible to it: look once more.
         if (!this.#stopped && signals === this.#signals) await new Promise<void>((resolve) => this.#idle.push(resolve));
+        woken = true;
         continue;
       }
+      this.#queueEmpty = false;
       this.#wake(1); // there may be more: let an idle sibling look too
-      // The report of this item also claims the slot's next one (one commit for both, on PostgreSQL).
+      // The report of this item also claims the slot's next one (one commit for both, on PostgreSQL) — unless the
+      // queue was found empty since the last wake-up: then the report goes alone and the slot waits to be woken.
       await this.#run(item, (input) =>
-        this.#ledger.report(input, (claimed) => {
-          next = claimed;
-        }),
+        this.#ledger.report(
+          input,
+          this.#queueEmpty
+            ? undefined
+            : (claimed) => {
+                next = claimed;
+              },
+        ),
       );
     }
   }

@@ -855,6 +855,53 @@ describe("the stop matrix, end to end", () => {
     expect((await events(busy.id)).length).toBe(before);
   });
 
+  it("children that stop on their signals a moment after the Stop: the pass ends as a Stop with nothing in flight does — on PostgreSQL one settling statement — with the same facts and summary", async () => {
+    // Stops 100 ms after its signal (a flush before it gives up): the pass finds it in flight and waits for it.
+    const slow: ToolDefinition<unknown, never> = {
+      name: "quiet.slow_stop",
+      kind: "local_worker",
+      risk: "low",
+      commitsEffect: false,
+      mechanism: "abort_signal",
+      run: (_input, ctx) =>
+        new Promise((_, reject) => {
+          svc.note("work.started", "worker", ctx.toolCallId);
+          ctx.signal.addEventListener("abort", () => setTimeout(() => (svc.note("work.stopped", "worker", ctx.toolCallId), reject(ctx.signal.reason)), 100), {
+            once: true,
+          });
+        }),
+    };
+    const { engine } = boot([slow]);
+    const task = await newTask("two children that take a moment to stop");
+    const children = [await schedule(task.id, slow), await schedule(task.id, slow)];
+    for (const child of children) await statusIs(child.id, "running");
+    const pg = t.database.pg;
+    const sent: string[] = [];
+    const original = pg?.query;
+    if (pg && original)
+      (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+        if (name) sent.push(name);
+        return original.call(pg, sql, params, name);
+      }) as typeof original;
+    try {
+      await stopAndWait(engine, task.id);
+    } finally {
+      if (pg && original) (pg as { query: typeof original }).query = original;
+    }
+    // The facts a full pass writes: each child cancelled, the task cancelled and settled, its lease ended, in order.
+    for (const child of children) expect((await item(child.id)).status).toBe("cancelled");
+    const row = await taskRow(task.id);
+    expect(row).toMatchObject({ stage: "cancelled", engineOwner: null, engineLeaseExpiresAt: null });
+    expect(row.settledAt).not.toBeNull();
+    const taskEvents = (await events(task.id)).filter((e) => e.workItemId === null).map((e) => e.type);
+    expect(taskEvents).toEqual(["task.created", "task.cancel_requested", "cancellation.planned", "task.cancelled", "cancellation.settled"]);
+    if (pg) expect(sent).toContain("stopline_settle_quietly"); // the one settling statement, after the wait
+    const s = await summary(task.id);
+    expect(s.status).toBe("CANCELLED");
+    expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["CANCELLED", "CANCELLED"]);
+    expect(svc.count(["work.stopped"])).toBe(2);
+  });
+
   describe("an old worker waking after a newer intent replaced the task", () => {
     it("its checkpoint fails even though the task is active again, and its action never reaches the service", async () => {
       const crm = crmCreateTool(svc, { name: "s8.crm_create" });
