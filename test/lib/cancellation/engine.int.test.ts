@@ -866,9 +866,11 @@ describe("the stop matrix, end to end", () => {
       run: (_input, ctx) =>
         new Promise((_, reject) => {
           svc.note("work.started", "worker", ctx.toolCallId);
-          ctx.signal.addEventListener("abort", () => setTimeout(() => (svc.note("work.stopped", "worker", ctx.toolCallId), reject(ctx.signal.reason)), 100), {
-            once: true,
-          });
+          const stopped = () => {
+            svc.note("work.stopped", "worker", ctx.toolCallId);
+            reject(ctx.signal.reason);
+          };
+          ctx.signal.addEventListener("abort", () => setTimeout(stopped, 100), { once: true });
         }),
     };
     const { engine } = boot([slow]);
