@@ -16,6 +16,18 @@ export const rowsRead = (n: PlanNode) => (n["Actual Rows"] as number) * (n["Actu
 export const scansOf = (plan: PlanNode, table: string) =>
   nodesOf(plan).filter((n) => n["Relation Name"] === table || String(n["Index Name"] ?? "").startsWith(`${table}_`));
 
+/** The names of the named statements `pg` sends from now on, until `stop` (none when there is no `pg`: SQLite). */
+export function recordStatements(pg: PgDirect | null | undefined): { names: string[]; stop: () => void } {
+  const names: string[] = [];
+  if (!pg) return { names, stop: () => {} };
+  const original = pg.query;
+  (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
+    if (name) names.push(name);
+    return original.call(pg, sql, params, name);
+  }) as typeof original;
+  return { names, stop: () => ((pg as { query: typeof original }).query = original) };
+}
+
 /**
  * The next statement `pg` sends under a name `matches` accepts, held back: it goes out as usual once `release` is
  * called, so that the caller can look at what it would do first.

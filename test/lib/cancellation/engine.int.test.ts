@@ -17,6 +17,7 @@ import type { EngineOptions } from "../../../lib/cancellation/engine-options";
 import { getCancellationSummary } from "../../../lib/cancellation/get-cancellation-summary";
 import type { ActiveToolCall, CancellationPlan } from "../../../lib/cancellation/plan";
 import { requestCancellation } from "../../../lib/cancellation/steps/1-record-boundary";
+import { recordStatements } from "../../support/explain-plan";
 
 /**
  * The cancellation engine end to end: real ledger (SQLite or PostgreSQL), real WorkerPool running tools
@@ -877,18 +878,11 @@ describe("the stop matrix, end to end", () => {
     const task = await newTask("two children that take a moment to stop");
     const children = [await schedule(task.id, slow), await schedule(task.id, slow)];
     for (const child of children) await statusIs(child.id, "running");
-    const pg = t.database.pg;
-    const sent: string[] = [];
-    const original = pg?.query;
-    if (pg && original)
-      (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
-        if (name) sent.push(name);
-        return original.call(pg, sql, params, name);
-      }) as typeof original;
+    const sent = recordStatements(t.database.pg);
     try {
       await stopAndWait(engine, task.id);
     } finally {
-      if (pg && original) (pg as { query: typeof original }).query = original;
+      sent.stop();
     }
     // The facts a full pass writes: each child cancelled, the task cancelled and settled, its lease ended, in order.
     for (const child of children) expect((await item(child.id)).status).toBe("cancelled");
@@ -897,7 +891,7 @@ describe("the stop matrix, end to end", () => {
     expect(row.settledAt).not.toBeNull();
     const taskEvents = (await events(task.id)).filter((e) => e.workItemId === null).map((e) => e.type);
     expect(taskEvents).toEqual(["task.created", "task.cancel_requested", "cancellation.planned", "task.cancelled", "cancellation.settled"]);
-    if (pg) expect(sent).toContain("stopline_settle_quietly"); // the one settling statement, after the wait
+    if (t.database.pg) expect(sent.names).toContain("stopline_settle_quietly"); // the one settling statement, after the wait
     const s = await summary(task.id);
     expect(s.status).toBe("CANCELLED");
     expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["CANCELLED", "CANCELLED"]);

@@ -8,7 +8,7 @@ import { recoverExpiredLeases } from "../../../lib/ledger/recover-expired-leases
 import { LedgerEvent } from "../../../lib/ledger/events";
 import { ReportAndClaimQueue } from "../../../lib/ledger/report-and-claim";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
-import { captureStatement, explainPlan, rowsRead, scansOf } from "../../support/explain-plan";
+import { captureStatement, explainPlan, recordStatements, rowsRead, scansOf } from "../../support/explain-plan";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -22,19 +22,6 @@ const schedule = (taskId: string, toolName: string) =>
 const eventsOf = (workItemId: string) => t.database.prisma.ledgerEvent.findMany({ where: { workItemId }, orderBy: { seq: "asc" } });
 const statusOf = async (id: string) => (await t.database.prisma.workItem.findUniqueOrThrow({ where: { id } })).status;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Counts the statements the hot path sends (PostgreSQL only; SQLite has no statements to share). */
-function countStatements(): { count: () => number; stop: () => void } {
-  const pg = t.database.pg;
-  if (!pg) return { count: () => NaN, stop: () => {} };
-  const original = pg.query;
-  let n = 0;
-  (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
-    if (name?.startsWith("stopline_reports_and_claims")) n++;
-    return original.call(pg, sql, params, name);
-  }) as typeof original;
-  return { count: () => n, stop: () => ((pg as { query: typeof original }).query = original) };
-}
 
 /** The next report statements fail with these errors before reaching the server (PostgreSQL only), then pass. */
 function failStatements(errors: { code: string; message: string }[]): { sent: () => number; stop: () => void } {
@@ -59,7 +46,7 @@ describe("a worker pool's reports and claims, in shared statements", () => {
     expect(first.every((i) => i !== null)).toBe(true);
     expect(new Set(first.map((i) => i!.id)).size).toBe(8);
 
-    const statements = countStatements();
+    const statements = recordStatements(t.database.pg);
     const next: WorkItem[] = [];
     const reported = await Promise.all(
       first.map((item) =>
@@ -69,7 +56,7 @@ describe("a worker pool's reports and claims, in shared statements", () => {
       ),
     );
     statements.stop();
-    if (t.database.pg) expect(statements.count()).toBe(1);
+    if (t.database.pg) expect(statements.names.filter((name) => name.startsWith("stopline_reports_and_claims"))).toHaveLength(1);
 
     expect(reported.map((r) => r.status)).toEqual(Array(8).fill("completed"));
     for (const item of first) {
