@@ -126,6 +126,11 @@ describe("ownership: a user sees and stops only their own tasks and conversation
       expect((await call("POST", `/api/tasks/${id}/proposal`, as(who, { body: { items: [{ sku: "x", quantity: 1 }], expectedVersion: 1 } }))).status).toBe(404);
       expect((await call("POST", `/api/tasks/${id}/proposal/confirm`, as(who, { body: { proposalVersion: 1 } }))).status).toBe(404);
     }
+    // The owner's edit at the version column's limit: a clear 400, not an overflow's 500 (API fuzz, PostgreSQL).
+    expect(
+      (await call("POST", `/api/tasks/${mine.id}/proposal`, as("user", { body: { items: [{ sku: "x", quantity: 1 }], expectedVersion: 2_147_483_647 } })))
+        .status,
+    ).toBe(400);
     expect((await json(await call("GET", "/api/tasks?conversationId=conv-user-1", as("user2")))).tasks).toEqual([]);
     expect((await call("POST", "/api/conversations/conv-user-1/messages", as("user2", { body: { text: "hello" } }))).status).toBe(404);
     // A user cannot read across owners at all.
