@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { QUARANTINE_STATES, ReviewItemKind, ReviewItemStatus, TaskStage, WorkItemStatus } from "../ledger/states";
+import { OPEN_REVIEW_STATUSES, QUARANTINE_STATES, ReviewItemKind, TaskStage, WorkItemStatus } from "../ledger/states";
 import { metrics } from "./metrics";
 
 /**
@@ -7,7 +7,6 @@ import { metrics } from "./metrics";
  * counts (the queue's head, leased items, uncertain items — partial indexes; review items by status; tasks by
  * stage; escalation deliveries by status), so a scrape costs what is in flight, not the ledger's whole history.
  */
-const OPEN_REVIEW = [ReviewItemStatus.open, ReviewItemStatus.escalated];
 
 export async function readLedgerGauges(database: Database, now = new Date()): Promise<void> {
   const g = metrics().gauges;
@@ -33,9 +32,9 @@ export async function readLedgerGauges(database: Database, now = new Date()): Pr
       p.workItem.groupBy({ by: ["toolName"], where: { leaseToken: { not: null } }, _count: { _all: true } }),
       p.workItem.count({ where: { status: WorkItemStatus.uncertain } }),
       p.workItem.count({ where: { status: WorkItemStatus.uncertain, reconcileDeadline: { lt: now } } }),
-      p.reviewItem.groupBy({ by: ["kind"], where: { status: { in: OPEN_REVIEW } }, _count: { _all: true } }),
-      p.reviewItem.groupBy({ by: ["kind"], where: { status: { in: OPEN_REVIEW }, deadline: { lt: now } }, _count: { _all: true } }),
-      p.reviewItem.findFirst({ where: { status: { in: OPEN_REVIEW } }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
+      p.reviewItem.groupBy({ by: ["kind"], where: { status: { in: OPEN_REVIEW_STATUSES } }, _count: { _all: true } }),
+      p.reviewItem.groupBy({ by: ["kind"], where: { status: { in: OPEN_REVIEW_STATUSES }, deadline: { lt: now } }, _count: { _all: true } }),
+      p.reviewItem.findFirst({ where: { status: { in: OPEN_REVIEW_STATUSES } }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
       p.task.count({ where: { stage: TaskStage.cancelRequested } }),
       p.task.findFirst({ where: { stage: TaskStage.cancelRequested }, orderBy: { cancelRequestedAt: "asc" }, select: { cancelRequestedAt: true } }),
       p.escalationDelivery.count({ where: { status: "pending", attempts: { gt: 0 } } }),

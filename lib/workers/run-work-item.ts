@@ -13,12 +13,10 @@ import { reportProgress } from "../ledger/report-progress";
 import { holdResource, releaseResourceRequested } from "../ledger/resources";
 import { recordResourceIntents, settleIntentsAfterAnswer } from "../ledger/resource-intents";
 import { WorkItemStatus } from "../ledger/states";
-import { onCommitted } from "../events/bus";
 import { CancelledError, StoppedError, type ToolDefinition } from "../tools/contract";
 import { runningCall } from "../tools/tool-context";
 import { endingOfRun } from "../tools/run-ending";
-import { stopNoticeHeard } from "./stop-notices";
-import { LedgerEvent } from "../ledger/events";
+import { onStopNotice, StopNotice, stopNoticeHeard } from "./stop-notices";
 
 export interface RunOptions {
   database: Database;
@@ -58,13 +56,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     controller.abort(new CancelledError(reason));
   };
 
-  const unsubscribe = onCommitted((events) => {
-    for (const e of events) {
-      if (e.taskId === item.taskId && e.type === LedgerEvent.taskCancelRequested) abort("the task's cancellation was recorded");
-      if (e.workItemId === item.id && e.toState === WorkItemStatus.cancelling) abort("the engine is stopping this work item");
-      if (e.workItemId === item.id && e.type === LedgerEvent.workItemStopRequested) abort("a Stop of this step was recorded");
-    }
-  });
+  const unsubscribe = onStopNotice(item, abort);
   /** Renews the lease and learns whether to stop; a lease that moved on aborts the run. Other faults are thrown. */
   const confirmLease = async (when: string) => {
     try {
@@ -125,7 +117,7 @@ async function runClaimedItem(options: RunOptions): Promise<RunReport> {
     // A Stop of this step alone (issue 13) may reach its service (the engine's provider cancel) before its signal
     // reaches this process: an error after such a Stop is the Stop's doing, not a failure of the tool — ask the ledger.
     if (!controller.signal.aborted && !(error instanceof StoppedError) && (await stopOfThisStepRecorded(database, item.id)))
-      abort("a Stop of this step was recorded");
+      abort(StopNotice.itemStopRequested);
     const ending = endingOfRun({ mechanism: tool.mechanism, commitsEffect: tool.commitsEffect, canInspect: !!tool.inspect }, facts, {
       error,
       stopped: controller.signal.aborted,

@@ -1,4 +1,4 @@
-import { onCommitted } from "../events/bus";
+import { onCommitted, type CommittedEvent } from "../events/bus";
 import { LedgerEvent } from "../ledger/events";
 import { WorkItemStatus } from "../ledger/states";
 
@@ -21,13 +21,55 @@ function note(key: string, now: number) {
   }
 }
 
+/** What a Stop notice says, for the run that hears it (its AbortSignal's reason). */
+export const StopNotice = {
+  taskCancelRequested: "the task's cancellation was recorded",
+  itemCancelling: "the engine is stopping this work item",
+  itemStopRequested: "a Stop of this step was recorded",
+} as const;
+export type StopNotice = (typeof StopNotice)[keyof typeof StopNotice];
+
+/** The Stop notices one committed event is (the one rule of what stops a running child early), keyed as `heard` is. */
+function noticesOf(e: CommittedEvent): [key: string, notice: StopNotice][] {
+  const notices: [string, StopNotice][] = [];
+  if (e.type === LedgerEvent.taskCancelRequested && e.taskId) notices.push([`task:${e.taskId}`, StopNotice.taskCancelRequested]);
+  if (e.workItemId && e.toState === WorkItemStatus.cancelling) notices.push([`item:${e.workItemId}`, StopNotice.itemCancelling]);
+  if (e.workItemId && e.type === LedgerEvent.workItemStopRequested) notices.push([`item:${e.workItemId}`, StopNotice.itemStopRequested]);
+  return notices;
+}
+
+/**
+ * The runs listening, by the key their notice carries. One bus listener for the process, whatever the number of
+ * running children: a listener per run made every committed batch visit every run (a worker with 5,000 children
+ * waiting on their signals spent a quarter of its time there — issue 22 §5, bench:pg part D).
+ */
+const listening = new Map<string, Set<(notice: StopNotice) => void>>();
+
 onCommitted((events) => {
   const now = Date.now();
-  for (const e of events) {
-    if (e.type === LedgerEvent.taskCancelRequested && e.taskId) note(`task:${e.taskId}`, now);
-    if (e.workItemId && (e.type === LedgerEvent.workItemStopRequested || e.toState === WorkItemStatus.cancelling)) note(`item:${e.workItemId}`, now);
-  }
+  for (const e of events)
+    for (const [key, notice] of noticesOf(e)) {
+      note(key, now);
+      for (const listener of listening.get(key) ?? []) listener(notice);
+    }
 });
+
+/** Calls `listener` at each Stop notice for this item or its task from now on; returns the way to stop listening. */
+export function onStopNotice(item: { id: string; taskId: string }, listener: (notice: StopNotice) => void): () => void {
+  const keys = [`task:${item.taskId}`, `item:${item.id}`];
+  for (const key of keys) {
+    const set = listening.get(key) ?? new Set();
+    set.add(listener);
+    listening.set(key, set);
+  }
+  return () => {
+    for (const key of keys) {
+      const set = listening.get(key);
+      set?.delete(listener);
+      if (set && !set.size) listening.delete(key);
+    }
+  };
+}
 
 /** Was a Stop notice for this item or its task heard in the last minute? */
 export function stopNoticeHeard(item: { id: string; taskId: string }, now = Date.now()): boolean {
