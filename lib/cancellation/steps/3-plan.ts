@@ -1,4 +1,5 @@
-import type { Database } from "../../db/client";
+import { onEngine, type Database } from "../../db/client";
+import { recordPlanOnPg } from "../../ledger/sql/record-plan";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
 import { writeLedger, type Writer } from "../../ledger/write";
@@ -22,7 +23,10 @@ export async function recordPlanOnce(
   const taskId = task.id;
   if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
   const plan = await planFor(activeCallsOf(items, o.registry), o.planner);
-  return writeLedger(database, (w) => recordPlanIn(w, taskId, plan));
+  return onEngine(database, {
+    postgres: (pg) => recordPlanOnPg(pg, { taskId, plan, reason: plan.fallbackReason ?? null, actor: ENGINE_ACTOR }),
+    sqlite: () => writeLedger(database, (w) => recordPlanIn(w, taskId, plan)),
+  });
 }
 
 /** The guarded write of the plan and its event, inside a ledger transaction; a run that lost gets the winner's. */
