@@ -84,24 +84,41 @@ export interface ReadResult {
 }
 
 /**
- * `w.xmin`: the oldest transaction of THIS database still in progress in the statement's snapshot, else the
- * snapshot's xmax. (pg_stat_activity.backend_xid is a 32-bit xid: compared with the low 32 bits of the xid8s.
- * A session of another database that ended meanwhile is simply kept as a blocker: late, never wrong.)
+ * A read in ledger order with its watermark, in one statement (one snapshot): `candidates` (its SELECT, which must
+ * return the event's `txid` as "_x" and order and limit by it) are the next rows; `w.xmin` is the oldest transaction of
+ * THIS database still in progress in the snapshot, else the snapshot's xmax; a row is deliverable below it.
+ * Transactions of other databases on the server are left out (pg_stat_activity.backend_xid is a 32-bit xid: compared
+ * with the low 32 bits of the xid8s; a session of another database that ended meanwhile is kept as a blocker: late,
+ * never wrong). Only a transaction in progress below the newest candidate can hold one back, so only those are looked
+ * up there: pg_stat_activity costs ~0.3 ms a read, most of a live read's cost (issue 22 §5), and is not read at all
+ * when none is (the cheap comparison is evaluated first, and the CTE only when first scanned). The xmin differs from
+ * the full one only when both are above every candidate, where every candidate is deliverable either way.
  */
-const WATERMARK = `
-  snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
-  elsewhere AS MATERIALIZED (
-    SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
-    WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
-  ),
-  w AS MATERIALIZED (
-    SELECT COALESCE(
-      (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x WHERE (x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
-      (SELECT pg_snapshot_xmax(s) FROM snap)
-    ) AS xmin
-  )`;
+const watermarked = (candidates: string, columns: string) => `
+WITH ${SNAPSHOT}, candidates AS MATERIALIZED (${candidates}), ${ELSEWHERE}, ${xmin(`SELECT max(c."_x") FROM candidates c`)}
+SELECT ${columns}, c."_x"::text AS "_txid", c."_x" < w.xmin AS "_deliverable"
+FROM candidates c, w
+ORDER BY c."_x", c."seq"`;
+
+const SNAPSHOT = `snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s)`;
+const ELSEWHERE = `elsewhere AS MATERIALIZED (
+  SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
+  WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
+)`;
+/** `w.xmin`, from the in-progress transactions at or below `upTo` (a scalar subquery), or all of them. */
+const xmin = (upTo: string | null) => `w AS MATERIALIZED (
+  SELECT COALESCE(
+    (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
+     WHERE ${upTo ? `x <= (${upTo}) AND ` : ""}(x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
+    (SELECT pg_snapshot_xmax(s) FROM snap)
+  ) AS xmin
+)`;
+/** The whole watermark (where the ledger stands: headPosition). */
+const WATERMARK = `${SNAPSHOT}, ${ELSEWHERE}, ${xmin(null)}`;
 
 const COLUMNS = `e."seq", e."taskId", e."workItemId", e."entityType", e."entityId", e."actor", e."type", e."fromState", e."toState", e."reason", e."data", e."createdAt", t."ownerId" AS "_ownerId"`;
+/** COLUMNS as the watermarked read returns them from its candidates. */
+const CANDIDATE_COLUMNS = `c."seq", c."taskId", c."workItemId", c."entityType", c."entityId", c."actor", c."type", c."fromState", c."toState", c."reason", c."data", c."createdAt", c."_ownerId"`;
 
 type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean };
 
@@ -133,12 +150,11 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
       // The watermark is read in the same statement (same snapshot): every transaction below it has ended, and
       // those that committed are visible here. Rows at or above it are counted, not delivered.
       const rows = await pg.query<RawRow>(
-        `WITH ${WATERMARK}
-       SELECT ${COLUMNS}, e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
-       FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId", w
-       WHERE ${where.join(" AND ")}
-       ORDER BY e."txid", e."seq"
-       LIMIT $3`,
+        watermarked(
+          `SELECT ${COLUMNS}, e."txid" AS "_x" FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId"
+           WHERE ${where.join(" AND ")} ORDER BY e."txid", e."seq" LIMIT $3`,
+          CANDIDATE_COLUMNS,
+        ),
         params,
       );
       // (txid, seq) order puts every deliverable row before any held one.
@@ -196,12 +212,11 @@ export async function readEventHeadersAfter(database: Database, after: EventPosi
         _txid: string;
         _deliverable: boolean;
       }>(
-        `WITH ${WATERMARK}
-       SELECT e."seq", e."taskId", e."workItemId", e."type", e."toState", e."txid"::text AS "_txid", e."txid" < w.xmin AS "_deliverable"
-       FROM "LedgerEvent" e, w
-       WHERE (e."txid", e."seq") > ($1::xid8, $2::int)
-       ORDER BY e."txid", e."seq"
-       LIMIT $3`,
+        watermarked(
+          `SELECT e."seq", e."taskId", e."workItemId", e."type", e."toState", e."txid" AS "_x" FROM "LedgerEvent" e
+           WHERE (e."txid", e."seq") > ($1::xid8, $2::int) ORDER BY e."txid", e."seq" LIMIT $3`,
+          `c."seq", c."taskId", c."workItemId", c."type", c."toState"`,
+        ),
         [after.txid, after.seq, limit],
       );
       const deliverable = rows.filter((r) => r._deliverable);

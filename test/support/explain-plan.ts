@@ -29,14 +29,17 @@ export function recordStatements(pg: PgDirect | null | undefined): { names: stri
 }
 
 /**
- * The next statement `pg` sends under a name `matches` accepts, held back: it goes out as usual once `release` is
+ * The next statement `pg` sends that `matches` accepts (by its name, "" for an unnamed one, or its text), held back: it goes out as usual once `release` is
  * called, so that the caller can look at what it would do first.
  */
-export function captureStatement(pg: PgDirect, matches: (name: string) => boolean): Promise<{ sql: string; params: unknown[]; release: () => void }> {
+export function captureStatement(
+  pg: PgDirect,
+  matches: (name: string, sql: string) => boolean,
+): Promise<{ sql: string; params: unknown[]; release: () => void }> {
   const original = pg.query;
   return new Promise((resolve) => {
     (pg as { query: typeof original }).query = ((sql: string, params?: unknown[], name?: string) => {
-      if (!name || !matches(name)) return original.call(pg, sql, params, name);
+      if (!matches(name ?? "", sql)) return original.call(pg, sql, params, name);
       (pg as { query: typeof original }).query = original;
       return new Promise<void>((release) => resolve({ sql, params: params ?? [], release })).then(() => original.call(pg, sql, params, name));
     }) as typeof original;

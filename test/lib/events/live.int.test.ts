@@ -11,6 +11,8 @@ import { onCommitted, type CommittedEvent } from "../../../lib/events/bus";
 import { liveLedger, LiveLedger } from "../../../lib/events/live";
 import { headPosition, readEventsAfter } from "../../../lib/events/read-events";
 import { readEventStream, type SseMessage } from "../../../lib/events/read-sse";
+import pg from "pg";
+import { captureStatement, explainPlan, nodesOf } from "../../support/explain-plan";
 
 let t: TestDatabase;
 let token: string;
@@ -215,6 +217,46 @@ describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a 
     } finally {
       await older.query("ROLLBACK").catch(() => {});
       older.release();
+    }
+  });
+
+  it("a transaction open on another database of the server holds nothing back; one of this ledger's younger than every new event is not looked up among the server's sessions", async () => {
+    const task = await createTask(t.database, { title: "watermark", ownerId: "o" }, "agent:t");
+    const from = await headPosition(t.database);
+    // Another database's transaction takes its id before this ledger's next event: below that event, in the snapshot's
+    // in-progress list — and not this ledger's, so the event is delivered at once.
+    const elsewhere = new pg.Client({ connectionString: process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
+    await elsewhere.connect();
+    const here = await t.database.pg!.pool.connect();
+    try {
+      await elsewhere.query("BEGIN");
+      await elsewhere.query("SELECT pg_current_xact_id()");
+      await scheduleWorkItem(t.database, { taskId: task.id, kind: "local_worker", toolName: "x", mechanism: "abort_signal", intentVersion: 1 }, "agent:t");
+      const read = await readEventsAfter(t.database, from, { taskId: task.id });
+      expect(read.events.map((e) => e.event.type)).toEqual(["work_item.scheduled"]);
+      expect(read.held).toBe(false);
+
+      // A transaction of this ledger that took its id after every event this read finds (the task's): it cannot hold
+      // any of them back, and the read does not look at the server's sessions (pg_stat_activity, ~0.3 ms) to find out
+      // whose it is. (A later commit puts it in the snapshot's in-progress list, which ends at the newest completed id.)
+      await elsewhere.query("COMMIT");
+      await here.query("BEGIN");
+      await here.query("SELECT pg_current_xact_id()");
+      await createTask(t.database, { title: "later, another task", ownerId: "o" }, "agent:t"); // so the open one is in the snapshot's in-progress list
+      const sent = captureStatement(t.database.pg!, (_name, sql) => sql.includes("pg_current_snapshot()"));
+      const reading = readEventsAfter(t.database, from, { taskId: task.id });
+      const { sql, params, release } = await sent;
+      const plan = await explainPlan(t.database.pg!, sql, params, { generic: false });
+      release();
+      expect((await reading).events.map((e) => e.event.type)).toEqual(["work_item.scheduled"]);
+      const sessions = nodesOf(plan).filter((n) => n["Function Name"] === "pg_stat_get_activity");
+      expect(sessions.length).toBe(1);
+      expect(sessions[0]["Actual Loops"]).toBe(0); // never executed
+    } finally {
+      await elsewhere.query("ROLLBACK").catch(() => {});
+      await elsewhere.end();
+      await here.query("ROLLBACK").catch(() => {});
+      here.release();
     }
   });
 
