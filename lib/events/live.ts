@@ -8,6 +8,7 @@ import {
   comparePositions,
   headerOf,
   headPosition,
+  otherDatabasesTransactions,
   readEventHeadersAfter,
   readEventsAfter,
   type EventPosition,
@@ -29,6 +30,8 @@ import {
 
 const CHANNEL = "stopline_ledger";
 const NOTIFY_EVERY_MS = 5;
+/** How long one transaction may hold the live view's reads back before it looks whose it is (read-events.ts). */
+const OTHER_DATABASES_LOOKUP_MS = 20;
 const encoder = new TextEncoder();
 
 export interface StreamFilter {
@@ -102,6 +105,10 @@ export class LiveLedger {
   #again = false;
   #heldRetry: NodeJS.Timeout | null = null;
   #heldDelay = 2;
+  /** Other databases' transactions in progress when last looked up (PostgreSQL); null: not looked up yet. */
+  #otherDatabases: string[] | null = null;
+  /** The transaction holding this view's reads back, and since when. */
+  #holder: { xid: string; since: number } | null = null;
   #poll: NodeJS.Timeout | null = null;
   #unsubscribe: (() => void) | null = null;
   #listener: pg.Client | null = null;
@@ -153,8 +160,12 @@ export class LiveLedger {
     for (;;) {
       const from = this.#position!;
       // Whole events only for streams; nobody to stream to: only what the bus needs (readEventHeadersAfter).
-      const whole = this.#subscribers.size > 0 ? await readEventsAfter(this.#database, from, { limit: 1_000 }) : null;
-      const page = whole ? { headers: whole.events.map(headerOf), held: whole.held } : await readEventHeadersAfter(this.#database, from, 1_000);
+      if (this.#pg && !this.#otherDatabases) this.#otherDatabases = await otherDatabasesTransactions(this.#pg);
+      const otherDatabases = this.#otherDatabases ?? undefined;
+      const whole = this.#subscribers.size > 0 ? await readEventsAfter(this.#database, from, { limit: 1_000, otherDatabases }) : null;
+      const page = whole
+        ? { headers: whole.events.map(headerOf), held: whole.held, heldBy: whole.heldBy }
+        : await readEventHeadersAfter(this.#database, from, 1_000, otherDatabases);
       // A stream that attached during a headers-only read started at `from` and needs those events whole: read again.
       if (!whole && this.#subscribers.size > 0) continue;
       const remote: CommittedEvent[] = [];
@@ -164,13 +175,32 @@ export class LiveLedger {
         if (whole) this.#deliver(whole.events[i]);
       }
       publishRemote(remote);
-      if (page.held) this.#retryHeld();
-      else this.#heldDelay = 2;
+      if (page.held) await this.#heldBy(page.heldBy);
+      else {
+        this.#heldDelay = 2;
+        this.#holder = null;
+      }
       if (page.headers.length < 1_000) return;
     }
   }
 
-  /** Committed events wait behind an older transaction still running: look again shortly (backing off). */
+  /**
+   * Committed events wait behind an older transaction still running: look again shortly (backing off). The reads pass
+   * the other databases' transactions this view found (read-events.ts); when one transaction has held them back for
+   * OTHER_DATABASES_LOOKUP_MS, the view looks at the server's sessions again — it may be another database's, begun since.
+   */
+  async #heldBy(xid: string | null) {
+    const now = Date.now();
+    if (this.#pg && xid && this.#holder?.xid === xid && now - this.#holder.since >= OTHER_DATABASES_LOOKUP_MS) {
+      this.#otherDatabases = await otherDatabasesTransactions(this.#pg);
+      this.#holder = null;
+      this.#again = true; // read again at once with what was found
+      return;
+    }
+    if (this.#holder?.xid !== xid) this.#holder = xid ? { xid, since: now } : null;
+    this.#retryHeld();
+  }
+
   #retryHeld() {
     if (this.#heldRetry) return;
     this.#heldRetry = setTimeout(() => {

@@ -1,5 +1,6 @@
 import type { LedgerEventType } from "../ledger/events";
 import { onEngine, type Database } from "../db/client";
+import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 
 /**
@@ -75,58 +76,80 @@ export interface ReadOptions {
   /** Read up to this position (inclusive), e.g. where a live view stands. */
   upTo?: EventPosition;
   limit?: number;
+  /**
+   * PostgreSQL: transactions (xid8s, decimal) known to be other databases' (otherDatabasesTransactions) — left out of
+   * the watermark without looking at the server's sessions. Absent: looked up in the read.
+   */
+  otherDatabases?: readonly string[];
 }
 
 export interface ReadResult {
   events: PositionedEvent[];
   /** PostgreSQL: later events are already committed but wait behind an older transaction still running. */
   held: boolean;
+  /** When held: the transaction they wait behind (xid8, decimal). */
+  heldBy: string | null;
 }
 
 /**
  * A read in ledger order with its watermark, in one statement (one snapshot): `candidates` (its SELECT, which must
  * return the event's `txid` as "_x" and order and limit by it) are the next rows; `w.xmin` is the oldest transaction of
  * THIS database still in progress in the snapshot, else the snapshot's xmax; a row is deliverable below it.
- * Transactions of other databases on the server are left out (pg_stat_activity.backend_xid is a 32-bit xid: compared
- * with the low 32 bits of the xid8s; a session of another database that ended meanwhile is kept as a blocker: late,
- * never wrong). Only a transaction in progress below the newest candidate can hold one back, so only those are looked
- * up there: pg_stat_activity costs ~0.3 ms a read, most of a live read's cost (issue 22 §5), and is not read at all
- * when none is (the cheap comparison is evaluated first, and the CTE only when first scanned). The xmin differs from
- * the full one only when both are above every candidate, where every candidate is deliverable either way.
+ *
+ * Transactions of other databases on the server are left out (`elsewhere`): found among the server's sessions
+ * (pg_stat_activity; a session of another database that ended meanwhile is kept as a blocker: late, never wrong), or
+ * given (`known`, a parameter: xid8s found so before — a transaction id is never reused, so one found to be another
+ * database's stays so). pg_stat_activity costs ~0.3 ms, most of a live read's cost under load (issue 22 §5), so the
+ * live view passes what it found and looks again only when something holds its reads back for a while (live.ts).
+ * Only a transaction in progress below the newest candidate can hold one back, so only those are looked up (the cheap
+ * comparison is evaluated first, the CTE only when first scanned); the xmin differs from the full one only when both
+ * are above every candidate, where every candidate is deliverable either way.
  */
-const watermarked = (candidates: string, columns: string) => `
-WITH ${SNAPSHOT}, candidates AS MATERIALIZED (${candidates}), ${ELSEWHERE}, ${xmin(`SELECT max(c."_x") FROM candidates c`)}
-SELECT ${columns}, c."_x"::text AS "_txid", c."_x" < w.xmin AS "_deliverable"
+const watermarked = (candidates: string, columns: string, known: string | null) => `
+WITH ${SNAPSHOT}, candidates AS MATERIALIZED (${candidates}),
+  ${known ? `elsewhere AS MATERIALIZED (SELECT unnest(${known}::xid8[]) AS x)` : ELSEWHERE}, ${xmin(`SELECT max(c."_x") FROM candidates c`)}
+SELECT ${columns}, c."_x"::text AS "_txid", c."_x" < w.xmin AS "_deliverable", w.xmin::text AS "_xmin"
 FROM candidates c, w
 ORDER BY c."_x", c."seq"`;
 
 const SNAPSHOT = `snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s)`;
-const ELSEWHERE = `elsewhere AS MATERIALIZED (
-  SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
-  WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
-)`;
+/** The in-progress transactions (xid8) of other databases: backend_xid is a 32-bit xid, matched on the xid8s' low 32 bits. */
+const OTHER_DATABASES_XIDS = `SELECT x FROM snap, pg_snapshot_xip(snap.s) AS x
+  WHERE (x::text::bigint % 4294967296) IN (
+    SELECT backend_xid::text::bigint FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
+  )`;
+const ELSEWHERE = `elsewhere AS MATERIALIZED (${OTHER_DATABASES_XIDS})`;
 /** `w.xmin`, from the in-progress transactions at or below `upTo` (a scalar subquery), or all of them. */
 const xmin = (upTo: string | null) => `w AS MATERIALIZED (
   SELECT COALESCE(
     (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
-     WHERE ${upTo ? `x <= (${upTo}) AND ` : ""}(x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
+     WHERE ${upTo ? `x <= (${upTo}) AND ` : ""}x NOT IN (SELECT x FROM elsewhere)),
     (SELECT pg_snapshot_xmax(s) FROM snap)
   ) AS xmin
 )`;
 /** The whole watermark (where the ledger stands: headPosition). */
 const WATERMARK = `${SNAPSHOT}, ${ELSEWHERE}, ${xmin(null)}`;
 
+/**
+ * The transactions of other databases on this server in progress now (xid8s, decimal): what a reader may pass as
+ * `otherDatabases` from then on (PostgreSQL).
+ */
+export async function otherDatabasesTransactions(pg: PgDirect): Promise<string[]> {
+  const rows = await pg.query<{ x: string }>(`WITH ${SNAPSHOT} SELECT o.x::text AS x FROM (${OTHER_DATABASES_XIDS}) o`, [], "stopline_other_databases_xids");
+  return rows.map((r) => r.x);
+}
+
 const COLUMNS = `e."seq", e."taskId", e."workItemId", e."entityType", e."entityId", e."actor", e."type", e."fromState", e."toState", e."reason", e."data", e."createdAt", t."ownerId" AS "_ownerId"`;
 /** COLUMNS as the watermarked read returns them from its candidates. */
 const CANDIDATE_COLUMNS = `c."seq", c."taskId", c."workItemId", c."entityType", c."entityId", c."actor", c."type", c."fromState", c."toState", c."reason", c."data", c."createdAt", c."_ownerId"`;
 
-type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean };
+type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean; _xmin?: string };
 
 // SQLite raw reads return DateTime as Prisma's ISO text ("…+00:00") and Json as its JSON text.
 const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 
 function positioned(rows: RawRow[], pgOrder: boolean): PositionedEvent[] {
-  return rows.map(({ _ownerId, _txid, _deliverable: _d, ...event }) => ({
+  return rows.map(({ _ownerId, _txid, _deliverable: _d, _xmin: _w, ...event }) => ({
     event: { ...event, createdAt: toDate(event.createdAt), data: typeof event.data === "string" && !pgOrder ? JSON.parse(event.data) : event.data },
     position: { txid: pgOrder ? _txid! : "0", seq: event.seq },
     ownerId: _ownerId,
@@ -154,12 +177,14 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
           `SELECT ${COLUMNS}, e."txid" AS "_x" FROM "LedgerEvent" e LEFT JOIN "Task" t ON t."id" = e."taskId"
            WHERE ${where.join(" AND ")} ORDER BY e."txid", e."seq" LIMIT $3`,
           CANDIDATE_COLUMNS,
+          options.otherDatabases ? `$${params.push(options.otherDatabases)}` : null,
         ),
         params,
       );
       // (txid, seq) order puts every deliverable row before any held one.
       const deliverable = rows.filter((r) => r._deliverable);
-      return { events: positioned(deliverable, true), held: deliverable.length < rows.length };
+      const held = deliverable.length < rows.length;
+      return { events: positioned(deliverable, true), held, heldBy: held ? rows[0]._xmin! : null };
     },
     sqlite: async () => {
       const params: unknown[] = [after.seq];
@@ -180,6 +205,7 @@ export async function readEventsAfter(database: Database, after: EventPosition, 
           false,
         ),
         held: false,
+        heldBy: null,
       };
     },
   });
@@ -200,7 +226,12 @@ export interface EventHeader {
  * needs: no payload, no owner. The live view of a process that serves no stream (a worker process) reads this: the
  * task join and the payload were most of the read's cost, paid in every process for every event (bench:pg part D).
  */
-export async function readEventHeadersAfter(database: Database, after: EventPosition, limit: number): Promise<{ headers: EventHeader[]; held: boolean }> {
+export async function readEventHeadersAfter(
+  database: Database,
+  after: EventPosition,
+  limit: number,
+  otherDatabases?: readonly string[],
+): Promise<{ headers: EventHeader[]; held: boolean; heldBy: string | null }> {
   return onEngine(database, {
     postgres: async (pg) => {
       const rows = await pg.query<{
@@ -211,23 +242,27 @@ export async function readEventHeadersAfter(database: Database, after: EventPosi
         toState: string | null;
         _txid: string;
         _deliverable: boolean;
+        _xmin: string;
       }>(
         watermarked(
           `SELECT e."seq", e."taskId", e."workItemId", e."type", e."toState", e."txid" AS "_x" FROM "LedgerEvent" e
            WHERE (e."txid", e."seq") > ($1::xid8, $2::int) ORDER BY e."txid", e."seq" LIMIT $3`,
           `c."seq", c."taskId", c."workItemId", c."type", c."toState"`,
+          otherDatabases ? "$4" : null,
         ),
-        [after.txid, after.seq, limit],
+        otherDatabases ? [after.txid, after.seq, limit, otherDatabases] : [after.txid, after.seq, limit],
       );
       const deliverable = rows.filter((r) => r._deliverable);
+      const held = deliverable.length < rows.length;
       return {
-        headers: deliverable.map(({ _txid, _deliverable: _d, ...header }) => ({ ...header, position: { txid: _txid, seq: header.seq } })),
-        held: deliverable.length < rows.length,
+        headers: deliverable.map(({ _txid, _deliverable: _d, _xmin: _w, ...header }) => ({ ...header, position: { txid: _txid, seq: header.seq } })),
+        held,
+        heldBy: held ? rows[0]._xmin : null,
       };
     },
     sqlite: async () => {
-      const { events, held } = await readEventsAfter(database, after, { limit });
-      return { headers: events.map(headerOf), held };
+      const { events, held, heldBy } = await readEventsAfter(database, after, { limit });
+      return { headers: events.map(headerOf), held, heldBy };
     },
   });
 }

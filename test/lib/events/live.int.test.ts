@@ -260,6 +260,35 @@ describe.skipIf(testEngine() !== "postgres")("PostgreSQL: event order without a 
     }
   });
 
+  it("the live view: another database's transaction begun after the view looked at the server's sessions holds its events back only briefly", async () => {
+    const view = new LiveLedger(t.database, { pollMs: 50 });
+    await view.ready;
+    const task = await createTask(t.database, { title: "held by another database", ownerId: "o" }, "agent:t");
+    const elsewhere = new pg.Client({ connectionString: process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
+    await elsewhere.connect();
+    const seen: CommittedEvent[] = [];
+    const off = onCommitted((events) => seen.push(...events.filter((e) => e.taskId === task.id && e.origin === "remote")));
+    try {
+      await sleep(100); // the view has read (and looked at the sessions) by now
+      await elsewhere.query("BEGIN");
+      await elsewhere.query("SELECT pg_current_xact_id()");
+      // An event committed by "another process" (not announced here), after the other database's transaction began.
+      const [{ seq }] = await t.database.pg!.query<{ seq: number }>(
+        `INSERT INTO "LedgerEvent" ("taskId","entityType","entityId","actor","type","createdAt") VALUES ($1,'task',$1,'test','test.elsewhere',timezone('UTC', clock_timestamp())) RETURNING "seq"`,
+        [task.id],
+      );
+      const started = Date.now();
+      for (let i = 0; i < 200 && !seen.some((e) => e.seq === seq); i++) await sleep(10);
+      expect(seen.map((e) => e.seq)).toContain(seq);
+      expect(Date.now() - started).toBeLessThan(1_000); // the lookup after 20 ms held, not the other transaction's end
+    } finally {
+      off();
+      await elsewhere.query("ROLLBACK").catch(() => {});
+      await elsewhere.end();
+      await view.stop();
+    }
+  });
+
   it("a claim racing with the boundary: either it committed before the boundary (and the engine stops it) or it is refused — never claimed after", async () => {
     for (let round = 0; round < 20; round++) {
       const task = await createTask(t.database, { title: `race ${round}`, ownerId: "o" }, "agent:t");
