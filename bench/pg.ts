@@ -954,6 +954,9 @@ try {
       Object.assign(c1000, await sse(database, app, tokens, size(1_000, 20)));
       log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
     }
+    // Part D's clients only send requests and poll: this process's live view (part C's) would be a third reader of
+    // every event, its reads counted in PostgreSQL's CPU per Stop. The children it inserts wake the worker by NOTIFY.
+    if (PARTS.includes("D")) await liveLedger(database).stop();
     for (let r = 0; r < (PARTS.includes("D") ? size(3, 1) : 0); r++) {
       const createsCpu = cpuMeter(app, worker?.child ?? null);
       creates.push(
