@@ -71,3 +71,16 @@ export async function explainPlan(pg: PgDirect, sql: string, params: unknown[], 
       return e.plan;
     });
 }
+
+/**
+ * Runs `call`, which sends one statement named `name`, and returns that statement's plan — run under EXPLAIN
+ * (ANALYZE) and rolled back before the statement itself goes out — with the call's result.
+ */
+export async function planOfCall<T>(pg: PgDirect, name: string, call: () => Promise<T>, options: { generic: boolean }): Promise<{ plan: PlanNode; result: T }> {
+  const statement = captureStatement(pg, (sent) => sent === name);
+  const pending = call();
+  const { sql, params, release } = await statement;
+  const plan = await explainPlan(pg, sql, params, options);
+  release();
+  return { plan, result: await pending };
+}

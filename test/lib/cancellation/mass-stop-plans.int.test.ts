@@ -8,7 +8,7 @@ import { cancelQueuedAndClaimRunOnPg } from "../../../lib/ledger/sql/remove-queu
 import { settleQuietlyOnPg } from "../../../lib/ledger/sql/settle-quietly";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../../lib/ledger/states";
 import { BUSY_STATUSES } from "../../../lib/cancellation/steps/8-settle";
-import { captureStatement, explainPlan, type PlanNode, rowsRead, scansOf } from "../../support/explain-plan";
+import { explainPlan, type PlanNode, planOfCall, rowsRead, scansOf } from "../../support/explain-plan";
 
 // A mass Stop (an incident, a kill switch, a busy hour): hundreds of tasks are `cancel_requested` at once — a stage
 // that is transient, so the statistics, gathered before, call it rare. Each Stop's own statements must still read
@@ -24,15 +24,7 @@ afterAll(async () => t?.drop());
 const actor = "agent:test";
 const IN_FLIGHT = 300;
 
-/** Runs `call`, which sends one statement named `name`, and returns that statement's plan (run and rolled back first). */
-async function planOf(name: string, generic: boolean, call: () => Promise<unknown>): Promise<{ plan: PlanNode; result: unknown }> {
-  const statement = captureStatement(t.database.pg!, (sent) => sent === name);
-  const pending = call();
-  const { sql, params, release } = await statement;
-  const plan = await explainPlan(t.database.pg!, sql, params, { generic });
-  release();
-  return { plan, result: await pending };
-}
+const planOf = <T>(name: string, generic: boolean, call: () => Promise<T>) => planOfCall(t.database.pg!, name, call, { generic });
 
 describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statements read its own task, however many others are being stopped", () => {
   it("with 300 tasks being stopped, 1,500 children queued and statistics from before, the engine's start reads its own task and children, its lease and its quiet settlement one task row", async () => {

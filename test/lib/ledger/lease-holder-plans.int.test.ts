@@ -4,12 +4,13 @@ import { createTask } from "../../../lib/ledger/create-task";
 import { heartbeatWorkItem } from "../../../lib/ledger/heartbeat-work-item";
 import { checkpointOnPg } from "../../../lib/ledger/sql/checkpoint";
 import { WorkItemStatus } from "../../../lib/ledger/states";
-import { captureStatement, explainPlan, type PlanNode, rowsRead, scansOf } from "../../support/explain-plan";
+import { planOfCall, rowsRead, scansOf } from "../../support/explain-plan";
 
 // A lease holder's own statements — the heartbeat and the checkpoint before an effect — name the item by id and its
 // lease token. The token also matches the leased items' partial index (`leaseToken IS NOT NULL`), and statistics
 // gathered before a burst call leases rare: read through that index, each heartbeat would read every lease in the
 // cluster (a busy hour's, a mass Stop's). Each must read its own row only (issue 22 §5, the class of the mass-Stop plans).
+// PostgreSQL 15 picks the primary key here today (checked with 6,000 and 200,000 finished items); this keeps it so.
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -20,15 +21,7 @@ afterAll(async () => t?.drop());
 const actor = "agent:test";
 const LEASED_ELSEWHERE = 1_500;
 
-/** Runs `call`, which sends one statement named `name`, and returns that statement's generic plan and the call's result. */
-async function planOf(name: string, call: () => Promise<unknown>): Promise<{ plan: PlanNode; result: unknown }> {
-  const statement = captureStatement(t.database.pg!, (sent) => sent === name);
-  const pending = call();
-  const { sql, params, release } = await statement;
-  const plan = await explainPlan(t.database.pg!, sql, params, { generic: true });
-  release();
-  return { plan, result: await pending };
-}
+const planOf = <T>(name: string, call: () => Promise<T>) => planOfCall(t.database.pg!, name, call, { generic: true });
 
 /** `n` work items of `taskId` named `prefix`-i, in `status`, leased to another worker when `leased`. */
 const items = (taskId: string, prefix: string, status: string, n: number, leased: boolean) =>
