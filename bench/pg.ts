@@ -141,10 +141,10 @@ function postgresCpuMs(): number {
   }
   return total;
 }
-async function dropAll() {
+async function dropAll(names: string[] = created.splice(0)) {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
   await admin.end();
 }
 
@@ -576,16 +576,6 @@ const HISTORY = Number(argValue("--history") ?? process.env.BENCH_PG_HISTORY ?? 
 const H_ITEMS = Number(process.env.BENCH_PG_H_ITEMS ?? size(20_000, 300));
 /** Rounds of part H (each probes both databases, the order alternating): BENCH_PG_H_ROUNDS, default 3 (smoke 1). */
 const H_ROUNDS = Math.max(1, Number(process.env.BENCH_PG_H_ROUNDS ?? size(3, 1)));
-async function timed(n: number, f: () => Promise<unknown>): Promise<number> {
-  await f(); // once unmeasured (plans, caches)
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = performance.now();
-    await f();
-    xs.push(performance.now() - s);
-  }
-  return median(xs);
-}
 
 interface HistoryProbe {
   jobsPerS: number;
@@ -595,11 +585,14 @@ interface HistoryProbe {
   auditMs: number;
   reviewMs: number;
 }
-async function historyProbe(history: number): Promise<HistoryProbe> {
+/** A probe's writes measured; its database kept open (and out of dropAll) for the reads, measured side by side. */
+type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> & { database: Database; name: string };
+async function historyProbe(history: number): Promise<WrittenProbe> {
   const label = history ? "hh" : "he";
   const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
   await dropAll();
   const { url, database } = await freshStopline("postgres", label);
+  const name = created.pop()!; // dropped by the round, after the reads
   const s0 = performance.now();
   if (history) await loadHistory(database, history);
   if (history)
@@ -638,12 +631,36 @@ async function historyProbe(history: number): Promise<HistoryProbe> {
   await engine.stop();
   // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
   for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
-  const taskListMs = await timed(20, () => listTasks(database, {}));
-  const auditMs = await timed(20, () => queryAudit(database, { ownerId: "bench" }));
-  const reviewMs = await timed(20, () => listReviewItems(database, { status: "open" }));
-  await database.close();
-  await dropAll();
-  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), taskListMs, auditMs, reviewMs };
+  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), database, name };
+}
+
+/**
+ * The reads of part H on both databases side by side: each read once unmeasured on each, then `n` times alternating
+ * between them (the order flipping each time), medians per database. Measured one database after the other, a read of a
+ * few milliseconds swung by more than the 10% goal with the machine's moment (the task list +39.9% in one run, −5.2%
+ * in the one before, on the same data).
+ */
+async function readsSideBySide(empty: Database, full: Database, n = size(40, 4)) {
+  const reads = {
+    taskListMs: (d: Database) => listTasks(d, {}),
+    auditMs: (d: Database) => queryAudit(d, { ownerId: "bench" }),
+    reviewMs: (d: Database) => listReviewItems(d, { status: "open" }),
+  };
+  const out = { empty: {} as Record<keyof typeof reads, number>, full: {} as Record<keyof typeof reads, number> };
+  for (const [what, read] of Object.entries(reads) as [keyof typeof reads, (d: Database) => Promise<unknown>][]) {
+    await read(empty);
+    await read(full);
+    const times = { empty: [] as number[], full: [] as number[] };
+    for (let i = 0; i < n; i++)
+      for (const side of i % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const)) {
+        const s = performance.now();
+        await read(side === "empty" ? empty : full);
+        times[side].push(performance.now() - s);
+      }
+    out.empty[what] = median(times.empty);
+    out.full[what] = median(times.full);
+  }
+  return out;
 }
 
 // ---- C & D. one app process ----------------------------------------------------------------------------
@@ -898,15 +915,27 @@ try {
   const h = { worstPct: NaN, items: HISTORY };
   if (PARTS.includes("H")) {
     log(
-      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads: median of 20)`,
+      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads side by side on both, median of ${size(40, 4)} each)`,
     );
     // Rounds alternate which database goes first (empty, history; then history, empty; …) and each figure is the
     // median over rounds: one probe after the other swung by more than the 10% goal on the same data (13.6% then
     // 50.6% at 200,000 items) — the order and the machine's moment, not the history.
     const empties: HistoryProbe[] = [];
     const fulls: HistoryProbe[] = [];
-    for (let round_ = 0; round_ < H_ROUNDS; round_++)
-      for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) (n ? fulls : empties).push(await historyProbe(n));
+    for (let round_ = 0; round_ < H_ROUNDS; round_++) {
+      const probes: Record<"empty" | "full", WrittenProbe | null> = { empty: null, full: null };
+      for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) probes[n ? "full" : "empty"] = await historyProbe(n);
+      const { empty, full } = probes as Record<"empty" | "full", WrittenProbe>;
+      const reads = await readsSideBySide(empty.database, full.database);
+      for (const [probe, list, read] of [
+        [empty, empties, reads.empty],
+        [full, fulls, reads.full],
+      ] as const) {
+        list.push({ jobsPerS: probe.jobsPerS, boundaryMs: probe.boundaryMs, queuedMs: probe.queuedMs, ...read });
+        await probe.database.close();
+      }
+      await dropAll([empty.name, full.name]);
+    }
     const medianOf = (xs: HistoryProbe[]): HistoryProbe =>
       Object.fromEntries((Object.keys(xs[0]) as (keyof HistoryProbe)[]).map((k) => [k, median(xs.map((x) => x[k]))])) as unknown as HistoryProbe;
     const empty = medianOf(empties);
