@@ -590,6 +590,9 @@ type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> &
 async function historyProbe(history: number): Promise<WrittenProbe> {
   const label = history ? "hh" : "he";
   const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
+  log(
+    `  claim → complete, ${history ? "history" : "empty"}: ${round(side.jobsPerS)} jobs/s; per item CPU ${round(side.nodeCpuUs)} µs Node + ${round(side.pgCpuUs)} µs PostgreSQL, WAL ${round(side.walPerItem)} B, ${round(side.commitsPerItem, 3)} commits`,
+  );
   await dropAll();
   const { url, database } = await freshStopline("postgres", label);
   const name = created.pop()!; // dropped by the round, after the reads

@@ -47,14 +47,18 @@ function claimCandidates(count: number, tools: number | null, fromHead: boolean)
   // `tool`: the scanned tool's name (SQL), null for the whole queue.
   const scan = (tool: string | null) => `SELECT w."id", w."taskId", w."attempt", w."preparedIntentVersion", w."createdAt", w."status"
     FROM "WorkItem" w
-    WHERE w."status" = 'queued' AND ${tool ? `w."toolName" = ${tool}` : `$16::text[] IS NULL`}${fromHead ? ` AND (w."createdAt", w."id") >= ($18::timestamp, $19::text)` : ""}
+    WHERE w."status" = 'queued' AND ${tool ? `w."toolName" = ${tool}` : `$16::text[] IS NULL`}${fromHead ? ` AND (w."createdAt", w."id") >= ((SELECT $18::timestamp), (SELECT $19::text))` : ""}
       AND ${tool ? notQuarantinedSql(tool) : NOT_QUARANTINED_SQL}
       AND (SELECT t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = w."preparedIntentVersion" FROM "Task" t WHERE t."id" = w."taskId")
     ORDER BY w."createdAt", w."id"
     LIMIT ${count}
     FOR UPDATE OF w SKIP LOCKED`;
   if (tools === null) return scan(null);
-  const tool = (i: number) => `($16::text[])[${i + 1}]`;
+  // Each tool's name (and the head's position, in scan) as a subquery, evaluated once at run time: a planner that saw
+  // the values compared their own statistics (a tool missing from them, a position after the history's last, read as
+  // nearly empty) with the generic plan's average, found the generic plan dearer, and planned every execution anew
+  // (~1.2 ms each, with a long history: issue 22 §3). Unseen, every plan costs the same and connections keep the generic one.
+  const tool = (i: number) => `(SELECT ($16::text[])[${i + 1}])`;
   if (tools === 1) return scan(tool(0));
   const each = Array.from({ length: tools }, (_, i) => `SELECT * FROM (${scan(tool(i))}) s${i + 1}`);
   return `SELECT * FROM (${each.join("\n    UNION ALL ")}) c ORDER BY c."createdAt", c."id" LIMIT ${count}`;

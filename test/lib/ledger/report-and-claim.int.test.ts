@@ -9,6 +9,7 @@ import { LedgerEvent } from "../../../lib/ledger/events";
 import { ReportAndClaimQueue } from "../../../lib/ledger/report-and-claim";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 import { captureStatement, explainPlan, recordStatements, rowsRead, scansOf } from "../../support/explain-plan";
+import { loadHistory } from "../../../bench/pg-history";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -281,6 +282,51 @@ describe("a report reads only the items it reports", () => {
       for (const scan of workItemScans) expect(rowsRead(scan)).toBeLessThan(50); // by id, not through the 1,500 leases
       expect((await reports).map((r) => r.status)).toEqual(["completed", "completed", "completed"]);
       for (const item of items) expect(await statusOf(item.id)).toBe("completed");
+    },
+  );
+});
+
+describe("a pool's connections keep one plan of the report and claim statement", () => {
+  it.skipIf(testEngine() !== "postgres")(
+    "with a long history of other tools in the statistics, the statement is not planned anew on each run (generic plans after the first five)",
+    async () => {
+      // The history as bench:pg part H loads it (20,000 finished children of other tools over the past year, their
+      // tasks and events); today's queue is 200 of one tool; the statistics gathered over both.
+      await loadHistory(t.database, 20_000);
+      const task = await createTask(t.database, { title: "today's work", ownerId: "alice" }, actor);
+      const tool = "tool7.today";
+      for (let i = 0; i < 200; i++) await schedule(task.id, tool);
+      await t.database.pg!.query("ANALYZE");
+      const queue = new ReportAndClaimQueue(t.database, () => ({ workerId: "pool-plans", toolNames: [tool], leaseMs: 30_000 }));
+      const items = (await Promise.all(Array.from({ length: 8 }, () => queue.claim()))) as WorkItem[];
+      // The statement a pool sends when its slots report and claim their next items, run as a connection runs it: 8 times.
+      const statement = captureStatement(t.database.pg!, (name) => name.startsWith("stopline_reports_and_claims_"));
+      const reports = Promise.all(
+        items.map((item) =>
+          queue.report({ workItemId: item.id, leaseToken: item.leaseToken!, outcome: "completed", result: { n: 1 }, actor: "worker:pool-plans" }, () => {}),
+        ),
+      );
+      const { sql, params, release } = await statement;
+      const client = await t.database.pg!.pool.connect();
+      try {
+        const element = (v: unknown) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, "\\$&")}"`);
+        const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(v)));
+        await client.query(`PREPARE pool_plans AS ${sql}`);
+        for (let i = 0; i < 8; i++) {
+          await client.query("BEGIN");
+          await client.query(`EXECUTE pool_plans(${params.map(literal).join(", ")})`);
+          await client.query("ROLLBACK");
+        }
+        const [plans] = (
+          await client.query(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = 'pool_plans'`)
+        ).rows;
+        expect(plans).toEqual({ generic: 3, custom: 5 }); // planned anew each time, it read { generic: 0, custom: 8 }
+        await client.query("DEALLOCATE pool_plans");
+      } finally {
+        client.release();
+      }
+      release();
+      expect((await reports).map((r) => r.status)).toEqual(Array(8).fill("completed"));
     },
   );
 });
