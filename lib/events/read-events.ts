@@ -139,9 +139,11 @@ export async function otherDatabasesTransactions(pg: PgDirect): Promise<string[]
   return rows.map((r) => r.x);
 }
 
-const COLUMNS = `e."seq", e."taskId", e."workItemId", e."entityType", e."entityId", e."actor", e."type", e."fromState", e."toState", e."reason", e."data", e."createdAt", t."ownerId" AS "_ownerId"`;
+/** An event's columns as every read returns them, its task's owner as "_ownerId". */
+const EVENT_FIELDS = ["seq", "taskId", "workItemId", "entityType", "entityId", "actor", "type", "fromState", "toState", "reason", "data", "createdAt"];
+const COLUMNS = `${EVENT_FIELDS.map((f) => `e."${f}"`).join(", ")}, t."ownerId" AS "_ownerId"`;
 /** COLUMNS as the watermarked read returns them from its candidates. */
-const CANDIDATE_COLUMNS = `c."seq", c."taskId", c."workItemId", c."entityType", c."entityId", c."actor", c."type", c."fromState", c."toState", c."reason", c."data", c."createdAt", c."_ownerId"`;
+const CANDIDATE_COLUMNS = [...EVENT_FIELDS, "_ownerId"].map((f) => `c."${f}"`).join(", ");
 
 type RawRow = LedgerEventRow & { _ownerId: string | null; _txid?: string; _deliverable?: boolean; _xmin?: string };
 

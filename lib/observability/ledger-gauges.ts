@@ -7,7 +7,6 @@ import { metrics } from "./metrics";
  * counts (the queue's head, leased items, uncertain items — partial indexes; review items by status; tasks by
  * stage; escalation deliveries by status), so a scrape costs what is in flight, not the ledger's whole history.
  */
-
 export async function readLedgerGauges(database: Database, now = new Date()): Promise<void> {
   const g = metrics().gauges;
   const p = database.prisma;
