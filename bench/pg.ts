@@ -584,9 +584,10 @@ interface HistoryProbe {
   taskListMs: number;
   auditMs: number;
   reviewMs: number;
+  sseP99Ms: number;
 }
 /** A probe's writes measured; its database kept open (and out of dropAll) for the reads, measured side by side. */
-type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> & { database: Database; name: string };
+type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> & { database: Database; name: string; url: string };
 async function historyProbe(history: number): Promise<WrittenProbe> {
   const label = history ? "hh" : "he";
   const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
@@ -634,7 +635,37 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
   await engine.stop();
   // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
   for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
-  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), database, name };
+  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), database, name, url };
+}
+
+/** Part H's subscribers per app: as part C's larger figure (`sse_1000_p99_ms`). */
+const H_SSE_SUBSCRIBERS = size(1_000, 10);
+/**
+ * SSE delivery on both databases side by side: an app (`npm start`'s server) on each, started one after the other; then part C's
+ * measurement (100 events committed here, delivered to every subscriber) on one and the other, twice, the order
+ * flipping (empty, history, history, empty); the mean of each database's two p99s. The apps run while the other is
+ * measured (idle: their live views wait on NOTIFY).
+ */
+async function sseSideBySide(empty: WrittenProbe, full: WrittenProbe) {
+  const sides = { empty: { probe: empty, port: PORT }, full: { probe: full, port: PORT + 1 } };
+  const running: { tokens: string[]; child: ChildProcess }[] = [];
+  for (const { probe, port } of Object.values(sides)) {
+    // One after the other: the first may build the app, and two builds at once fail.
+    const tokens: string[] = [];
+    for (let i = 0; i < 100; i++) tokens.push((await createApiToken(probe.database, { name: `h-sse-${i}`, role: "agent" })).token);
+    running.push({ tokens, child: await startApp(probe.url, `stl_bench_${randomBytes(16).toString("hex")}`, port) });
+  }
+  const p99 = { empty: [] as number[], full: [] as number[] };
+  try {
+    for (const side of ["empty", "full", "full", "empty"] as const) {
+      const { child, tokens } = running[side === "empty" ? 0 : 1];
+      p99[side].push((await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port)).p99);
+    }
+  } finally {
+    for (const { child } of running) stopApp(child);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { empty: mean(p99.empty), full: mean(p99.full) };
 }
 
 /**
@@ -710,7 +741,9 @@ function cpuMeter(app: ChildProcess, worker: ChildProcess | null) {
   };
 }
 
-async function startApp(url: string, token: string): Promise<ChildProcess> {
+/** The app processes running now (ended on exit, whatever happens). */
+const apps = new Set<ChildProcess>();
+async function startApp(url: string, token: string, port = PORT): Promise<ChildProcess> {
   const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const reason = buildNeeded(ROOT);
   if (reason) {
@@ -729,7 +762,7 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       DATABASE_URL: url,
@@ -744,7 +777,7 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
   await until(
     async () => {
       try {
-        return (await fetch(`http://127.0.0.1:${PORT}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok;
+        return (await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok;
       } catch {
         return false;
       }
@@ -752,10 +785,12 @@ async function startApp(url: string, token: string): Promise<ChildProcess> {
     "the app to answer",
     120_000,
   );
+  apps.add(child);
   return child;
 }
 
 function stopApp(child: ChildProcess) {
+  apps.delete(child);
   try {
     process.kill(-child.pid!, "SIGTERM");
   } catch {
@@ -763,7 +798,7 @@ function stopApp(child: ChildProcess) {
   }
 }
 
-async function sse(database: Database, app: ChildProcess, tokens: string[], subscribers: number) {
+async function sse(database: Database, app: ChildProcess, tokens: string[], subscribers: number, port = PORT) {
   const aborts: AbortController[] = [];
   const received = new Map<number, number[]>(); // seq → receipt times
   let connected = 0;
@@ -771,7 +806,7 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
     Array.from({ length: subscribers }, async (_, i) => {
       const abort = new AbortController();
       aborts.push(abort);
-      const res = await fetch(`http://127.0.0.1:${PORT}/api/events`, {
+      const res = await fetch(`http://127.0.0.1:${port}/api/events`, {
         headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, accept: "text/event-stream" },
         signal: abort.signal,
       });
@@ -862,7 +897,9 @@ if (!(await postgresAnswers())) {
 }
 
 let app: ChildProcess | null = null;
-process.on("exit", () => app && stopApp(app));
+process.on("exit", () => {
+  for (const child of apps) stopApp(child);
+});
 try {
   const sides = (["stopline", ...SIDES.split(",").filter(Boolean)] as SideName[]).map((s) => (s === ("graphile" as SideName) ? "graphile" : s));
   const results: Record<SideName, SideResult[]> = { stopline: [], graphile: [], batched: [], sqlite: [] };
@@ -918,7 +955,7 @@ try {
   const h = { worstPct: NaN, items: HISTORY };
   if (PARTS.includes("H")) {
     log(
-      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads side by side on both, median of ${size(40, 4)} each)`,
+      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads side by side on both, median of ${size(40, 4)} each; SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers, an app on each)`,
     );
     // Rounds alternate which database goes first (empty, history; then history, empty; …) and each figure is the
     // median over rounds: one probe after the other swung by more than the 10% goal on the same data (13.6% then
@@ -930,11 +967,13 @@ try {
       for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) probes[n ? "full" : "empty"] = await historyProbe(n);
       const { empty, full } = probes as Record<"empty" | "full", WrittenProbe>;
       const reads = await readsSideBySide(empty.database, full.database);
-      for (const [probe, list, read] of [
-        [empty, empties, reads.empty],
-        [full, fulls, reads.full],
+      const sseP99 = await sseSideBySide(empty, full);
+      log(`  round ${round_ + 1}: SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers: empty ${round(sseP99.empty)} · history ${round(sseP99.full)} ms`);
+      for (const [probe, list, read, sseP99Ms] of [
+        [empty, empties, reads.empty, sseP99.empty],
+        [full, fulls, reads.full, sseP99.full],
       ] as const) {
-        list.push({ jobsPerS: probe.jobsPerS, boundaryMs: probe.boundaryMs, queuedMs: probe.queuedMs, ...read });
+        list.push({ jobsPerS: probe.jobsPerS, boundaryMs: probe.boundaryMs, queuedMs: probe.queuedMs, ...read, sseP99Ms });
         await probe.database.close();
       }
       await dropAll([empty.name, full.name]);
@@ -954,6 +993,7 @@ try {
       ["console task list (ms)", empty.taskListMs, full.taskListMs, (full.taskListMs / empty.taskListMs - 1) * 100],
       ["audit query (ms)", empty.auditMs, full.auditMs, (full.auditMs / empty.auditMs - 1) * 100],
       ["review queue (ms)", empty.reviewMs, full.reviewMs, (full.reviewMs / empty.reviewMs - 1) * 100],
+      [`SSE delivery p99, ${H_SSE_SUBSCRIBERS} subs (ms)`, empty.sseP99Ms, full.sseP99Ms, (full.sseP99Ms / empty.sseP99Ms - 1) * 100],
     ];
     for (const [what, e, f, pct] of rows) log(`  ${what.padEnd(28)} empty ${round(e)} · history ${round(f)} · slowdown ${round(pct, 1)}%`);
     h.worstPct = round(Math.max(...rows.map((r) => r[3])), 1);
@@ -1110,7 +1150,7 @@ try {
   };
   console.log(JSON.stringify(figures));
 } finally {
-  if (app) stopApp(app);
+  for (const child of apps) stopApp(child);
   await dropAll();
 }
 process.exit(0);
