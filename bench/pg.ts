@@ -588,6 +588,8 @@ interface HistoryProbe {
 }
 /** A probe's writes measured; its database kept open (and out of dropAll) for the reads, measured side by side. */
 type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> & { database: Database; name: string; url: string };
+/** Part H's two databases of a round, out of `created` (a probe's `dropAll()` must not take the other's). */
+const heldForReads: string[] = [];
 async function historyProbe(history: number): Promise<WrittenProbe> {
   const label = history ? "hh" : "he";
   const side = await stoplineSide("postgres", `${label}tp`, H_ITEMS, history ? (d) => loadHistory(d, history) : undefined);
@@ -596,7 +598,8 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
   );
   await dropAll();
   const { url, database } = await freshStopline("postgres", label);
-  const name = created.pop()!; // dropped by the round, after the reads
+  const name = created.pop()!; // dropped by the round, after the reads (or at the end, should the round fail)
+  heldForReads.push(name);
   const s0 = performance.now();
   if (history) await loadHistory(database, history);
   if (history)
@@ -976,7 +979,7 @@ try {
         list.push({ jobsPerS: probe.jobsPerS, boundaryMs: probe.boundaryMs, queuedMs: probe.queuedMs, ...read, sseP99Ms });
         await probe.database.close();
       }
-      await dropAll([empty.name, full.name]);
+      await dropAll(heldForReads.splice(0));
     }
     const medianOf = (xs: HistoryProbe[]): HistoryProbe =>
       Object.fromEntries((Object.keys(xs[0]) as (keyof HistoryProbe)[]).map((k) => [k, median(xs.map((x) => x[k]))])) as unknown as HistoryProbe;
@@ -1151,6 +1154,6 @@ try {
   console.log(JSON.stringify(figures));
 } finally {
   for (const child of apps) stopApp(child);
-  await dropAll();
+  await dropAll([...created.splice(0), ...heldForReads.splice(0)]);
 }
 process.exit(0);
