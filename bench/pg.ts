@@ -855,7 +855,10 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerEventMs: (cpuAfter - cpuBefore) / 100, elapsed };
 }
 
-/** 16 clients for 8 s (smoke: 1 s) — or, with `amount`, until that many requests were answered. */
+/**
+ * 16 clients for 8 s (smoke: 1 s; `BENCH_PG_HTTP_S` to change it — shorter creations leave a profile of part D's
+ * Stops less diluted) — or, with `amount`, until that many requests were answered.
+ */
 async function http(tokens: string[], path: (i: number) => string, body: (i: number) => string, amount?: number) {
   let i = 0;
   const from = performance.now();
@@ -863,7 +866,7 @@ async function http(tokens: string[], path: (i: number) => string, body: (i: num
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: 16,
-    ...(amount ? { amount } : { duration: size(8, 1) }),
+    ...(amount ? { amount } : { duration: Number(process.env.BENCH_PG_HTTP_S ?? size(8, 1)) }),
     requests: [
       {
         method: "POST",

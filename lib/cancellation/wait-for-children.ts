@@ -1,4 +1,4 @@
-import { nextCommitted, type CommittedEvent } from "../events/bus";
+import { nextCommittedOf } from "../events/bus";
 
 /**
  * How long a pass waits between two reads while children are still being stopped when no event of theirs arrives.
@@ -17,13 +17,11 @@ export async function waitForChildren(
   remaining: () => Promise<number>,
   timeoutMs: number,
 ): Promise<number> {
-  const ids = "ids" in scope ? new Set(scope.ids) : null;
-  const taskId = "taskId" in scope ? scope.taskId : null;
-  const concerns = (e: CommittedEvent) => (ids ? e.workItemId !== null && ids.has(e.workItemId) : e.taskId === taskId);
+  const keys = "ids" in scope ? { workItemIds: scope.ids } : { taskId: scope.taskId };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // Subscribed before the read: a report committed between the read and the wait still wakes it.
-    const wait = nextCommitted(concerns, Math.max(0, Math.min(CHILDREN_RECHECK_MS, deadline - Date.now())));
+    const wait = nextCommittedOf(keys, Math.max(0, Math.min(CHILDREN_RECHECK_MS, deadline - Date.now())));
     const left = await remaining();
     if (left === 0 || Date.now() >= deadline) {
       wait.cancel();

@@ -51,21 +51,42 @@ export function onCommitted(listener: (events: CommittedEvent[]) => void): () =>
   return () => bus.off("committed", listener);
 }
 
+/** Waits by the key an event wakes them with: `task:<id>` (any event of the task), `item:<id>` (any of the work item). */
+const waits = new Map<string, Set<() => void>>();
+let waitsHeard = false;
+function wakeWaits(events: CommittedEvent[]) {
+  for (const e of events)
+    for (const key of [e.taskId && `task:${e.taskId}`, e.workItemId && `item:${e.workItemId}`]) if (key) for (const wake of [...(waits.get(key) ?? [])]) wake();
+}
+
 /**
- * A wake-up at the next committed event that `matches`, or after `ms`, whichever comes first. Subscribe before
- * reading what the event would change (an event committed between the read and the wait still wakes it), and
- * re-read after it: an event is a hint, the ledger is the answer. `cancel` ends the wait early.
+ * A wake-up at the next committed event of the task (or of one of the work items), or after `ms`, whichever comes
+ * first. Subscribe before reading what the event would change (an event committed between the read and the wait still
+ * wakes it), and re-read after it: an event is a hint, the ledger is the answer. `cancel` ends the wait early.
+ * One bus listener serves every wait, by key: a listener per wait made each committed batch visit every waiting pass
+ * (a mass Stop has hundreds; the same fix as the running children's Stop notices, lib/workers/stop-notices.ts).
  */
-export function nextCommitted(matches: (e: CommittedEvent) => boolean, ms: number): { woken: Promise<void>; cancel: () => void } {
+export function nextCommittedOf(scope: { taskId: string } | { workItemIds: readonly string[] }, ms: number): { woken: Promise<void>; cancel: () => void } {
+  if (!waitsHeard) {
+    waitsHeard = true;
+    onCommitted(wakeWaits);
+  }
+  const keys = "taskId" in scope ? [`task:${scope.taskId}`] : scope.workItemIds.map((id) => `item:${id}`);
   let cancel = () => {};
   const woken = new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
-    const off = onCommitted((events) => {
-      if (events.some(matches)) done();
-    });
+    for (const key of keys) {
+      const set = waits.get(key) ?? new Set();
+      set.add(done);
+      waits.set(key, set);
+    }
     function done() {
       clearTimeout(timer);
-      off();
+      for (const key of keys) {
+        const set = waits.get(key);
+        set?.delete(done);
+        if (set && !set.size) waits.delete(key);
+      }
       resolve();
     }
     cancel = done;

@@ -60,4 +60,32 @@ describe("waiting for children being stopped", () => {
     expect(await waiting).toBe(0);
     expect(performance.now() - started).toBeLessThan(CHILDREN_RECHECK_MS);
   });
+
+  it("a thousand passes waiting at once add no listener to the bus, and a report wakes only its own task's pass", async () => {
+    const busListeners = () => (globalThis as { stoplineBus?: { listenerCount(name: string): number } }).stoplineBus?.listenerCount("committed") ?? 0;
+    let firstLeft = 1;
+    const first = waitForChildren({ taskId: "many-0" }, async () => firstLeft, 5_000); // the shared listener, if not yet there
+    const before = busListeners();
+    const reads = new Map<string, number>();
+    const left = new Map<string, number>();
+    const passes = Array.from({ length: 1_000 }, (_, i) => {
+      const taskId = `many-${i + 1}`;
+      left.set(taskId, 1);
+      return waitForChildren({ taskId }, async () => (reads.set(taskId, (reads.get(taskId) ?? 0) + 1), left.get(taskId)!), 5_000);
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(busListeners()).toBe(before);
+    left.set("many-777", 0);
+    publishRemote([finished("many-777", "w777")]);
+    expect(await passes[776]).toBe(0);
+    expect(reads.get("many-777")).toBe(2);
+    expect(reads.get("many-778")).toBe(1); // not woken by another task's report
+    // The rest end when their children do; each wait leaves nothing behind.
+    for (const taskId of left.keys()) left.set(taskId, 0);
+    publishRemote([...left.keys()].map((taskId) => finished(taskId, `w-${taskId}`)));
+    firstLeft = 0;
+    publishRemote([finished("many-0", "w0")]);
+    expect(await Promise.all(passes)).toEqual(passes.map(() => 0));
+    expect(await first).toBe(0);
+  });
 });
