@@ -71,7 +71,11 @@ describe("waiting for children being stopped", () => {
     const passes = Array.from({ length: 1_000 }, (_, i) => {
       const taskId = `many-${i + 1}`;
       left.set(taskId, 1);
-      return waitForChildren({ taskId }, async () => (reads.set(taskId, (reads.get(taskId) ?? 0) + 1), left.get(taskId)!), 5_000);
+      const remaining = async () => {
+        reads.set(taskId, (reads.get(taskId) ?? 0) + 1);
+        return left.get(taskId)!;
+      };
+      return waitForChildren({ taskId }, remaining, 5_000);
     });
     await new Promise((r) => setTimeout(r, 20));
     expect(busListeners()).toBe(before);
