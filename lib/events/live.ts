@@ -165,7 +165,7 @@ export class LiveLedger {
       const whole = this.#subscribers.size > 0 ? await readEventsAfter(this.#database, from, { limit: 1_000, otherDatabases }) : null;
       const page = whole
         ? { headers: whole.events.map(headerOf), held: whole.held, heldBy: whole.heldBy }
-        : await readEventHeadersAfter(this.#database, from, 1_000, otherDatabases);
+        : await readEventHeadersAfter(this.#database, from, { limit: 1_000, otherDatabases });
       // A stream that attached during a headers-only read started at `from` and needs those events whole: read again.
       if (!whole && this.#subscribers.size > 0) continue;
       const remote: CommittedEvent[] = [];

@@ -231,9 +231,9 @@ export interface EventHeader {
 export async function readEventHeadersAfter(
   database: Database,
   after: EventPosition,
-  limit: number,
-  otherDatabases?: readonly string[],
+  options: Pick<ReadOptions, "limit" | "otherDatabases"> = {},
 ): Promise<{ headers: EventHeader[]; held: boolean; heldBy: string | null }> {
+  const { limit = 500, otherDatabases } = options;
   return onEngine(database, {
     postgres: async (pg) => {
       const rows = await pg.query<{
