@@ -141,6 +141,40 @@ function postgresCpuMs(): number {
   }
   return total;
 }
+async function adminQuery<Row extends object>(sql: string, params: unknown[] = []): Promise<Row[]> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    return (await admin.query(sql, params)).rows as Row[];
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * BENCH_PG_STATEMENTS=1 (part D): what each Stop cost PostgreSQL, statement by statement — `pg_stat_statements` reset
+ * before a round's Stops and read after them (calls and execution time per Stop). Needs the extension loaded
+ * (`shared_preload_libraries`) and created in the database `TEST_PG_URL` names.
+ */
+const STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
+async function logStatements(database: string, per: number, what: string) {
+  const rows = await adminQuery<{ calls: string; ms: number; rows: string; query: string }>(
+    `SELECT s.calls, s.total_exec_time AS ms, s.rows, s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+     WHERE d.datname = $1 ORDER BY s.total_exec_time DESC LIMIT 15`,
+    [database],
+  );
+  const total = rows.reduce((sum, r) => sum + r.ms, 0);
+  log(`  statements per ${what} (top 15, execution ${round(total / per, 3)} ms per ${what}):`);
+  for (const r of rows) {
+    const text = r.query
+      .split("\n")
+      .filter((line) => !line.trim().startsWith("--"))
+      .join(" ")
+      .replace(/\s+/g, " ");
+    log(`    ${round(Number(r.calls) / per, 2)} calls ${round(r.ms / per, 3)} ms ${round(Number(r.rows) / per, 1)} rows  ${text.slice(0, 110)}`);
+  }
+}
+
 async function dropAll(names: string[] = created.splice(0)) {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -1082,6 +1116,7 @@ try {
             [stopped],
           )
         )[0].n;
+      if (STATEMENTS) await adminQuery(`SELECT pg_stat_statements_reset()`);
       const stopsCpu = cpuMeter(app, worker?.child ?? null);
       const stopsFrom = wallNow();
       const allDone = until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000, 50).then(() => wallNow());
@@ -1096,6 +1131,7 @@ try {
       const settledAt = await allDone;
       allSettled.push({ stops: stopped.length, s: (settledAt - stopsFrom) / 1000 });
       const perStop = stopsCpu(stopped.length);
+      if (STATEMENTS) await logStatements(new URL(url).pathname.slice(1), stopped.length, "Stop");
       const outcome = await database.pg!.query<{ status: string; n: number }>(
         `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
         [stopped],
