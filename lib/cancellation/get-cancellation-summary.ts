@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
-import { ResourceIntentState, StopScope } from "../ledger/states";
+import { StopScope } from "../ledger/states";
+import { REPORTED_INTENT_STATES } from "../outcomes";
 import { AppError, ErrorCode } from "../errors";
 import { summarize, type CancellationSummary } from "./summarize";
 
@@ -10,7 +11,7 @@ export async function getCancellationSummary(database: Database, taskId: string)
     include: {
       workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       resources: { orderBy: { createdAt: "asc" } },
-      resourceIntents: { where: { state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } },
+      resourceIntents: { where: { state: { in: REPORTED_INTENT_STATES } }, orderBy: { createdAt: "asc" } },
       sideEffects: { orderBy: { createdAt: "asc" } },
       reviewItems: { orderBy: { createdAt: "asc" } },
     },
@@ -55,7 +56,7 @@ export async function getChildCancellationSummary(database: Database, workItemId
   const ids = workItems.map((i) => i.id);
   const [resources, resourceIntents, sideEffects] = await Promise.all([
     database.prisma.resource.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
-    database.prisma.resourceIntent.findMany({ where: { workItemId: { in: ids }, state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } }),
+    database.prisma.resourceIntent.findMany({ where: { workItemId: { in: ids }, state: { in: REPORTED_INTENT_STATES } }, orderBy: { createdAt: "asc" } }),
     database.prisma.sideEffect.findMany({ where: { workItemId: { in: ids } }, orderBy: { createdAt: "asc" } }),
   ]);
   const reviewItems = await database.prisma.reviewItem.findMany({

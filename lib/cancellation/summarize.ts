@@ -6,6 +6,7 @@ import {
   OutcomeKind,
   outcomeBadgeWords,
   resourceOutcomeOf,
+  withServiceCouldNotSay,
   ResourceOutcome,
   stopFacts,
   summaryStatus,
@@ -38,8 +39,11 @@ export interface SummaryFacts {
   scope?: { kind: StopScope; ref: string | null };
   workItems: (WorkItemLike & { toolName: string; correlationId: string; partialComplete: boolean | null })[];
   resources: { id: string; workItemId: string; type: string; handle: string; state: string }[];
-  /** Resource intents (written ahead, issue 19); only `open` ones are read: a call may hold them, no answer named them yet. */
-  resourceIntents?: { workItemId: string; type: string; state: string }[];
+  /**
+   * Resource intents (written ahead, issue 19); `open` ones (a call may hold them, no answer named them yet) and
+   * `unresolved` ones (its service could not say: the resource bound to it is not "could not be released") are read.
+   */
+  resourceIntents?: { workItemId: string; type: string; state: string; resourceId?: string | null }[];
   sideEffects: {
     id: string;
     workItemId: string;
@@ -92,14 +96,19 @@ export interface CancellationSummary {
   }[];
   /** What happened after the Stop settled, added to the settled verdict (never written over it): one line per child that ran on. */
   since_settlement: { tool_call_id: string; tool_name: string; ended_after_stop_ms: number | null; ignored_cancel: boolean; sentence: string }[];
-  /** Every resource that could not be released, named: the call that held it, its type and handle. */
+  /**
+   * Every resource an operator has been asked to handle, named (the call that held it, its type and handle): it could not
+   * be released — or it stands for what a call may hold at a service that could not say (its handle the call's key; also
+   * in unconfirmed_resources).
+   */
   orphaned_resources: NamedResource[];
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
   releasing_resources: NamedResource[];
   /**
    * What a call may hold at its service without a handle yet: written ahead before its request left, and no answer
-   * named it (its worker died, or the answer was lost). Stopline asks the service, then releases and verifies it.
+   * named it (its worker died, or the answer was lost). Stopline asks the service, then releases and verifies it; when
+   * the service could not say, an operator has been asked to check (it is in orphaned_resources by the call's key too).
    */
   unconfirmed_resources: { tool_call_id: string; tool_name: string; type: string }[];
   open_review_items: number;
@@ -117,8 +126,13 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const boundary = facts.task.cancelRequestedAt;
   const stop = stopFacts(facts.task);
   const now = facts.now.getTime();
+  // Each resource marked when it stands for an intent its service could not answer for (never "could not be released").
+  const resources = withServiceCouldNotSay(
+    facts.resources,
+    (facts.resourceIntents ?? []).map((i) => ({ state: i.state, resourceId: i.resourceId ?? null })),
+  );
   const factsOf = new Map(
-    facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources: facts.resources }, now)]),
+    facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources }, now)]),
   );
   const outcomes = new Map<string, ChildOutcome>(facts.workItems.map((i) => [i.id, childOutcome(factsOf.get(i.id)!, stop)]));
   // The verdict as settled (issue 20, item 4): what happened after the settlement is added, never written over it.
@@ -135,14 +149,17 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   };
 
   // Resources: released only when verified (invariant 4); a child still at work keeps what it holds.
-  const resourceOutcomes = facts.resources.map((r) => ({ r, outcome: resourceOutcomeOf(r, itemOf.get(r.workItemId), true) }));
+  const resourceOutcomes = resources.map((r) => ({ r, outcome: resourceOutcomeOf(r, itemOf.get(r.workItemId), true) }));
   const orphaned = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.notReleased).map((x) => x.r);
+  const couldNotSay = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.serviceCouldNotSay).map((x) => x.r);
   const held = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.heldByRunningStep).map((x) => x.r);
   const releasing = resourceOutcomes.filter((x) => x.outcome === ResourceOutcome.beingReleased).map((x) => x.r);
   const beingReleased = releasing.length;
-  // Written ahead and still open: what the call may hold, by kind, until an answer or its service names it.
+  // Written ahead: what the call may hold, by kind — open until an answer or its service names it, or unresolved (its
+  // service could not say; a person checks).
+  const mayBeHeld = (facts.resourceIntents ?? []).filter((i) => i.state === ResourceIntentState.open).length;
   const unconfirmed = (facts.resourceIntents ?? [])
-    .filter((i) => i.state === ResourceIntentState.open)
+    .filter((i) => i.state === ResourceIntentState.open || i.state === ResourceIntentState.unresolved)
     .map((i) => {
       const item = itemOf.get(i.workItemId);
       return { tool_call_id: item?.correlationId ?? i.workItemId, tool_name: item?.toolName ?? "unknown", type: i.type };
@@ -229,7 +246,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   return {
     task_id: facts.task.id,
     scope: facts.scope ?? { kind: StopScope.task, ref: null },
-    status: summaryStatus({ settled, children: all, orphanedResources: orphaned.length }),
+    status: summaryStatus({ settled, children: all, orphanedResources: orphaned.length + couldNotSay.length }),
     cancel_requested_at: boundary.toISOString(),
     settled_at: facts.task.settledAt?.toISOString() ?? null,
     cancelled_tool_calls: cancelled,
@@ -252,7 +269,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       ignored_cancel: s.ignoredCancel,
       sentence: sinceSentence(toolWords(item.toolName), s, utcFormat),
     })),
-    orphaned_resources: orphaned.map(named),
+    orphaned_resources: [...orphaned, ...couldNotSay].map(named),
     held_resources: held.map(named),
     releasing_resources: releasing.map(named),
     unconfirmed_resources: unconfirmed,
@@ -263,7 +280,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
         {
           settled,
           children: relevant,
-          resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased, mayBeHeld: unconfirmed.length },
+          resources: { notReleased: orphaned.length, heldByRunningStep: held.length, beingReleased, mayBeHeld, serviceCouldNotSay: couldNotSay.length },
           findings: personFindings(facts),
           stoppedBy: { scope: facts.scope?.kind ?? StopScope.task, by: facts.task.cancelRequestedBy ?? null, reason: facts.task.cancelReason ?? null },
         },

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { AppError, ErrorCode } from "../errors";
-import { taskStanding } from "../outcomes";
+import { REPORTED_INTENT_STATES, taskStanding, withServiceCouldNotSay } from "../outcomes";
 import { taskRowFacts, type TaskRowFacts } from "./task-row-facts";
 import { archivedTaskError } from "../retention/archived-task";
 import { ResourceIntentState } from "./states";
@@ -59,7 +59,7 @@ export async function getTaskDetail(database: Database, taskId: string) {
     include: {
       workItems: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
       resources: { orderBy: { createdAt: "asc" } },
-      resourceIntents: { where: { state: ResourceIntentState.open }, orderBy: { createdAt: "asc" } },
+      resourceIntents: { where: { state: { in: REPORTED_INTENT_STATES } }, orderBy: { createdAt: "asc" } },
       sideEffects: { orderBy: { createdAt: "asc" } },
       reviewItems: { orderBy: { deadline: "asc" } },
     },
@@ -68,9 +68,12 @@ export async function getTaskDetail(database: Database, taskId: string) {
   if (!task) throw (await archivedTaskError(database, taskId, { withPath: true })) ?? new AppError(ErrorCode.notFound, `task ${taskId} not found`, { taskId });
   // The owner as people know them (issue 20, item 7: the detail named the owner by id, the list by e-mail).
   const owner = await database.prisma.user.findUnique({ where: { id: task.ownerId }, select: { email: true } });
-  const { resourceIntents, ...rest } = task;
-  const openResourceIntents = resourceIntents.map(({ id, workItemId, type, key, createdAt }) => ({ id, workItemId, type, key, createdAt }));
-  return { ...rest, openResourceIntents, ownerEmail: owner?.email ?? null };
+  const { resourceIntents, resources, ...rest } = task;
+  const openResourceIntents = resourceIntents
+    .filter((i) => i.state === ResourceIntentState.open)
+    .map(({ id, workItemId, type, key, createdAt }) => ({ id, workItemId, type, key, createdAt }));
+  // An orphaned resource standing for an intent its service could not answer for reads "may still be held", not "could not be released".
+  return { ...rest, resources: withServiceCouldNotSay(resources, resourceIntents), openResourceIntents, ownerEmail: owner?.email ?? null };
 }
 
 export async function getWorkItem(database: Database, workItemId: string) {

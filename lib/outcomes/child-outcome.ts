@@ -128,10 +128,12 @@ export type ChildOutcome =
  * (issue 20, item 1). `not_released`: cleanup and its retry failed (ORPHANED) — an operator handles it;
  * `being_released`: its release is under way or not yet verified. Absent: nothing it held is left.
  */
-export type Held = "being_released" | "not_released";
+export type Held = "being_released" | "not_released" | "unconfirmed_at_service";
 function heldBy(child: ChildFacts): Held | undefined {
   const states = child.resources ?? [];
-  if (states.includes(ResourceState.orphaned)) return "not_released";
+  const orphaned = states.filter((s) => s === ResourceState.orphaned).length;
+  if (orphaned > (child.unconfirmedAtService ?? 0)) return "not_released";
+  if (orphaned) return "unconfirmed_at_service";
   if (states.some((s) => s !== ResourceState.released)) return "being_released";
   return undefined;
 }

@@ -3,6 +3,7 @@ import {
   type Mechanism,
   type ReviewItemKind,
   type ReviewItemStatus,
+  ResourceState,
   type SideEffectOutcome,
   type WorkItemKind,
   type WorkItemStatus,
@@ -36,6 +37,8 @@ export interface ChildFacts {
   ownStop?: StopFacts | null;
   /** The states of the resources it held (a lock, a temp file, a draft): a "discarded" is only said once they are released. */
   resources?: string[];
+  /** How many of its ORPHANED resources stand for intents its service could not answer for (never "could not be released"). */
+  unconfirmedAtService?: number;
 }
 
 /** The task's Stop, if any: when its boundary was recorded, and when the engine's pass settled it. */
@@ -86,6 +89,7 @@ export interface ReviewItemLike {
 export interface ResourceLike {
   workItemId: string;
   state: string;
+  serviceCouldNotSay?: boolean;
 }
 
 /**
@@ -122,6 +126,7 @@ export function childFacts(
     })),
     ownStop: item.stopRequestedAt ? { requestedAt: ms(item.stopRequestedAt), settledAt: ms(item.stopSettledAt) } : null,
     resources: related.resources?.filter((r) => r.workItemId === item.id).map((r) => r.state),
+    unconfirmedAtService: related.resources?.filter((r) => r.workItemId === item.id && r.state === ResourceState.orphaned && r.serviceCouldNotSay).length,
   };
 }
 

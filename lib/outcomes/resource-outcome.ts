@@ -1,4 +1,4 @@
-import { isTerminalItem, ResourceState, WorkItemStatus } from "../ledger/states";
+import { isTerminalItem, ResourceIntentState, ResourceState, WorkItemStatus } from "../ledger/states";
 import type { Tone } from "./words";
 
 /**
@@ -19,8 +19,14 @@ export const ResourceOutcome = {
   beingReleased: "being_released",
   /** A verification query confirmed it released. */
   released: "released",
-  /** Still held after cleanup and one retry: an operator is asked to handle it. */
+  /** Still held after cleanup and one retry (or Stopline has no way to release it): an operator is asked to handle it. */
   notReleased: "not_released",
+  /**
+   * Written ahead, never named, and its service could not say whether the call holds it (resolve-intents.ts: an
+   * ORPHANED resource named by the call's key stands for it): an operator is asked to check. Never "could not be
+   * released" — no release was tried, and the service may hold nothing (random conformance, PostgreSQL seed 1207 #126).
+   */
+  serviceCouldNotSay: "service_could_not_say",
   /**
    * No Stop: its step ended and reported it released. Stopline verifies releases only after a Stop, so this is the
    * step's word, never "released" (invariant 4) — and never "being released" forever (issue 20, item 7).
@@ -46,6 +52,11 @@ export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: st
   [ResourceOutcome.beingReleased]: { short: "being released", phrase: "being released and verified", tone: "warn" },
   [ResourceOutcome.released]: { short: "released", phrase: "released (verified)", tone: "ok" },
   [ResourceOutcome.notReleased]: { short: "not released", phrase: "could not be released; an operator has been asked to handle it", tone: "danger" },
+  [ResourceOutcome.serviceCouldNotSay]: {
+    short: "unconfirmed",
+    phrase: "may still be held at its service, which could not say; an operator has been asked to check it",
+    tone: "danger",
+  },
   [ResourceOutcome.reportedReleased]: {
     short: "released by its step",
     phrase: "released by its step (not verified: Stopline checks releases after a Stop)",
@@ -65,14 +76,20 @@ export const RESOURCE_WORDS: Record<ResourceOutcome, { short: string; phrase: st
 export const verificationWord = (outcome: ResourceOutcome): "verified" | "last checked" => (outcome === ResourceOutcome.released ? "verified" : "last checked");
 
 /**
+ * A resource as its outcome needs it. `serviceCouldNotSay`: it stands for a written-ahead intent its service could not
+ * answer for (the intent `unresolved`, bound to this resource — resourcesWithIntents, lib/ledger/resource-intents.ts).
+ */
+export type ResourceFacts = { state: string; serviceCouldNotSay?: boolean };
+
+/**
  * @param stepStillRunning the child holding it has not ended (it is running, being stopped, or could not be stopped)
  */
-export function resourceOutcome(resource: { state: string }, stepStillRunning: boolean, stopped: boolean): ResourceOutcome {
+export function resourceOutcome(resource: ResourceFacts, stepStillRunning: boolean, stopped: boolean): ResourceOutcome {
   switch (resource.state) {
     case ResourceState.released:
       return ResourceOutcome.released;
     case ResourceState.orphaned:
-      return ResourceOutcome.notReleased;
+      return resource.serviceCouldNotSay ? ResourceOutcome.serviceCouldNotSay : ResourceOutcome.notReleased;
     default:
       // Without a Stop nothing releases or verifies it: say what the step reported, not "being released".
       if (!stepStillRunning && !stopped) return resource.state === ResourceState.releaseRequested ? ResourceOutcome.reportedReleased : ResourceOutcome.leftHeld;
@@ -93,5 +110,24 @@ export const holderStillAtWork = (holder: ResourceHolder | undefined): boolean =
   !!holder && !isTerminalItem(holder.status) && !(holder.status === WorkItemStatus.uncertain && !holder.leaseExpiresAt && !holder.serviceRunningAt);
 
 /** What became of a resource, from the resource and the step that holds it (the summary, the console and the chat). */
-export const resourceOutcomeOf = (resource: { state: string }, holder: ResourceHolder | undefined, stopped: boolean): ResourceOutcome =>
+export const resourceOutcomeOf = (resource: ResourceFacts, holder: ResourceHolder | undefined, stopped: boolean): ResourceOutcome =>
   resourceOutcome(resource, holderStillAtWork(holder), stopped);
+
+/**
+ * The intents what people read reports: `open` (the call may hold it, nothing answered for it yet) and `unresolved`
+ * (its service could not say; an ORPHANED resource named by the call's key stands for it, and a person checks).
+ */
+export const REPORTED_INTENT_STATES: string[] = [ResourceIntentState.open, ResourceIntentState.unresolved];
+
+/**
+ * The resources, each marked `serviceCouldNotSay` when it stands for an unresolved intent (bound to it by
+ * resolve-intents.ts): its outcome is "may still be held at its service, which could not say", never "could not be
+ * released" — no release was tried, and the service may hold nothing (resourceOutcome below).
+ */
+export function withServiceCouldNotSay<R extends { id: string }>(
+  resources: R[],
+  intents: { state: string; resourceId: string | null }[],
+): (R & { serviceCouldNotSay: boolean })[] {
+  const unanswered = new Set(intents.filter((i) => i.state === ResourceIntentState.unresolved && i.resourceId).map((i) => i.resourceId));
+  return resources.map((r) => ({ ...r, serviceCouldNotSay: unanswered.has(r.id) }));
+}

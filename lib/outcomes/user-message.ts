@@ -16,7 +16,7 @@ export interface MessageFacts {
    * Resources not released (orphaned), held by a step that runs on, of a step that ended, still being checked, and
    * written ahead for a step whose answer never named them (it may hold them at its service: asked next).
    */
-  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number; mayBeHeld?: number };
+  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number; mayBeHeld?: number; serviceCouldNotSay?: number };
   /** What a person established about outcomes Stopline could not (person-findings.ts). */
   findings?: { finding: PersonFinding; what: string }[];
   /** Who stopped it and why, when it was not the person themselves (an incident's kill switch). */
@@ -185,8 +185,13 @@ export function userMessage(facts: MessageFacts, f: WordsFormat = utcFormat): st
   for (const finding of facts.findings ?? []) s.push(findingSentence(finding));
 
   // resources
-  const { notReleased, heldByRunningStep, beingReleased = 0, mayBeHeld = 0 } = facts.resources;
+  const { notReleased, heldByRunningStep, beingReleased = 0, mayBeHeld = 0, serviceCouldNotSay = 0 } = facts.resources;
   if (notReleased) s.push(`${count(notReleased, "resource")} could not be released; an operator has been asked to handle ${they(notReleased, "it", "them")}.`);
+  // Written ahead and its service could not say: no release was tried, and it may hold nothing — not "could not be released".
+  if (serviceCouldNotSay)
+    s.push(
+      `${count(serviceCouldNotSay, "resource")} may still be held at a service, which could not say whether the step holds ${they(serviceCouldNotSay, "it", "them")}; an operator has been asked to check.`,
+    );
   if (heldByRunningStep) s.push(`${count(heldByRunningStep, "resource is", "resources are")} still held by a step that is still running.`);
   // A step that ended after the engine's pass: its resources are released and verified next — not yet claimed released.
   if (beingReleased)

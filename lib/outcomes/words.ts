@@ -137,11 +137,15 @@ function discardedWords(o: Extract<ChildOutcome, { kind: "discarded" }>): string
     if (o.held === "not_released")
       return "stopped before it took effect — but its draft could not be discarded at the service; an operator has been asked to handle it";
     if (o.held === "being_released") return "stopped before it took effect — its draft is being discarded at the service, not confirmed yet";
+    if (o.held === "unconfirmed_at_service")
+      return "stopped before it took effect — the service could not say whether it still holds its draft; an operator has been asked to check";
     return "stopped — its draft was discarded before it took effect";
   }
   const what = o.reply ? "the unfinished reply was discarded" : "its unfinished result was discarded";
   if (o.held === "not_released") return `stopped — ${what}, but what it held could not be released; an operator has been asked to handle it`;
   if (o.held === "being_released") return `stopped — ${what}; what it held is being released, not confirmed yet`;
+  if (o.held === "unconfirmed_at_service")
+    return `stopped — ${what}; its service could not say whether it still holds anything of it; an operator has been asked to check`;
   return `stopped — ${what}`;
 }
 

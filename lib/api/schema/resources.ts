@@ -99,6 +99,11 @@ export const ResourceSchema = z.object({
   verifiedAt: isoDate.nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
+  /**
+   * In a task's detail: this (ORPHANED) resource stands for what the call may hold at a service that could not say —
+   * written ahead, never named; its handle is the call's key. An operator checks; no release was tried.
+   */
+  serviceCouldNotSay: z.boolean().optional(),
 });
 
 export const SideEffectSchema = z.object({

@@ -235,7 +235,7 @@ async function runScenario(slot: Slot, s: Scenario, settleTimeoutMs: number): Pr
   if (process.env.RANDOM_TRACE) {
     const events = await database.prisma.ledgerEvent.findMany({ where: { taskId: task.id }, orderBy: { seq: "asc" } });
     console.error(
-      `#${s.index} ${describeScenario(s)}\n  acted +${acted - t0} ms, settled +${Date.now() - t0} ms: ${summary.status} "${summary.user_message}"\n  ${events.map((e) => `${e.createdAt.getTime() - t0} ${e.type} ${e.fromState ?? ""}→${e.toState ?? ""} ${e.actor}`).join("\n  ")}`,
+      `#${s.index} ${describeScenario(s)}\n  acted +${acted - t0} ms, settled +${Date.now() - t0} ms: ${summary.status} "${summary.user_message}"\n  ${events.map((e) => `${e.createdAt.getTime() - t0} ${e.type} ${e.fromState ?? ""}→${e.toState ?? ""} ${e.actor} ${e.workItemId?.slice(0, 6) ?? ""} ${e.reason ?? ""} ${JSON.stringify(e.data ?? null).slice(0, 300)}`).join("\n  ")}`,
     );
   }
   const findings: Finding[] = [];

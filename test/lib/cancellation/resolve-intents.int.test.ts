@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootDemoWorld, newTask, scheduleTool, snapshot, stop, taskRow, until, type DemoWorld } from "../../support/demo-world";
 import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
 import type { InspectOutcome, ToolDefinition } from "../../../lib/tools/contract";
+import { getTaskDetail } from "../../../lib/ledger/queries";
+import { RESOURCE_WORDS, resourceOutcomeOf } from "../../../lib/outcomes";
 
 /**
  * The verification gate's first step (resolve-intents.ts) when the service cannot say what a call holds: the call's
@@ -56,6 +58,17 @@ describe("resolving a written-ahead resource", () => {
     expect(s.reviews.filter((r) => r.kind === "orphaned_resource" && r.resourceId === intent.resourceId)).toHaveLength(1);
     expect(s.summary.status).not.toBe("CANCELLED");
     expect(s.summary.orphaned_resources).toEqual([expect.objectContaining({ tool_call_id: item.correlationId, type: "lock", handle: item.idempotencyKey })]);
+    // No release was tried and the service may hold nothing: the person reads "may still be held", never "could not be
+    // released" (random conformance, PostgreSQL seed 1207 #126: a false alarm the witness contradicted).
+    expect(s.summary.user_message).toMatch(
+      /One resource may still be held at a service, which could not say whether the step holds it; an operator has been asked to check\./,
+    );
+    expect(s.summary.user_message).not.toMatch(/could not be released/);
+    expect(s.summary.unconfirmed_resources).toEqual([{ tool_call_id: item.correlationId, tool_name: silentTool.name, type: "lock" }]);
+    // The console's and the chat's detail read the same outcome for the resource.
+    const detail = await getTaskDetail(t.database, item.taskId);
+    expect(detail.resources.map((r) => [r.id, r.serviceCouldNotSay])).toEqual([[intent.resourceId, true]]);
+    expect(RESOURCE_WORDS[resourceOutcomeOf(detail.resources[0], detail.workItems[0], true)].short).toBe("unconfirmed");
   });
 
   it("the service says the call holds nothing: not held, nothing to report", async () => {

@@ -423,6 +423,28 @@ describe("describeOutcome — what a person reads", () => {
       child: facts({ status: WorkItemStatus.cancelledIncomplete, resources: ["released", "orphaned"] }),
       words: "stopped — its unfinished result was discarded, but what it held could not be released; an operator has been asked to handle it",
     },
+    {
+      case: "an export stopped, its result discarded, and its service could not say whether it holds its lock (never 'could not be released')",
+      child: facts({ status: WorkItemStatus.cancelledIncomplete, resources: ["orphaned"], unconfirmedAtService: 1 }),
+      words:
+        "stopped — its unfinished result was discarded; its service could not say whether it still holds anything of it; an operator has been asked to check",
+    },
+    {
+      case: "an export with one lock not released and one resource its service could not say about: not released wins",
+      child: facts({ status: WorkItemStatus.cancelledIncomplete, resources: ["orphaned", "orphaned"], unconfirmedAtService: 1 }),
+      words: "stopped — its unfinished result was discarded, but what it held could not be released; an operator has been asked to handle it",
+    },
+    {
+      case: "an email stopped before sending, its service could not say whether it holds its draft",
+      child: facts({
+        status: WorkItemStatus.cancelledIncomplete,
+        kind: WorkItemKind.externalAction,
+        commitsEffect: true,
+        resources: ["orphaned"],
+        unconfirmedAtService: 1,
+      }),
+      words: "stopped before it took effect — the service could not say whether it still holds its draft; an operator has been asked to check",
+    },
   ])("$case", ({ child, words }) => {
     expect(say(child)).toBe(words);
   });

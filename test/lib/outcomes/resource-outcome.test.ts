@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESOURCE_WORDS, ResourceOutcome, resourceOutcomeOf, verificationWord } from "../../../lib/outcomes/resource-outcome";
+import { RESOURCE_WORDS, ResourceOutcome, resourceOutcomeOf, verificationWord, withServiceCouldNotSay } from "../../../lib/outcomes/resource-outcome";
 
 /** Was this resource released? Invariant 4: "released" only once a verification query confirmed it. */
 describe("resourceOutcomeOf", () => {
@@ -62,6 +62,33 @@ describe("resourceOutcomeOf", () => {
   ])("%s", (_, state, holder, stopped, outcome, short) => {
     expect(resourceOutcomeOf({ state }, holder, stopped)).toBe(outcome);
     expect(RESOURCE_WORDS[outcome].short).toBe(short);
+  });
+
+  // Written ahead, its service could not say (random conformance, PostgreSQL seed 1207 #126: "Two resources could not be
+  // released" while the service held nothing — no release was ever tried).
+  it("an orphaned resource standing for an intent its service could not answer for: unconfirmed, never 'could not be released'", () => {
+    const holder = { status: "uncertain", leaseExpiresAt: null };
+    const outcome = resourceOutcomeOf({ state: "orphaned", serviceCouldNotSay: true }, holder, true);
+    expect(outcome).toBe(ResourceOutcome.serviceCouldNotSay);
+    expect(RESOURCE_WORDS[outcome].phrase).toBe("may still be held at its service, which could not say; an operator has been asked to check it");
+    expect(RESOURCE_WORDS[outcome].phrase).not.toMatch(/could not be released/);
+    expect(resourceOutcomeOf({ state: "orphaned", serviceCouldNotSay: false }, holder, true)).toBe(ResourceOutcome.notReleased);
+  });
+});
+
+describe("withServiceCouldNotSay", () => {
+  it("marks exactly the resources bound to unresolved intents", () => {
+    const resources = [{ id: "r1" }, { id: "r2" }, { id: "r3" }];
+    const intents = [
+      { state: "unresolved", resourceId: "r2" },
+      { state: "bound", resourceId: "r3" },
+      { state: "open", resourceId: null },
+    ];
+    expect(withServiceCouldNotSay(resources, intents).map((r) => [r.id, r.serviceCouldNotSay])).toEqual([
+      ["r1", false],
+      ["r2", true],
+      ["r3", false],
+    ]);
   });
 });
 

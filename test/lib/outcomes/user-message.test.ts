@@ -8,7 +8,7 @@ import { utcFormat } from "../../../lib/outcomes/words";
 const AT = Date.parse("2026-12-01T14:05:00Z");
 const say = (
   children: ChildOutcome[],
-  resources: { notReleased: number; heldByRunningStep: number; beingReleased?: number; mayBeHeld?: number } = { notReleased: 0, heldByRunningStep: 0 },
+  resources: Parameters<typeof userMessage>[0]["resources"] = { notReleased: 0, heldByRunningStep: 0 },
   settled = true,
 ) => userMessage({ settled, children, resources }, utcFormat);
 const effect = (review: EffectReview, reversible = true): ChildOutcome => ({
@@ -92,6 +92,14 @@ describe("userMessage", () => {
   it("resources: not released, and still held by a step that runs on", () => {
     expect(say([{ kind: OutcomeKind.couldNotStopRunning, reason: StopFailure.cancelRefused }], { notReleased: 2, heldByRunningStep: 1 })).toBe(
       "Stopped new work. One step could not be stopped — the service refused the cancel; it is still running. Two resources could not be released; an operator has been asked to handle them. One resource is still held by a step that is still running.",
+    );
+  });
+
+  it("resources its service could not say about: 'may still be held at a service', never 'could not be released' (seed 1207 #126)", () => {
+    expect(
+      say([{ kind: OutcomeKind.outcomeUnknown, checkingUntil: null, personDecidesBy: AT }], { notReleased: 0, heldByRunningStep: 0, serviceCouldNotSay: 2 }),
+    ).toBe(
+      "Stopped new work. One outcome cannot be established by Stopline; a person decides by 14:05 UTC. Two resources may still be held at a service, which could not say whether the step holds them; an operator has been asked to check.",
     );
   });
 
