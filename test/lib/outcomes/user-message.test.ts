@@ -6,11 +6,8 @@ import { utcFormat } from "../../../lib/outcomes/words";
 /** The summary's user message: what the person who pressed Stop reads, composed from the children's outcomes. */
 
 const AT = Date.parse("2026-12-01T14:05:00Z");
-const say = (
-  children: ChildOutcome[],
-  resources: Parameters<typeof userMessage>[0]["resources"] = { notReleased: 0, heldByRunningStep: 0 },
-  settled = true,
-) => userMessage({ settled, children, resources }, utcFormat);
+const say = (children: ChildOutcome[], resources: Parameters<typeof userMessage>[0]["resources"] = { notReleased: 0, heldByRunningStep: 0 }, settled = true) =>
+  userMessage({ settled, children, resources }, utcFormat);
 const effect = (review: EffectReview, reversible = true): ChildOutcome => ({
   kind: OutcomeKind.tookEffect,
   reversible,
