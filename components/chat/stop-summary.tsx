@@ -146,7 +146,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
         <Group title="Not released" testId="orphaned-resources">
           {summary.orphaned_resources.map((r) => (
             <li key={`${r.type}:${r.handle}`}>
-              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — could not be released; an operator has been asked to handle it
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.notReleased].phrase}
             </li>
           ))}
           {summary.held_resources.map((r) => (
@@ -161,7 +161,7 @@ export function StopSummary({ summary, stop, detail }: { summary: Summary | null
           ))}
           {(summary.unconfirmed_resources ?? []).map((r) => (
             <li key={`${r.tool_call_id}:${r.type}`} data-testid="unconfirmed-resource">
-              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[ResourceOutcome.mayBeHeld].phrase}
+              {resourceName(r.type)} of {toolLabel(r.tool_name).toLowerCase()} — {RESOURCE_WORDS[r.outcome ?? ResourceOutcome.mayBeHeld].phrase}
             </li>
           ))}
         </Group>

@@ -96,21 +96,22 @@ export interface CancellationSummary {
   }[];
   /** What happened after the Stop settled, added to the settled verdict (never written over it): one line per child that ran on. */
   since_settlement: { tool_call_id: string; tool_name: string; ended_after_stop_ms: number | null; ignored_cancel: boolean; sentence: string }[];
-  /**
-   * Every resource an operator has been asked to handle, named (the call that held it, its type and handle): it could not
-   * be released — or it stands for what a call may hold at a service that could not say (its handle the call's key; also
-   * in unconfirmed_resources).
-   */
+  /** Every resource that could not be released, named: the call that held it, its type and handle. */
   orphaned_resources: NamedResource[];
   /** Resources still held by a child that could not be stopped and still runs (verified once it ends). */
   held_resources: NamedResource[];
   releasing_resources: NamedResource[];
   /**
    * What a call may hold at its service without a handle yet: written ahead before its request left, and no answer
-   * named it (its worker died, or the answer was lost). Stopline asks the service, then releases and verifies it; when
-   * the service could not say, an operator has been asked to check (it is in orphaned_resources by the call's key too).
+   * named it (its worker died, or the answer was lost). `may_be_held`: Stopline asks the service, then releases and
+   * verifies it; `service_could_not_say`: the service could not say, and an operator has been asked to check.
    */
-  unconfirmed_resources: { tool_call_id: string; tool_name: string; type: string }[];
+  unconfirmed_resources: {
+    tool_call_id: string;
+    tool_name: string;
+    type: string;
+    outcome: typeof ResourceOutcome.mayBeHeld | typeof ResourceOutcome.serviceCouldNotSay;
+  }[];
   open_review_items: number;
   /** Who recorded the Stop and the reason given (for an incident: the operator who opened it and its reason). */
   stopped_by: { actor: string | null; reason: string | null };
@@ -162,7 +163,12 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
     .filter((i) => i.state === ResourceIntentState.open || i.state === ResourceIntentState.unresolved)
     .map((i) => {
       const item = itemOf.get(i.workItemId);
-      return { tool_call_id: item?.correlationId ?? i.workItemId, tool_name: item?.toolName ?? "unknown", type: i.type };
+      return {
+        tool_call_id: item?.correlationId ?? i.workItemId,
+        tool_name: item?.toolName ?? "unknown",
+        type: i.type,
+        outcome: i.state === ResourceIntentState.open ? ResourceOutcome.mayBeHeld : ResourceOutcome.serviceCouldNotSay,
+      };
     });
   const orphanedHandles = (id: string) =>
     facts.resources.filter((r) => r.workItemId === id && r.state === ResourceState.orphaned).map((r) => `${r.type}:${r.handle}`);
@@ -269,7 +275,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
       ignored_cancel: s.ignoredCancel,
       sentence: sinceSentence(toolWords(item.toolName), s, utcFormat),
     })),
-    orphaned_resources: [...orphaned, ...couldNotSay].map(named),
+    orphaned_resources: orphaned.map(named),
     held_resources: held.map(named),
     releasing_resources: releasing.map(named),
     unconfirmed_resources: unconfirmed,

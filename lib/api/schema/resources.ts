@@ -4,6 +4,7 @@ import { StoredProgress } from "../../ledger/progress";
 import { OUTCOME_KINDS, type OutcomeKind } from "../../outcomes/child-outcome";
 import { PREVIEW_KINDS, type PreviewKind } from "../../outcomes/stop-preview";
 import { TaskStanding } from "../../outcomes/task-standing";
+import { ResourceOutcome } from "../../outcomes/resource-outcome";
 import { id, isoDate, json, leaseToken } from "./primitives";
 import { MechanismSchema, RiskLevelSchema, TaskStageSchema, WorkItemKindSchema, WorkItemStatusSchema } from "./enums";
 
@@ -269,10 +270,20 @@ export const CancellationSummarySchema = z.object({
   releasing_resources: z.array(NamedResourceSchema).optional(),
   /**
    * What a call may hold at its service without a handle yet (issue 19, written ahead): declared before its request
-   * left, never named by an answer (its worker died, or the answer was lost). Stopline asks the service, then
-   * releases and verifies it. Absent from older servers.
+   * left, never named by an answer (its worker died, or the answer was lost). `outcome` may_be_held: Stopline asks
+   * the service, then releases and verifies it; service_could_not_say: the service could not say, an operator has been
+   * asked to check (no release was tried). Absent from older servers.
    */
-  unconfirmed_resources: z.array(z.object({ tool_call_id: z.string(), tool_name: z.string(), type: z.string() })).optional(),
+  unconfirmed_resources: z
+    .array(
+      z.object({
+        tool_call_id: z.string(),
+        tool_name: z.string(),
+        type: z.string(),
+        outcome: z.enum([ResourceOutcome.mayBeHeld, ResourceOutcome.serviceCouldNotSay]).optional(),
+      }),
+    )
+    .optional(),
   open_review_items: z.number().int(),
   /** Who recorded the Stop and the reason given (an incident's: the operator who opened it, and its reason). */
   stopped_by: z.object({ actor: z.string().nullable(), reason: z.string().nullable() }),

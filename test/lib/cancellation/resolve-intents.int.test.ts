@@ -57,14 +57,17 @@ describe("resolving a written-ahead resource", () => {
     expect(s.resources.map((r) => [r.type, r.handle, r.state, r.id === intent.resourceId])).toEqual([["lock", item.idempotencyKey, "orphaned", true]]);
     expect(s.reviews.filter((r) => r.kind === "orphaned_resource" && r.resourceId === intent.resourceId)).toHaveLength(1);
     expect(s.summary.status).not.toBe("CANCELLED");
-    expect(s.summary.orphaned_resources).toEqual([expect.objectContaining({ tool_call_id: item.correlationId, type: "lock", handle: item.idempotencyKey })]);
+    // Named by its call and kind as unconfirmed, its service could not say — not among the resources that "could not be released".
+    expect(s.summary.orphaned_resources).toEqual([]);
     // No release was tried and the service may hold nothing: the person reads "may still be held", never "could not be
     // released" (random conformance, PostgreSQL seed 1207 #126: a false alarm the witness contradicted).
     expect(s.summary.user_message).toMatch(
       /One resource may still be held at a service, which could not say whether the step holds it; an operator has been asked to check\./,
     );
     expect(s.summary.user_message).not.toMatch(/could not be released/);
-    expect(s.summary.unconfirmed_resources).toEqual([{ tool_call_id: item.correlationId, tool_name: silentTool.name, type: "lock" }]);
+    expect(s.summary.unconfirmed_resources).toEqual([
+      { tool_call_id: item.correlationId, tool_name: silentTool.name, type: "lock", outcome: "service_could_not_say" },
+    ]);
     // The console's and the chat's detail read the same outcome for the resource.
     const detail = await getTaskDetail(t.database, item.taskId);
     expect(detail.resources.map((r) => [r.id, r.serviceCouldNotSay])).toEqual([[intent.resourceId, true]]);

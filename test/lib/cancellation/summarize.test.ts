@@ -115,6 +115,41 @@ describe("summarize", () => {
     expect(s.user_message).not.toMatch(/could not be released|being released/);
   });
 
+  it("written ahead, its service could not say: the ORPHANED resource named by the call's key is unconfirmed — 'may still be held at a service', never 'could not be released' (PostgreSQL seed 1207 #126)", () => {
+    const s = summarize(
+      facts({
+        workItems: [item({ id: "exp", status: "uncertain", finishedAt: null, leaseExpiresAt: null, reconcileDeadline: at(600) })],
+        resources: [
+          { id: "r-lock", workItemId: "exp", type: "lock", handle: "key-exp", state: "orphaned" },
+          { id: "r-temp", workItemId: "exp", type: "temp_file", handle: "key-exp", state: "orphaned" },
+        ],
+        resourceIntents: [
+          { workItemId: "exp", type: "lock", state: "unresolved", resourceId: "r-lock" },
+          { workItemId: "exp", type: "temp_file", state: "unresolved", resourceId: "r-temp" },
+        ],
+      }),
+    );
+    expect(s.status).toBe("PARTIALLY_CANCELLED"); // a person must check
+    expect(s.orphaned_resources).toEqual([]);
+    expect(s.unconfirmed_resources.map((r) => [r.type, r.outcome])).toEqual([
+      ["lock", "service_could_not_say"],
+      ["temp_file", "service_could_not_say"],
+    ]);
+    expect(s.user_message).toMatch(
+      /Two resources may still be held at a service, which could not say whether the step holds them; an operator has been asked to check\./,
+    );
+    expect(s.user_message).not.toMatch(/could not be released|asks the service what it holds/);
+    // The same resources after a release that failed (no unresolved intent): "could not be released".
+    const released = summarize(
+      facts({
+        workItems: [item({ id: "exp", status: "cancelled", finishedAt: at(1) })],
+        resources: [{ id: "r-lock", workItemId: "exp", type: "lock", handle: "exp_1", state: "orphaned" }],
+        resourceIntents: [],
+      }),
+    );
+    expect(released.user_message).toMatch(/One resource could not be released/);
+  });
+
   it("written ahead, never named: an uncertain export whose worker died may still hold its lock and temp file — listed by call and kind, and said; bound or not-held intents are not (SQLite seed 1209 #324)", () => {
     const s = summarize(
       facts({
@@ -132,8 +167,8 @@ describe("summarize", () => {
     );
     expect(s.status).toBe("PARTIALLY_CANCELLED");
     expect(s.unconfirmed_resources).toEqual([
-      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock" },
-      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "temp_file" },
+      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "lock", outcome: "may_be_held" },
+      { tool_call_id: "call-exp", tool_name: "reports.export_report", type: "temp_file", outcome: "may_be_held" },
     ]);
     expect(s.user_message).toMatch(
       /Two resources may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies them\./,

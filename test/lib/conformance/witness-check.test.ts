@@ -189,8 +189,8 @@ describe("witnessContradictions", () => {
         status: "PARTIALLY_CANCELLED",
         uncertain_tool_calls: [uncertain],
         unconfirmed_resources: [
-          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock" },
-          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file" },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock", outcome: "may_be_held" as const },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file", outcome: "may_be_held" as const },
         ],
         user_message: message,
       }),
@@ -203,8 +203,8 @@ describe("witnessContradictions", () => {
         status: "PARTIALLY_CANCELLED",
         uncertain_tool_calls: [uncertain],
         unconfirmed_resources: [
-          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock" },
-          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file" },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock", outcome: "may_be_held" as const },
+          { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file", outcome: "may_be_held" as const },
         ],
         user_message: `${message} Two resources may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies them.`,
       }),
@@ -217,13 +217,34 @@ describe("witnessContradictions", () => {
       summary: summary({
         status: "PARTIALLY_CANCELLED",
         uncertain_tool_calls: [uncertain],
-        unconfirmed_resources: [{ tool_call_id: "c-other", tool_name: "reports.export_report", type: "lock" }],
+        unconfirmed_resources: [{ tool_call_id: "c-other", tool_name: "reports.export_report", type: "lock", outcome: "may_be_held" as const }],
         user_message: `${message} One resource may still be held at a service: a step's answer never came back, so Stopline asks the service what it holds, then releases and verifies it.`,
       }),
       witness,
       calls: [exp],
     });
     expect(otherCall).toEqual(expect.arrayContaining([expect.stringMatching(/lock:exp_1 still held, but the summary reports it neither/)]));
+  });
+
+  it("written ahead, its service could not say: 'may still be held at a service' is true whether the service holds the lock or nothing; 'could not be released' was a false alarm when it held nothing (PostgreSQL seed 1207 #126)", () => {
+    const uncertain = { tool_call_id: "c-export", tool_name: "reports.export_report", status: "uncertain", reconcile_deadline: after };
+    const unconfirmed = [
+      { tool_call_id: "c-export", tool_name: "reports.export_report", type: "lock", outcome: "service_could_not_say" as const },
+      { tool_call_id: "c-export", tool_name: "reports.export_report", type: "temp_file", outcome: "service_could_not_say" as const },
+    ];
+    const said = (user_message: string) =>
+      summary({ status: "PARTIALLY_CANCELLED", uncertain_tool_calls: [uncertain], unconfirmed_resources: unconfirmed, user_message });
+    const now =
+      "Stopped new work. Two resources may still be held at a service, which could not say whether the step holds them; an operator has been asked to check.";
+    const before = "Stopped new work. Two resources could not be released; an operator has been asked to handle them.";
+    const heldNothing: ReturnType<typeof w>[] = []; // the start request never reached the service
+    const held = [w("reports", "export_started", "exp_1", after), w("reports", "lock_acquired", "exp_1", after, { tempFile: "/tmp/e.csv" })];
+    expect(witnessContradictions({ summary: said(before), witness: heldNothing, calls: [exp] })).toEqual([]); // no facts of the service: not judged
+    expect(witnessContradictions({ summary: said(now), witness: held, calls: [exp] })).toEqual([]);
+    expect(witnessContradictions({ summary: said(now), witness: [...held, w("reports", "lock_released", "exp_1")], calls: [exp] })).toEqual([]);
+    expect(witnessContradictions({ summary: said(before), witness: [...held, w("reports", "lock_released", "exp_1")], calls: [exp] })).toEqual([
+      expect.stringMatching(/says two resource\(s\) could not be released, but the witness shows none still held/),
+    ]);
   });
 
   it("a resource reported orphaned that the witness shows released", () => {
