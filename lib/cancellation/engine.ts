@@ -186,7 +186,7 @@ export class CancellationEngine {
       for (const item of overdueUncertain) {
         if (Date.now() - (this.#lastAsked.get(item.id) ?? 0) < (this.#options.reconcileIntervalMs ?? 10_000)) continue;
         this.#lastAsked.set(item.id, Date.now());
-        await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName), this.#options.registry);
+        await reconcileWorkItem(database, item, this.#options.registry.get(item.toolName), this.#options.registry, this.#options);
       }
       if (Date.now() - this.#lastOrphanReports >= (this.#options.reconcileIntervalMs ?? 10_000)) {
         this.#lastOrphanReports = Date.now();

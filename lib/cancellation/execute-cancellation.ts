@@ -1,3 +1,4 @@
+import { CANCEL_DEFAULTS } from "./dispatch-fence";
 import type { Database } from "../db/client";
 import { stepEvent, stopStep } from "../observability/tracing";
 import type { Task } from "../db/generated/sqlite/client.ts";
@@ -40,9 +41,7 @@ export async function executeCancellation(
   const o = {
     verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000),
     settleTimeoutMs: 5_000,
-    cancelAttempts: 3,
-    cancelBackoffMs: 200,
-    cancelTimeoutMs: 5_000,
+    ...CANCEL_DEFAULTS,
     ...options,
   };
   // 1. queued children never start. First, because no plan may choose otherwise (plan.ts: a queued
@@ -149,7 +148,7 @@ export async function finishCancellation(database: Database, taskId: string, opt
   const now = new Date();
   for (const item of unknown)
     if (!isOwnerHosted(item, o.registry, now))
-      await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry), {
+      await stopStep({ taskId }, "reconciliation", () => reconcileWorkItem(database, item, o.registry.get(item.toolName), o.registry, o), {
         "stopline.work_item_id": item.id,
         "stopline.tool": item.toolName,
       });

@@ -1,3 +1,4 @@
+import { CANCEL_DEFAULTS } from "./dispatch-fence";
 import type { Database } from "../db/client";
 import { stopStep } from "../observability/tracing";
 import { LedgerEvent } from "../ledger/events";
@@ -31,9 +32,7 @@ export async function executeChildCancellation(database: Database, workItemId: s
   const o = {
     verifyDelayMs: Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000),
     settleTimeoutMs: 5_000,
-    cancelAttempts: 3,
-    cancelBackoffMs: 200,
-    cancelTimeoutMs: 5_000,
+    ...CANCEL_DEFAULTS,
     ...options,
   };
   const root = await database.prisma.workItem.findUnique({ where: { id: workItemId } });
@@ -119,7 +118,7 @@ export async function finishChildCancellation(database: Database, workItemId: st
   );
   const now = new Date();
   for (const item of unknown)
-    if (!isOwnerHosted(item, options.registry, now)) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry);
+    if (!isOwnerHosted(item, options.registry, now)) await reconcileWorkItem(database, item, options.registry.get(item.toolName), options.registry, options);
   await stopStep({ workItemId: root.id, taskId: root.taskId }, "verification", () => cleanupAndVerify(database, root.taskId, options, { workItemIds: ids }));
   await openReviewsForEffects(database, root.taskId, task.riskLevel, options.registry, { workItemIds: ids });
   if (await recordChildSettlement(database, root.id, ids)) return [];

@@ -7,7 +7,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { HeldByService, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refFor } from "./call-ref";
-import { claimDispatch, recordCancelAnswer } from "./dispatch-fence";
+import { claimDispatch, firstNoticeOfCancelInFlight, recordCancelAnswer, type CancelSettings } from "./dispatch-fence";
 import { openReviewItemIn } from "./steps/7-review";
 import { ENGINE_ACTOR, logStep, withRetries } from "./step-log";
 
@@ -25,12 +25,7 @@ type Answer = { holds: HeldByService[]; status?: string } | { unknown: string };
  *    as nothing.
  * Safe to repeat: every write is a compare-and-set of the intent's state.
  */
-export async function resolveIntents(
-  database: Database,
-  registry: ToolRegistry,
-  scope: { taskId: string; workItemIds?: string[] },
-  o: { cancelTimeoutMs?: number } = {},
-) {
+export async function resolveIntents(database: Database, registry: ToolRegistry, scope: { taskId: string; workItemIds?: string[] }, o: CancelSettings = {}) {
   const open = await database.prisma.resourceIntent.findMany({
     where: intentsAwaitingResolution(scope),
     include: { workItem: true },
@@ -52,14 +47,15 @@ export async function resolveIntents(
       "holds" in a && a.status !== "committed" && a.status !== "running" && intents.some((i) => !a.holds.some((h) => h.type === i.type));
     if (missing(answer) && tool?.cancel && tool.mechanism === Mechanism.providerCancel && !item.cancelWithdrawnAt) {
       // Nothing held so far may only mean "not yet" (the start request is still on its way): withdraw it, then ask again.
-      if (!(await claimDispatch(database, item, "provider_cancel"))) {
-        await logStep(database, {
-          taskId: item.taskId,
-          workItemId: item.id,
-          action: "resolve_intents",
-          success: false,
-          detail: "a cancel sent by another engine run is not answered yet: what the call holds is asked again later",
-        });
+      if (!(await claimDispatch(database, item, "provider_cancel", o))) {
+        if (firstNoticeOfCancelInFlight(item.id, o))
+          await logStep(database, {
+            taskId: item.taskId,
+            workItemId: item.id,
+            action: "resolve_intents",
+            success: false,
+            detail: "a cancel sent by another engine run is not answered yet: what the call holds is asked again later",
+          });
         continue;
       }
       const ref = await refFor(database, item);

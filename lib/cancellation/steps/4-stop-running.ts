@@ -141,7 +141,7 @@ export async function stopChild(
   const call = action === PlanAction.rollback ? tool?.rollback : tool?.cancel;
   // One cancel/rollback per child, however many engine runs (duplicate Stops, several app instances):
   // the run that records the dispatch makes the call; the others leave it to reconciliation.
-  if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel"))) return;
+  if (tool && call && !(await claimDispatch(database, item, action === PlanAction.rollback ? "rollback" : "provider_cancel", o))) return;
   if (!tool || !call) {
     await logStep(database, {
       taskId: item.taskId,

@@ -15,7 +15,7 @@ import { casUpdate, writeLedger } from "../../ledger/write";
 import type { ToolDefinition } from "../../tools/contract";
 import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
-import { CANCEL_IN_FLIGHT_MS, claimDispatch, recordCancelAnswer } from "../dispatch-fence";
+import { cancelInFlightMs, claimDispatch, firstNoticeOfCancelInFlight, recordCancelAnswer, type CancelSettings } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
 import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
@@ -28,8 +28,14 @@ import { LedgerEvent } from "../../ledger/events";
  * idempotency key, never by re-submitting — and records the answer. An unknown answer keeps the item
  * `uncertain` (with its deadline) and puts it in front of a person.
  */
-export async function reconcileWorkItem(database: Database, item: WorkItem, tool: ToolDefinition | undefined, registry?: ToolRegistry): Promise<string> {
-  const to = await settleByInspect(database, item, tool);
+export async function reconcileWorkItem(
+  database: Database,
+  item: WorkItem,
+  tool: ToolDefinition | undefined,
+  registry?: ToolRegistry,
+  cancelSettings: CancelSettings = {},
+): Promise<string> {
+  const to = await settleByInspect(database, item, tool, cancelSettings);
   // An effect found committed after a Stop needs a person (compensation or notice), even if the engine's
   // own run already finished.
   if (to === WorkItemStatus.completed && registry) {
@@ -51,7 +57,7 @@ async function mayStillSend(database: Database, item: WorkItem): Promise<boolean
   return current.checkpointPassedAt !== null;
 }
 
-async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined): Promise<string> {
+async function settleByInspect(database: Database, item: WorkItem, tool: ToolDefinition | undefined, cancelSettings: CancelSettings): Promise<string> {
   if (isTerminalItem(item.status)) return item.status;
   if (!tool?.inspect) return cannotBeEstablished(database, item, tool);
   const ref = await refFor(database, item);
@@ -73,14 +79,15 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     // run's acknowledgement settles it — ask again later instead of cancelling a second time.
     // The fence decides who sends it; losing it means another run's cancel is in flight (or was acknowledged
     // meanwhile): its answer settles this item, so ask again later rather than cancel a second time.
-    if ((await cancelInFlight(database, item.id)) || !(await claimDispatch(database, item, "provider_cancel"))) {
-      await logStep(database, {
-        taskId: item.taskId,
-        workItemId: item.id,
-        action: "reconcile",
-        success: false,
-        detail: "a cancel sent by another engine run is not answered yet: asked again later",
-      });
+    if ((await cancelInFlight(database, item.id, cancelSettings)) || !(await claimDispatch(database, item, "provider_cancel", cancelSettings))) {
+      if (firstNoticeOfCancelInFlight(item.id, cancelSettings))
+        await logStep(database, {
+          taskId: item.taskId,
+          workItemId: item.id,
+          action: "reconcile",
+          success: false,
+          detail: "a cancel sent by another engine run is not answered yet: asked again later",
+        });
       return item.status;
     }
     try {
@@ -364,7 +371,7 @@ export async function resolveAnsweredUncertainties(database: Database) {
 }
 
 /** A cancel/rollback was dispatched for this item and has not answered (success or failure) yet. */
-async function cancelInFlight(database: Database, workItemId: string): Promise<boolean> {
+async function cancelInFlight(database: Database, workItemId: string, settings: CancelSettings): Promise<boolean> {
   const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId }, select: { cancelDispatchedAt: true, cancelAnsweredAt: true } });
-  return !!item.cancelDispatchedAt && !item.cancelAnsweredAt && Date.now() - item.cancelDispatchedAt.getTime() <= CANCEL_IN_FLIGHT_MS;
+  return !!item.cancelDispatchedAt && !item.cancelAnsweredAt && Date.now() - item.cancelDispatchedAt.getTime() <= cancelInFlightMs(settings);
 }
