@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { LedgerEvent } from "../ledger/events";
 import { writeLedger } from "../ledger/write";
-import { ENGINE_ACTOR } from "./step-log";
+import { ENGINE_ACTOR, logStep } from "./step-log";
 
 /** A run's cancel settings (EngineOptions) and their defaults (execute-cancellation.ts, execute-child-cancellation.ts). */
 export type CancelSettings = { cancelAttempts?: number; cancelBackoffMs?: number; cancelTimeoutMs?: number };
@@ -33,6 +33,23 @@ export function firstNoticeOfCancelInFlight(workItemId: string, settings: Cancel
   if (waitingNoted.has(workItemId)) return false;
   waitingNoted.set(workItemId, now);
   return true;
+}
+
+/** Records, once per child and window, that a pass left a child to another run's unanswered cancel (and why it waits). */
+export async function noteCancelInFlight(
+  database: Database,
+  item: { id: string; taskId: string },
+  step: { action: string; then: string },
+  settings: CancelSettings = {},
+) {
+  if (!firstNoticeOfCancelInFlight(item.id, settings)) return;
+  await logStep(database, {
+    taskId: item.taskId,
+    workItemId: item.id,
+    action: step.action,
+    success: false,
+    detail: `a cancel sent by another engine run is not answered yet: ${step.then}`,
+  });
 }
 
 /**

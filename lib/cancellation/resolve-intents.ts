@@ -7,7 +7,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { HeldByService, ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refFor } from "./call-ref";
-import { claimDispatch, firstNoticeOfCancelInFlight, recordCancelAnswer, type CancelSettings } from "./dispatch-fence";
+import { claimDispatch, noteCancelInFlight, recordCancelAnswer, type CancelSettings } from "./dispatch-fence";
 import { openReviewItemIn } from "./steps/7-review";
 import { ENGINE_ACTOR, logStep, withRetries } from "./step-log";
 
@@ -48,14 +48,7 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
     if (missing(answer) && tool?.cancel && tool.mechanism === Mechanism.providerCancel && !item.cancelWithdrawnAt) {
       // Nothing held so far may only mean "not yet" (the start request is still on its way): withdraw it, then ask again.
       if (!(await claimDispatch(database, item, "provider_cancel", o))) {
-        if (firstNoticeOfCancelInFlight(item.id, o))
-          await logStep(database, {
-            taskId: item.taskId,
-            workItemId: item.id,
-            action: "resolve_intents",
-            success: false,
-            detail: "a cancel sent by another engine run is not answered yet: what the call holds is asked again later",
-          });
+        await noteCancelInFlight(database, item, { action: "resolve_intents", then: "what the call holds is asked again later" }, o);
         continue;
       }
       const ref = await refFor(database, item);

@@ -128,10 +128,7 @@ export function summarize(facts: SummaryFacts): CancellationSummary {
   const stop = stopFacts(facts.task);
   const now = facts.now.getTime();
   // Each resource marked when it stands for an intent its service could not answer for (never "could not be released").
-  const resources = withServiceCouldNotSay(
-    facts.resources,
-    (facts.resourceIntents ?? []).map((i) => ({ state: i.state, resourceId: i.resourceId ?? null })),
-  );
+  const resources = withServiceCouldNotSay(facts.resources, facts.resourceIntents ?? []);
   const factsOf = new Map(
     facts.workItems.map((i) => [i.id, childFacts(i, { sideEffects: facts.sideEffects, reviewItems: facts.reviewItems, resources }, now)]),
   );

@@ -126,7 +126,7 @@ export const REPORTED_INTENT_STATES: string[] = [ResourceIntentState.open, Resou
  */
 export function withServiceCouldNotSay<R extends { id: string }>(
   resources: R[],
-  intents: { state: string; resourceId: string | null }[],
+  intents: { state: string; resourceId?: string | null }[],
 ): (R & { serviceCouldNotSay: boolean })[] {
   const unanswered = new Set(intents.filter((i) => i.state === ResourceIntentState.unresolved && i.resourceId).map((i) => i.resourceId));
   return resources.map((r) => ({ ...r, serviceCouldNotSay: unanswered.has(r.id) }));

@@ -15,7 +15,7 @@ import { casUpdate, writeLedger } from "../../ledger/write";
 import type { ToolDefinition } from "../../tools/contract";
 import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
-import { cancelInFlightMs, claimDispatch, firstNoticeOfCancelInFlight, recordCancelAnswer, type CancelSettings } from "../dispatch-fence";
+import { cancelInFlightMs, claimDispatch, noteCancelInFlight, recordCancelAnswer, type CancelSettings } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
 import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
@@ -80,14 +80,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
     // The fence decides who sends it; losing it means another run's cancel is in flight (or was acknowledged
     // meanwhile): its answer settles this item, so ask again later rather than cancel a second time.
     if ((await cancelInFlight(database, item.id, cancelSettings)) || !(await claimDispatch(database, item, "provider_cancel", cancelSettings))) {
-      if (firstNoticeOfCancelInFlight(item.id, cancelSettings))
-        await logStep(database, {
-          taskId: item.taskId,
-          workItemId: item.id,
-          action: "reconcile",
-          success: false,
-          detail: "a cancel sent by another engine run is not answered yet: asked again later",
-        });
+      await noteCancelInFlight(database, item, { action: "reconcile", then: "asked again later" }, cancelSettings);
       return item.status;
     }
     try {
