@@ -13,7 +13,8 @@
  *     batched vs batched, then unbatched.
  *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
  *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
- *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue;
+ *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue, SSE
+ *     delivery p99 (an app on each); all but claim → complete measured side by side on both databases, alternating;
  *     each slowdown % and the worst (history_slowdown_pct) — medians over BENCH_PG_H_ROUNDS rounds (3) whose order alternates.
  *  B. cancel fan-out: a task with 1,000 queued children and 100 running ones in ANOTHER worker process
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
@@ -620,8 +621,8 @@ interface HistoryProbe {
   reviewMs: number;
   sseP99Ms: number;
 }
-/** A probe's writes measured; its database kept open (and out of dropAll) for the reads, measured side by side. */
-type WrittenProbe = Pick<HistoryProbe, "jobsPerS" | "boundaryMs" | "queuedMs"> & { database: Database; name: string; url: string };
+/** A probe's claim → complete measured; its database kept open (and out of dropAll) for the Stops and reads, measured side by side. */
+type WrittenProbe = Pick<HistoryProbe, "jobsPerS"> & { database: Database; name: string; url: string };
 /** Part H's two databases of a round, out of `created` (a probe's `dropAll()` must not take the other's). */
 const heldForReads: string[] = [];
 async function historyProbe(history: number): Promise<WrittenProbe> {
@@ -642,6 +643,20 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
     );
   await prepareSide(url, `"WorkItem"`);
   await liveLedger(database).ready;
+  // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
+  for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
+  return { jobsPerS: side.jobsPerS, database, name, url };
+}
+
+/** Part H's Stops per database: 200 queued children each; BENCH_PG_H_STOPS, default 10 (smoke 2). */
+const H_STOPS = Math.max(1, Number(process.env.BENCH_PG_H_STOPS ?? size(10, 2)));
+/**
+ * Stops on both databases side by side: an engine on each (in this process), one Stop unmeasured on each, then
+ * `H_STOPS` alternating between them (the order flipping each time); medians per database of the boundary and of
+ * boundary → all 200 queued children removed. Measured one database after the other, the median of 5 swung by ±14%
+ * between whole runs on the same code (5.16 vs 5.92 ms one run, the reverse an hour earlier).
+ */
+async function stopsSideBySide(empty: WrittenProbe, full: WrittenProbe) {
   const queued = {
     name: "bench.queued",
     kind: "local_worker" as const,
@@ -650,10 +665,10 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
     mechanism: "abort_signal" as const,
     run: async () => null,
   };
-  const engine = new CancellationEngine(database, { registry: new ToolRegistry().register(queued), verifyDelayMs: 0, settleTimeoutMs: 10_000 }).start(60_000);
-  const boundary: number[] = [];
-  const queuedMs: number[] = [];
-  for (let r = 0; r < size(5, 2); r++) {
+  const engines = [empty, full].map((probe) =>
+    new CancellationEngine(probe.database, { registry: new ToolRegistry().register(queued), verifyDelayMs: 0, settleTimeoutMs: 10_000 }).start(60_000),
+  );
+  const oneStop = async (database: Database, r: number) => {
     const task = await createTask(database, { title: `h stop ${r}`, ownerId: "bench" }, "bench");
     await scheduleRaw(database, task.id, "bench.queued", 200);
     let removed = 0;
@@ -666,13 +681,25 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
     const committedAt = wallNow();
     await until(() => removed >= 200, "200 queued cancelled", 30_000);
     off();
-    boundary.push(committedAt - s);
-    queuedMs.push(at - committedAt);
+    return { boundaryMs: committedAt - s, queuedMs: at - committedAt };
+  };
+  const times = { empty: { boundary: [] as number[], queued: [] as number[] }, full: { boundary: [] as number[], queued: [] as number[] } };
+  try {
+    await oneStop(empty.database, -1);
+    await oneStop(full.database, -1);
+    for (let i = 0; i < H_STOPS; i++)
+      for (const side of i % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const)) {
+        const { boundaryMs, queuedMs } = await oneStop((side === "empty" ? empty : full).database, i);
+        times[side].boundary.push(boundaryMs);
+        times[side].queued.push(queuedMs);
+      }
+  } finally {
+    for (const engine of engines) await engine.stop();
   }
-  await engine.stop();
-  // The same first page on both databases: 60 recent tasks (so the list shows 50 on both, not 5 against 50).
-  for (let i = 0; i < 60; i++) await createTask(database, { title: `h recent ${i}`, ownerId: "bench" }, "bench");
-  return { jobsPerS: side.jobsPerS, boundaryMs: median(boundary), queuedMs: median(queuedMs), database, name, url };
+  return {
+    empty: { boundaryMs: median(times.empty.boundary), queuedMs: median(times.empty.queued) },
+    full: { boundaryMs: median(times.full.boundary), queuedMs: median(times.full.queued) },
+  };
 }
 
 /** Part H's subscribers per app: as part C's larger figure (`sse_1000_p99_ms`). */
@@ -995,7 +1022,7 @@ try {
   const h = { worstPct: NaN, items: HISTORY };
   if (PARTS.includes("H")) {
     log(
-      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children; reads side by side on both, median of ${size(40, 4)} each; SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers, an app on each)`,
+      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children side by side on both, median of ${H_STOPS} each; reads side by side, median of ${size(40, 4)} each; SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers, an app on each)`,
     );
     // Rounds alternate which database goes first (empty, history; then history, empty; …) and each figure is the
     // median over rounds: one probe after the other swung by more than the 10% goal on the same data (13.6% then
@@ -1006,14 +1033,15 @@ try {
       const probes: Record<"empty" | "full", WrittenProbe | null> = { empty: null, full: null };
       for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) probes[n ? "full" : "empty"] = await historyProbe(n);
       const { empty, full } = probes as Record<"empty" | "full", WrittenProbe>;
+      const stops = await stopsSideBySide(empty, full);
       const reads = await readsSideBySide(empty.database, full.database);
       const sseP99 = await sseSideBySide(empty, full);
       log(`  round ${round_ + 1}: SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers: empty ${round(sseP99.empty)} · history ${round(sseP99.full)} ms`);
-      for (const [probe, list, read, sseP99Ms] of [
-        [empty, empties, reads.empty, sseP99.empty],
-        [full, fulls, reads.full, sseP99.full],
+      for (const [probe, list, stop, read, sseP99Ms] of [
+        [empty, empties, stops.empty, reads.empty, sseP99.empty],
+        [full, fulls, stops.full, reads.full, sseP99.full],
       ] as const) {
-        list.push({ jobsPerS: probe.jobsPerS, boundaryMs: probe.boundaryMs, queuedMs: probe.queuedMs, ...read, sseP99Ms });
+        list.push({ jobsPerS: probe.jobsPerS, ...stop, ...read, sseP99Ms });
         await probe.database.close();
       }
       await dropAll(heldForReads.splice(0));
