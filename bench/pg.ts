@@ -648,13 +648,15 @@ async function historyProbe(history: number): Promise<WrittenProbe> {
   return { jobsPerS: side.jobsPerS, database, name, url };
 }
 
-/** Part H's Stops per database: 200 queued children each; BENCH_PG_H_STOPS, default 10 (smoke 2). */
-const H_STOPS = Math.max(1, Number(process.env.BENCH_PG_H_STOPS ?? size(10, 2)));
+/** Part H's Stops per database and round: 200 queued children each; BENCH_PG_H_STOPS, default 30 (smoke 2). */
+const H_STOPS = Math.max(1, Number(process.env.BENCH_PG_H_STOPS ?? size(30, 2)));
 /**
  * Stops on both databases side by side: an engine on each (in this process), one Stop unmeasured on each, then
- * `H_STOPS` alternating between them (the order flipping each time); medians per database of the boundary and of
- * boundary → all 200 queued children removed. Measured one database after the other, the median of 5 swung by ±14%
- * between whole runs on the same code (5.16 vs 5.92 ms one run, the reverse an hour earlier).
+ * `H_STOPS` alternating between them (the order flipping each time): each Stop's boundary and boundary → all 200
+ * queued children removed, per database (the caller takes the median over all rounds' Stops). Measured one database
+ * after the other, the median of 5 swung by ±14% between whole runs on the same code (5.16 vs 5.92 ms one run, the
+ * reverse an hour earlier); side by side, the median of 10 per round still swung by 20% (a 2 ms boundary on 2 cores
+ * beside a running engine), and 30 alternating Stops outside the bench by ±7% on the same databases.
  */
 async function stopsSideBySide(empty: WrittenProbe, full: WrittenProbe) {
   const queued = {
@@ -696,10 +698,7 @@ async function stopsSideBySide(empty: WrittenProbe, full: WrittenProbe) {
   } finally {
     for (const engine of engines) await engine.stop();
   }
-  return {
-    empty: { boundaryMs: median(times.empty.boundary), queuedMs: median(times.empty.queued) },
-    full: { boundaryMs: median(times.full.boundary), queuedMs: median(times.full.queued) },
-  };
+  return times;
 }
 
 /** Part H's subscribers per app: as part C's larger figure (`sse_1000_p99_ms`). */
@@ -1022,18 +1021,28 @@ try {
   const h = { worstPct: NaN, items: HISTORY };
   if (PARTS.includes("H")) {
     log(
-      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children side by side on both, median of ${H_STOPS} each; reads side by side, median of ${size(40, 4)} each; SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers, an app on each)`,
+      `H. cost as the ledger grows: an empty database vs one holding ${HISTORY.toLocaleString("en")} finished items and ${(HISTORY * 5).toLocaleString("en")} events (claim → complete of ${H_ITEMS.toLocaleString("en")} items; Stops of 200 queued children side by side on both, ${H_STOPS} each per round, the median of all; reads side by side, median of ${size(40, 4)} each; SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers, an app on each)`,
     );
     // Rounds alternate which database goes first (empty, history; then history, empty; …) and each figure is the
     // median over rounds: one probe after the other swung by more than the 10% goal on the same data (13.6% then
     // 50.6% at 200,000 items) — the order and the machine's moment, not the history.
     const empties: HistoryProbe[] = [];
+    // Every Stop of every round, per database: their medians are the figures (a median of 3 rounds' medians of a few
+    // milliseconds kept one round's swing).
+    const stopSamples = { empty: { boundary: [] as number[], queued: [] as number[] }, full: { boundary: [] as number[], queued: [] as number[] } };
     const fulls: HistoryProbe[] = [];
     for (let round_ = 0; round_ < H_ROUNDS; round_++) {
       const probes: Record<"empty" | "full", WrittenProbe | null> = { empty: null, full: null };
       for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) probes[n ? "full" : "empty"] = await historyProbe(n);
       const { empty, full } = probes as Record<"empty" | "full", WrittenProbe>;
       const stops = await stopsSideBySide(empty, full);
+      for (const side of ["empty", "full"] as const) {
+        stopSamples[side].boundary.push(...stops[side].boundary);
+        stopSamples[side].queued.push(...stops[side].queued);
+      }
+      log(
+        `  round ${round_ + 1}: Stop boundary median empty ${round(median(stops.empty.boundary))} · history ${round(median(stops.full.boundary))} ms; all 200 queued cancelled empty ${round(median(stops.empty.queued))} · history ${round(median(stops.full.queued))} ms`,
+      );
       const reads = await readsSideBySide(empty.database, full.database);
       const sseP99 = await sseSideBySide(empty, full);
       log(`  round ${round_ + 1}: SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers: empty ${round(sseP99.empty)} · history ${round(sseP99.full)} ms`);
@@ -1041,15 +1050,15 @@ try {
         [empty, empties, stops.empty, reads.empty, sseP99.empty],
         [full, fulls, stops.full, reads.full, sseP99.full],
       ] as const) {
-        list.push({ jobsPerS: probe.jobsPerS, ...stop, ...read, sseP99Ms });
+        list.push({ jobsPerS: probe.jobsPerS, boundaryMs: median(stop.boundary), queuedMs: median(stop.queued), ...read, sseP99Ms });
         await probe.database.close();
       }
       await dropAll(heldForReads.splice(0));
     }
     const medianOf = (xs: HistoryProbe[]): HistoryProbe =>
       Object.fromEntries((Object.keys(xs[0]) as (keyof HistoryProbe)[]).map((k) => [k, median(xs.map((x) => x[k]))])) as unknown as HistoryProbe;
-    const empty = medianOf(empties);
-    const full = medianOf(fulls);
+    const empty = { ...medianOf(empties), boundaryMs: median(stopSamples.empty.boundary), queuedMs: median(stopSamples.empty.queued) };
+    const full = { ...medianOf(fulls), boundaryMs: median(stopSamples.full.boundary), queuedMs: median(stopSamples.full.queued) };
     if (H_ROUNDS > 1)
       log(
         `  (${H_ROUNDS} rounds, order alternating; medians; claim → complete per round: empty ${empties.map((x) => round(x.jobsPerS)).join(", ")} · history ${fulls.map((x) => round(x.jobsPerS)).join(", ")})`,

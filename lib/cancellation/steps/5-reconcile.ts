@@ -15,11 +15,11 @@ import { casUpdate, writeLedger } from "../../ledger/write";
 import type { ToolDefinition } from "../../tools/contract";
 import type { ToolRegistry } from "../../tools/registry";
 import { refFor, refOf } from "../call-ref";
-import { cancelInFlightMs, claimDispatch, noteCancelInFlight, recordCancelAnswer, type CancelSettings } from "../dispatch-fence";
+import { CANCEL_DEFAULTS, cancelInFlightMs, claimDispatch, noteCancelInFlight, recordCancelAnswer, type CancelSettings } from "../dispatch-fence";
 import { recordVerification } from "../../ledger/resources";
 import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
-import { ENGINE_ACTOR, logStep } from "../step-log";
+import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
 import { markServiceRunning } from "../service-running";
 import { LedgerEvent } from "../../ledger/events";
 
@@ -61,12 +61,12 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   if (isTerminalItem(item.status)) return item.status;
   if (!tool?.inspect) return cannotBeEstablished(database, item, tool);
   const ref = await refFor(database, item);
+  // Every call to the service is bounded by the run's cancel timeout: one that hangs is as unavailable as one that
+  // refuses — it must not hold the Stop for ever, nor outlive the dispatch fence's window (cancelInFlightMs).
+  const timeoutMs = cancelSettings.cancelTimeoutMs ?? CANCEL_DEFAULTS.cancelTimeoutMs;
   const ask = async (): Promise<Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>> => {
-    try {
-      return await tool.inspect!(ref);
-    } catch (error) {
-      return { status: "unknown", reason: `inspect failed: ${(error as Error).message}` };
-    }
+    const asked = await withRetries(() => tool.inspect!(ref), 1, 0, timeoutMs);
+    return asked.ok ? asked.value : { status: "unknown", reason: `inspect failed: ${asked.error.message}` };
   };
   let outcome = await ask();
   const withdrawn = async () =>
@@ -83,14 +83,11 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
       await noteCancelInFlight(database, item, { action: "reconcile", then: "asked again later" }, cancelSettings);
       return item.status;
     }
-    try {
-      await tool.cancel(ref);
-      await recordCancelAnswer(database, item, true);
-      outcome = await ask();
-    } catch (error) {
-      await recordCancelAnswer(database, item, false);
-      outcome = { status: "unknown", reason: `could not withdraw the request before concluding it never happened: ${(error as Error).message}` };
-    }
+    const cancelled = await withRetries(() => tool.cancel!(ref), 1, 0, timeoutMs);
+    await recordCancelAnswer(database, item, cancelled.ok);
+    outcome = cancelled.ok
+      ? await ask()
+      : { status: "unknown", reason: `could not withdraw the request before concluding it never happened: ${cancelled.error.message}` };
   }
   await logStep(database, {
     taskId: item.taskId,
@@ -137,8 +134,8 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   // again first, so a summary that shows the call ended never still shows what the service released as "not released".
   if ((outcome.status === "committed" || outcome.status === "not_committed") && tool.verifyReleased) {
     for (const r of await database.prisma.resource.findMany({ where: { workItemId: item.id, state: ResourceState.orphaned } })) {
-      const released = await tool.verifyReleased({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }).catch(() => false);
-      if (released)
+      const asked = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0, timeoutMs);
+      if (asked.ok && asked.value)
         await recordVerification(database, {
           resourceId: r.id,
           to: ResourceState.released,
@@ -307,12 +304,8 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
   for (const effect of effects) {
     const tool = registry.get(effect.workItem.toolName);
     if (!tool?.inspect) continue;
-    let outcome: Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>;
-    try {
-      outcome = await tool.inspect(refOf(effect.workItem, effect));
-    } catch (error) {
-      outcome = { status: "unknown", reason: (error as Error).message };
-    }
+    const asked = await withRetries(() => tool.inspect!(refOf(effect.workItem, effect)), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+    const outcome: Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>> = asked.ok ? asked.value : { status: "unknown", reason: asked.error.message };
     await logStep(database, {
       taskId: effect.taskId,
       workItemId: effect.workItemId,
