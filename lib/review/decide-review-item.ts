@@ -8,6 +8,8 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refOf } from "../cancellation/call-ref";
+import { withRetries } from "../cancellation/step-log";
+import { CANCEL_DEFAULTS } from "../cancellation/dispatch-fence";
 import { alreadyDecidedSentence, type Finding } from "./decision-words";
 import { resolveUncertain } from "./resolve-uncertain";
 
@@ -177,7 +179,18 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
   if (!tool?.compensate || !tool.inspect)
     throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
-  const current = await tool.inspect(refOf(effect.workItem, effect));
+  // Bounded: a person waits on this request, and nothing is done until the service has said where the record stands.
+  const asked = await withRetries(() => tool.inspect!(refOf(effect.workItem, effect)), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  if (!asked.ok)
+    throw new AppError(
+      ErrorCode.unavailable,
+      `${effect.workItem.toolName} did not say where the record stands (${asked.error.message}): nothing was done; try again`,
+      {
+        tool: effect.workItem.toolName,
+        retryAfterSeconds: 5,
+      },
+    );
+  const current = asked.value;
   // The record's version NOW (inspect's externalVersion is the version the agent's write produced).
   const currentVersion = current.status === "committed" ? (current.currentVersion ?? current.externalVersion ?? null) : null;
   if (current.status !== "committed" || currentVersion !== proposal.expectedVersion) {

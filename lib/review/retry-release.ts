@@ -5,7 +5,8 @@ import { LedgerEvent } from "../ledger/events";
 import { isOpenReview, ResourceState, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { recordVerification } from "../ledger/resources";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { logStep } from "../cancellation/step-log";
+import { logStep, withRetries } from "../cancellation/step-log";
+import { CANCEL_DEFAULTS } from "../cancellation/dispatch-fence";
 import type { ToolRegistry } from "../tools/registry";
 import { alreadyDecidedSentence } from "./decision-words";
 
@@ -50,11 +51,9 @@ export async function retryRelease(
   const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
   const attempt = r.attempts + 1;
   let cleanupError: string | null = null;
-  try {
-    await tool.cleanup(ref);
-  } catch (error) {
-    cleanupError = (error as Error).message;
-  }
+  // Each call bounded (a person waits on this request): a service that hangs reads as one that failed.
+  const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  if (!cleaned.ok) cleanupError = cleaned.error.message;
   await logStep(database, {
     taskId: item.taskId,
     workItemId: r.workItemId,
@@ -66,11 +65,9 @@ export async function retryRelease(
   await new Promise((resolve) => setTimeout(resolve, options.verifyDelayMs ?? Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000)));
   let released = false;
   let verifyError: string | null = null;
-  try {
-    released = (await tool.verifyReleased(ref)) === true;
-  } catch (error) {
-    verifyError = (error as Error).message;
-  }
+  const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  if (verified.ok) released = verified.value === true;
+  else verifyError = verified.error.message;
   await logStep(database, {
     taskId: item.taskId,
     workItemId: r.workItemId,

@@ -25,6 +25,9 @@ let t: TestDatabase;
 const tokens = { admin: "", operator: "" };
 const crm = new Map<string, { version: number; laterWrites: { version: number; by: string; action: string; at: string }[] }>();
 let lockHeld = true;
+/** A service that accepts the connection and never answers (inspect, cleanup, verification). */
+let servicesHang = false;
+const hang = () => new Promise<never>(() => {});
 
 beforeAll(async () => {
   process.env.STOPLINE_VERIFY_DELAY_MS = "5";
@@ -44,6 +47,7 @@ beforeAll(async () => {
     mechanism: "abort_signal",
     run: async () => null,
     async inspect(ref) {
+      if (servicesHang) return hang();
       const r = crm.get(ref.operationId ?? "")!;
       const editedBy = [...new Set(r.laterWrites.map((w) => w.by))];
       return {
@@ -66,8 +70,11 @@ beforeAll(async () => {
     commitsEffect: false,
     mechanism: "abort_signal",
     run: async () => null,
-    async cleanup() {},
+    async cleanup() {
+      if (servicesHang) await hang();
+    },
     async verifyReleased() {
+      if (servicesHang) return hang();
       return !lockHeld;
     },
   });
@@ -198,6 +205,30 @@ describe("a version conflict", () => {
     });
     expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("escalated");
   });
+
+  it("a CRM that never answers: the approval is a 503 saying nothing was done (after 5 s, not never), and the item stays open", async () => {
+    const { task, lease } = await started("CRM record, CRM hangs", "loops.crm_create", "abort_signal");
+    await checkpointWorkItem(t.database, lease);
+    crm.set("rec-loops-2", { version: 1, laterWrites: [] });
+    await recordSubmission(t.database, { ...lease, operationId: "rec-loops-2", externalRecordId: "rec-loops-2", externalVersion: "1", reversible: true });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "rec-loops-2", externalVersion: "1" });
+    await stop(task.id);
+    const item = (await reviewsOf(task.id)).find((r) => r.kind === "approve_compensation")!;
+    servicesHang = true;
+    try {
+      const started = Date.now();
+      const res = await decide(item.id, { decision: "approve", reason: "undo", target: "rec-loops-2", expectedVersion: "1" });
+      expect(Date.now() - started).toBeLessThan(9_000);
+      expect(res.status).toBe(503);
+      expect((await json(res)).error.message).toMatch(
+        /loops\.crm_create did not say where the record stands \(no answer within 5000 ms\): nothing was done; try again/,
+      );
+    } finally {
+      servicesHang = false;
+    }
+    expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("open");
+    expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "rec-loops-2" } })).outcome).toBe("committed");
+  }, 20_000);
 });
 
 describe("retry release of an orphaned resource", () => {
@@ -222,4 +253,31 @@ describe("retry release of an orphaned resource", () => {
     expect(steps.length).toBe(4); // cleanup + verify, twice
     expect((await call("POST", `/api/review-items/${item.id}/retry-release`, { token: tokens.admin })).status).toBe(409);
   });
+
+  it("a lock service that never answers: the retry ends (each call bounded at 5 s), says the lock is still held and why, and the item stays open", async () => {
+    const { task, lease } = await started("hold a lock, service hangs", "loops.take_lock", "abort_signal");
+    await holdResource(t.database, { ...lease, type: "lock", handle: "lock-loops-2", actor: "worker:w" });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed" });
+    lockHeld = true;
+    await stop(task.id);
+    const item = (await reviewsOf(task.id)).find((r) => r.kind === "orphaned_resource")!;
+    servicesHang = true;
+    try {
+      const res = await call("POST", `/api/review-items/${item.id}/retry-release`, { token: tokens.admin });
+      expect(res.status).toBe(200);
+      expect(await json(res)).toMatchObject({
+        released: false,
+        status: "open",
+        detail: "lock lock-loops-2 is still held after the retry (cleanup: no answer within 5000 ms); release it by hand, then mark it handled",
+      });
+    } finally {
+      servicesHang = false;
+    }
+    expect((await t.database.prisma.resource.findFirstOrThrow({ where: { taskId: task.id } })).state).toBe("orphaned");
+    const steps = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: "cancellation.step", reason: { contains: "retried by" } } });
+    expect(steps.map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^lock lock-loops-2, retried by .*: no answer within 5000 ms$/),
+      expect.stringMatching(/^lock lock-loops-2, retried by .*: could not check: no answer within 5000 ms$/),
+    ]);
+  }, 25_000);
 });
