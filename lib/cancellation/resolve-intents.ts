@@ -9,7 +9,7 @@ import type { ToolRegistry } from "../tools/registry";
 import { refFor } from "./call-ref";
 import { claimDispatch, noteCancelInFlight, recordCancelAnswer, type CancelSettings } from "./dispatch-fence";
 import { openReviewItemIn } from "./steps/7-review";
-import { ENGINE_ACTOR, logStep, withRetries } from "./step-log";
+import { ENGINE_ACTOR, answerWithin, logStep, withRetries } from "./step-log";
 
 type Answer = { holds: HeldByService[]; status?: string } | { unknown: string };
 
@@ -52,7 +52,7 @@ export async function resolveIntents(database: Database, registry: ToolRegistry,
         continue;
       }
       const ref = await refFor(database, item);
-      const withdrawn = await withRetries(() => tool.cancel!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
+      const withdrawn = await answerWithin(() => tool.cancel!(ref), o.cancelTimeoutMs ?? 5_000);
       await recordCancelAnswer(database, item, withdrawn.ok);
       answer = await ask(database, item, tool, o.cancelTimeoutMs);
       if (!withdrawn.ok && "holds" in answer) {

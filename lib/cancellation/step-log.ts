@@ -52,4 +52,10 @@ export async function withRetries<T>(
   return { ok: false, error: last, attempts };
 }
 
+/** How long a person's request (approving a compensation, retrying a release) waits on a service before saying so. */
+export const SERVICE_ANSWER_MS = 5_000;
+
+/** One attempt at `fn`, bounded at `timeoutMs`: a service that does not answer in time reads as unavailable. */
+export const answerWithin = <T>(fn: () => Promise<T>, timeoutMs = 10_000) => withRetries(fn, 1, 0, timeoutMs);
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { outcomesOfTask, OutcomeKind, summaryStatus, taskStanding, type SummaryStatus, type TaskStanding } from "../outcomes";
+import type { WorkItemLike } from "../outcomes/facts";
 import { isOpenReview, ResourceState, SideEffectOutcome } from "./states";
 
 /** What the console's task list shows per row besides the task itself: enough to triage without opening it. */
@@ -26,6 +27,32 @@ export interface TaskRowFacts {
 }
 
 /**
+ * The columns of a child the row needs: what outcomesOfTask reads (every key of WorkItemLike, kept in step by the
+ * type) and the tool's name — never its input, result, progress or stop plan, which a page of thousands of children
+ * would otherwise carry for nothing.
+ */
+const CHILD_COLUMNS = {
+  id: true,
+  taskId: true,
+  toolName: true,
+  status: true,
+  kind: true,
+  mechanism: true,
+  commitsEffect: true,
+  startedAt: true,
+  finishedAt: true,
+  reconcileDeadline: true,
+  leaseExpiresAt: true,
+  partialResult: true,
+  cancelDispatchedAt: true,
+  cancelAnsweredAt: true,
+  cancelWithdrawnAt: true,
+  stopRequestedAt: true,
+  stopSettledAt: true,
+  serviceRunningAt: true,
+} as const satisfies Record<keyof WorkItemLike | "taskId" | "toolName", true>;
+
+/**
  * The row facts for a page of tasks: a fixed number of queries for the whole page, none per task. The outcome
  * and the summary status come from lib/outcomes, exactly as the task's own summary computes them.
  */
@@ -35,7 +62,7 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
   const prisma = database.prisma;
   const [rows, workItems, sideEffects, reviewItems, resources, owners] = await Promise.all([
     prisma.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, stage: true, cancelRequestedAt: true, settledAt: true, endReason: true } }),
-    prisma.workItem.findMany({ where: { taskId: { in: taskIds } } }),
+    prisma.workItem.findMany({ where: { taskId: { in: taskIds } }, select: CHILD_COLUMNS }),
     prisma.sideEffect.findMany({ where: { taskId: { in: taskIds } }, select: { id: true, taskId: true, workItemId: true, outcome: true, reversible: true } }),
     prisma.reviewItem.findMany({
       where: { taskId: { in: taskIds } },
@@ -50,9 +77,16 @@ export async function taskRowFacts(database: Database, tasks: { id: string; owne
   const emailOf = new Map(owners.map((o) => [o.id, o.email]));
   const ownerOf = new Map(tasks.map((t) => [t.id, t.ownerId]));
   const facts = new Map<string, TaskRowFacts>();
+  // Grouped once (Map.groupBy needs Node 21): a page of thousands of children is not filtered once per task.
+  const byTask = <T extends { taskId: string }>(list: T[]) => {
+    const groups = new Map<string, T[]>();
+    for (const row of list) groups.get(row.taskId)?.push(row) ?? groups.set(row.taskId, [row]);
+    return groups;
+  };
+  const [itemsOf, effectsOf, reviewsOf, resourcesOf] = [byTask(workItems), byTask(sideEffects), byTask(reviewItems), byTask(resources)];
   for (const task of rows) {
-    const of = <T extends { taskId: string }>(list: T[]) => list.filter((r) => r.taskId === task.id);
-    const mine = { items: of(workItems), effects: of(sideEffects), reviews: of(reviewItems), resources: of(resources) };
+    const of = <T>(groups: Map<string, T[]>) => groups.get(task.id) ?? [];
+    const mine = { items: of(itemsOf), effects: of(effectsOf), reviews: of(reviewsOf), resources: of(resourcesOf) };
     const children = [
       ...outcomesOfTask({ ...task, workItems: mine.items, sideEffects: mine.effects, reviewItems: mine.reviews, resources: mine.resources }, now).values(),
     ];

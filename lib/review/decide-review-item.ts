@@ -8,8 +8,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refOf } from "../cancellation/call-ref";
-import { withRetries } from "../cancellation/step-log";
-import { CANCEL_DEFAULTS } from "../cancellation/dispatch-fence";
+import { answerWithin, SERVICE_ANSWER_MS } from "../cancellation/step-log";
 import { alreadyDecidedSentence, type Finding } from "./decision-words";
 import { resolveUncertain } from "./resolve-uncertain";
 
@@ -180,7 +179,7 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     throw new AppError(ErrorCode.unavailable, `tool ${effect.workItem.toolName} cannot compensate in this process`, { tool: effect.workItem.toolName });
 
   // Bounded: a person waits on this request, and nothing is done until the service has said where the record stands.
-  const asked = await withRetries(() => tool.inspect!(refOf(effect.workItem, effect)), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  const asked = await answerWithin(() => tool.inspect!(refOf(effect.workItem, effect)), SERVICE_ANSWER_MS);
   if (!asked.ok)
     throw new AppError(
       ErrorCode.unavailable,

@@ -5,8 +5,7 @@ import { LedgerEvent } from "../ledger/events";
 import { isOpenReview, ResourceState, ReviewItemKind, ReviewItemStatus } from "../ledger/states";
 import { recordVerification } from "../ledger/resources";
 import { casUpdate, writeLedger } from "../ledger/write";
-import { logStep, withRetries } from "../cancellation/step-log";
-import { CANCEL_DEFAULTS } from "../cancellation/dispatch-fence";
+import { answerWithin, logStep, SERVICE_ANSWER_MS } from "../cancellation/step-log";
 import type { ToolRegistry } from "../tools/registry";
 import { alreadyDecidedSentence } from "./decision-words";
 
@@ -52,7 +51,7 @@ export async function retryRelease(
   const attempt = r.attempts + 1;
   let cleanupError: string | null = null;
   // Each call bounded (a person waits on this request): a service that hangs reads as one that failed.
-  const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  const cleaned = await answerWithin(() => tool.cleanup!(ref), SERVICE_ANSWER_MS);
   if (!cleaned.ok) cleanupError = cleaned.error.message;
   await logStep(database, {
     taskId: item.taskId,
@@ -65,7 +64,7 @@ export async function retryRelease(
   await new Promise((resolve) => setTimeout(resolve, options.verifyDelayMs ?? Number(process.env.STOPLINE_VERIFY_DELAY_MS ?? 2_000)));
   let released = false;
   let verifyError: string | null = null;
-  const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+  const verified = await answerWithin(() => tool.verifyReleased!(ref), SERVICE_ANSWER_MS);
   if (verified.ok) released = verified.value === true;
   else verifyError = verified.error.message;
   await logStep(database, {

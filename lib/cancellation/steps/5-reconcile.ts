@@ -19,7 +19,7 @@ import { CANCEL_DEFAULTS, cancelInFlightMs, claimDispatch, noteCancelInFlight, r
 import { recordVerification } from "../../ledger/resources";
 import { reconcileSideEffects } from "../../ledger/reconcile-side-effects";
 import { openReviewItem, openReviewItemIn, openReviewsForEffects } from "./7-review";
-import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
+import { ENGINE_ACTOR, answerWithin, logStep } from "../step-log";
 import { markServiceRunning } from "../service-running";
 import { LedgerEvent } from "../../ledger/events";
 
@@ -65,7 +65,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   // refuses — it must not hold the Stop for ever, nor outlive the dispatch fence's window (cancelInFlightMs).
   const timeoutMs = cancelSettings.cancelTimeoutMs ?? CANCEL_DEFAULTS.cancelTimeoutMs;
   const ask = async (): Promise<Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>>> => {
-    const asked = await withRetries(() => tool.inspect!(ref), 1, 0, timeoutMs);
+    const asked = await answerWithin(() => tool.inspect!(ref), timeoutMs);
     return asked.ok ? asked.value : { status: "unknown", reason: `inspect failed: ${asked.error.message}` };
   };
   let outcome = await ask();
@@ -83,7 +83,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
       await noteCancelInFlight(database, item, { action: "reconcile", then: "asked again later" }, cancelSettings);
       return item.status;
     }
-    const cancelled = await withRetries(() => tool.cancel!(ref), 1, 0, timeoutMs);
+    const cancelled = await answerWithin(() => tool.cancel!(ref), timeoutMs);
     await recordCancelAnswer(database, item, cancelled.ok);
     outcome = cancelled.ok
       ? await ask()
@@ -134,7 +134,7 @@ async function settleByInspect(database: Database, item: WorkItem, tool: ToolDef
   // again first, so a summary that shows the call ended never still shows what the service released as "not released".
   if ((outcome.status === "committed" || outcome.status === "not_committed") && tool.verifyReleased) {
     for (const r of await database.prisma.resource.findMany({ where: { workItemId: item.id, state: ResourceState.orphaned } })) {
-      const asked = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0, timeoutMs);
+      const asked = await answerWithin(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), timeoutMs);
       if (asked.ok && asked.value)
         await recordVerification(database, {
           resourceId: r.id,
@@ -304,7 +304,7 @@ export async function reconcileOrphanReports(database: Database, registry: ToolR
   for (const effect of effects) {
     const tool = registry.get(effect.workItem.toolName);
     if (!tool?.inspect) continue;
-    const asked = await withRetries(() => tool.inspect!(refOf(effect.workItem, effect)), 1, 0, CANCEL_DEFAULTS.cancelTimeoutMs);
+    const asked = await answerWithin(() => tool.inspect!(refOf(effect.workItem, effect)), CANCEL_DEFAULTS.cancelTimeoutMs);
     const outcome: Awaited<ReturnType<NonNullable<ToolDefinition["inspect"]>>> = asked.ok ? asked.value : { status: "unknown", reason: asked.error.message };
     await logStep(database, {
       taskId: effect.taskId,

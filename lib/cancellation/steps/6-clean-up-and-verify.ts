@@ -6,7 +6,7 @@ import { openReviewItem } from "./7-review";
 import { refFor } from "../call-ref";
 import { resolveIntents } from "../resolve-intents";
 import { intentsAwaitingResolution } from "../../ledger/resource-intents";
-import { ENGINE_ACTOR, logStep, sleep, withRetries } from "../step-log";
+import { ENGINE_ACTOR, answerWithin, logStep, sleep } from "../step-log";
 import { markServiceRunning } from "../service-running";
 import type { EngineOptions } from "../engine-options";
 
@@ -69,7 +69,7 @@ export async function cleanupAndVerify(
     let attempt = 0;
     while (attempt < 2 && !released) {
       attempt++;
-      const cleaned = await withRetries(() => tool.cleanup!(ref), 1, 0);
+      const cleaned = await answerWithin(() => tool.cleanup!(ref));
       await logStep(database, {
         taskId,
         workItemId: r.workItemId,
@@ -78,7 +78,7 @@ export async function cleanupAndVerify(
         detail: `${r.type} ${r.handle}, attempt ${attempt}${cleaned.ok ? "" : `: ${cleaned.error.message}`}`,
       });
       await sleep(o.verifyDelayMs);
-      const verified = await withRetries(() => tool.verifyReleased!(ref), 1, 0);
+      const verified = await answerWithin(() => tool.verifyReleased!(ref));
       released = verified.ok && verified.value === true;
       await logStep(database, {
         taskId,
@@ -140,7 +140,7 @@ async function waitForCallsRunningAtService(
     if (!tool?.inspect) continue;
     const ref = await refFor(database, item);
     for (let first = true; ; first = false) {
-      const asked = await withRetries(() => tool.inspect!(ref), 1, 0, o.cancelTimeoutMs ?? 5_000);
+      const asked = await answerWithin(() => tool.inspect!(ref), o.cancelTimeoutMs ?? 5_000);
       const running = asked.ok && asked.value.status === "running";
       if (running && Date.now() >= deadline) {
         if (await markServiceRunning(database, item, true)) stillRunning.add(id);
@@ -174,7 +174,7 @@ export async function reverifyOrphans(database: Database, registry: ToolRegistry
   for (const r of orphans) {
     const tool = registry.get(r.workItem.toolName);
     if (!tool?.verifyReleased) continue;
-    const verified = await withRetries(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }), 1, 0);
+    const verified = await answerWithin(() => tool.verifyReleased!({ id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle }));
     if (verified.ok && verified.value) {
       await recordVerification(database, {
         resourceId: r.id,
