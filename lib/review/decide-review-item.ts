@@ -1,11 +1,13 @@
+import type { z } from "zod";
 import type { Database } from "../db/client";
+import type { CompensationAnswerSchema } from "../api/schema/requests";
 import { AppError, ErrorCode } from "../errors";
 import type { Principal } from "../auth/tokens";
 import { actorOf, principalRef } from "../auth/tokens";
 import { isOpenReview, ResourceState, ReviewItemKind, ReviewItemStatus, SideEffectOutcome } from "../ledger/states";
 import { LedgerEvent } from "../ledger/events";
 import { casUpdate, writeLedger } from "../ledger/write";
-import type { EffectRef } from "../tools/contract";
+import type { CompensationResult, EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refOf } from "../cancellation/call-ref";
 import { answerWithin, SERVICE_ANSWER_MS } from "../cancellation/step-log";
@@ -36,7 +38,7 @@ export interface Decision {
 
 export interface DecisionResult {
   status: string;
-  compensation?: { status: "compensated" | "conflict" | "failed"; detail: string };
+  compensation?: { status: z.infer<typeof CompensationAnswerSchema>; detail: string };
 }
 
 interface Proposal {
@@ -226,12 +228,16 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     externalVersion: effect.externalVersion,
     description: effect.description,
   };
-  let result;
-  try {
-    result = await tool.compensate(ref, proposal.expectedVersion);
-  } catch (error) {
-    result = { status: "failed" as const, detail: (error as Error).message };
-  }
+  // Bounded too. A compensation that hangs or throws has no answer: the service may have restored the record
+  // before the connection failed, so it reads as unknown, never as failed. Approving again is safe — it asks
+  // the service first, and a record no longer at the agent's version is not touched (a conflict).
+  const answered = await answerWithin(() => tool.compensate!(ref, proposal.expectedVersion), SERVICE_ANSWER_MS);
+  const result: CompensationResult | { status: "unknown"; detail: string } = answered.ok
+    ? answered.value
+    : {
+        status: "unknown",
+        detail: `${effect.workItem.toolName} gave no answer (${answered.error.message}): whether record ${proposal.target} was restored is not known; approving again asks the service first and changes nothing if it was`,
+      };
   if (result.status === "compensated") {
     await writeLedger(database, async (w) => {
       await casUpdate(w, {
@@ -257,7 +263,8 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     });
     return { status: ReviewItemStatus.resolved, compensation: { status: "compensated", detail: result.detail ?? "compensation executed" } };
   }
-  await escalate(database, item.id, item.taskId, item.workItemId, ReviewItemStatus.approved, actor, `compensation ${result.status}: ${result.detail}`);
+  const reason = result.status === "unknown" ? `compensation outcome unknown: ${result.detail}` : `compensation ${result.status}: ${result.detail}`;
+  await escalate(database, item.id, item.taskId, item.workItemId, ReviewItemStatus.approved, actor, reason);
   return { status: ReviewItemStatus.escalated, compensation: { status: result.status, detail: result.detail } };
 }
 

@@ -1,4 +1,5 @@
 import { utcFormat, type WordsFormat } from "../outcomes/words";
+import type { DecisionResponse } from "../sdk/client-types";
 
 /**
  * What a person is told about decisions, one function per question (table-tested in decision-words.test.ts).
@@ -36,4 +37,19 @@ export function alreadyDecidedSentence(
   const when = item.decidedAt ? ` at ${f.time(item.decidedAt.getTime())}` : "";
   const why = item.resolution ? ` (“${item.resolution.length > 160 ? `${item.resolution.slice(0, 159)}…` : item.resolution}”)` : "";
   return `${who} already ${STATUS_VERB[item.status] ?? item.status} this${when}${why}. Your decision was not recorded.`;
+}
+
+/** What approving a compensation got, in one sentence (the console's answer to the approver). */
+export function compensationAnswerSentence(answer: NonNullable<DecisionResponse["compensation"]>): string {
+  const detail = answer.detail.replace(/\.$/, "");
+  switch (answer.status) {
+    case "compensated":
+      return `Compensation executed: ${detail}.`;
+    case "conflict":
+      return `Not compensated — the record changed: ${detail}.`;
+    case "failed":
+      return `The service refused the compensation: ${detail}. The item is escalated.`;
+    case "unknown":
+      return `No answer from the service — the compensation may or may not have taken effect: ${detail}. The item is escalated.`;
+  }
 }

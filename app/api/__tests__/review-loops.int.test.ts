@@ -27,6 +27,8 @@ const crm = new Map<string, { version: number; laterWrites: { version: number; b
 let lockHeld = true;
 /** A service that accepts the connection and never answers (inspect, cleanup, verification). */
 let servicesHang = false;
+/** A CRM that restores the record and then never answers the compensation call (its answer lost on the way). */
+let compensationAnswerLost = false;
 const hang = () => new Promise<never>(() => {});
 
 beforeAll(async () => {
@@ -58,7 +60,13 @@ beforeAll(async () => {
         evidence: { createdVersion: "1", currentVersion: String(r.version), editedBy, laterWrites: r.laterWrites },
       };
     },
-    async compensate(_e, expectedVersion) {
+    async compensate(e, expectedVersion) {
+      const record = crm.get(e.operationId);
+      if (compensationAnswerLost && record) {
+        record.version++;
+        record.laterWrites.push({ version: record.version, by: "compensation", action: "restore", at: new Date().toISOString() });
+        return hang();
+      }
       return { status: "conflict", currentVersion: String([...crm.values()][0]?.version), detail: `not at ${expectedVersion}` };
     },
   });
@@ -228,6 +236,46 @@ describe("a version conflict", () => {
     }
     expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("open");
     expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "rec-loops-2" } })).outcome).toBe("committed");
+  }, 20_000);
+
+  it("a compensation whose answer never comes: after 5 s the item is escalated as 'outcome unknown' (never 'failed'); approving again restores nothing twice", async () => {
+    const { task, lease } = await started("CRM record, answer lost", "loops.crm_create", "abort_signal");
+    await checkpointWorkItem(t.database, lease);
+    crm.set("rec-loops-3", { version: 1, laterWrites: [] });
+    await recordSubmission(t.database, { ...lease, operationId: "rec-loops-3", externalRecordId: "rec-loops-3", externalVersion: "1", reversible: true });
+    await completeWorkItem(t.database, { ...lease, outcome: "completed", externalRecordId: "rec-loops-3", externalVersion: "1" });
+    await stop(task.id);
+    const item = (await reviewsOf(task.id)).find((r) => r.kind === "approve_compensation")!;
+    compensationAnswerLost = true;
+    try {
+      const started = Date.now();
+      const res = await decide(item.id, { decision: "approve", reason: "undo", target: "rec-loops-3", expectedVersion: "1" });
+      expect(Date.now() - started).toBeLessThan(9_000);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = await json(res);
+      expect(body).toMatchObject({ status: "escalated", compensation: { status: "unknown" } });
+      expect(body.compensation.detail).toMatch(
+        /loops\.crm_create gave no answer \(no answer within 5000 ms\): whether record rec-loops-3 was restored is not known/,
+      );
+    } finally {
+      compensationAnswerLost = false;
+    }
+    // The service did restore it (its own log says so): the ledger does not claim otherwise, and the escalation says unknown.
+    expect(crm.get("rec-loops-3")!.version).toBe(2);
+    const escalated = await t.database.prisma.ledgerEvent.findFirstOrThrow({
+      where: { taskId: task.id, type: "review_item.escalated" },
+      orderBy: { seq: "desc" },
+    });
+    expect(escalated.reason).toMatch(/^compensation outcome unknown: /);
+    expect(escalated.reason).not.toMatch(/failed/);
+    expect((await t.database.prisma.sideEffect.findUniqueOrThrow({ where: { operationId: "rec-loops-3" } })).outcome).toBe("committed");
+
+    // Approving again asks the service first: the record moved on, so nothing is overwritten and it is not restored twice.
+    const again = await decide(item.id, { decision: "approve", reason: "undo", target: "rec-loops-3", expectedVersion: "1" });
+    expect(again.status, await again.clone().text()).toBe(409);
+    expect((await json(again)).error.message).toMatch(/record rec-loops-3 is now at version 2, not 1 .*compensation changed it since; nothing was overwritten/);
+    expect(crm.get("rec-loops-3")!.version).toBe(2);
+    expect((await reviewsOf(task.id)).find((r) => r.id === item.id)?.status).toBe("escalated");
   }, 20_000);
 });
 

@@ -5,7 +5,8 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { compensationConflict, type Conflict } from "@/lib/review/conflict";
 import { choiceLabel, effectiveChoice, enterHint, reviewChoices, type Choice } from "@/lib/review/choices";
-import { FINDING_WORDS, FINDINGS, type Finding } from "@/lib/review/decision-words";
+import { compensationAnswerSentence, FINDING_WORDS, FINDINGS, type Finding } from "@/lib/review/decision-words";
+import type { DecisionResponse } from "@/lib/sdk/client-types";
 import { apiFetch, ApiError, asSentence } from "../api";
 import type { ReviewItem, SideEffect } from "../detail/types";
 import { dateTime, fullTime } from "../format";
@@ -130,15 +131,11 @@ export function DecisionForm({
         ...(decision === "approve" ? { target: proposal.target ?? null, expectedVersion: proposal.expectedVersion ?? null } : {}),
         ...(decision === "close_unreleased" ? { confirmNotVerifiedReleased: true } : {}),
       };
-      const res = await apiFetch<{ status: string; compensation?: { status: string; detail: string } }>(`/api/review-items/${item.id}/decision`, {
+      const res = await apiFetch<DecisionResponse>(`/api/review-items/${item.id}/decision`, {
         method: "POST",
         body,
       });
-      const message = res.compensation
-        ? res.compensation.status === "compensated"
-          ? `Compensation executed: ${res.compensation.detail}.`
-          : `Compensation ${res.compensation.status}: ${res.compensation.detail}.`
-        : decisionMessage(decision, finding);
+      const message = res.compensation ? compensationAnswerSentence(res.compensation) : decisionMessage(decision, finding);
       onDecided({ ok: true, message });
     } catch (e) {
       const text = e instanceof ApiError ? asSentence(e.message) : "The decision could not be sent.";

@@ -121,9 +121,11 @@ export const DecisionBody = z.strictObject({
   confirmNotVerifiedReleased: z.literal(true).optional(),
 });
 export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
+/** What approving a compensation got from the service; "unknown": no answer in time, or the call failed. */
+export const CompensationAnswerSchema = z.enum(["compensated", "conflict", "failed", "unknown"]);
 export const DecisionResponseSchema = z.object({
   status: z.enum(values(ReviewItemStatus)),
-  compensation: z.object({ status: z.enum(["compensated", "conflict", "failed"]), detail: z.string() }).optional(),
+  compensation: z.object({ status: CompensationAnswerSchema, detail: z.string() }).optional(),
 });
 const Latency = z.object({ count: z.number().int(), p50_ms: z.number().nullable(), p99_ms: z.number().nullable(), max_ms: z.number().nullable() });
 export const MetricsSchema = z.object({
