@@ -10,10 +10,12 @@ import type { Database } from "../lib/db/client";
 export async function loadHistory(database: Database, items: number): Promise<void> {
   const pgdb = database.pg!;
   const tasks = Math.max(1, Math.floor(items / 10));
-  // Tasks settled over the past year, by 100 owners.
+  // Tasks settled over the past year, by 100 owners; one in ten stopped (its boundary 30 s in, as a Stop records it).
   await pgdb.query(
-    `INSERT INTO "Task" ("id","ownerId","title","stage","settledAt","createdAt","updatedAt")
+    `INSERT INTO "Task" ("id","ownerId","title","stage","cancelRequestedAt","cancelRequestedBy","cancelIntentVersion","intentVersion","settledAt","createdAt","updatedAt")
     SELECT 'hist-t-' || g, 'owner-' || (g % 100), 'history task ' || g, CASE WHEN g % 10 = 0 THEN 'cancelled' ELSE 'completed' END,
+           CASE WHEN g % 10 = 0 THEN ts + interval '30 seconds' END, CASE WHEN g % 10 = 0 THEN 'user:owner-' || (g % 100) END,
+           CASE WHEN g % 10 = 0 THEN 2 END, CASE WHEN g % 10 = 0 THEN 2 ELSE 1 END,
            ts + interval '1 minute', ts, ts + interval '1 minute'
     FROM generate_series(1, $1::int) g, LATERAL (SELECT timezone('UTC', now()) - interval '365 days' + (g::float8 / $1::int) * interval '364 days' AS ts) t`,
     [tasks],

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { WorkItemKind, WorkItemStatus } from "../ledger/states";
+import { TaskStage, WorkItemKind, WorkItemStatus } from "../ledger/states";
 
 export interface LatencyStats {
   count: number;
@@ -18,29 +18,49 @@ const stats = (values: number[]): LatencyStats => {
 };
 
 /**
+ * How many Stops the figures cover: the latest ones. A team keeps Stopline for a year — the metrics page refreshes every
+ * 15 s and must not read every Stop of that history each time (issue 22 §3); read newest first through Task_stops_idx.
+ */
+export const METRICS_LATEST_STOPS = 1_000;
+
+/**
  * Generation cancellations (model requests stopped) are counted apart from action cancellations (tool work
  * stopped or reconciled): stopping the text says nothing about an order being reconciled. Latency is from
- * the task's boundary to the child's settlement, from the ledger.
+ * the task's boundary to the child's settlement, from the ledger. Over the latest `latest` Stops (since `since`,
+ * when given); `window` says which.
  */
-export async function cancellationMetrics(database: Database, since?: Date) {
-  const items = await database.prisma.workItem.findMany({
-    where: { task: { cancelRequestedAt: { not: null, ...(since ? { gte: since } : {}) } }, finishedAt: { not: null } },
-    select: { kind: true, status: true, finishedAt: true, task: { select: { cancelRequestedAt: true } } },
+export async function cancellationMetrics(database: Database, options: { since?: Date; latest?: number } = {}) {
+  const latest = options.latest ?? METRICS_LATEST_STOPS;
+  const stops = await database.prisma.task.findMany({
+    where: { cancelRequestedAt: { not: null, ...(options.since ? { gte: options.since } : {}) } },
+    orderBy: [{ cancelRequestedAt: "desc" }, { id: "desc" }],
+    take: latest,
+    select: { id: true, stage: true, cancelRequestedAt: true },
   });
-  const latency = (i: (typeof items)[number]) => Math.max(0, i.finishedAt!.getTime() - i.task.cancelRequestedAt!.getTime());
-  const afterBoundary = items.filter((i) => i.finishedAt! >= i.task.cancelRequestedAt!);
+  const boundaryOf = new Map(stops.map((t) => [t.id, t.cancelRequestedAt!.getTime()]));
+  const items = stops.length
+    ? await database.prisma.workItem.findMany({
+        where: { taskId: { in: [...boundaryOf.keys()] }, finishedAt: { not: null } },
+        select: { taskId: true, kind: true, status: true, finishedAt: true },
+      })
+    : [];
+  const latency = (i: (typeof items)[number]) => Math.max(0, i.finishedAt!.getTime() - boundaryOf.get(i.taskId)!);
+  const afterBoundary = items.filter((i) => i.finishedAt!.getTime() >= boundaryOf.get(i.taskId)!);
   const generation = afterBoundary.filter((i) => i.kind === WorkItemKind.modelRequest && STOPPED.includes(i.status as never));
   const actions = afterBoundary.filter((i) => i.kind !== WorkItemKind.modelRequest);
-  const tasks = await database.prisma.task.findMany({
-    where: { cancelRequestedAt: { not: null, ...(since ? { gte: since } : {}) } },
-    select: { stage: true },
-  });
   return {
     generation_cancellations: stats(generation.map(latency)),
     action_cancellations: {
       stopped: stats(actions.filter((i) => STOPPED.includes(i.status as never)).map(latency)),
       reconciled_or_finished: stats(actions.filter((i) => !STOPPED.includes(i.status as never)).map(latency)),
     },
-    tasks: { stopped: tasks.length, settled: tasks.filter((t) => t.stage === "cancelled").length },
+    tasks: { stopped: stops.length, settled: stops.filter((t) => t.stage === TaskStage.cancelled).length },
+    window: {
+      latest,
+      since: options.since?.toISOString() ?? null,
+      // The oldest Stop covered; when the window is full, older Stops exist and are left out.
+      from: stops.at(-1)?.cancelRequestedAt?.toISOString() ?? null,
+      full: stops.length === latest,
+    },
   };
 }

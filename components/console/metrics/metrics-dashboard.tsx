@@ -8,6 +8,8 @@ import { apiFetch, asSentence, isUnauthorized, type TaskList, type TaskRow } fro
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock } from "../detail/states";
 import type { ReviewItem } from "../detail/types";
 import { stageLabel, STAGES } from "../task-stage";
+import { dateTime } from "../format";
+import { metricsWindowSentence } from "@/lib/metrics/window-words";
 
 type Metrics = z.output<typeof MetricsSchema>;
 type Latency = Metrics["generation_cancellations"];
@@ -212,8 +214,8 @@ function CancellationKinds({ metrics }: { metrics: Metrics }) {
       {rows.map((r) => (
         <HBar key={r.label} label={r.label} value={r.value} max={max} colour={r.colour} text={String(r.value)} />
       ))}
-      <p className="text-xs text-muted">
-        {metrics.tasks.stopped} {metrics.tasks.stopped === 1 ? "task" : "tasks"} stopped, {metrics.tasks.settled} settled as cancelled.
+      <p className="text-xs text-muted" data-testid="metrics-window">
+        {metricsWindowSentence(metrics, (iso) => dateTime(iso))}
       </p>
     </div>
   );
@@ -246,7 +248,10 @@ function StopToSettled({ metrics }: { metrics: Metrics }) {
           </div>
         </div>
       ))}
-      <p className="text-xs text-muted">From the task&apos;s Stop boundary to each child&apos;s settlement, as recorded in the ledger.</p>
+      <p className="text-xs text-muted">
+        From the task&apos;s Stop boundary to each child&apos;s settlement, as recorded in the ledger.{" "}
+        {metrics.window.full ? `The latest ${metrics.window.latest.toLocaleString("en")} Stops only.` : ""}
+      </p>
     </div>
   );
 }

@@ -132,5 +132,7 @@ export const MetricsSchema = z.object({
   generation_cancellations: Latency,
   action_cancellations: z.object({ stopped: Latency, reconciled_or_finished: Latency }),
   tasks: z.object({ stopped: z.number().int(), settled: z.number().int() }),
+  /** Which Stops the figures cover: the latest `latest` (since `since`); `full`: older ones exist and are left out. */
+  window: z.object({ latest: z.number().int(), since: z.string().nullable(), from: z.string().nullable(), full: z.boolean() }),
 });
 export const MetricsQuery = z.strictObject({ since: z.iso.datetime({ offset: true }).optional() });

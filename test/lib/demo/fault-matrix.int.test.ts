@@ -853,7 +853,7 @@ describe("inference", () => {
     expect(s.summary.cancelled_tool_calls.map((c) => [c.tool_call_id, c.cancellation_status])).toEqual([[gen.correlationId, "CANCELLED_INCOMPLETE"]]);
     expect(s.summary.status).toBe("CANCELLED");
     // counted apart from action cancellations (lib/metrics/cancellation-metrics.ts)
-    const metrics = await cancellationMetrics(t.database, task.createdAt);
+    const metrics = await cancellationMetrics(t.database, { since: task.createdAt });
     expect(metrics.generation_cancellations.count).toBe(1);
     expect(metrics.action_cancellations.stopped.count).toBe(0);
     expect(metrics.action_cancellations.reconciled_or_finished.count).toBe(0);

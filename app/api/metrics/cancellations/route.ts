@@ -3,4 +3,6 @@ import { withRoute } from "@/lib/api/route";
 import { cancellationMetrics } from "@/lib/metrics/cancellation-metrics";
 
 export const dynamic = "force-dynamic";
-export const GET = withRoute(contract.metrics, ({ database, query }) => cancellationMetrics(database, query.since ? new Date(query.since) : undefined));
+export const GET = withRoute(contract.metrics, ({ database, query }) =>
+  cancellationMetrics(database, { since: query.since ? new Date(query.since) : undefined }),
+);
