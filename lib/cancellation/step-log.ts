@@ -24,6 +24,9 @@ export async function logStep(
   await writeLedger(database, (w) => w.event(event));
 }
 
+/** A call that gave no answer within its time: unlike an error the service answered with, whether it acted is unknown. */
+export class NoAnswerError extends Error {}
+
 /**
  * Retries `fn` with exponential backoff; an attempt that takes longer than `timeoutMs` counts as failed
  * (an endpoint that hangs is as unavailable as one that refuses). Returns the last error when all failed.
@@ -39,7 +42,7 @@ export async function withRetries<T>(
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new NoAnswerError(`no answer within ${timeoutMs} ms`)), timeoutMs);
       });
       return { ok: true, value: await Promise.race([fn(), timeout]) };
     } catch (error) {

@@ -10,7 +10,7 @@ import { casUpdate, writeLedger } from "../ledger/write";
 import type { CompensationResult, EffectRef } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { refOf } from "../cancellation/call-ref";
-import { answerWithin, SERVICE_ANSWER_MS } from "../cancellation/step-log";
+import { answerWithin, NoAnswerError, SERVICE_ANSWER_MS } from "../cancellation/step-log";
 import { alreadyDecidedSentence, type Finding } from "./decision-words";
 import { resolveUncertain } from "./resolve-uncertain";
 
@@ -228,16 +228,18 @@ export async function decideReviewItem(database: Database, registry: ToolRegistr
     externalVersion: effect.externalVersion,
     description: effect.description,
   };
-  // Bounded too. A compensation that hangs or throws has no answer: the service may have restored the record
-  // before the connection failed, so it reads as unknown, never as failed. Approving again is safe — it asks
-  // the service first, and a record no longer at the agent's version is not touched (a conflict).
+  // Bounded too. A compensation that gives no answer in time may have restored the record all the same, so it reads
+  // as unknown, never as failed; an error the service answered with (a 503) is a failure. Approving again is safe —
+  // it asks the service first, and a record no longer at the agent's version is not touched (a conflict).
   const answered = await answerWithin(() => tool.compensate!(ref, proposal.expectedVersion), SERVICE_ANSWER_MS);
   const result: CompensationResult | { status: "unknown"; detail: string } = answered.ok
     ? answered.value
-    : {
-        status: "unknown",
-        detail: `${effect.workItem.toolName} gave no answer (${answered.error.message}): whether record ${proposal.target} was restored is not known; approving again asks the service first and changes nothing if it was`,
-      };
+    : answered.error instanceof NoAnswerError
+      ? {
+          status: "unknown",
+          detail: `${effect.workItem.toolName} gave no answer (${answered.error.message}): whether record ${proposal.target} was restored is not known; approving again asks the service first and changes nothing if it was`,
+        }
+      : { status: "failed", detail: answered.error.message };
   if (result.status === "compensated") {
     await writeLedger(database, async (w) => {
       await casUpdate(w, {

@@ -121,7 +121,7 @@ export const DecisionBody = z.strictObject({
   confirmNotVerifiedReleased: z.literal(true).optional(),
 });
 export const RetryReleaseResponseSchema = z.object({ released: z.boolean(), status: z.enum(values(ReviewItemStatus)), detail: z.string() });
-/** What approving a compensation got from the service; "unknown": no answer in time, or the call failed. */
+/** What approving a compensation got from the service; "unknown": no answer in time (it may have acted). */
 export const CompensationAnswerSchema = z.enum(["compensated", "conflict", "failed", "unknown"]);
 export const DecisionResponseSchema = z.object({
   status: z.enum(values(ReviewItemStatus)),
