@@ -767,7 +767,7 @@ async function readsSideBySide(empty: Database, full: Database, n = size(40, 4))
  * empty database it reads more until its window is full (31 Stops there), then no more however long the history.
  */
 async function metricsWindowOnHistory(full: Database, n = size(10, 2)) {
-  const reads = { everyStop: () => cancellationMetrics(full, { latest: Number.MAX_SAFE_INTEGER }), latest: () => cancellationMetrics(full) };
+  const reads = { everyStop: () => cancellationMetrics(full, { latest: 1_000_000_000 }), latest: () => cancellationMetrics(full) };
   const times = { everyStop: [] as number[], latest: [] as number[] };
   const stops = { everyStop: 0, latest: 0 };
   for (const read of Object.values(reads)) await read();

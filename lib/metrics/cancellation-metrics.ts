@@ -31,12 +31,14 @@ export const METRICS_LATEST_STOPS = 1_000;
  */
 export async function cancellationMetrics(database: Database, options: { since?: Date; latest?: number } = {}) {
   const latest = options.latest ?? METRICS_LATEST_STOPS;
-  const stops = await database.prisma.task.findMany({
+  // One more than the window: only a Stop older than those covered makes "older ones are left out" true.
+  const read = await database.prisma.task.findMany({
     where: { cancelRequestedAt: { not: null, ...(options.since ? { gte: options.since } : {}) } },
     orderBy: [{ cancelRequestedAt: "desc" }, { id: "desc" }],
-    take: latest,
+    take: latest + 1,
     select: { id: true, stage: true, cancelRequestedAt: true },
   });
+  const stops = read.slice(0, latest);
   const boundaryOf = new Map(stops.map((t) => [t.id, t.cancelRequestedAt!.getTime()]));
   const items = stops.length
     ? await database.prisma.workItem.findMany({
@@ -58,9 +60,9 @@ export async function cancellationMetrics(database: Database, options: { since?:
     window: {
       latest,
       since: options.since?.toISOString() ?? null,
-      // The oldest Stop covered; when the window is full, older Stops exist and are left out.
+      // The oldest Stop covered; `full`: older Stops exist and are left out.
       from: stops.at(-1)?.cancelRequestedAt?.toISOString() ?? null,
-      full: stops.length === latest,
+      full: read.length > latest,
     },
   };
 }

@@ -50,6 +50,11 @@ describe("cancellation metrics cover the latest Stops and say which", () => {
     expect(all.action_cancellations.stopped.count).toBe(5);
     expect(all.window.full).toBe(false);
 
+    // Exactly as many Stops as the window holds: nothing older is left out, and the window does not say so.
+    const exactly = await cancellationMetrics(t.database, { since: newestFirst[2].cancelRequestedAt!, latest: 3 });
+    expect(exactly.tasks.stopped).toBe(3);
+    expect(exactly.window.full).toBe(false);
+
     const since = await cancellationMetrics(t.database, { since: newestFirst[1].cancelRequestedAt!, latest: 10 });
     expect(since.tasks.stopped).toBe(2);
     expect(since.window).toMatchObject({ since: newestFirst[1].cancelRequestedAt!.toISOString(), full: false });
