@@ -17,3 +17,9 @@ export function metricsWindowSentence(metrics: Pick<Metrics, "window" | "tasks">
   const all = tasks.stopped === 1 ? "1 task stopped" : `${tasks.stopped.toLocaleString("en")} tasks stopped`;
   return `${all}${since || " in all"}, ${settled}`;
 }
+
+/** The latency panel's caption: where the times come from, and that they cover only the latest Stops when they do. */
+export function metricsLatencyCaption(window: Metrics["window"]): string {
+  const from = "From the task's Stop boundary to each child's settlement, as recorded in the ledger.";
+  return window.full ? `${from} The latest ${window.latest.toLocaleString("en")} Stops only.` : from;
+}

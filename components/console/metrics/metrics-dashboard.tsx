@@ -9,7 +9,7 @@ import { EmptyBlock, ErrorBlock, LoadingBlock, SectionTitle, SessionEndedBlock }
 import type { ReviewItem } from "../detail/types";
 import { stageLabel, STAGES } from "../task-stage";
 import { dateTime } from "../format";
-import { metricsWindowSentence } from "@/lib/metrics/window-words";
+import { metricsLatencyCaption, metricsWindowSentence } from "@/lib/metrics/window-words";
 
 type Metrics = z.output<typeof MetricsSchema>;
 type Latency = Metrics["generation_cancellations"];
@@ -248,10 +248,7 @@ function StopToSettled({ metrics }: { metrics: Metrics }) {
           </div>
         </div>
       ))}
-      <p className="text-xs text-muted">
-        From the task&apos;s Stop boundary to each child&apos;s settlement, as recorded in the ledger.{" "}
-        {metrics.window.full ? `The latest ${metrics.window.latest.toLocaleString("en")} Stops only.` : ""}
-      </p>
+      <p className="text-xs text-muted">{metricsLatencyCaption(metrics.window)}</p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricsWindowSentence } from "../../../lib/metrics/window-words";
+import { metricsLatencyCaption, metricsWindowSentence } from "../../../lib/metrics/window-words";
 
 const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
 const window = (w: Partial<{ latest: number; since: string | null; from: string | null; full: boolean }>) => ({
@@ -45,5 +45,13 @@ describe("metricsWindowSentence (which Stops the metrics cover)", () => {
   it("a full window never reads as every Stop", () => {
     const s = metricsWindowSentence({ window: window({ from: "2026-11-30T08:15:00Z", full: true }), tasks: { stopped: 1000, settled: 1000 } }, when);
     expect(s).not.toMatch(/in all|tasks stopped/);
+  });
+});
+
+describe("metricsLatencyCaption", () => {
+  it("says the times cover only the latest Stops when older ones were left out, and nothing more otherwise", () => {
+    const from = "From the task's Stop boundary to each child's settlement, as recorded in the ledger.";
+    expect(metricsLatencyCaption(window({ full: false }))).toBe(from);
+    expect(metricsLatencyCaption(window({ full: true }))).toBe(`${from} The latest 1,000 Stops only.`);
   });
 });
