@@ -26,7 +26,7 @@ import { StoppedError, type ToolDefinition } from "../tools/contract";
 import type { ToolRegistry } from "../tools/registry";
 import { runWorkItem } from "../workers/run-work-item";
 import type { DownstreamServerConfig, GatewayConfig } from "./config";
-import { GATEWAY_ACTOR, requestCallStop, settleStoppedCall } from "./stop-call";
+import { GATEWAY_ACTOR, inspectBoundMs, requestCallStop, settleStoppedCall } from "./stop-call";
 import { LedgerEvent } from "../ledger/events";
 
 /**
@@ -72,6 +72,8 @@ export interface GatewayTool {
   info: McpToolInfo;
   def: ToolDefinition<McpCallInput, unknown>;
   set: McpToolSet;
+  /** How long one inspect() of a stopped call may take (its server's confirmGraceMs, then SERVICE_ANSWER_MS). */
+  inspectWithinMs: number;
 }
 
 export interface SessionRef {
@@ -161,7 +163,7 @@ export class McpGateway {
       const tool: ToolDefinition<McpCallInput, unknown> = mechanism === Mechanism.none ? { ...def, mechanism: Mechanism.none } : def;
       const name = `${config.prefix ?? ""}${info.name}`;
       if (this.tools.has(name)) throw new Error(`two downstream servers offer a tool named "${name}": give one of them a prefix in the gateway config`);
-      this.tools.set(name, { name, server, info, def: tool, set });
+      this.tools.set(name, { name, server, info, def: tool, set, inspectWithinMs: inspectBoundMs(config.confirmGraceMs) });
       if (!this.#o.registry.local(tool.name)) this.#o.registry.register(tool);
     }
   }
@@ -406,7 +408,7 @@ export class McpGateway {
         } catch (error) {
           // A StoppedError is a confirmed stop (a call without effects): the runner records it as such.
           if (!(error instanceof StoppedError) && (running.clientStop || (await this.#stoppedAsCall(item.id))))
-            await settleStoppedCall(this.#o.database, def, item.id);
+            await settleStoppedCall(this.#o.database, def, item.id, { inspectWithinMs: tool.inspectWithinMs });
           throw error;
         }
       },

@@ -1,3 +1,4 @@
+import { answerWithin, NoAnswerError, SERVICE_ANSWER_MS } from "../cancellation/step-log";
 import { openReviewItem } from "../cancellation/steps/7-review";
 import type { Database } from "../db/client";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
@@ -46,13 +47,21 @@ export async function requestCallStop(database: Database, input: { workItemId: s
   });
 }
 
+/**
+ * How long one inspect() of a stopped call may take before its outcome reads unknown: the adapter's own wait for the
+ * server's answer after the cancel (confirmGraceMs) and then SERVICE_ANSWER_MS more. A server that never answers
+ * (tasks/get hangs) must not hold the call `cancelling` — and the client's request — for the SDK's request timeout.
+ */
+export const inspectBoundMs = (confirmGraceMs = 2_000) => confirmGraceMs + SERVICE_ANSWER_MS;
+
 export async function settleStoppedCall(
   database: Database,
   tool: ToolDefinition,
   workItemId: string,
-  options: { attempts?: number; waitMs?: number } = {},
+  options: { attempts?: number; waitMs?: number /** Each inspect()'s bound (default inspectBoundMs()). */; inspectWithinMs?: number } = {},
 ): Promise<string> {
   const attempts = options.attempts ?? 5;
+  const within = options.inspectWithinMs ?? inspectBoundMs();
   let outcome: InspectOutcome = { status: "unknown", reason: "not asked" };
   for (let i = 0; i < attempts; i++) {
     const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id: workItemId } });
@@ -66,10 +75,19 @@ export async function settleStoppedCall(
       providerRef: item.providerRef,
       input: item.input,
     };
-    try {
-      outcome = tool.inspect ? await tool.inspect(ref) : { status: "unknown", reason: `${tool.name} has no inspect()` };
-    } catch (error) {
-      outcome = { status: "unknown", reason: `inspect failed: ${(error as Error).message}` };
+    if (!tool.inspect) outcome = { status: "unknown", reason: `${tool.name} has no inspect()` };
+    else {
+      const inspect = tool.inspect;
+      const asked = await answerWithin(() => inspect(ref), within);
+      outcome = asked.ok
+        ? asked.value
+        : {
+            status: "unknown",
+            reason:
+              asked.error instanceof NoAnswerError
+                ? `the server gave no answer about the call within ${within} ms (cancel sent, not confirmed)`
+                : `inspect failed: ${asked.error.message}`,
+          };
     }
     if (outcome.status !== "running") break;
     await new Promise((r) => setTimeout(r, options.waitMs ?? 200));
