@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { onEngine, type Database } from "../db/client";
+import { Coalescer, coalescerOf } from "../db/coalesce";
+import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 import { TokenRole } from "../ledger/states";
 import { writeLedger } from "../ledger/write";
@@ -97,6 +99,45 @@ export type TokenPrincipal = Principal & { quarantinedBy?: ActiveIncident | null
  * With `quarantine: true` (a route that starts work), also the kill switch on for the token: on PostgreSQL read in the
  * same statement as the token — every such request pays one round trip, not two.
  */
+type TokenRecord = { id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null };
+type Found = TokenRecord & { incident?: ActiveIncident | null };
+
+const TOKEN_COLUMNS = `t."tokenHash", t."id", t."name", t."role", t."revokedAt", t."lastUsedAt"`;
+const byHash = (rows: (Found & { tokenHash: string })[]) => new Map<string, Found>(rows.map(({ tokenHash, ...rest }) => [tokenHash, rest]));
+const tokenLookups = new WeakMap<PgDirect, Coalescer<string, Found>>();
+const quarantineLookups = new WeakMap<PgDirect, Coalescer<string, Found>>();
+/** The tokens with these hashes. */
+const tokensOnly = (pg: PgDirect) =>
+  coalescerOf(
+    tokenLookups,
+    pg,
+    () =>
+      new Coalescer((hashes: string[]) =>
+        pg
+          .query<TokenRecord & { tokenHash: string }>(
+            `SELECT ${TOKEN_COLUMNS} FROM "ApiToken" t WHERE t."tokenHash" = ANY($1::text[])`,
+            [hashes],
+            "stopline_tokens",
+          )
+          .then(byHash),
+      ),
+  );
+/** The tokens with these hashes, each with the kill switch on for it (if any). */
+const tokensWithQuarantine = (pg: PgDirect) =>
+  coalescerOf(
+    quarantineLookups,
+    pg,
+    () =>
+      new Coalescer(async (hashes: string[]) => {
+        const rows = await pg.query<TokenRecord & { tokenHash: string; incident: (Omit<ActiveIncident, "createdAt"> & { createdAt: string }) | null }>(
+          `SELECT ${TOKEN_COLUMNS}, to_jsonb(i) AS "incident" FROM "ApiToken" t LEFT JOIN LATERAL (${tokenIncidentOnPg(`t."id"`)}) i ON true WHERE t."tokenHash" = ANY($1::text[])`,
+          [hashes],
+          "stopline_tokens_and_quarantine",
+        );
+        return byHash(rows.map((row) => ({ ...row, incident: row.incident && { ...row.incident, createdAt: new Date(`${row.incident.createdAt}Z`) } })));
+      }),
+  );
+
 export async function authenticateToken(database: Database, raw: string, options: { quarantine?: boolean } = {}): Promise<TokenPrincipal | null> {
   if (!raw) return null;
   const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;
@@ -105,21 +146,10 @@ export async function authenticateToken(database: Database, raw: string, options
     if (options.quarantine) principal.quarantinedBy = await tokenIncident(database, principal.id);
     return principal;
   }
-  // On every request: through the driver on PostgreSQL (Prisma's executor costs about a millisecond per statement).
-  type TokenRecord = { id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null };
-  type Found = TokenRecord & { incident?: ActiveIncident | null };
+  // On every request: through the driver on PostgreSQL (Prisma's executor costs about a millisecond per statement),
+  // the lookups of concurrent requests in one statement (lib/db/coalesce.ts).
   const record = await onEngine<Promise<Found | null>>(database, {
-    postgres: async (pg) => {
-      const columns = `t."id", t."name", t."role", t."revokedAt", t."lastUsedAt"`;
-      if (!options.quarantine)
-        return (await pg.query<TokenRecord>(`SELECT ${columns} FROM "ApiToken" t WHERE t."tokenHash" = $1`, [hash(raw)], "stopline_token"))[0] ?? null;
-      const [row] = await pg.query<TokenRecord & { incident: (Omit<ActiveIncident, "createdAt"> & { createdAt: string }) | null }>(
-        `SELECT ${columns}, to_jsonb(i) AS "incident" FROM "ApiToken" t LEFT JOIN LATERAL (${tokenIncidentOnPg(`t."id"`)}) i ON true WHERE t."tokenHash" = $1`,
-        [hash(raw)],
-        "stopline_token_and_quarantine",
-      );
-      return row ? { ...row, incident: row.incident && { ...row.incident, createdAt: new Date(`${row.incident.createdAt}Z`) } } : null;
-    },
+    postgres: async (pg) => (await (options.quarantine ? tokensWithQuarantine : tokensOnly)(pg).load(hash(raw))) ?? null,
     sqlite: async () => {
       const found = await database.prisma.apiToken.findUnique({ where: { tokenHash: hash(raw) } });
       return found && options.quarantine ? { ...found, incident: await tokenIncident(database, found.id) } : found;
