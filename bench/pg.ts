@@ -11,6 +11,7 @@
  *     ANALYZE, its queue table read once, CHECKPOINT; clock from every runner ready to the last completion committed.
  *     Per side: jobs/s, WAL bytes, write commits and CPU (this process + PostgreSQL's) per item; headline ratio
  *     batched vs batched, then unbatched.
+ *     BENCH_PG_WAL_RANGE=1 prints each side's WAL range (for `pg_waldump --stats=record`; keep the segments with wal_keep_size).
  *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
  *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
  *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue, SSE
@@ -116,6 +117,10 @@ async function freshPgUrl(label: string): Promise<string> {
  * volume a job writes bounds the rate as much as the statements do. Cluster-wide, so anything else writing to
  * the same server meanwhile counts too (on a quiet server it is the side's own).
  */
+const lsnText = (n: number) =>
+  `${Math.floor(n / 2 ** 32)
+    .toString(16)
+    .toUpperCase()}/${(n % 2 ** 32).toString(16).toUpperCase()}`;
 async function walLsn(): Promise<number> {
   const c = new pg.Client({ connectionString: ADMIN_URL });
   await c.connect();
@@ -301,7 +306,10 @@ async function measure(
   const finishedAt = await allCommitted;
   const node = process.cpuUsage(node0);
   const pgMs = postgresCpuMs() - pg0;
-  const wal = (await walLsn()) - wal0;
+  const wal1 = await walLsn();
+  const wal = wal1 - wal0;
+  // pg_waldump --stats over a side's run: BENCH_PG_WAL_RANGE=1 prints its LSN range.
+  if (process.env.BENCH_PG_WAL_RANGE) console.error(`wal range ${lsnText(wal0)} ${lsnText(wal1)}`);
   const commits = (await nextXid()) - xid0 - 1; // the first nextXid's own read assigns none; walLsn none
   return { ms: finishedAt - Math.min(readyAt, firstJob()), wal, commits, node: node.user + node.system, pg: pgMs * 1000 };
 }

@@ -68,10 +68,13 @@ describe("Coalescer", () => {
 
   it("at most maxBatch keys per read; the rest go in the next", async () => {
     const reads: string[][] = [];
-    const coalescer = new Coalescer<string, string>(async (keys) => (reads.push(keys), new Map(keys.map((k) => [k, k.toUpperCase()]))), {
-      maxBatch: 2,
-      maxInFlight: 2,
-    });
+    const coalescer = new Coalescer<string, string>(
+      async (keys) => {
+        reads.push(keys);
+        return new Map(keys.map((k) => [k, k.toUpperCase()]));
+      },
+      { maxBatch: 2, maxInFlight: 2 },
+    );
     const answers = await Promise.all(["a", "b", "c", "d", "e"].map((k) => coalescer.load(k)));
     expect(answers).toEqual(["A", "B", "C", "D", "E"]);
     expect(reads).toEqual([["a", "b"], ["c", "d"], ["e"]]);
