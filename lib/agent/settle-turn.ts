@@ -9,10 +9,12 @@ import { requestCancellation } from "../cancellation/steps/1-record-boundary";
 export const AGENT_ACTOR = "agent:demo";
 
 /**
- * Tasks the settler knows are not turns. A task's turn id is written when it is created and never changes, so the
- * answer never goes stale; the set is bounded (oldest first out) for a process that runs for months.
+ * Tasks the settler knows it will never settle: those that are not turns (a task's turn id is written when it is
+ * created and never changes) and those that left `active` — stopped (a boundary is never withdrawn) or ended (a task
+ * leaves `active` once: lib/ledger/transitions.ts). The answer never goes stale; the set is bounded (oldest first out)
+ * for a process that runs for months.
  */
-export class NotTurns {
+export class NothingToSettle {
   readonly #ids = new Set<string>();
   constructor(readonly max = 10_000) {}
   has(taskId: string): boolean {
@@ -24,6 +26,9 @@ export class NotTurns {
   }
 }
 
+/** The events after which a task is no longer `active`: the settler has nothing more to do with it. */
+const LEFT_ACTIVE = new Set<string>([LedgerEvent.taskCancelRequested, LedgerEvent.taskCancelled, LedgerEvent.taskCompleted, LedgerEvent.taskFailed]);
+
 /**
  * The demo agent ends its turns (every task it made for a chat message — they carry a turn id) when their work
  * has settled: every child has ended, and a proposal — if there is one — was confirmed (the person may still be
@@ -31,14 +36,14 @@ export class NotTurns {
  * reason; otherwise it completes. A completed task shows as completed everywhere, and Stop on it answers that
  * nothing is running (cancellation/steps/1-record-boundary.ts).
  */
-export async function settleTurn(database: Database, taskId: string, known?: NotTurns): Promise<TaskEnding | null> {
+export async function settleTurn(database: Database, taskId: string, known?: NothingToSettle): Promise<TaskEnding | null> {
   // The task alone first: most tasks are not turns (an SDK's, an API client's), and reading every child of a large
   // task whenever one of them ends made the settler the worker's largest cost (bench:pg part A).
   const head = await database.prisma.task.findUnique({
     where: { id: taskId },
     select: { turnId: true, stage: true, cancelRequestedAt: true, proposal: true, proposalVersion: true },
   });
-  if (head && head.turnId === null) known?.add(taskId);
+  if (head && (head.turnId === null || head.stage !== TaskStage.active || head.cancelRequestedAt)) known?.add(taskId);
   if (!head || head.turnId === null || head.stage !== TaskStage.active || head.cancelRequestedAt) return null;
   const task = {
     ...head,
@@ -118,7 +123,7 @@ async function stopByIncident(database: Database, taskId: string, incidentId: st
  */
 export function startTurnSettler(database: Database, options: { sweepMs?: number } = {}): () => Promise<void> {
   const due = new Set<string>();
-  const notTurns = new NotTurns();
+  const known = new NothingToSettle();
   let running: Promise<void> = Promise.resolve();
   // (not on work_item.stop_requested: a kill switch stopping 30 children woke every process's settler 30 times at the
   // moment the workers needed the embedded database most — kill-switch.int saw writes wait past 5 s; the stopped
@@ -134,14 +139,22 @@ export function startTurnSettler(database: Database, options: { sweepMs?: number
     running = running.then(async () => {
       for (const id of [...due]) {
         due.delete(id);
-        if (notTurns.has(id)) continue;
-        await settleTurn(database, id, notTurns).catch((error) => console.error(`the demo agent could not settle task ${id}`, error));
+        if (known.has(id)) continue;
+        await settleTurn(database, id, known).catch((error) => console.error(`the demo agent could not settle task ${id}`, error));
       }
     });
   };
   const unsubscribe = onCommitted((events) => {
     const size = due.size;
-    for (const e of events) if (e.taskId && ENDINGS.has(e.type) && !notTurns.has(e.taskId)) due.add(e.taskId);
+    for (const e of events) {
+      if (!e.taskId) continue;
+      // A Stop's children end in bursts right after its boundary: the boundary's own event says there is nothing to
+      // settle, so the stopped task is not read once for each burst (a read per Stop in bench:pg part D).
+      if (LEFT_ACTIVE.has(e.type)) {
+        known.add(e.taskId);
+        due.delete(e.taskId);
+      } else if (ENDINGS.has(e.type) && !known.has(e.taskId)) due.add(e.taskId);
+    }
     if (due.size > size) drain();
   });
   const sweep = async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CancellationEngine } from "../../../lib/cancellation/engine";
 import { getCancellationSummary } from "../../../lib/cancellation/get-cancellation-summary";
 import { requestCancellation } from "../../../lib/cancellation/steps/1-record-boundary";
+import { cancelQueued } from "../../../lib/cancellation/steps/2-remove-queued";
 import { startDemoServer, type DemoServer } from "../../../lib/demo/server";
 import { witnessLog } from "../../../lib/demo/store";
 import { demoTools } from "../../../lib/demo/tools";
@@ -10,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-d
 import { ToolRegistry } from "../../../lib/tools/registry";
 import { WorkerPool } from "../../../lib/workers/worker-pool";
 import { confirmProposal, editProposal, shopPrices, startTurn } from "../../../lib/agent/conversation";
-import { NotTurns, settleTurn } from "../../../lib/agent/settle-turn";
+import { NothingToSettle, settleTurn, startTurnSettler } from "../../../lib/agent/settle-turn";
 import { createTask } from "../../../lib/ledger/create-task";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
 
@@ -203,17 +204,49 @@ describe("confirming is idempotent", () => {
 describe("the turn settler reads only what a turn needs", () => {
   it("a task that is not a turn (an SDK's, an API client's) is remembered as such after one read of the task; a turn is not", async () => {
     const sdkTask = await createTask(t.database, { title: "an SDK's task", ownerId: "sdk" }, "system:test");
-    const known = new NotTurns();
+    const known = new NothingToSettle();
     expect(await settleTurn(t.database, sdkTask.id, known)).toBeNull();
     expect(known.has(sdkTask.id)).toBe(true);
 
     const turn = await startTurn(t.database, agent(), { ownerId: "ann", conversationId: "c-known", text: "order two chairs", actor: "user:ann" });
     expect(await settleTurn(t.database, turn.taskId, known)).toBeNull(); // still waiting for the person's confirmation
     expect(known.has(turn.taskId)).toBe(false);
+
+    // Stopped, the turn is never the settler's to end (a boundary is never withdrawn): it is remembered, not read again.
+    await requestCancellation(t.database, { taskId: turn.taskId, reason: "user pressed Stop", actor: "user:ann" });
+    expect(await settleTurn(t.database, turn.taskId, known)).toBeNull();
+    expect(known.has(turn.taskId)).toBe(true);
+  });
+
+  it("the settler skips a stopped task's burst of endings: its boundary event says there is nothing to settle", async () => {
+    const turn = await startTurn(t.database, agent(), { ownerId: "bo", conversationId: "c-burst", text: "order two chairs", actor: "user:bo" });
+    const reads: string[] = [];
+    const watched = t.database.prisma.$extends({
+      query: {
+        task: {
+          findUnique: ({ args, query }) => {
+            reads.push(String(args.where.id));
+            return query(args);
+          },
+        },
+      },
+    });
+    const stopSettler = startTurnSettler({ ...t.database, prisma: watched } as unknown as typeof t.database, { sweepMs: 60_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 100)); // the settler's first sweep
+      reads.length = 0;
+      await requestCancellation(t.database, { taskId: turn.taskId, reason: "user pressed Stop", actor: "user:bo" });
+      // The Stop's queued children leave dispatch: endings the settler hears, and used to answer with a read of the task.
+      expect(await cancelQueued(t.database, turn.taskId)).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(reads.filter((id) => id === turn.taskId)).toEqual([]);
+    } finally {
+      await stopSettler();
+    }
   });
 
   it("the set of known non-turns is bounded: the oldest leaves first", () => {
-    const known = new NotTurns(3);
+    const known = new NothingToSettle(3);
     for (const id of ["a", "b", "c", "d"]) known.add(id);
     expect(["a", "b", "c", "d"].map((id) => known.has(id))).toEqual([false, true, true, true]);
   });
