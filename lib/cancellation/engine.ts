@@ -15,7 +15,10 @@ import { claimEngineRun, ENGINE_LEASE_MS, releaseEngineRun, renewEngineRun } fro
 import { executeChildCancellation } from "./execute-child-cancellation";
 import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./step-log";
-import { cancelQueuedAndClaimRunOnPg } from "../ledger/sql/remove-queued";
+import { cancelQueuedAndClaimRunsOnPg } from "../ledger/sql/remove-queued";
+import { Coalescer } from "../db/coalesce";
+import { isTransientPgError } from "../db/pg";
+import type { Task } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../ledger/events";
 
 /** The maintenance pass runs in one process at a time (the leader), whatever the number of instances. */
@@ -46,10 +49,31 @@ export class CancellationEngine {
   readonly #lastAsked = new Map<string, number>();
   readonly #lastFinished = new Map<string, number>();
   #lastOrphanReports = 0;
+  /**
+   * The starts of this engine's runs on PostgreSQL: the tasks whose Stops arrived while the previous start was in
+   * flight start together, in one statement (a mass Stop, a busy hour: a statement's round trip costs more than the
+   * start itself). In id order, so two engines' starts lock shared tasks in the same order.
+   */
+  readonly #starts: Coalescer<string, Task | null> | null;
 
   constructor(database: Database, options: EngineOptions) {
     this.#database = database;
     this.#options = options;
+    this.#starts = onEngine(database, {
+      sqlite: () => null,
+      postgres: (pg) =>
+        new Coalescer(async (taskIds: string[]) => {
+          const sorted = [...taskIds].sort();
+          // A deadlock victim or a serialization failure committed nothing: sent again rather than the runs left to maintenance.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              return await cancelQueuedAndClaimRunsOnPg(pg, sorted, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() });
+            } catch (error) {
+              if (attempt >= 3 || !isTransientPgError(error)) throw error;
+            }
+          }
+        }),
+    });
   }
 
   start(maintenanceMs = Number(process.env.STOPLINE_MAINTENANCE_MS ?? 1_000)): this {
@@ -114,11 +138,10 @@ export class CancellationEngine {
 
   async #runLeased(taskId: string): Promise<void> {
     // Queued children leave dispatch at once, before anything else (whoever runs it first wins, a repeat changes
-    // nothing); then the run is claimed. On PostgreSQL both are one statement.
-    const task = await onEngine(this.#database, {
-      postgres: (pg) => cancelQueuedAndClaimRunOnPg(pg, taskId, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() }),
-      sqlite: async () => (await cancelQueued(this.#database, taskId), await claimEngineRun(this.#database, taskId, this.id)),
-    });
+    // nothing); then the run is claimed. On PostgreSQL both are one statement, shared with the starts of other runs.
+    const task = this.#starts
+      ? ((await this.#starts.load(taskId)) ?? null)
+      : (await cancelQueued(this.#database, taskId), await claimEngineRun(this.#database, taskId, this.id));
     if (!task) return;
     const renew = setInterval(() => void renewEngineRun(this.#database, taskId, this.id).catch(() => {}), Math.max(100, ENGINE_LEASE_MS() / 3));
     let released = false;

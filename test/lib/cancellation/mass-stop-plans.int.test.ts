@@ -4,7 +4,7 @@ import { claimEngineRun, releaseEngineRun } from "../../../lib/cancellation/engi
 import { requestCancellation } from "../../../lib/cancellation/steps/1-record-boundary";
 import { createTask } from "../../../lib/ledger/create-task";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
-import { cancelQueuedAndClaimRunOnPg } from "../../../lib/ledger/sql/remove-queued";
+import { cancelQueuedAndClaimRunsOnPg } from "../../../lib/ledger/sql/remove-queued";
 import { settleQuietlyOnPg } from "../../../lib/ledger/sql/settle-quietly";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../../lib/ledger/states";
 import { BUSY_STATUSES } from "../../../lib/cancellation/steps/8-settle";
@@ -50,6 +50,11 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
         [others.map((o) => o.id), IN_FLIGHT, prefix, status, n],
       );
     await children("done-", WorkItemStatus.completed, 6_000); // the history: children that ran and finished
+    // …and tasks that ended (a table no read by id should scan).
+    await t.database.pg!.query(
+      `INSERT INTO "Task" ("id","ownerId","title","stage","createdAt","updatedAt")
+       SELECT 'ended-' || g, 'alice', 'ended ' || g, 'completed', timezone('UTC', now()), timezone('UTC', now()) FROM generate_series(1, 20000) g`,
+    );
     await t.database.pg!.query("ANALYZE"); // statistics from before the burst: no task is cancel_requested, few items queued
     await children("burst-", WorkItemStatus.queued, 1_500); // then a burst of scheduling: 1,500 children waiting for a worker
     for (const other of others) await requestCancellation(t.database, { taskId: other.id, actor });
@@ -57,17 +62,24 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
 
     const taskRowsRead = (plan: PlanNode) => scansOf(plan, "Task").map(rowsRead);
     // The engine's start (its queued children leave dispatch, the run's lease is claimed), as the engine's connection
-    // plans it after a few runs.
-    const start = await planOf("stopline_cancel_queued_claim_run", true, () =>
-      cancelQueuedAndClaimRunOnPg(t.database.pg!, task.id, actor, { owner: "engine-a", leaseMs: 30_000 }),
+    // plans it after a few runs — here of two Stops that arrived together (one statement starts both runs).
+    const neighbour = others[0].id;
+    const [{ n: neighbourChildren }] = await t.database.pg!.query<{ n: number }>(`SELECT count(*)::int AS n FROM "WorkItem" WHERE "taskId" = $1`, [neighbour]);
+    const start = await planOf("stopline_cancel_queued_claim_runs", true, () =>
+      cancelQueuedAndClaimRunsOnPg(t.database.pg!, [neighbour, task.id].sort(), actor, { owner: "engine-a", leaseMs: 30_000 }),
     );
     expect(taskRowsRead(start.plan).length).toBeGreaterThan(0);
-    for (const read of taskRowsRead(start.plan)) expect(read).toBeLessThanOrEqual(1);
-    // Its own two queued children, read by task: none of the 1,500 others (the queue's index would read them all).
+    for (const read of taskRowsRead(start.plan)) expect(read).toBeLessThanOrEqual(2); // the two tasks, each by its id
+    // Their own children, read by task: none of the 1,500 others queued (the queue's index would read them all).
     expect(scansOf(start.plan, "WorkItem").length).toBeGreaterThan(0);
-    for (const scan of scansOf(start.plan, "WorkItem")) expect(rowsRead(scan)).toBeLessThanOrEqual(2);
-    expect((start.result as { engineOwner: string } | null)?.engineOwner).toBe("engine-a");
+    for (const scan of scansOf(start.plan, "WorkItem")) expect(rowsRead(scan)).toBeLessThanOrEqual(2 + neighbourChildren + 2); // (+2: a plan's rows per loop are rounded)
+    expect(start.result.get(task.id)?.engineOwner).toBe("engine-a");
+    expect(start.result.get(neighbour)?.engineOwner).toBe("engine-a");
     for (const item of queued) expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.cancelled);
+    expect(await t.database.prisma.workItem.count({ where: { taskId: neighbour, status: WorkItemStatus.queued } })).toBe(0);
+    // Another engine's start of the same task: its removal finds nothing left, its claim loses to the live lease.
+    const second = await cancelQueuedAndClaimRunsOnPg(t.database.pg!, [task.id], actor, { owner: "engine-b", leaseMs: 30_000 });
+    expect(second.get(task.id)).toBeNull();
 
     // The lease, claimed again by its holder (the maintenance pass's resume takes this path).
     const lease = await planOf("stopline_engine_claim_task", true, () => claimEngineRun(t.database, task.id, "engine-a"));
