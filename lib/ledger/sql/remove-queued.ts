@@ -109,15 +109,15 @@ export async function cancelQueuedAndClaimRunsOnPg(
   const events: Parameters<typeof announce>[0] = [];
   const runs = new Map<string, Task | null>();
   for (const row of rows) {
-    (row._seqs ?? []).forEach((seq, i) =>
+    const seqs = row._seqs ?? [];
+    for (const [i, seq] of seqs.entries())
       events.push({
         seq,
         taskId: row._taskId,
         workItemId: row._workItemIds![i],
         type: LedgerEvent.workItemRemovedFromDispatch,
         toState: WorkItemStatus.cancelled,
-      }),
-    );
+      });
     runs.set(row._taskId, row.id == null ? null : own<Task>(row));
   }
   announce(events.sort((a, b) => a.seq - b.seq));
