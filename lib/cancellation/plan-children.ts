@@ -15,8 +15,11 @@ import { phaseOf, rulePlan, validatePlan, type ActiveToolCall, type Cancellation
  * dispatch, or stopped by themselves on its signal) — seen as they were at the boundary. Without one (a preview):
  * those active now, which are exactly those a boundary recorded now would find.
  */
+/** Whether work item `w` is a child a plan covers (PostgreSQL): of task `taskId`, active (`statuses`) or ended at or after `at` (ISO text, or null). */
+export const isChildToPlanSql = (w: string, taskId: string, statuses: string, at: string) =>
+  `${w}."taskId" = ${taskId} AND (${w}."status" = ANY(${statuses}::text[]) OR ${w}."finishedAt" >= (${at}::timestamptz AT TIME ZONE 'UTC'))`;
 /** The children a plan covers, as SQL (PostgreSQL): $1 task id, $2 the active statuses, $3 the boundary (ISO, or null). */
-export const CHILDREN_TO_PLAN_SQL = `SELECT * FROM "WorkItem" WHERE "taskId" = $1 AND ("status" = ANY($2::text[]) OR "finishedAt" >= ($3::timestamptz AT TIME ZONE 'UTC'))`;
+export const CHILDREN_TO_PLAN_SQL = `SELECT * FROM "WorkItem" w WHERE ${isChildToPlanSql("w", "$1", "$2", "$3")}`;
 
 export async function childrenToPlan(database: Database, taskId: string, boundaryAt: Date | null): Promise<{ found: WorkItem[]; items: WorkItem[] }> {
   // On PostgreSQL one statement on `pg` (the engine reads this on every Stop; Prisma's executor costs more CPU).

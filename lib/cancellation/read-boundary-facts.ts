@@ -1,7 +1,9 @@
 import { onEngine, type Database } from "../db/client";
+import { Coalescer, coalescerOf } from "../db/coalesce";
+import type { PgDirect } from "../db/pg";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { ACTIVE_ITEM_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome } from "../ledger/states";
-import { atBoundary, CHILDREN_TO_PLAN_SQL, childrenToPlan } from "./plan-children";
+import { atBoundary, childrenToPlan, isChildToPlanSql } from "./plan-children";
 
 const HELD = [ResourceState.held, ResourceState.releaseRequested];
 const EFFECTS_TO_ACCOUNT_FOR = [SideEffectOutcome.committed, SideEffectOutcome.unknown];
@@ -16,10 +18,55 @@ export interface BoundaryFacts {
   effectsToAccountFor: number;
 }
 
+type ChildrenAndCounts = { found: WorkItem[]; counts: { heldResources: number; effectsToAccountFor: number } };
+
+/**
+ * The children and counts of several Stops' tasks (key: "<task id> <boundary ISO>"), in one statement and one
+ * snapshot — per task: its children alive at its boundary (isChildToPlanSql) and its counts, so a
+ * child that ended meanwhile is seen with its effect. Each task's rows are read by its id (laterals kept apart by
+ * OFFSET 0: folded into joins, the planner may read every child of every Stop in flight).
+ */
+const BOUNDARY_FACTS = `
+SELECT a."key" AS "_key", n."_resources", n."_effects", c.*
+FROM unnest($1::text[], $2::text[], $3::text[]) a("key", "taskId", at)
+CROSS JOIN LATERAL (
+  SELECT ((SELECT count(*) FROM "Resource" WHERE "taskId" = a."taskId" AND "state" = ANY($5::text[]))
+          + (SELECT count(*) FROM "ResourceIntent" WHERE "taskId" = a."taskId" AND "state" = '${ResourceIntentState.open}'))::int AS "_resources",
+         (SELECT count(*) FROM "SideEffect" WHERE "taskId" = a."taskId" AND "outcome" = ANY($6::text[]))::int AS "_effects"
+  OFFSET 0) n
+LEFT JOIN LATERAL (
+  SELECT * FROM "WorkItem" w WHERE ${isChildToPlanSql("w", `a."taskId"`, "$4", "a.at")}
+  OFFSET 0) c ON true
+ORDER BY a."key", c."createdAt", c."id"`;
+
+/** One coalescer per pool: the facts reads of Stops whose reads were asked for while one was in flight go out together. */
+const factReads = new WeakMap<PgDirect, Coalescer<string, ChildrenAndCounts>>();
+const factsOf = (pg: PgDirect) =>
+  coalescerOf(
+    factReads,
+    pg,
+    () =>
+      new Coalescer(async (keys: string[]) => {
+        const split = keys.map((k) => k.split(" "));
+        const rows = await pg.query<WorkItem & { _key: string; _resources: number; _effects: number }>(
+          BOUNDARY_FACTS,
+          [keys, split.map(([taskId]) => taskId), split.map(([, at]) => at), ACTIVE_ITEM_STATUSES, HELD, EFFECTS_TO_ACCOUNT_FOR],
+          "stopline_boundary_facts_batch",
+        );
+        const out = new Map<string, ChildrenAndCounts>();
+        for (const { _key, _resources, _effects, ...item } of rows) {
+          let facts = out.get(_key);
+          if (!facts) out.set(_key, (facts = { found: [], counts: { heldResources: _resources, effectsToAccountFor: _effects } }));
+          if (item.id !== null) facts.found.push(item as WorkItem);
+        }
+        return out;
+      }),
+  );
+
 /**
  * What the engine's pass reads before it plans (null: no such task, or no boundary on it); `known`: the task as the
  * engine's claim returned it. On PostgreSQL the children and the counts are one statement on `pg` (through Prisma's
- * executor these reads cost more CPU than the rest of a quiet Stop). On SQLite the counts are read after the
+ * executor these reads cost more CPU than the rest of a quiet Stop), shared with other Stops' reads (BOUNDARY_FACTS). On SQLite the counts are read after the
  * children, so that a child ending in between is seen with its effect; the settling statement re-checks that
  * nothing is busy.
  */
@@ -34,26 +81,8 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
   if (!task || !boundaryAt) return null;
   return onEngine(database, {
     postgres: async (pg) => {
-      // The children and the counts in one statement: one snapshot, so a child that ended meanwhile is seen with its effect.
-      const rows = await pg.query<WorkItem & { _resources: number; _effects: number }>(
-        `WITH children AS (${CHILDREN_TO_PLAN_SQL})
-       SELECT c.*, n."_resources", n."_effects"
-       FROM (SELECT ((SELECT count(*) FROM "Resource" WHERE "taskId" = $1 AND "state" = ANY($4::text[]))
-                     + (SELECT count(*) FROM "ResourceIntent" WHERE "taskId" = $1 AND "state" = '${ResourceIntentState.open}'))::int AS "_resources",
-                    (SELECT count(*) FROM "SideEffect" WHERE "taskId" = $1 AND "outcome" = ANY($5::text[]))::int AS "_effects") AS n
-       LEFT JOIN children c ON true
-       ORDER BY c."createdAt", c."id"`,
-        [taskId, ACTIVE_ITEM_STATUSES, boundaryAt.toISOString(), HELD, EFFECTS_TO_ACCOUNT_FOR],
-        "stopline_boundary_facts",
-      );
-      const found = rows.filter((r) => r.id !== null).map(({ _resources, _effects, ...item }) => item as WorkItem);
-      return {
-        task: { ...task, cancelRequestedAt: boundaryAt },
-        found,
-        items: found.map(atBoundary),
-        heldResources: rows[0]._resources,
-        effectsToAccountFor: rows[0]._effects,
-      };
+      const read = (await factsOf(pg).load(`${taskId} ${boundaryAt.toISOString()}`))!;
+      return { task: { ...task, cancelRequestedAt: boundaryAt }, found: read.found, items: read.found.map(atBoundary), ...read.counts };
     },
     sqlite: async () => {
       const { found, items } = await childrenToPlan(database, taskId, boundaryAt);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEngine, type TestDatabase } from "../../../lib/db/scratch-database";
 import { claimEngineRun, releaseEngineRun } from "../../../lib/cancellation/engine-lease";
+import { readBoundaryFacts } from "../../../lib/cancellation/read-boundary-facts";
 import { requestCancellation } from "../../../lib/cancellation/steps/1-record-boundary";
 import { createTask } from "../../../lib/ledger/create-task";
 import { scheduleWorkItem } from "../../../lib/ledger/schedule-work-item";
@@ -77,6 +78,19 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
     expect(start.result.get(neighbour)?.engineOwner).toBe("engine-a");
     for (const item of queued) expect((await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).status).toBe(WorkItemStatus.cancelled);
     expect(await t.database.prisma.workItem.count({ where: { taskId: neighbour, status: WorkItemStatus.queued } })).toBe(0);
+    // What each pass reads before it plans — both Stops' reads in one statement (they were asked for together): each
+    // task's own children and counts, read by its id.
+    const facts = await planOf("stopline_boundary_facts_batch", true, () =>
+      Promise.all([task.id, neighbour].map((id) => readBoundaryFacts(t.database, id, start.result.get(id)!))),
+    );
+    // (each child's index entries at most twice: the versions the start just superseded stay until VACUUM)
+    for (const scan of scansOf(facts.plan, "WorkItem")) expect(rowsRead(scan)).toBeLessThanOrEqual(2 * (2 + neighbourChildren));
+    const [mine, theirs] = facts.result;
+    expect(mine!.found.map((i) => i.id).sort()).toEqual(queued.map((i) => i.id).sort()); // removed at the boundary: still planned for
+    expect(theirs!.found.length).toBeGreaterThan(0);
+    expect(theirs!.found.every((i) => i.taskId === neighbour)).toBe(true);
+    expect([mine!.heldResources, mine!.effectsToAccountFor]).toEqual([0, 0]);
+
     // Another engine's start of the same task: its removal finds nothing left, its claim loses to the live lease.
     const second = await cancelQueuedAndClaimRunsOnPg(t.database.pg!, [task.id], actor, { owner: "engine-b", leaseMs: 30_000 });
     expect(second.get(task.id)).toBeNull();
