@@ -1,7 +1,9 @@
 import { onEngine, type Database } from "../../db/client";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../ledger/states";
-import { settleQuietlyOnPg, TASK_CANCELLED_REASON } from "../../ledger/sql/settle-quietly";
+import { settleQuietlyOnPg, TASK_CANCELLED_REASON, type QuietSettlement } from "../../ledger/sql/settle-quietly";
+import { Coalescer, coalescerOf } from "../../db/coalesce";
+import { isTransientPgError, type PgDirect } from "../../db/pg";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../../ledger/write";
 import { rulePlan, type CancellationPlan } from "../plan";
@@ -13,6 +15,26 @@ import type { EngineOptions } from "../engine-options";
 import { recordPlanIn } from "./3-plan";
 
 // Step 8: the task is cancelled once nothing is still being stopped — or at once, when nothing was in flight.
+
+/** One coalescer per pool: the quiet ends of Stops asked for while one is in flight go out in one statement. */
+const quietSettlements = new WeakMap<PgDirect, Coalescer<QuietSettlement, boolean>>();
+const quietSettlementsOf = (pg: PgDirect) =>
+  coalescerOf(
+    quietSettlements,
+    pg,
+    () =>
+      new Coalescer(async (tasks: QuietSettlement[]) => {
+        // A deadlock victim or a serialization failure committed nothing: sent again rather than each pass taking the long way.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const settled = await settleQuietlyOnPg(pg, tasks, { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR });
+            return new Map(tasks.map((t) => [t, settled.has(t.taskId)]));
+          } catch (error) {
+            if (attempt >= 3 || !isTransientPgError(error)) throw error;
+          }
+        }
+      }),
+  );
 
 /**
  * A Stop with nothing in flight: no child is still active (the queued ones are removed from dispatch, any other
@@ -34,15 +56,7 @@ export async function settleIfNothingInFlight(
   const plan = (task.cancelPlan as CancellationPlan | null) ?? rulePlan(activeCallsOf(items, o.registry));
   // On PostgreSQL one statement: plan, cancelled, settled — each with its event (sql/settle-quietly.ts).
   const inOneStatement = await onEngine(database, {
-    postgres: (pg) =>
-      settleQuietlyOnPg(pg, {
-        taskId: task.id,
-        plan,
-        planReason: plan.fallbackReason ?? null,
-        busyStatuses: BUSY_STATUSES,
-        openReviewStatuses: OPEN_REVIEW_STATUSES,
-        actor: ENGINE_ACTOR,
-      }),
+    postgres: async (pg) => !!(await quietSettlementsOf(pg).load({ taskId: task.id, plan, planReason: plan.fallbackReason ?? null })),
     sqlite: async () => false,
   });
   if (inOneStatement) return "in_one_statement";

@@ -891,7 +891,7 @@ describe("the stop matrix, end to end", () => {
     expect(row.settledAt).not.toBeNull();
     const taskEvents = (await events(task.id)).filter((e) => e.workItemId === null).map((e) => e.type);
     expect(taskEvents).toEqual(["task.created", "task.cancel_requested", "cancellation.planned", "task.cancelled", "cancellation.settled"]);
-    if (t.database.pg) expect(sent.names).toContain("stopline_settle_quietly"); // the one settling statement, after the wait
+    if (t.database.pg) expect(sent.names).toContain("stopline_settle_quietly_batch"); // the one settling statement, after the wait
     const s = await summary(task.id);
     expect(s.status).toBe("CANCELLED");
     expect(s.cancelled_tool_calls.map((c) => c.cancellation_status)).toEqual(["CANCELLED", "CANCELLED"]);

@@ -100,20 +100,32 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
     for (const read of taskRowsRead(lease.plan)) expect(read).toBeLessThanOrEqual(1);
     expect((lease.result as { id: string } | null)?.id).toBe(task.id);
 
-    // The quiet end: nothing in flight, the task settled in one statement.
-    const settle = await planOf("stopline_settle_quietly", true, () =>
-      settleQuietlyOnPg(t.database.pg!, {
-        taskId: task.id,
-        plan: { steps: [] },
-        planReason: null,
-        busyStatuses: BUSY_STATUSES,
-        openReviewStatuses: OPEN_REVIEW_STATUSES,
-        actor,
-      }),
+    // The quiet ends of both Stops: nothing in flight, both tasks settled in one statement, each read by its id.
+    const settle = await planOf("stopline_settle_quietly_batch", true, () =>
+      settleQuietlyOnPg(
+        t.database.pg!,
+        [task.id, neighbour].map((taskId) => ({ taskId, plan: { steps: [] }, planReason: null })),
+        { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor },
+      ),
     );
-    for (const read of taskRowsRead(settle.plan)) expect(read).toBeLessThanOrEqual(1);
-    expect(settle.result).toBe(true);
-    expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).stage).toBe(TaskStage.cancelled);
+    for (const read of taskRowsRead(settle.plan)) expect(read).toBeLessThanOrEqual(2);
+    expect([...settle.result].sort()).toEqual([task.id, neighbour].sort());
+    for (const id of [task.id, neighbour]) {
+      expect((await t.database.prisma.task.findUniqueOrThrow({ where: { id } })).stage).toBe(TaskStage.cancelled);
+      // each with its own events, in order: planned, cancelled, settled
+      const types = (await t.database.prisma.ledgerEvent.findMany({ where: { taskId: id, entityType: "task" }, orderBy: { seq: "asc" } })).map((e) => e.type);
+      expect(types.slice(-3)).toEqual(["cancellation.planned", "task.cancelled", "cancellation.settled"]);
+    }
+    // Settled: a second quiet end of the same task applies to nothing.
+    expect(
+      (
+        await settleQuietlyOnPg(t.database.pg!, [{ taskId: task.id, plan: { steps: [] }, planReason: null }], {
+          busyStatuses: BUSY_STATUSES,
+          openReviewStatuses: OPEN_REVIEW_STATUSES,
+          actor,
+        })
+      ).size,
+    ).toBe(0);
 
     // Every compare-and-set on a task names its id and the stage it moves from (casUpdate, lib/ledger/write.ts); Prisma
     // sends it unnamed, planned with its values.
