@@ -2,7 +2,10 @@ import { onEngine, type Database } from "../../db/client";
 import { stopStep } from "../../observability/tracing";
 import { AppError, ErrorCode } from "../../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../../ledger/states";
-import { recordBoundaryOnPg, recordBoundaryOnSqlite } from "../../ledger/sql/boundary";
+import { recordBoundariesOnPg, recordBoundaryOnSqlite, type BoundaryRequest } from "../../ledger/sql/boundary";
+import { Coalescer, coalescerOf } from "../../db/coalesce";
+import { isTransientPgError, type PgDirect } from "../../db/pg";
+import type { Task } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, conflict, writeLedger } from "../../ledger/write";
 
@@ -20,6 +23,41 @@ export interface CancellationBoundary {
 export type CancellationRequestResult =
   | { kind: "boundary"; boundary: CancellationBoundary }
   | { kind: "already_finished"; taskId: string; stage: string; endedAt: Date | null; message: string };
+
+/**
+ * One coalescer per pool: the boundaries of Stops that arrive while one is being recorded are recorded together, in
+ * one statement (each still its own compare-and-set with its event; each request answered after that commit). Two
+ * Stops of the same task in one batch go in successive statements, so the second finds the first's boundary.
+ */
+const boundaries = new WeakMap<PgDirect, Coalescer<BoundaryRequest, { task: Task | null; recorded: boolean }>>();
+const boundariesOf = (pg: PgDirect) =>
+  coalescerOf(
+    boundaries,
+    pg,
+    () =>
+      new Coalescer(
+        async (requests: BoundaryRequest[]) => {
+          const answers = new Map<BoundaryRequest, { task: Task | null; recorded: boolean }>();
+          for (let left = requests; left.length; ) {
+            const seen = new Set<string>();
+            const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
+            left = left.filter((r) => !once.includes(r));
+            // A deadlock victim or a serialization failure committed nothing: sent again.
+            for (let attempt = 1; ; attempt++) {
+              try {
+                const recorded = await recordBoundariesOnPg(pg, once);
+                for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
+                break;
+              } catch (error) {
+                if (attempt >= 3 || !isTransientPgError(error)) throw error;
+              }
+            }
+          }
+          return answers;
+        },
+        { maxInFlight: 2 },
+      ),
+  );
 
 /**
  * Invariant 1: records the cancellation boundary on the task — intent version +1, `cancelRequestedAt`,
@@ -56,7 +94,7 @@ async function recordCancellation(
         task: task && { ...task, cancelRequestedAt: task.cancelRequestedAt ? new Date(task.cancelRequestedAt) : null },
         recorded,
       })),
-    postgres: (pg) => recordBoundaryOnPg(pg, request),
+    postgres: async (pg) => (await boundariesOf(pg).load(request))!,
   });
   if (!task) throw new AppError(ErrorCode.notFound, `task ${input.taskId} not found`, { taskId: input.taskId });
   if (!task.cancelRequestedAt && isTerminalTask(task.stage)) {

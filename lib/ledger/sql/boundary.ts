@@ -3,59 +3,94 @@ import type { Task } from "../../db/generated/sqlite/client.ts";
 import { StopScope, TaskStage } from "../states";
 import { checkSqlMove } from "../transitions";
 import { LedgerEvent } from "../events";
-import { announce, EVENT_COLUMNS, NOW, own } from "./pg";
+import { announce, EVENT_COLUMNS, NOW, own, TASK_COLUMNS } from "./pg";
 import { insertEvent, prepared, run, sqliteTime, type Direct } from "./sqlite";
 
 // The cancellation boundary, on each database.
 
-const BOUNDARY = `
+/**
+ * Each task: its row locked and read by its id (a lateral lookup; LIMIT 1 keeps the planner from folding it into a
+ * join), in id order (the caller sorts), so two statements lock shared tasks in the same order. A task appears once.
+ */
+const BOUNDARIES = `
 WITH ${NOW},
-current AS (SELECT * FROM "Task" WHERE "id" = $1 FOR UPDATE),
+current AS (
+  SELECT a."reason" AS "_reason", a."actor" AS "_actor", a."actorId" AS "_actorId", a."scope" AS "_scope", a."scopeRef" AS "_scopeRef", c.*
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) a("taskId", "reason", "actor", "actorId", "scope", "scopeRef")
+  CROSS JOIN LATERAL (SELECT * FROM "Task" WHERE "id" = a."taskId" LIMIT 1 FOR UPDATE) c
+),
 recorded AS (
   UPDATE "Task" t SET "stage" = 'cancel_requested', "intentVersion" = c."intentVersion" + 1, "cancelIntentVersion" = c."intentVersion" + 1,
-    "cancelRequestedAt" = now.t, "cancelReason" = $2, "cancelRequestedBy" = $3, "cancelRequestedById" = $4,
-    "cancelScope" = $5, "cancelScopeRef" = $6, "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
+    "cancelRequestedAt" = now.t, "cancelReason" = c."_reason", "cancelRequestedBy" = c."_actor", "cancelRequestedById" = c."_actorId",
+    "cancelScope" = c."_scope", "cancelScopeRef" = c."_scopeRef", "rowVersion" = t."rowVersion" + 1, "updatedAt" = now.t
   FROM current c, now
-  WHERE t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
-  RETURNING t.*
+  WHERE t."id" = ANY($1::text[]) AND t."id" = c."id" AND c."stage" = 'active' AND c."cancelRequestedAt" IS NULL
+  RETURNING t.*, c."_reason", c."_actor", c."_scope", c."_scopeRef"
 ),
 event AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT r."id", NULL, 'task', r."id", $3, '${LedgerEvent.taskCancelRequested}', 'active', 'cancel_requested', $2,
-    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1, 'scope', $5::text, 'scopeRef', $6::text), now.t
+  SELECT r."id", NULL, 'task', r."id", r."_actor", '${LedgerEvent.taskCancelRequested}', 'active', 'cancel_requested', r."_reason",
+    jsonb_build_object('intentVersion', r."intentVersion", 'previousIntentVersion', r."intentVersion" - 1, 'scope', r."_scope", 'scopeRef', r."_scopeRef"), now.t
   FROM recorded r, now
-  RETURNING "seq"
+  ORDER BY r."id"
+  RETURNING "seq", "taskId"
 )
-SELECT true AS "_recorded", r.*, (SELECT "seq" FROM event) AS "_seq" FROM recorded r
+SELECT true AS "_recorded", e."seq" AS "_seq", ${TASK_COLUMNS.map((c) => `r."${c}"`).join(", ")} FROM recorded r JOIN event e ON e."taskId" = r."id"
 UNION ALL
-SELECT false, c.*, NULL FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded)`;
+SELECT false, NULL, ${TASK_COLUMNS.map((c) => `c."${c}"`).join(", ")} FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded r WHERE r."id" = c."id")`;
+
+export interface BoundaryRequest {
+  taskId: string;
+  reason: string | null;
+  actor: string;
+  actorId?: string | null;
+  scope?: StopScope;
+  scopeRef?: string | null;
+}
 
 /**
- * Invariant 1 in one statement: intent version +1, cancelRequestedAt (the database's clock), reason, actor and
- * the event, and what the Stop was for (its scope: this task, a conversation, a person, an incident). A task that
- * already has a boundary, or has ended, is returned as it is (recorded: false).
+ * Invariant 1 for any number of tasks (each once) in one statement: for each, intent version +1, cancelRequestedAt (the
+ * database's clock), reason, actor and the event, and what the Stop was for (its scope: this task, a conversation, a
+ * person, an incident). A task that already has a boundary, or has ended, is returned as it is (recorded: false); one
+ * that does not exist, with task null. Answers in the order asked.
  */
-export async function recordBoundaryOnPg(
-  pg: PgDirect,
-  input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null },
-): Promise<{ task: Task | null; recorded: boolean }> {
+export async function recordBoundariesOnPg(pg: PgDirect, requests: BoundaryRequest[]): Promise<{ task: Task | null; recorded: boolean }[]> {
   checkSqlMove("boundary");
-  const [row] = await pg.query(
-    BOUNDARY,
-    [input.taskId, input.reason, input.actor, input.actorId ?? null, input.scope ?? StopScope.task, input.scopeRef ?? null],
-    "stopline_boundary",
+  const sorted = [...requests].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+  if (new Set(sorted.map((r) => r.taskId)).size !== sorted.length) throw new Error("recordBoundariesOnPg: each task at most once per statement");
+  const rows = await pg.query(
+    BOUNDARIES,
+    [
+      sorted.map((r) => r.taskId),
+      sorted.map((r) => r.reason),
+      sorted.map((r) => r.actor),
+      sorted.map((r) => r.actorId ?? null),
+      sorted.map((r) => r.scope ?? StopScope.task),
+      sorted.map((r) => r.scopeRef ?? null),
+    ],
+    "stopline_boundaries",
   );
-  if (!row) return { task: null, recorded: false };
-  if (row._recorded)
-    announce([{ seq: row._seq as number, taskId: input.taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested }]);
-  return { task: own<Task>(row), recorded: row._recorded as boolean };
+  const byTask = new Map(rows.map((row) => [row.id as string, row]));
+  announce(
+    rows
+      .filter((row) => row._recorded)
+      .map((row) => ({
+        seq: row._seq as number,
+        taskId: row.id as string,
+        workItemId: null,
+        type: LedgerEvent.taskCancelRequested,
+        toState: TaskStage.cancelRequested,
+      }))
+      .sort((a, b) => a.seq - b.seq),
+  );
+  return requests.map((r) => {
+    const row = byTask.get(r.taskId);
+    return row ? { task: own<Task>(row), recorded: row._recorded as boolean } : { task: null, recorded: false };
+  });
 }
 
 /** The cancellation boundary (same row change and event as steps/1-record-boundary.ts's Prisma path). */
-export function recordBoundaryOnSqlite(
-  direct: Direct,
-  input: { taskId: string; reason: string | null; actor: string; actorId?: string | null; scope?: StopScope; scopeRef?: string | null },
-) {
+export function recordBoundaryOnSqlite(direct: Direct, input: BoundaryRequest) {
   type TaskRow = {
     id: string;
     stage: string;

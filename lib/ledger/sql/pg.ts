@@ -44,6 +44,8 @@ export function own<T>(row: Row): T {
 
 /** Every column of a work item, from the one model source (prisma/models.prisma). */
 export const WORK_ITEM_COLUMNS = Object.values(Prisma.WorkItemScalarFieldEnum);
+/** Every column of a task, from the one model source. */
+export const TASK_COLUMNS = Object.values(Prisma.TaskScalarFieldEnum);
 
 /** An event on its own (one statement): the record of a refused call (a stale lease token, a refused checkpoint). */
 export async function insertEventOnPg(pg: PgDirect, e: EventInput): Promise<number> {

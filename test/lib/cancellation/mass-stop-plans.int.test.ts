@@ -127,6 +127,17 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
       ).size,
     ).toBe(0);
 
+    // Two more Stops arriving together: their boundaries are one statement, each task locked and read by its id.
+    const late = [
+      await createTask(t.database, { title: "late one", ownerId: "alice" }, actor),
+      await createTask(t.database, { title: "late two", ownerId: "alice" }, actor),
+    ];
+    const boundaries = await planOf("stopline_boundaries", true, () =>
+      Promise.all(late.map((l) => requestCancellation(t.database, { taskId: l.id, reason: "mass", actor }))),
+    );
+    for (const read of taskRowsRead(boundaries.plan)) expect(read).toBeLessThanOrEqual(2);
+    expect(boundaries.result.map((r) => r.kind === "boundary" && !r.boundary.alreadyRequested)).toEqual([true, true]);
+
     // Every compare-and-set on a task names its id and the stage it moves from (casUpdate, lib/ledger/write.ts); Prisma
     // sends it unnamed, planned with its values.
     const other = others[0].id;

@@ -7,6 +7,7 @@ import { checkpointWorkItem } from "../../../lib/ledger/checkpoint-work-item";
 import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
 import { completeWorkItem } from "../../../lib/ledger/complete-work-item";
 import { createTask } from "../../../lib/ledger/create-task";
+import { finishTask, TaskEnding } from "../../../lib/ledger/finish-task";
 import { heartbeatWorkItem } from "../../../lib/ledger/heartbeat-work-item";
 import { recordSubmission } from "../../../lib/ledger/record-submission";
 import { recoverExpiredLeases } from "../../../lib/ledger/recover-expired-leases";
@@ -143,6 +144,36 @@ describe("the cancellation boundary", () => {
     const row = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
     expect(row.intentVersion).toBe(2);
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId: task.id, type: "task.cancel_requested" } })).toBe(1);
+  });
+
+  it("Stops of several tasks at once (recorded together on PostgreSQL): each its own boundary, bump, event and answer — a repeat, an ended task and a missing one answered as alone", async () => {
+    const tasks = await Promise.all(Array.from({ length: 5 }, () => newTask()));
+    const ended = await newTask();
+    await finishTask(t.database, { taskId: ended.id, ending: TaskEnding.completed, actor, reason: "done" });
+    const asks = [
+      ...tasks.map((task, i) => ({ taskId: task.id, reason: `stop ${i}`, actor: `user:${i}` })),
+      { taskId: tasks[0].id, reason: "again", actor: "user:again" },
+      { taskId: ended.id, reason: "too late", actor },
+      { taskId: "no-such-task", reason: "who?", actor },
+    ];
+    const results = await Promise.allSettled(asks.map((a) => requestCancellation(t.database, a)));
+    for (const [i, task] of tasks.entries()) {
+      const result = results[i];
+      if (result.status !== "fulfilled" || result.value.kind !== "boundary") throw new Error(`Stop ${i}: expected a boundary`);
+      const row = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
+      expect(row).toMatchObject({ stage: "cancel_requested", intentVersion: 2, cancelIntentVersion: 2 });
+      // the first of the two Stops of tasks[0] recorded it (its reason), the repeat found it
+      expect(row.cancelReason).toBe(`stop ${i}`);
+      expect(result.value.boundary).toMatchObject({ taskId: task.id, intentVersion: 2, reason: `stop ${i}`, alreadyRequested: false });
+      const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: "task.cancel_requested" } });
+      expect(events.map((e) => [e.actor, e.reason])).toEqual([[`user:${i}`, `stop ${i}`]]);
+    }
+    const again = results[5];
+    expect(again.status === "fulfilled" && again.value.kind === "boundary" && again.value.boundary).toMatchObject({ alreadyRequested: true, reason: "stop 0" });
+    const tooLate = results[6];
+    expect(tooLate.status === "fulfilled" && tooLate.value).toMatchObject({ kind: "already_finished", stage: "completed" });
+    const missing = results[7];
+    expect(missing.status === "rejected" && (missing.reason as AppError).code).toBe("not_found");
   });
 
   it("no new work item may be scheduled after the boundary, and a stale intent version is refused", async () => {
