@@ -47,7 +47,8 @@ const factsOf = (pg: PgDirect) =>
     pg,
     () =>
       new Coalescer(async (keys: string[]) => {
-        const split = keys.map((k) => k.split(" "));
+        // the boundary (ISO: no space) after the last space; the task id before it
+        const split = keys.map((k) => [k.slice(0, k.lastIndexOf(" ")), k.slice(k.lastIndexOf(" ") + 1)]);
         const rows = await pg.query<WorkItem & { _key: string; _resources: number; _effects: number }>(
           BOUNDARY_FACTS,
           [keys, split.map(([taskId]) => taskId), split.map(([, at]) => at), ACTIVE_ITEM_STATUSES, HELD, EFFECTS_TO_ACCOUNT_FOR],
