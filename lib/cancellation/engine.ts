@@ -17,7 +17,7 @@ import { sweepIncidents } from "../incidents/sweep-incidents";
 import { ENGINE_ACTOR } from "./step-log";
 import { cancelQueuedAndClaimRunsOnPg } from "../ledger/sql/remove-queued";
 import { Coalescer } from "../db/coalesce";
-import { isTransientPgError } from "../db/pg";
+import { sendAgainIfTransient } from "../db/pg";
 import type { Task } from "../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../ledger/events";
 
@@ -62,16 +62,10 @@ export class CancellationEngine {
     this.#starts = onEngine(database, {
       sqlite: () => null,
       postgres: (pg) =>
-        new Coalescer(async (taskIds: string[]) => {
+        new Coalescer((taskIds: string[]) => {
           const sorted = [...taskIds].sort();
           // A deadlock victim or a serialization failure committed nothing: sent again rather than the runs left to maintenance.
-          for (let attempt = 1; ; attempt++) {
-            try {
-              return await cancelQueuedAndClaimRunsOnPg(pg, sorted, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() });
-            } catch (error) {
-              if (attempt >= 3 || !isTransientPgError(error)) throw error;
-            }
-          }
+          return sendAgainIfTransient(() => cancelQueuedAndClaimRunsOnPg(pg, sorted, ENGINE_ACTOR, { owner: this.id, leaseMs: ENGINE_LEASE_MS() }));
         }),
     });
   }

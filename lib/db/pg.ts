@@ -109,3 +109,17 @@ export function isTransientPgError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "40P01" || code === "40001";
 }
+
+/**
+ * Sends a statement (`send`) again when PostgreSQL aborted it as a deadlock victim or a serialization failure —
+ * nothing of it committed — up to `attempts` times in all; any other error, or the last, is thrown.
+ */
+export async function sendAgainIfTransient<T>(send: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (attempt >= attempts || !isTransientPgError(error)) throw error;
+    }
+  }
+}

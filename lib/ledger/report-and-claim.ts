@@ -1,5 +1,5 @@
 import { onEngine, type Database } from "../db/client";
-import { isTransientPgError, type PgDirect } from "../db/pg";
+import { sendAgainIfTransient, type PgDirect } from "../db/pg";
 import type { WorkItem } from "../db/generated/sqlite/client.ts";
 import { claimWorkItem, type ClaimInput } from "./claim-work-item";
 import { completeWorkItem } from "./complete-work-item";
@@ -147,14 +147,7 @@ export class ReportAndClaimQueue {
       try {
         // PostgreSQL may abort the statement to break a deadlock (its rows are locked in no fixed order) or a
         // serialization conflict: nothing of it committed, so it is sent again rather than the reports lost.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            answer = await reportAndClaimOnPg(this.#pg!, reports, claims);
-            break;
-          } catch (error) {
-            if (attempt >= TRANSIENT_ATTEMPTS || !isTransientPgError(error)) throw error;
-          }
-        }
+        answer = await sendAgainIfTransient(() => reportAndClaimOnPg(this.#pg!, reports, claims), TRANSIENT_ATTEMPTS);
       } catch (error) {
         // One statement: nothing of it committed. Every write of the batch fails as it would have alone.
         for (const p of batch) p.reject(error);

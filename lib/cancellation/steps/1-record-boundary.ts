@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from "../../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../../ledger/states";
 import { recordBoundariesOnPg, recordBoundaryOnSqlite, type BoundaryRequest } from "../../ledger/sql/boundary";
 import { Coalescer, coalescerOf } from "../../db/coalesce";
-import { isTransientPgError, type PgDirect } from "../../db/pg";
+import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
 import type { Task } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, conflict, writeLedger } from "../../ledger/write";
@@ -43,15 +43,8 @@ const boundariesOf = (pg: PgDirect) =>
             const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
             left = left.filter((r) => !once.includes(r));
             // A deadlock victim or a serialization failure committed nothing: sent again.
-            for (let attempt = 1; ; attempt++) {
-              try {
-                const recorded = await recordBoundariesOnPg(pg, once);
-                for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
-                break;
-              } catch (error) {
-                if (attempt >= 3 || !isTransientPgError(error)) throw error;
-              }
-            }
+            const recorded = await sendAgainIfTransient(() => recordBoundariesOnPg(pg, once));
+            for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
           }
           return answers;
         },

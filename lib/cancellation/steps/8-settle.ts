@@ -3,7 +3,7 @@ import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../ledger/states";
 import { settleQuietlyOnPg, TASK_CANCELLED_REASON, type QuietSettlement } from "../../ledger/sql/settle-quietly";
 import { Coalescer, coalescerOf } from "../../db/coalesce";
-import { isTransientPgError, type PgDirect } from "../../db/pg";
+import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../../ledger/write";
 import { rulePlan, type CancellationPlan } from "../plan";
@@ -25,14 +25,10 @@ const quietSettlementsOf = (pg: PgDirect) =>
     () =>
       new Coalescer(async (tasks: QuietSettlement[]) => {
         // A deadlock victim or a serialization failure committed nothing: sent again rather than each pass taking the long way.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            const settled = await settleQuietlyOnPg(pg, tasks, { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR });
-            return new Map(tasks.map((t) => [t, settled.has(t.taskId)]));
-          } catch (error) {
-            if (attempt >= 3 || !isTransientPgError(error)) throw error;
-          }
-        }
+        const settled = await sendAgainIfTransient(() =>
+          settleQuietlyOnPg(pg, tasks, { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR }),
+        );
+        return new Map(tasks.map((t) => [t, settled.has(t.taskId)]));
       }),
   );
 
