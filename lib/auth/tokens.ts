@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { onEngine, type Database } from "../db/client";
-import { Coalescer, coalescerOf } from "../db/coalesce";
+import { Coalescer, coalescerPerOwner } from "../db/coalesce";
 import type { PgDirect } from "../db/pg";
 import { AppError, ErrorCode } from "../errors";
 import { TokenRole } from "../ledger/states";
@@ -94,50 +94,42 @@ const sameSecret = (a: string, b: string) => {
 /** A token's principal, and — when asked for (`quarantine: true`) — the kill switch on for that token, if any. */
 export type TokenPrincipal = Principal & { quarantinedBy?: ActiveIncident | null };
 
-/**
- * The principal a raw token stands for, or null. STOPLINE_BOOTSTRAP_TOKEN is an admin token for a first start.
- * With `quarantine: true` (a route that starts work), also the kill switch on for the token: on PostgreSQL read in the
- * same statement as the token — every such request pays one round trip, not two.
- */
 type TokenRecord = { id: string; name: string; role: string; revokedAt: Date | null; lastUsedAt: Date | null };
 type Found = TokenRecord & { incident?: ActiveIncident | null };
 
 const TOKEN_COLUMNS = `t."tokenHash", t."id", t."name", t."role", t."revokedAt", t."lastUsedAt"`;
 const byHash = (rows: (Found & { tokenHash: string })[]) => new Map<string, Found>(rows.map(({ tokenHash, ...rest }) => [tokenHash, rest]));
-const tokenLookups = new WeakMap<PgDirect, Coalescer<string, Found>>();
-const quarantineLookups = new WeakMap<PgDirect, Coalescer<string, Found>>();
 /** The tokens with these hashes. */
-const tokensOnly = (pg: PgDirect) =>
-  coalescerOf(
-    tokenLookups,
-    pg,
-    () =>
-      new Coalescer((hashes: string[]) =>
-        pg
-          .query<TokenRecord & { tokenHash: string }>(
-            `SELECT ${TOKEN_COLUMNS} FROM "ApiToken" t WHERE t."tokenHash" = ANY($1::text[])`,
-            [hashes],
-            "stopline_tokens",
-          )
-          .then(byHash),
-      ),
-  );
-/** The tokens with these hashes, each with the kill switch on for it (if any). */
-const tokensWithQuarantine = (pg: PgDirect) =>
-  coalescerOf(
-    quarantineLookups,
-    pg,
-    () =>
-      new Coalescer(async (hashes: string[]) => {
-        const rows = await pg.query<TokenRecord & { tokenHash: string; incident: (Omit<ActiveIncident, "createdAt"> & { createdAt: string }) | null }>(
-          `SELECT ${TOKEN_COLUMNS}, to_jsonb(i) AS "incident" FROM "ApiToken" t LEFT JOIN LATERAL (${tokenIncidentOnPg(`t."id"`)}) i ON true WHERE t."tokenHash" = ANY($1::text[])`,
+const tokensOnly = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer((hashes: string[]) =>
+      pg
+        .query<TokenRecord & { tokenHash: string }>(
+          `SELECT ${TOKEN_COLUMNS} FROM "ApiToken" t WHERE t."tokenHash" = ANY($1::text[])`,
           [hashes],
-          "stopline_tokens_and_quarantine",
-        );
-        return byHash(rows.map((row) => ({ ...row, incident: row.incident && { ...row.incident, createdAt: new Date(`${row.incident.createdAt}Z`) } })));
-      }),
-  );
+          "stopline_tokens",
+        )
+        .then(byHash),
+    ),
+);
+/** The tokens with these hashes, each with the kill switch on for it (if any). */
+const tokensWithQuarantine = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (hashes: string[]) => {
+      const rows = await pg.query<TokenRecord & { tokenHash: string; incident: (Omit<ActiveIncident, "createdAt"> & { createdAt: string }) | null }>(
+        `SELECT ${TOKEN_COLUMNS}, to_jsonb(i) AS "incident" FROM "ApiToken" t LEFT JOIN LATERAL (${tokenIncidentOnPg(`t."id"`)}) i ON true WHERE t."tokenHash" = ANY($1::text[])`,
+        [hashes],
+        "stopline_tokens_and_quarantine",
+      );
+      return byHash(rows.map((row) => ({ ...row, incident: row.incident && { ...row.incident, createdAt: new Date(`${row.incident.createdAt}Z`) } })));
+    }),
+);
 
+/**
+ * The principal a raw token stands for, or null. STOPLINE_BOOTSTRAP_TOKEN is an admin token for a first start.
+ * With `quarantine: true` (a route that starts work), also the kill switch on for the token: on PostgreSQL read in the
+ * same statement as the token — every such request pays one round trip, not two.
+ */
 export async function authenticateToken(database: Database, raw: string, options: { quarantine?: boolean } = {}): Promise<TokenPrincipal | null> {
   if (!raw) return null;
   const bootstrap = process.env.STOPLINE_BOOTSTRAP_TOKEN;

@@ -1,5 +1,5 @@
 import { onEngine, type Database } from "../db/client";
-import { Coalescer, coalescerOf } from "../db/coalesce";
+import { Coalescer, coalescerPerOwner } from "../db/coalesce";
 import type { PgDirect } from "../db/pg";
 import type { Task, WorkItem } from "../db/generated/sqlite/client.ts";
 import { ACTIVE_ITEM_STATUSES, ResourceIntentState, ResourceState, SideEffectOutcome } from "../ledger/states";
@@ -21,14 +21,14 @@ export interface BoundaryFacts {
 type ChildrenAndCounts = { found: WorkItem[]; counts: { heldResources: number; effectsToAccountFor: number } };
 
 /**
- * The children and counts of several Stops' tasks (key: "<task id> <boundary ISO>"), in one statement and one
+ * The children and counts of several Stops' tasks (each asked for with its boundary), in one statement and one
  * snapshot — per task: its children alive at its boundary (isChildToPlanSql) and its counts, so a
  * child that ended meanwhile is seen with its effect. Each task's rows are read by its id (laterals kept apart by
  * OFFSET 0: folded into joins, the planner may read every child of every Stop in flight).
  */
 const BOUNDARY_FACTS = `
 SELECT a."key" AS "_key", n."_resources", n."_effects", c.*
-FROM unnest($1::text[], $2::text[], $3::text[]) a("key", "taskId", at)
+FROM unnest($1::int[], $2::text[], $3::text[]) a("key", "taskId", at)
 CROSS JOIN LATERAL (
   SELECT ((SELECT count(*) FROM "Resource" WHERE "taskId" = a."taskId" AND "state" = ANY($5::text[]))
           + (SELECT count(*) FROM "ResourceIntent" WHERE "taskId" = a."taskId" AND "state" = '${ResourceIntentState.open}'))::int AS "_resources",
@@ -39,30 +39,27 @@ LEFT JOIN LATERAL (
   OFFSET 0) c ON true
 ORDER BY a."key", c."createdAt", c."id"`;
 
+/** A task and its boundary (ISO), whose facts a pass asks for. */
+type FactsAsked = { taskId: string; at: string };
+
 /** One coalescer per pool: the facts reads of Stops whose reads were asked for while one was in flight go out together. */
-const factReads = new WeakMap<PgDirect, Coalescer<string, ChildrenAndCounts>>();
-const factsOf = (pg: PgDirect) =>
-  coalescerOf(
-    factReads,
-    pg,
-    () =>
-      new Coalescer(async (keys: string[]) => {
-        // the boundary (ISO: no space) after the last space; the task id before it
-        const split = keys.map((k) => [k.slice(0, k.lastIndexOf(" ")), k.slice(k.lastIndexOf(" ") + 1)]);
-        const rows = await pg.query<WorkItem & { _key: string; _resources: number; _effects: number }>(
-          BOUNDARY_FACTS,
-          [keys, split.map(([taskId]) => taskId), split.map(([, at]) => at), ACTIVE_ITEM_STATUSES, HELD, EFFECTS_TO_ACCOUNT_FOR],
-          "stopline_boundary_facts_batch",
-        );
-        const out = new Map<string, ChildrenAndCounts>();
-        for (const { _key, _resources, _effects, ...item } of rows) {
-          let facts = out.get(_key);
-          if (!facts) out.set(_key, (facts = { found: [], counts: { heldResources: _resources, effectsToAccountFor: _effects } }));
-          if (item.id !== null) facts.found.push(item as WorkItem);
-        }
-        return out;
-      }),
-  );
+const factsOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (asked: FactsAsked[]) => {
+      const rows = await pg.query<WorkItem & { _key: number; _resources: number; _effects: number }>(
+        BOUNDARY_FACTS,
+        [asked.map((_, i) => i), asked.map((a) => a.taskId), asked.map((a) => a.at), ACTIVE_ITEM_STATUSES, HELD, EFFECTS_TO_ACCOUNT_FOR],
+        "stopline_boundary_facts_batch",
+      );
+      const out = new Map<FactsAsked, ChildrenAndCounts>();
+      for (const { _key, _resources, _effects, ...item } of rows) {
+        let facts = out.get(asked[_key]);
+        if (!facts) out.set(asked[_key], (facts = { found: [], counts: { heldResources: _resources, effectsToAccountFor: _effects } }));
+        if (item.id !== null) facts.found.push(item as WorkItem);
+      }
+      return out;
+    }),
+);
 
 /**
  * What the engine's pass reads before it plans (null: no such task, or no boundary on it); `known`: the task as the
@@ -82,7 +79,7 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
   if (!task || !boundaryAt) return null;
   return onEngine(database, {
     postgres: async (pg) => {
-      const read = (await factsOf(pg).load(`${taskId} ${boundaryAt.toISOString()}`))!;
+      const read = (await factsOf(pg).load({ taskId, at: boundaryAt.toISOString() }))!;
       return { task: { ...task, cancelRequestedAt: boundaryAt }, found: read.found, items: read.found.map(atBoundary), ...read.counts };
     },
     sqlite: async () => {

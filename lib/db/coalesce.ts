@@ -66,9 +66,12 @@ export class Coalescer<K, V> {
   }
 }
 
-/** One coalescer per owner (a database's pool), made on first use. */
-export function coalescerOf<O extends object, K, V>(cache: WeakMap<O, Coalescer<K, V>>, owner: O, make: (owner: O) => Coalescer<K, V>): Coalescer<K, V> {
-  let coalescer = cache.get(owner);
-  if (!coalescer) cache.set(owner, (coalescer = make(owner)));
-  return coalescer;
+/** One coalescer per owner (a database's pool), made on first use: `coalescerPerOwner(make)(pool)`. */
+export function coalescerPerOwner<O extends object, K, V>(make: (owner: O) => Coalescer<K, V>): (owner: O) => Coalescer<K, V> {
+  const made = new WeakMap<O, Coalescer<K, V>>();
+  return (owner) => {
+    let coalescer = made.get(owner);
+    if (!coalescer) made.set(owner, (coalescer = make(owner)));
+    return coalescer;
+  };
 }

@@ -3,7 +3,7 @@ import { stopStep } from "../../observability/tracing";
 import { AppError, ErrorCode } from "../../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../../ledger/states";
 import { recordBoundariesOnPg, recordBoundaryOnSqlite, type BoundaryRequest } from "../../ledger/sql/boundary";
-import { Coalescer, coalescerOf } from "../../db/coalesce";
+import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
 import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
 import type { Task } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
@@ -29,28 +29,24 @@ export type CancellationRequestResult =
  * one statement (each still its own compare-and-set with its event; each request answered after that commit). Two
  * Stops of the same task in one batch go in successive statements, so the second finds the first's boundary.
  */
-const boundaries = new WeakMap<PgDirect, Coalescer<BoundaryRequest, { task: Task | null; recorded: boolean }>>();
-const boundariesOf = (pg: PgDirect) =>
-  coalescerOf(
-    boundaries,
-    pg,
-    () =>
-      new Coalescer(
-        async (requests: BoundaryRequest[]) => {
-          const answers = new Map<BoundaryRequest, { task: Task | null; recorded: boolean }>();
-          for (let left = requests; left.length; ) {
-            const seen = new Set<string>();
-            const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
-            left = left.filter((r) => !once.includes(r));
-            // A deadlock victim or a serialization failure committed nothing: sent again.
-            const recorded = await sendAgainIfTransient(() => recordBoundariesOnPg(pg, once));
-            for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
-          }
-          return answers;
-        },
-        { maxInFlight: 2 },
-      ),
-  );
+const boundariesOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(
+      async (requests: BoundaryRequest[]) => {
+        const answers = new Map<BoundaryRequest, { task: Task | null; recorded: boolean }>();
+        for (let left = requests; left.length; ) {
+          const seen = new Set<string>();
+          const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
+          left = left.filter((r) => !once.includes(r));
+          // A deadlock victim or a serialization failure committed nothing: sent again.
+          const recorded = await sendAgainIfTransient(() => recordBoundariesOnPg(pg, once));
+          for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
+        }
+        return answers;
+      },
+      { maxInFlight: 2 },
+    ),
+);
 
 /**
  * Invariant 1: records the cancellation boundary on the task — intent version +1, `cancelRequestedAt`,

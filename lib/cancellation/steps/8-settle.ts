@@ -2,7 +2,7 @@ import { onEngine, type Database } from "../../db/client";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../ledger/states";
 import { settleQuietlyOnPg, TASK_CANCELLED_REASON, type QuietSettlement } from "../../ledger/sql/settle-quietly";
-import { Coalescer, coalescerOf } from "../../db/coalesce";
+import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
 import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, writeLedger, type Writer } from "../../ledger/write";
@@ -17,20 +17,16 @@ import { recordPlanIn } from "./3-plan";
 // Step 8: the task is cancelled once nothing is still being stopped — or at once, when nothing was in flight.
 
 /** One coalescer per pool: the quiet ends of Stops asked for while one is in flight go out in one statement. */
-const quietSettlements = new WeakMap<PgDirect, Coalescer<QuietSettlement, boolean>>();
-const quietSettlementsOf = (pg: PgDirect) =>
-  coalescerOf(
-    quietSettlements,
-    pg,
-    () =>
-      new Coalescer(async (tasks: QuietSettlement[]) => {
-        // A deadlock victim or a serialization failure committed nothing: sent again rather than each pass taking the long way.
-        const settled = await sendAgainIfTransient(() =>
-          settleQuietlyOnPg(pg, tasks, { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR }),
-        );
-        return new Map(tasks.map((t) => [t, settled.has(t.taskId)]));
-      }),
-  );
+const quietSettlementsOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (tasks: QuietSettlement[]) => {
+      // A deadlock victim or a serialization failure committed nothing: sent again rather than each pass taking the long way.
+      const settled = await sendAgainIfTransient(() =>
+        settleQuietlyOnPg(pg, tasks, { busyStatuses: BUSY_STATUSES, openReviewStatuses: OPEN_REVIEW_STATUSES, actor: ENGINE_ACTOR }),
+      );
+      return new Map(tasks.map((t) => [t, settled.has(t.taskId)]));
+    }),
+);
 
 /**
  * A Stop with nothing in flight: no child is still active (the queued ones are removed from dispatch, any other
