@@ -15,8 +15,10 @@
  *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
  *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
  *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue, SSE
- *     delivery p99 (an app on each); all but claim → complete measured side by side on both databases, alternating;
- *     each slowdown % and the worst (history_slowdown_pct) — medians over BENCH_PG_H_ROUNDS rounds (3) whose order alternates.
+ *     delivery p99 (an app on each; BENCH_PG_H_SSE_PAIRS measurements per database per round, 3); all but claim → complete
+ *     measured side by side on both databases, alternating; each slowdown % and the worst (history_slowdown_pct) —
+ *     medians over BENCH_PG_H_ROUNDS rounds (3) whose order alternates; the Stops' latencies and SSE deliveries pooled
+ *     over the rounds, one median / p99 per database.
  *  B. cancel fan-out: a task with 1,000 queued children and 100 running ones in ANOTHER worker process
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
  *     boundary → all queued cancelled, boundary → each running child's AbortSignal in the other process; 5 runs;
@@ -712,11 +714,16 @@ async function stopsSideBySide(empty: WrittenProbe, full: WrittenProbe) {
 
 /** Part H's subscribers per app: as part C's larger figure (`sse_1000_p99_ms`). */
 const H_SSE_SUBSCRIBERS = size(1_000, 10);
+/** Part H's SSE measurements per database per round (BENCH_PG_H_SSE_PAIRS; the order flips each time). */
+const H_SSE_PAIRS = Math.max(1, Number(process.env.BENCH_PG_H_SSE_PAIRS ?? size(3, 1)));
 /**
  * SSE delivery on both databases side by side: an app (`npm start`'s server) on each, started one after the other; then part C's
- * measurement (100 events committed here, delivered to every subscriber) on one and the other, twice, the order
- * flipping (empty, history, history, empty); the mean of each database's two p99s. The apps run while the other is
- * measured (idle: their live views wait on NOTIFY).
+ * measurement (100 events committed here, delivered to every subscriber) on one and the other, `H_SSE_PAIRS` times each,
+ * the order flipping (empty, history, history, empty, …). Every delivery's latency is returned, per database: the
+ * caller pools them over its rounds and takes one p99 of each pool. (A p99 per measurement is decided by the one or
+ * two events a pause of the machine delayed — 1% of 100 events × 1,000 subscribers — and the mean of two of them
+ * swung by ±17% between runs on the same data, either way.) The apps run while the other is measured (idle: their
+ * live views wait on NOTIFY).
  */
 async function sseSideBySide(empty: WrittenProbe, full: WrittenProbe) {
   const sides = { empty: { probe: empty, port: PORT }, full: { probe: full, port: PORT + 1 } };
@@ -727,17 +734,18 @@ async function sseSideBySide(empty: WrittenProbe, full: WrittenProbe) {
     for (let i = 0; i < 100; i++) tokens.push((await createApiToken(probe.database, { name: `h-sse-${i}`, role: "agent" })).token);
     running.push({ tokens, child: await startApp(probe.url, `stl_bench_${randomBytes(16).toString("hex")}`, port) });
   }
-  const p99 = { empty: [] as number[], full: [] as number[] };
+  const latencies = { empty: [] as number[], full: [] as number[] };
   try {
-    for (const side of ["empty", "full", "full", "empty"] as const) {
-      const { child, tokens } = running[side === "empty" ? 0 : 1];
-      p99[side].push((await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port)).p99);
-    }
+    for (let pair = 0; pair < H_SSE_PAIRS; pair++)
+      for (const side of pair % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const)) {
+        const { child, tokens } = running[side === "empty" ? 0 : 1];
+        const measured = await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port);
+        for (const ms of measured.latencies) latencies[side].push(ms); // 100,000 of them: too many to spread as arguments
+      }
   } finally {
     for (const { child } of running) stopApp(child);
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { empty: mean(p99.empty), full: mean(p99.full) };
+  return latencies;
 }
 
 /**
@@ -940,7 +948,7 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
   for (const a of aborts) a.abort();
   const latencies: number[] = [];
   for (const [seq, at] of committed) for (const r of received.get(seq)!) latencies.push(r - at);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerEventMs: (cpuAfter - cpuBefore) / 100, elapsed };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerEventMs: (cpuAfter - cpuBefore) / 100, elapsed, latencies };
 }
 
 /**
@@ -1060,6 +1068,8 @@ try {
     const stopSamples = { empty: { boundary: [] as number[], queued: [] as number[] }, full: { boundary: [] as number[], queued: [] as number[] } };
     const fulls: HistoryProbe[] = [];
     const metricsSamples: Awaited<ReturnType<typeof metricsWindowOnHistory>>[] = [];
+    // Every SSE delivery of every round, per database: one p99 of each pool is the figure.
+    const sseSamples = { empty: [] as number[], full: [] as number[] };
     for (let round_ = 0; round_ < H_ROUNDS; round_++) {
       const probes: Record<"empty" | "full", WrittenProbe | null> = { empty: null, full: null };
       for (const n of round_ % 2 === 0 ? [0, HISTORY] : [HISTORY, 0]) probes[n ? "full" : "empty"] = await historyProbe(n);
@@ -1078,11 +1088,14 @@ try {
       log(
         `  round ${round_ + 1}: metrics page on the history: every Stop (${metrics.stops.everyStop.toLocaleString("en")}) ${round(metrics.everyStopMs)} ms · the latest ${METRICS_LATEST_STOPS.toLocaleString("en")} (now) ${round(metrics.latestMs)} ms`,
       );
-      const sseP99 = await sseSideBySide(empty, full);
-      log(`  round ${round_ + 1}: SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers: empty ${round(sseP99.empty)} · history ${round(sseP99.full)} ms`);
+      const sse = await sseSideBySide(empty, full);
+      for (const side of ["empty", "full"] as const) for (const ms of sse[side]) sseSamples[side].push(ms);
+      log(
+        `  round ${round_ + 1}: SSE delivery p99 to ${H_SSE_SUBSCRIBERS} subscribers (${H_SSE_PAIRS} × 100 events each): empty ${round(percentile(sse.empty, 99))} · history ${round(percentile(sse.full, 99))} ms`,
+      );
       for (const [probe, list, stop, read, sseP99Ms] of [
-        [empty, empties, stops.empty, reads.empty, sseP99.empty],
-        [full, fulls, stops.full, reads.full, sseP99.full],
+        [empty, empties, stops.empty, reads.empty, percentile(sse.empty, 99)],
+        [full, fulls, stops.full, reads.full, percentile(sse.full, 99)],
       ] as const) {
         list.push({ jobsPerS: probe.jobsPerS, boundaryMs: median(stop.boundary), queuedMs: median(stop.queued), ...read, sseP99Ms });
         await probe.database.close();
@@ -1091,8 +1104,13 @@ try {
     }
     const medianOf = (xs: HistoryProbe[]): HistoryProbe =>
       Object.fromEntries((Object.keys(xs[0]) as (keyof HistoryProbe)[]).map((k) => [k, median(xs.map((x) => x[k]))])) as unknown as HistoryProbe;
-    const empty = { ...medianOf(empties), boundaryMs: median(stopSamples.empty.boundary), queuedMs: median(stopSamples.empty.queued) };
-    const full = { ...medianOf(fulls), boundaryMs: median(stopSamples.full.boundary), queuedMs: median(stopSamples.full.queued) };
+    const pooled = (side: "empty" | "full") => ({
+      boundaryMs: median(stopSamples[side].boundary),
+      queuedMs: median(stopSamples[side].queued),
+      sseP99Ms: percentile(sseSamples[side], 99),
+    });
+    const empty = { ...medianOf(empties), ...pooled("empty") };
+    const full = { ...medianOf(fulls), ...pooled("full") };
     if (H_ROUNDS > 1)
       log(
         `  (${H_ROUNDS} rounds, order alternating; medians; claim → complete per round: empty ${empties.map((x) => round(x.jobsPerS)).join(", ")} · history ${fulls.map((x) => round(x.jobsPerS)).join(", ")})`,
@@ -1137,9 +1155,11 @@ try {
     // Part D's running children run here: a worker process serving bench.cooperative, as many slots as they need.
     const worker = PARTS.includes("D") ? startWorkerProcess(url, D_STOPS * 5) : null;
     if (PARTS.includes("C")) {
-      Object.assign(c100, await sse(database, app, tokens, size(100, 10)));
+      const { p50, p99, cpuPerEventMs } = await sse(database, app, tokens, size(100, 10));
+      Object.assign(c100, { p50, p99, cpuPerEventMs });
       log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
-      Object.assign(c1000, await sse(database, app, tokens, size(1_000, 20)));
+      const thousand = await sse(database, app, tokens, size(1_000, 20));
+      Object.assign(c1000, { p50: thousand.p50, p99: thousand.p99, cpuPerEventMs: thousand.cpuPerEventMs });
       log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
     }
     // Part D's clients only send requests and poll: this process's live view (part C's) would be a third reader of
