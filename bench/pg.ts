@@ -161,8 +161,9 @@ async function adminQuery<Row extends object>(sql: string, params: unknown[] = [
 }
 
 /**
- * BENCH_PG_STATEMENTS=1 (part D): what each Stop cost PostgreSQL, statement by statement — `pg_stat_statements` reset
- * before a round's Stops and read after them (calls and execution time per Stop). Needs the extension loaded
+ * BENCH_PG_STATEMENTS=1 (parts A, H's claim → complete and D): what each item (each Stop) cost PostgreSQL, statement by
+ * statement — `pg_stat_statements` reset before a Stopline side's clock (a round's Stops) and read after it (calls and
+ * execution time per item or Stop). Needs the extension loaded
  * (`shared_preload_libraries`) and created in the database `TEST_PG_URL` names.
  */
 const STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
@@ -360,6 +361,7 @@ async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = 
   });
   let stopAll = async () => {};
   const statsBefore = STATS && database.pg ? await readTableStats(database) : null;
+  if (STATEMENTS && database.pg) await adminQuery(`SELECT pg_stat_statements_reset()`);
   const m = await measure(
     async () => {
       const hosted = attachHostedTools(registry, database);
@@ -382,6 +384,7 @@ async function stoplineSide(kind: "postgres" | "sqlite", label: string, items = 
   );
   await stopAll();
   if (statsBefore) logStatsDiff(label, statsBefore, await readTableStats(database));
+  if (STATEMENTS && database.pg) await logStatements(new URL(url).pathname.slice(1), items, "item");
   const completed = database.pg
     ? Number((await database.pg.query<{ n: string }>(`SELECT count(*) AS n FROM "WorkItem" WHERE "status" = 'completed' AND "id" NOT LIKE 'hist-%'`))[0].n)
     : await database.prisma.workItem.count({ where: { status: "completed" } });
