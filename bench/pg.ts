@@ -15,7 +15,7 @@
  *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
  *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
  *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue, SSE
- *     delivery p99 (an app on each; BENCH_PG_H_SSE_PAIRS measurements per database per round, 3); all but claim → complete
+ *     delivery p99 (an app on each; one warm-up, then BENCH_PG_H_SSE_PAIRS measurements per database per round, 4); all but claim → complete
  *     measured side by side on both databases, alternating; each slowdown % and the worst (history_slowdown_pct) —
  *     medians over BENCH_PG_H_ROUNDS rounds (3) whose order alternates; the Stops' latencies and SSE deliveries pooled
  *     over the rounds, one median / p99 per database.
@@ -717,12 +717,13 @@ async function stopsSideBySide(empty: WrittenProbe, full: WrittenProbe) {
 
 /** Part H's subscribers per app: as part C's larger figure (`sse_1000_p99_ms`). */
 const H_SSE_SUBSCRIBERS = size(1_000, 10);
-/** Part H's SSE measurements per database per round (BENCH_PG_H_SSE_PAIRS; the order flips each time). */
-const H_SSE_PAIRS = Math.max(1, Number(process.env.BENCH_PG_H_SSE_PAIRS ?? size(3, 1)));
+/** Part H's SSE measurements per database per round (BENCH_PG_H_SSE_PAIRS; the order flips each time: even keeps it balanced). */
+const H_SSE_PAIRS = Math.max(1, Number(process.env.BENCH_PG_H_SSE_PAIRS ?? size(4, 1)));
 /**
  * SSE delivery on both databases side by side: an app (`npm start`'s server) on each, started one after the other; then part C's
- * measurement (100 events committed here, delivered to every subscriber) on one and the other, `H_SSE_PAIRS` times each,
- * the order flipping (empty, history, history, empty, …). Every delivery's latency is returned, per database: the
+ * measurement (100 events committed here, delivered to every subscriber) once on each, discarded (without it, the
+ * database measured first read 14–21% slower in each of a run's 3 rounds: fresh apps, cold code), then on one and the other `H_SSE_PAIRS` times each, the order flipping (empty, history, history, empty,
+ * …). Every delivery's latency is returned, per database: the
  * caller pools them over its rounds and takes one p99 of each pool. (A p99 per measurement is decided by the one or
  * two events a pause of the machine delayed — 1% of 100 events × 1,000 subscribers — and the mean of two of them
  * swung by ±17% between runs on the same data, either way.) The apps run while the other is measured (idle: their
@@ -739,6 +740,10 @@ async function sseSideBySide(empty: WrittenProbe, full: WrittenProbe) {
   }
   const latencies = { empty: [] as number[], full: [] as number[] };
   try {
+    for (const side of ["empty", "full"] as const) {
+      const { child, tokens } = running[side === "empty" ? 0 : 1];
+      await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port);
+    }
     for (let pair = 0; pair < H_SSE_PAIRS; pair++)
       for (const side of pair % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const)) {
         const { child, tokens } = running[side === "empty" ? 0 : 1];
