@@ -722,7 +722,7 @@ const H_SSE_PAIRS = Math.max(1, Number(process.env.BENCH_PG_H_SSE_PAIRS ?? size(
 /**
  * SSE delivery on both databases side by side: an app (`npm start`'s server) on each, started one after the other; then part C's
  * measurement (100 events committed here, delivered to every subscriber) once on each, discarded (without it, the
- * database measured first read 14–21% slower in each of a run's 3 rounds: fresh apps, cold code), then on one and the other `H_SSE_PAIRS` times each, the order flipping (empty, history, history, empty,
+ * database measured first read 12–27% slower in each of a run's 3 rounds: fresh apps, cold code), then on one and the other `H_SSE_PAIRS` times each, the order flipping (empty, history, history, empty,
  * …). Every delivery's latency is returned, per database: the
  * caller pools them over its rounds and takes one p99 of each pool. (A p99 per measurement is decided by the one or
  * two events a pause of the machine delayed — 1% of 100 events × 1,000 subscribers — and the mean of two of them
