@@ -48,8 +48,16 @@ const registry = new ToolRegistry().register({
     }),
 });
 const pool = new WorkerPool({ database, registry, concurrency: Number(concurrencyArg), leaseMs: 120_000, pollMs: 50 }).start();
-process.on("SIGTERM", async () => {
+let ending = false;
+async function end() {
+  if (ending) return; // SIGTERM and the end of stdin may both come
+  ending = true;
+  setTimeout(() => process.exit(1), 10_000).unref(); // its database may be gone already: the reports cannot wait
   await pool.stop();
   await database.close();
   process.exit(0);
-});
+}
+process.on("SIGTERM", end);
+// The bench holds this process's stdin open: when it ends (a part failed, it was killed) so does this process —
+// left behind, it retried a database the bench had dropped at a third of a core for as long as nobody noticed.
+process.stdin.on("end", end).on("error", end).resume();

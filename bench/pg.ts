@@ -497,6 +497,8 @@ interface WorkerHandle {
   running: () => number;
 }
 
+/** The worker processes running now: ended with the apps, whatever happens (a part that failed left one running). */
+const workers = new Set<ChildProcess>();
 function startWorkerProcess(url: string, concurrency: number): WorkerHandle {
   const { NODE_CHANNEL_FD: _ipc, ...env } = process.env;
   // BENCH_PG_WORKER_CPU_PROF=<dir>: the worker process writes a V8 CPU profile there when it ends.
@@ -504,8 +506,11 @@ function startWorkerProcess(url: string, concurrency: number): WorkerHandle {
   const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "bench", "pg-worker.ts"), url, String(concurrency)], {
     cwd: ROOT,
     env: { ...env, STOPLINE_PROCESS_NAME: "bench-worker" },
-    stdio: ["ignore", "pipe", "inherit"],
+    // Its stdin is this process's pipe: it ends when this process does, however (bench/pg-worker.ts exits then).
+    stdio: ["pipe", "pipe", "inherit"],
   });
+  workers.add(child);
+  child.once("exit", () => workers.delete(child));
   const aborted = new Map<string, number>();
   let running = 0;
   createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -866,9 +871,11 @@ async function startApp(url: string, token: string, port = PORT): Promise<ChildP
   const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, "scripts", "start", "serve.ts")], {
     cwd: ROOT,
     detached: true,
-    stdio: ["ignore", "ignore", "inherit"],
+    // As `npm start` runs it: stdin a pipe from this process, so that the server stops when this process ends, kill -9 included.
+    stdio: ["pipe", "ignore", "inherit"],
     env: {
       ...process.env,
+      STOPLINE_PARENT_PIPE: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
@@ -1009,6 +1016,7 @@ if (!(await postgresAnswers())) {
 let app: ChildProcess | null = null;
 process.on("exit", () => {
   for (const child of apps) stopApp(child);
+  for (const child of workers) child.kill("SIGTERM");
 });
 try {
   const sides = (["stopline", ...SIDES.split(",").filter(Boolean)] as SideName[]).map((s) => (s === ("graphile" as SideName) ? "graphile" : s));
@@ -1299,6 +1307,7 @@ try {
   console.log(JSON.stringify(figures));
 } finally {
   for (const child of apps) stopApp(child);
+  for (const child of workers) child.kill("SIGTERM");
   await dropAll([...created.splice(0), ...heldForReads.splice(0)]);
 }
 process.exit(0);
