@@ -9,6 +9,7 @@ import { openDatabase } from "../lib/db/client";
 import { liveLedger } from "../lib/events/live";
 import { ToolRegistry } from "../lib/tools/registry";
 import { WorkerPool } from "../lib/workers/worker-pool";
+import { stopWhenParentPipeCloses } from "../scripts/start/process-group";
 
 const [url, concurrencyArg] = process.argv.slice(2);
 const database = openDatabase(url);
@@ -58,6 +59,6 @@ async function end() {
   process.exit(0);
 }
 process.on("SIGTERM", end);
-// The bench holds this process's stdin open: when it ends (a part failed, it was killed) so does this process —
-// left behind, it retried a database the bench had dropped at a third of a core for as long as nobody noticed.
-process.stdin.on("end", end).on("error", end).resume();
+// When the bench ends (a part failed, it was killed) so does this process — left behind, it retried a database the
+// bench had dropped at a third of a core for as long as nobody noticed.
+stopWhenParentPipeCloses(end);

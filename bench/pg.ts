@@ -727,9 +727,9 @@ const H_SSE_PAIRS = Math.max(1, Number(process.env.BENCH_PG_H_SSE_PAIRS ?? size(
 /**
  * SSE delivery on both databases side by side: an app (`npm start`'s server) on each, started one after the other; then part C's
  * measurement (100 events committed here, delivered to every subscriber) once on each, discarded (without it, the
- * database measured first read 12–27% slower in each of a run's 3 rounds: fresh apps, cold code), then on one and the other `H_SSE_PAIRS` times each, the order flipping (empty, history, history, empty,
- * …). Every delivery's latency is returned, per database: the
- * caller pools them over its rounds and takes one p99 of each pool. (A p99 per measurement is decided by the one or
+ * database measured first read 12–27% slower in each of a run's 3 rounds: fresh apps, cold code), then on one and the
+ * other `H_SSE_PAIRS` times each, the order flipping (empty, history, history, empty, …). Every delivery's latency is
+ * returned, per database: the caller pools them over its rounds and takes one p99 of each pool. (A p99 per measurement is decided by the one or
  * two events a pause of the machine delayed — 1% of 100 events × 1,000 subscribers — and the mean of two of them
  * swung by ±17% between runs on the same data, either way.) The apps run while the other is measured (idle: their
  * live views wait on NOTIFY).
@@ -743,18 +743,17 @@ async function sseSideBySide(empty: WrittenProbe, full: WrittenProbe) {
     for (let i = 0; i < 100; i++) tokens.push((await createApiToken(probe.database, { name: `h-sse-${i}`, role: "agent" })).token);
     running.push({ tokens, child: await startApp(probe.url, `stl_bench_${randomBytes(16).toString("hex")}`, port) });
   }
+  const measure = (side: "empty" | "full") => {
+    const { child, tokens } = running[side === "empty" ? 0 : 1];
+    return sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port);
+  };
   const latencies = { empty: [] as number[], full: [] as number[] };
   try {
-    for (const side of ["empty", "full"] as const) {
-      const { child, tokens } = running[side === "empty" ? 0 : 1];
-      await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port);
-    }
+    await measure("empty"); // the warm-ups
+    await measure("full");
     for (let pair = 0; pair < H_SSE_PAIRS; pair++)
-      for (const side of pair % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const)) {
-        const { child, tokens } = running[side === "empty" ? 0 : 1];
-        const measured = await sse(sides[side].probe.database, child, tokens, H_SSE_SUBSCRIBERS, sides[side].port);
-        for (const ms of measured.latencies) latencies[side].push(ms); // 100,000 of them: too many to spread as arguments
-      }
+      for (const side of pair % 2 === 0 ? (["empty", "full"] as const) : (["full", "empty"] as const))
+        for (const ms of (await measure(side)).latencies) latencies[side].push(ms); // 100,000 of them: too many to spread as arguments
   } finally {
     for (const { child } of running) stopApp(child);
   }
@@ -1014,10 +1013,12 @@ if (!(await postgresAnswers())) {
 }
 
 let app: ChildProcess | null = null;
-process.on("exit", () => {
+/** Ends every app and worker process still running (also on a failed part or an uncaught error). */
+function endChildren() {
   for (const child of apps) stopApp(child);
   for (const child of workers) child.kill("SIGTERM");
-});
+}
+process.on("exit", endChildren);
 try {
   const sides = (["stopline", ...SIDES.split(",").filter(Boolean)] as SideName[]).map((s) => (s === ("graphile" as SideName) ? "graphile" : s));
   const results: Record<SideName, SideResult[]> = { stopline: [], graphile: [], batched: [], sqlite: [] };
@@ -1154,6 +1155,8 @@ try {
     : { boundaryMs: [], queuedMs: [], signalMs: [], fifty: [] };
   await dropAll();
   const c100 = { p50: NaN, p99: NaN, cpuPerEventMs: NaN };
+  // Part C's figures of a measurement (not its 100,000 latencies).
+  const figuresOf = ({ p50, p99, cpuPerEventMs }: typeof c100) => ({ p50, p99, cpuPerEventMs });
   const c1000 = { ...c100 };
   const creates: { rps: number; p99: number; p50: number; s: number }[] = [];
   const cancels: { rps: number; p99: number; p50: number; s: number }[] = [];
@@ -1171,11 +1174,9 @@ try {
     // Part D's running children run here: a worker process serving bench.cooperative, as many slots as they need.
     const worker = PARTS.includes("D") ? startWorkerProcess(url, D_STOPS * 5) : null;
     if (PARTS.includes("C")) {
-      const { p50, p99, cpuPerEventMs } = await sse(database, app, tokens, size(100, 10));
-      Object.assign(c100, { p50, p99, cpuPerEventMs });
+      Object.assign(c100, figuresOf(await sse(database, app, tokens, size(100, 10))));
       log(`  C 100 subscribers: delivery p50 ${round(c100.p50)} / p99 ${round(c100.p99)} ms; app CPU ${round(c100.cpuPerEventMs)} ms per event`);
-      const thousand = await sse(database, app, tokens, size(1_000, 20));
-      Object.assign(c1000, { p50: thousand.p50, p99: thousand.p99, cpuPerEventMs: thousand.cpuPerEventMs });
+      Object.assign(c1000, figuresOf(await sse(database, app, tokens, size(1_000, 20))));
       log(`  C 1,000 subscribers: delivery p50 ${round(c1000.p50)} / p99 ${round(c1000.p99)} ms; app CPU ${round(c1000.cpuPerEventMs)} ms per event`);
     }
     // Part D's clients only send requests and poll: this process's live view (part C's) would be a third reader of
@@ -1306,8 +1307,7 @@ try {
   };
   console.log(JSON.stringify(figures));
 } finally {
-  for (const child of apps) stopApp(child);
-  for (const child of workers) child.kill("SIGTERM");
+  endChildren();
   await dropAll([...created.splice(0), ...heldForReads.splice(0)]);
 }
 process.exit(0);

@@ -72,6 +72,17 @@ export function stopWithParent(intervalMs = 500) {
   timer.unref();
 }
 
+/**
+ * Calls `stop` when the process that spawned this one is gone, however it ended (kill -9 included): that parent
+ * holds this process's stdin open as a pipe (`npm start` sets STOPLINE_PARENT_PIPE=1 for its server; the benchmark
+ * does so for its apps and worker processes), and the pipe's end — or failure — says it is gone.
+ */
+export function stopWhenParentPipeCloses(stop: (how: "its pipe closed" | "its pipe failed") => void) {
+  process.stdin.on("data", () => {});
+  process.stdin.on("end", () => stop("its pipe closed"));
+  process.stdin.on("error", () => stop("its pipe failed"));
+}
+
 /** Spawns `command args` as the leader of a new process group; resolves when it exits. */
 export function runInOwnGroup(command: string, args: string[], options: SpawnOptions = {}): Promise<ChildExit> {
   return new Promise((resolve, reject) => {

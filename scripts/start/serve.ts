@@ -27,6 +27,7 @@ import { isEventStreamRequest, serveEventStreamDirectly } from "../../lib/events
 import { answerExpectContinue, serveApiDirectly } from "./api-lane";
 import { applyForwarding, parseTrustedProxies } from "../../lib/http/client-address";
 import { serverFile } from "./stale-server";
+import { stopWhenParentPipeCloses } from "./process-group";
 import { startJsonLogs } from "../../lib/observability/log";
 
 await startJsonLogs(); // STOPLINE_LOG_FORMAT=json: every line of this process is JSON from the first (lib/observability/log.ts)
@@ -105,8 +106,4 @@ process.on("exit", () => rmSync(file, { force: true }));
 
 // Parent death: stdin is a pipe from `npm start` (which sets STOPLINE_PARENT_PIPE=1); end-of-file means the
 // parent is gone, however it ended.
-if (process.env.STOPLINE_PARENT_PIPE === "1") {
-  process.stdin.on("data", () => {});
-  process.stdin.on("end", () => void stop("the npm start that ran this server is gone (its pipe closed)", 0));
-  process.stdin.on("error", () => void stop("the npm start that ran this server is gone (its pipe failed)", 0));
-}
+if (process.env.STOPLINE_PARENT_PIPE === "1") stopWhenParentPipeCloses((how) => void stop(`the npm start that ran this server is gone (${how})`, 0));
