@@ -124,6 +124,10 @@ export async function cleanupAndVerify(
  * (`serviceRunningAt`, markServiceRunning): what it holds is reported "still held by a step that is still running",
  * never "could not be released", and is cleaned up and verified once the service says it ended. Returns the holders
  * left running.
+ * An unanswered inspect (timed out, failed, or "unknown") is not "it ended": it is asked again within the same wait —
+ * taken as ended, the cleanup ran under a call that was still running (an inspect past cancelTimeoutMs on a loaded
+ * machine; a candidate cause of random conformance SQLite seed 1412 #33). Still unanswered at the deadline, the
+ * cleanup is tried as before (a failed release is then recorded, and re-asked once the call is known to have ended).
  */
 async function waitForCallsRunningAtService(
   database: Database,
@@ -139,22 +143,29 @@ async function waitForCallsRunningAtService(
     const tool = o.registry.get(item.toolName);
     if (!tool?.inspect) continue;
     const ref = await refFor(database, item);
-    for (let first = true; ; first = false) {
+    let logged: "running" | "unanswered" | null = null;
+    for (;;) {
       const asked = await answerWithin(() => tool.inspect!(ref), o.cancelTimeoutMs ?? 5_000);
-      const running = asked.ok && asked.value.status === "running";
-      if (running && Date.now() >= deadline) {
-        if (await markServiceRunning(database, item, true)) stillRunning.add(id);
+      const status = asked.ok ? asked.value.status : "unknown";
+      const why = !asked.ok ? asked.error.message : asked.value.status === "unknown" ? asked.value.reason : "";
+      if (status !== "running" && status !== "unknown") break; // it ended at its service: its cleanup follows
+      if (Date.now() >= deadline) {
+        if (status === "running" && (await markServiceRunning(database, item, true))) stillRunning.add(id);
         break;
       }
-      if (!running) break;
-      if (first && waitMs > 0)
+      const now: "running" | "unanswered" = status === "running" ? "running" : "unanswered";
+      if (logged !== now)
         await logStep(database, {
           taskId: item.taskId,
           workItemId: id,
           action: "verify_release",
           success: false,
-          detail: "waiting: the call is still running at its service, so what it holds cannot be released yet",
+          detail:
+            now === "running"
+              ? "waiting: the call is still running at its service, so what it holds cannot be released yet"
+              : `waiting: its service has not said whether the call still runs (${why}), so what it holds is not released under it yet`,
         });
+      logged = now;
       await sleep(100);
     }
   }
