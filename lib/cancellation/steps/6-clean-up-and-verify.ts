@@ -42,9 +42,9 @@ export async function cleanupAndVerify(
   });
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  const runningAtService = await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
+  const notNow = await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
   for (const r of settled) {
-    if (runningAtService.has(r.workItemId)) continue; // held by running work: not cleaned up under it, not orphaned
+    if (notNow.has(r.workItemId)) continue; // held by running work (or the late pass got no answer): not cleaned up under it, not orphaned
     const tool = o.registry.get(r.workItem.toolName);
     const ref = { id: r.id, workItemId: r.workItemId, type: r.type, handle: r.handle };
     if (!tool?.cleanup || !tool.verifyReleased) {
@@ -122,12 +122,12 @@ export async function cleanupAndVerify(
  * and recorded ORPHANED what the service released a moment later when the call ended (random conformance: reports
  * cancelUnavailable, PostgreSQL seed 2027 #1, #93, #158). A call still running after the wait is marked so
  * (`serviceRunningAt`, markServiceRunning): what it holds is reported "still held by a step that is still running",
- * never "could not be released", and is cleaned up and verified once the service says it ended. Returns the holders
- * left running.
+ * never "could not be released", and is cleaned up and verified once the service says it ended.
  * An unanswered inspect (timed out, failed, or "unknown") is not "it ended": it is asked again within the same wait —
  * taken as ended, the cleanup ran under a call that was still running (an inspect past cancelTimeoutMs on a loaded
  * machine; a candidate cause of random conformance SQLite seed 1412 #33). Still unanswered at the deadline, the
- * cleanup is tried as before (a failed release is then recorded, and re-asked once the call is known to have ended).
+ * Stop's pass tries the cleanup as before (a failed release is recorded, and re-asked once the call is known to have
+ * ended); the late pass leaves an uncertain call's resources to its next pass. Returns the holders not cleaned up now.
  */
 async function waitForCallsRunningAtService(
   database: Database,
@@ -137,7 +137,7 @@ async function waitForCallsRunningAtService(
 ): Promise<Set<string>> {
   const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
   const deadline = Date.now() + waitMs;
-  const stillRunning = new Set<string>();
+  const notNow = new Set<string>();
   for (const id of ids) {
     const item = await database.prisma.workItem.findUniqueOrThrow({ where: { id } });
     const tool = o.registry.get(item.toolName);
@@ -150,7 +150,11 @@ async function waitForCallsRunningAtService(
       const why = !asked.ok ? asked.error.message : asked.value.status === "unknown" ? asked.value.reason : "";
       if (status !== "running" && status !== "unknown") break; // it ended at its service: its cleanup follows
       if (Date.now() >= deadline) {
-        if (status === "running" && (await markServiceRunning(database, item, true))) stillRunning.add(id);
+        if (status === "running" && (await markServiceRunning(database, item, true))) notNow.add(id);
+        // The late pass (no wait; the Stop has settled): an uncertain call whose service gave no answer is left to the
+        // next pass rather than cleaned up under what may be a running call. Reconciliation asks the same service and
+        // opens a review for a person if it never answers (5-reconcile.ts).
+        else if (status === "unknown" && waitMs === 0 && item.status === WorkItemStatus.uncertain) notNow.add(id);
         break;
       }
       const now: "running" | "unanswered" = status === "running" ? "running" : "unanswered";
@@ -169,7 +173,7 @@ async function waitForCallsRunningAtService(
       await sleep(100);
     }
   }
-  return stillRunning;
+  return notNow;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootDemoWorld, checkAgainstWitness, itemRow, newTask, scheduleTool, snapshot, sleep, stop, type DemoWorld } from "../../support/demo-world";
+import { bootDemoWorld, checkAgainstWitness, itemRow, newTask, scheduleTool, snapshot, sleep, stop, until, type DemoWorld } from "../../support/demo-world";
 import { startTap, type Tap } from "../../support/service-tap";
 import { createTestDatabase, type TestDatabase } from "../../../lib/db/scratch-database";
 import { claimWorkItem } from "../../../lib/ledger/claim-work-item";
@@ -44,34 +44,45 @@ afterAll(async () => {
   await t?.drop();
 });
 
+/**
+ * An export started by a worker played by hand (claim, checkpoint, intents, the start), a Stop, then the worker dies:
+ * its lease runs out and the item is uncertain with no worker; what the call holds is recorded by its handles.
+ */
+async function exportOfADeadWorker(title: string) {
+  const task = await newTask(world, title, "low");
+  const scheduled = await scheduleTool(world, task.id, "reports.export_report", { rows: 120, rowMs: 10 });
+  const claimed = await claimWorkItem(t.database, { workerId: "worker-killed", toolNames: ["reports.export_report"], leaseMs: 200 });
+  expect(claimed?.id).toBe(scheduled.id);
+  const item = claimed!;
+  const holder = { workItemId: item.id, leaseToken: item.leaseToken!, actor: "worker:worker-killed" };
+  await checkpointWorkItem(t.database, holder);
+  await recordResourceIntents(t.database, { ...holder, types: ["lock", "temp_file"] });
+  const started = await fetch(`${world.demo.url}/reports/exports`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ idempotencyKey: item.idempotencyKey, rows: 120, rowMs: 10 }), // ~1.2 s at the service
+  });
+  expect(started.ok, await started.clone().text()).toBe(true);
+  const { exportId } = (await started.json()) as { exportId: string };
+  await stop(world, task.id);
+  // (the worker dies here; its lease runs out and the item is uncertain: past its checkpoint, it may have started something)
+  await sleep(250);
+  expect((await recoverExpiredLeases(t.database)).uncertain).toEqual([item.id]);
+
+  // What the call holds is asked of the service (written ahead) and recorded by its handles.
+  await resolveIntents(t.database, world.registry, { taskId: task.id }, { cancelTimeoutMs: 2_000 });
+  const recorded = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
+  expect(recorded.map((r) => `${r.type}:${r.handle}:${r.state}`).sort()).toEqual([
+    `lock:${exportId}:held`,
+    `temp_file:/tmp/stopline-demo-${exportId}.csv:held`,
+  ]);
+
+  return { task, item, exportId };
+}
+
 describe("step 6 and an inspect that goes unanswered", () => {
   it("the export still runs at its service and the first inspect times out: asked again, the step waits for the export to end — its lock and temp file verified released, never 'could not be released' (random conformance SQLite seed 1412 #33)", async () => {
-    const task = await newTask(world, "export, its worker dead, the inspect slow", "low");
-    const scheduled = await scheduleTool(world, task.id, "reports.export_report", { rows: 120, rowMs: 10 });
-    const item = await claimWorkItem(t.database, { workerId: "worker-killed", toolNames: ["reports.export_report"], leaseMs: 200 });
-    expect(item?.id).toBe(scheduled.id);
-    const holder = { workItemId: item!.id, leaseToken: item!.leaseToken!, actor: "worker:worker-killed" };
-    await checkpointWorkItem(t.database, holder);
-    await recordResourceIntents(t.database, { ...holder, types: ["lock", "temp_file"] });
-    const started = await fetch(`${world.demo.url}/reports/exports`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ idempotencyKey: item!.idempotencyKey, rows: 120, rowMs: 10 }), // ~1.2 s at the service
-    });
-    expect(started.ok, await started.clone().text()).toBe(true);
-    const { exportId } = (await started.json()) as { exportId: string };
-    await stop(world, task.id);
-    // (the worker dies here; its lease runs out and the item is uncertain: past its checkpoint, it may have started something)
-    await sleep(250);
-    expect((await recoverExpiredLeases(t.database)).uncertain).toEqual([item!.id]);
-
-    // What the call holds is asked of the service (written ahead) and recorded by its handles.
-    await resolveIntents(t.database, world.registry, { taskId: task.id }, { cancelTimeoutMs: 2_000 });
-    const recorded = await t.database.prisma.resource.findMany({ where: { workItemId: item!.id } });
-    expect(recorded.map((r) => `${r.type}:${r.handle}:${r.state}`).sort()).toEqual([
-      `lock:${exportId}:held`,
-      `temp_file:/tmp/stopline-demo-${exportId}.csv:held`,
-    ]);
+    const { task, item, exportId } = await exportOfADeadWorker("export, its worker dead, the inspect slow");
 
     // The step's first inspect is held at the tap past its timeout; the export is still running at the service.
     const inspect = tap.hold("GET", /^\/reports\/exports\?idempotencyKey=/);
@@ -85,7 +96,7 @@ describe("step 6 and an inspect that goes unanswered", () => {
     await step;
 
     // Nothing was released under the running export: the service ended it and released its lock itself.
-    const resources = await t.database.prisma.resource.findMany({ where: { workItemId: item!.id } });
+    const resources = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
     expect(resources.map((r) => `${r.type}:${r.state}`).sort()).toEqual(["lock:released", "temp_file:released"]);
     const s = await snapshot(world, task.id);
     const actions = s.witness.filter((w) => w.subject === exportId).map((w) => w.action);
@@ -98,7 +109,40 @@ describe("step 6 and an inspect that goes unanswered", () => {
     const steps = events.map((e) => e.reason ?? "");
     expect(steps).toContainEqual(expect.stringMatching(/^waiting: its service has not said whether the call still runs \(no answer within 300 ms\)/));
     expect(steps.filter((r) => /cleanup/.test(r) && /still running/.test(r))).toEqual([]);
-    expect((await itemRow(world, item!.id)).status).toBe("uncertain"); // its outcome is reconciliation's to establish, not this step's
+    expect((await itemRow(world, item.id)).status).toBe("uncertain"); // its outcome is reconciliation's to establish, not this step's
+    checkAgainstWitness(s);
+  });
+
+  it("the late pass (no wait: it runs after the Stop settled) gets no answer from the service: what the uncertain call holds is left to the next pass — not released under the running export, not orphaned — and released once the export has ended", async () => {
+    const { task, item, exportId } = await exportOfADeadWorker("export, its worker dead, the late pass unanswered");
+    const inspect = tap.hold("GET", /^\/reports\/exports\?idempotencyKey=/);
+    const pass = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, 0);
+    await inspect.arrived;
+    await pass; // its inspect timed out
+    inspect.release();
+    const exportNow = () =>
+      world.demo.db.prepare("SELECT status, lock_held FROM report_exports WHERE id = ?").get(exportId) as { status: string; lock_held: number };
+    expect(exportNow().status, "the export still ran when the pass ended").toBe("running");
+    const held = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
+    expect(held.map((r) => `${r.type}:${r.state}`).sort()).toEqual(["lock:held", "temp_file:held"]);
+    const cleanups = await t.database.prisma.ledgerEvent.findMany({ where: { workItemId: item.id, type: LedgerEvent.cancellationStep } });
+    expect(cleanups.filter((e) => (e.data as { action?: string }).action === "cleanup")).toEqual([]); // nothing released under it
+    expect((await itemRow(world, item.id)).serviceRunningAt).toBeNull(); // not said to run: the service never said so
+
+    // The export ends at the service; the next pass is answered, and what the call held is verified released.
+    await until("the export ended at its service", () => exportNow().status === "completed", 10_000);
+    await cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: 2_000 }, undefined, 0);
+    const resources = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
+    expect(resources.map((r) => `${r.type}:${r.state}`).sort()).toEqual(["lock:released", "temp_file:released"]);
+    const s = await snapshot(world, task.id);
+    expect(s.witness.filter((w) => w.subject === exportId).map((w) => w.action)).toEqual([
+      "export_started",
+      "lock_acquired",
+      "export_completed",
+      "lock_released",
+    ]);
+    expect(s.reviews.filter((v) => v.kind === "orphaned_resource")).toEqual([]);
+    expect(s.summary.user_message).not.toMatch(/could not be released/);
     checkAgainstWitness(s);
   });
 });
