@@ -50,7 +50,7 @@ afterAll(async () => {
  */
 async function exportOfADeadWorker(title: string) {
   const task = await newTask(world, title, "low");
-  const scheduled = await scheduleTool(world, task.id, "reports.export_report", { rows: 120, rowMs: 10 });
+  const scheduled = await scheduleTool(world, task.id, "reports.export_report", { rows: 300, rowMs: 10 });
   const claimed = await claimWorkItem(t.database, { workerId: "worker-killed", toolNames: ["reports.export_report"], leaseMs: 200 });
   expect(claimed?.id).toBe(scheduled.id);
   const item = claimed!;
@@ -60,7 +60,7 @@ async function exportOfADeadWorker(title: string) {
   const started = await fetch(`${world.demo.url}/reports/exports`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ idempotencyKey: item.idempotencyKey, rows: 120, rowMs: 10 }), // ~1.2 s at the service
+    body: JSON.stringify({ idempotencyKey: item.idempotencyKey, rows: 300, rowMs: 10 }), // ~3 s at the service: it outlasts the held inspect on a slow machine
   });
   expect(started.ok, await started.clone().text()).toBe(true);
   const { exportId } = (await started.json()) as { exportId: string };
@@ -86,7 +86,7 @@ describe("step 6 and an inspect that goes unanswered", () => {
 
     // The step's first inspect is held at the tap past its timeout; the export is still running at the service.
     const inspect = tap.hold("GET", /^\/reports\/exports\?idempotencyKey=/);
-    const step = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, 5_000);
+    const step = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, 10_000);
     await inspect.arrived;
     await sleep(CANCEL_TIMEOUT_MS + 200);
     const exportNow = () =>
