@@ -1231,6 +1231,7 @@ try {
         )[0].n;
       if (STATEMENTS) await adminQuery(`SELECT pg_stat_statements_reset()`);
       const stopsCpu = cpuMeter(app, worker?.child ?? null);
+      const stopsWal0 = await walLsn();
       const stopsFrom = wallNow();
       const allDone = until(async () => (await settledOf()) === stopped.length, `all ${stopped.length} Stops settled`, 600_000, 50).then(() => wallNow());
       cancels.push(
@@ -1244,13 +1245,15 @@ try {
       const settledAt = await allDone;
       allSettled.push({ stops: stopped.length, s: (settledAt - stopsFrom) / 1000 });
       const perStop = stopsCpu(stopped.length);
+      // WAL per Stop (the server's, from the first request to the last settlement: nothing else writes meanwhile).
+      const walPerStop = ((await walLsn()) - stopsWal0) / stopped.length;
       if (STATEMENTS) await logStatements(new URL(url).pathname.slice(1), stopped.length, "Stop");
       const outcome = await database.pg!.query<{ status: string; n: number }>(
         `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
         [stopped],
       );
       log(
-        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}; CPU ms per Stop: app ${perStop.app}, worker process ${perStop.worker}, PostgreSQL ${perStop.postgres}, clients ${perStop.bench}`,
+        `  D round ${r + 1}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}; CPU ms per Stop: app ${perStop.app}, worker process ${perStop.worker}, PostgreSQL ${perStop.postgres}, clients ${perStop.bench}; WAL ${round(walPerStop, 0)} B per Stop`,
       );
       log(
         `  D round ${r + 1}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,
