@@ -25,13 +25,19 @@ export const awaitingCleanup = (scope: { taskId?: string; workItemIds?: string[]
   workItem: { OR: [{ status: { in: [...TERMINAL_ITEM_STATUSES] } }, { status: WorkItemStatus.uncertain, leaseToken: null, serviceRunningAt: null }] },
 });
 
+/**
+ * Which pass cleans up: the Stop's own (before its settlement: it waits up to settleTimeoutMs for calls still running at
+ * their service) or the late pass (maintenance, after the settlement: no wait; what it cannot do now, its next pass does).
+ */
+export type CleanupPass = "stop" | "late";
+
 /** Releases what the task's settled children still hold, then verifies: re-query after a delay, retry once, else ORPHANED. */
 export async function cleanupAndVerify(
   database: Database,
   taskId: string,
   o: EngineOptions & { verifyDelayMs: number },
   only?: { workItemIds: string[] },
-  waitForRunningMs = o.settleTimeoutMs ?? 5_000,
+  pass: CleanupPass = "stop",
 ) {
   // Written ahead: what an ended call may hold but never named (its answer was lost) is asked of its service first,
   // so that the cleanup below sees it by its concrete handle (resolve-intents.ts).
@@ -42,7 +48,7 @@ export async function cleanupAndVerify(
   });
   if (!settled.length) return;
   const task = await database.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
-  const notNow = await waitForCallsRunningAtService(database, settled, o, waitForRunningMs);
+  const notNow = await waitForCallsRunningAtService(database, settled, o, pass);
   for (const r of settled) {
     if (notNow.has(r.workItemId)) continue; // held by running work (or the late pass got no answer): not cleaned up under it, not orphaned
     const tool = o.registry.get(r.workItem.toolName);
@@ -133,8 +139,9 @@ async function waitForCallsRunningAtService(
   database: Database,
   resources: { workItemId: string; workItem: { status: string } }[],
   o: EngineOptions,
-  waitMs: number,
+  pass: CleanupPass,
 ): Promise<Set<string>> {
+  const waitMs = pass === "stop" ? (o.settleTimeoutMs ?? 5_000) : 0;
   const ids = [...new Set(resources.filter((r) => !isTerminalItem(r.workItem.status) || r.workItem.status === WorkItemStatus.failed).map((r) => r.workItemId))];
   const deadline = Date.now() + waitMs;
   const notNow = new Set<string>();
@@ -151,25 +158,25 @@ async function waitForCallsRunningAtService(
       if (status !== "running" && status !== "unknown") break; // it ended at its service: its cleanup follows
       if (Date.now() >= deadline) {
         if (status === "running" && (await markServiceRunning(database, item, true))) notNow.add(id);
-        // The late pass (no wait; the Stop has settled): an uncertain call whose service gave no answer is left to the
-        // next pass rather than cleaned up under what may be a running call. Reconciliation asks the same service and
-        // opens a review for a person if it never answers (5-reconcile.ts).
-        else if (status === "unknown" && waitMs === 0 && item.status === WorkItemStatus.uncertain) notNow.add(id);
+        // The late pass (the Stop has settled): an uncertain call whose service gave no answer is left to its next pass
+        // rather than cleaned up under what may be a running call. Reconciliation asks the same service and opens a
+        // review for a person if it never answers (5-reconcile.ts).
+        else if (status === "unknown" && pass === "late" && item.status === WorkItemStatus.uncertain) notNow.add(id);
         break;
       }
-      const now: "running" | "unanswered" = status === "running" ? "running" : "unanswered";
-      if (logged !== now)
+      const waitingFor: "running" | "unanswered" = status === "running" ? "running" : "unanswered";
+      if (logged !== waitingFor)
         await logStep(database, {
           taskId: item.taskId,
           workItemId: id,
           action: "verify_release",
           success: false,
           detail:
-            now === "running"
+            waitingFor === "running"
               ? "waiting: the call is still running at its service, so what it holds cannot be released yet"
               : `waiting: its service has not said whether the call still runs (${why}), so what it holds is not released under it yet`,
         });
-      logged = now;
+      logged = waitingFor;
       await sleep(100);
     }
   }
@@ -220,5 +227,5 @@ export async function cleanupLateSettled(database: Database, options: EngineOpti
     }),
   ]);
   // (no waiting here: the maintenance pass serves every task — a late-settled child is cleaned up as before)
-  for (const taskId of new Set([...resources, ...intents].map((r) => r.taskId))) await cleanupAndVerify(database, taskId, options, undefined, 0);
+  for (const taskId of new Set([...resources, ...intents].map((r) => r.taskId))) await cleanupAndVerify(database, taskId, options, undefined, "late");
 }

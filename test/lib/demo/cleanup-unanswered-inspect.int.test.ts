@@ -86,7 +86,12 @@ describe("step 6 and an inspect that goes unanswered", () => {
 
     // The step's first inspect is held at the tap past its timeout; the export is still running at the service.
     const inspect = tap.hold("GET", /^\/reports\/exports\?idempotencyKey=/);
-    const step = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, 10_000);
+    const step = cleanupAndVerify(t.database, task.id, {
+      registry: world.registry,
+      verifyDelayMs: 30,
+      cancelTimeoutMs: CANCEL_TIMEOUT_MS,
+      settleTimeoutMs: 10_000,
+    });
     await inspect.arrived;
     await sleep(CANCEL_TIMEOUT_MS + 200);
     const exportNow = () =>
@@ -116,7 +121,7 @@ describe("step 6 and an inspect that goes unanswered", () => {
   it("the late pass (no wait: it runs after the Stop settled) gets no answer from the service: what the uncertain call holds is left to the next pass — not released under the running export, not orphaned — and released once the export has ended", async () => {
     const { task, item, exportId } = await exportOfADeadWorker("export, its worker dead, the late pass unanswered");
     const inspect = tap.hold("GET", /^\/reports\/exports\?idempotencyKey=/);
-    const pass = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, 0);
+    const pass = cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: CANCEL_TIMEOUT_MS }, undefined, "late");
     await inspect.arrived;
     await pass; // its inspect timed out
     inspect.release();
@@ -131,7 +136,7 @@ describe("step 6 and an inspect that goes unanswered", () => {
 
     // The export ends at the service; the next pass is answered, and what the call held is verified released.
     await until("the export ended at its service", () => exportNow().status === "completed", 10_000);
-    await cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: 2_000 }, undefined, 0);
+    await cleanupAndVerify(t.database, task.id, { registry: world.registry, verifyDelayMs: 30, cancelTimeoutMs: 2_000 }, undefined, "late");
     const resources = await t.database.prisma.resource.findMany({ where: { workItemId: item.id } });
     expect(resources.map((r) => `${r.type}:${r.state}`).sort()).toEqual(["lock:released", "temp_file:released"]);
     const s = await snapshot(world, task.id);
