@@ -54,6 +54,7 @@ import { listTasks } from "../lib/ledger/queries";
 import { queryAudit } from "../lib/audit/query-audit";
 import { listReviewItems } from "../lib/review/list-review-items";
 import { cancellationMetrics, METRICS_LATEST_STOPS } from "../lib/metrics/cancellation-metrics";
+import { FLOOR_EVENTS, seedFloor, startFloor, type FloorRun } from "./pg-floor";
 import { loadHistory } from "./pg-history";
 import { WorkerPool } from "../lib/workers/worker-pool";
 import { attachHostedTools } from "../lib/tools/hosted/hosted-tools";
@@ -80,7 +81,7 @@ const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
 const D_STOPS = Number(process.env.BENCH_PG_D_STOPS ?? size(1_000, 20)); // part D: tasks stopped per round (10 children each)
 const PARTS = process.env.BENCH_PG_PARTS ?? "AHBCD"; // to run parts alone while working on one
 // Part A's sides besides Stopline on PostgreSQL (e.g. "" to profile Stopline alone; the figures need all of them).
-const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,sqlite";
+const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,floor,sqlite";
 const log = (line: string) => console.log(line);
 const wallNow = () => performance.timeOrigin + performance.now();
 const median = (xs: number[]) => percentile(xs, 50);
@@ -282,7 +283,7 @@ async function prepareSide(connectionString: string, warm: string) {
   await c.end();
 }
 
-type SideName = "stopline" | "graphile" | "batched" | "sqlite";
+type SideName = "stopline" | "graphile" | "batched" | "floor" | "sqlite";
 interface SideResult {
   jobsPerS: number;
   walPerItem: number;
@@ -486,6 +487,37 @@ async function graphileSide(label: string, batched: boolean): Promise<SideResult
   await check.end();
   await runner.stop();
   await pgPool.end();
+  return toSide(m);
+}
+
+/**
+ * The floor (bench/pg-floor.ts): the least a queue that keeps every item's history, events, fencing token and lease
+ * writes, run as graphile-worker batched runs — the physical limit §2's goal is measured against.
+ */
+async function floorSide(label: string): Promise<SideResult> {
+  const connectionString = await freshPgUrl(label);
+  await seedFloor(connectionString, ITEMS, TASKS);
+  await prepareSide(connectionString, "floor_item");
+  let run: FloorRun | null = null;
+  let started!: (run: FloorRun) => void;
+  const allCommitted = new Promise<FloorRun>((r) => (started = r)).then((r) => r.allCommitted);
+  const m = await measure(
+    async () => {
+      run = await startFloor(connectionString, ITEMS, WORKERS);
+      started(run);
+    },
+    allCommitted,
+    () => run?.firstJob() ?? Infinity,
+  );
+  await run!.stop();
+  const c = new pg.Client({ connectionString });
+  await c.connect();
+  const { rows } = await c.query<{ completed: number; events: number }>(
+    `SELECT (SELECT count(*)::int FROM floor_item WHERE status = 'completed') AS completed, (SELECT count(*)::int FROM floor_event) AS events`,
+  );
+  await c.end();
+  if (rows[0].completed !== ITEMS || rows[0].events !== FLOOR_EVENTS * ITEMS)
+    throw new Error(`floor: expected ${ITEMS} completed items and ${FLOOR_EVENTS * ITEMS} events, found ${JSON.stringify(rows[0])}`);
   return toSide(m);
 }
 
@@ -1021,9 +1053,11 @@ function endChildren() {
 process.on("exit", endChildren);
 try {
   const sides = (["stopline", ...SIDES.split(",").filter(Boolean)] as SideName[]).map((s) => (s === ("graphile" as SideName) ? "graphile" : s));
-  const results: Record<SideName, SideResult[]> = { stopline: [], graphile: [], batched: [], sqlite: [] };
+  const results: Record<SideName, SideResult[]> = { stopline: [], graphile: [], batched: [], floor: [], sqlite: [] };
   const ratios: number[] = [];
   const ratiosBatched: number[] = [];
+  const floorRatios: number[] = []; // the floor / graphile-worker batched: whether §2's 1.0 is reachable at all here
+  const stoplineVsFloor: number[] = [];
   if (PARTS.includes("A")) {
     log(
       `A. claim → complete, ${ITEMS.toLocaleString("en")} no-op items over ${TASKS} tasks, ${WORKERS} slots in one process per side; ${WARMUP} discarded warm-up round(s), then ${ROUNDS} rounds, order rotating`,
@@ -1047,13 +1081,17 @@ try {
             ? await stoplineSide("postgres", label)
             : side === "sqlite"
               ? await stoplineSide("sqlite", label)
-              : await graphileSide(label, side === "batched");
+              : side === "floor"
+                ? await floorSide(label)
+                : await graphileSide(label, side === "batched");
         await dropAll();
       }
       const warm = r < WARMUP;
       if (!warm) for (const side of order) results[side].push(got[side]!);
       if (!warm && got.graphile) ratios.push(got.stopline!.jobsPerS / got.graphile.jobsPerS);
       if (!warm && got.batched) ratiosBatched.push(got.stopline!.jobsPerS / got.batched.jobsPerS);
+      if (!warm && got.floor && got.batched) floorRatios.push(got.floor.jobsPerS / got.batched.jobsPerS);
+      if (!warm && got.floor) stoplineVsFloor.push(got.stopline!.jobsPerS / got.floor.jobsPerS);
       log(
         `  ${warm ? "warm-up (discarded)" : `round ${r - WARMUP + 1}`} [${order.join(" → ")}]: ${order.map((s) => `${s} ${round(got[s]!.jobsPerS, 0)}/s`).join(" · ")}`,
       );
@@ -1068,6 +1106,10 @@ try {
       `  HEADLINE batched vs batched: Stopline / graphile-worker batched = ${round(median(ratiosBatched))} (rounds ${ratiosBatched.map((x) => round(x)).join(", ")})`,
     );
     log(`  unbatched: Stopline / graphile-worker unbatched = ${round(median(ratios))} (rounds ${ratios.map((x) => round(x)).join(", ")})`);
+    if (floorRatios.length)
+      log(
+        `  the floor (the least a queue keeping every item's history writes, bench/pg-floor.ts; ${FLOOR_EVENTS} events per item) / graphile-worker batched = ${round(median(floorRatios))} (rounds ${floorRatios.map((x) => round(x)).join(", ")}) · Stopline / the floor = ${round(median(stoplineVsFloor))}`,
+      );
   }
   const medA = (side: SideName, k: keyof SideResult) => median(results[side].map((x) => x[k]));
 
@@ -1274,6 +1316,12 @@ try {
     pg_jobs_per_s: round(medA("stopline", "jobsPerS"), 0),
     graphile_jobs_per_s: round(medA("graphile", "jobsPerS"), 0),
     graphile_batched_jobs_per_s: round(medA("batched", "jobsPerS"), 0),
+    floor_jobs_per_s: round(medA("floor", "jobsPerS"), 0),
+    floor_ratio_vs_graphile_batched: round(median(floorRatios)),
+    pg_ratio_vs_floor: round(median(stoplineVsFloor)),
+    wal_bytes_per_item_floor: round(medA("floor", "walPerItem"), 0),
+    cpu_us_per_item_floor_node: round(medA("floor", "nodeCpuUs"), 0),
+    cpu_us_per_item_floor_pg: round(medA("floor", "pgCpuUs"), 0),
     pg_ratio_vs_graphile: round(median(ratios)),
     pg_ratio_vs_graphile_batched: round(median(ratiosBatched)),
     sqlite_jobs_per_s: round(medA("sqlite", "jobsPerS"), 0),
