@@ -7,9 +7,9 @@
  *
  * No application logic at all: two statements, the fewest indexes that keep each rule servable (the queue, the leases
  * to recover, an item's events by task) — 7 B-tree entries per item against Stopline's 13. What it reaches is the
- * physical limit of "the history kept" on this server, next to graphile-worker batched, which keeps none (it deletes
- * a job once done). If this side is slower than graphile-worker batched, §2's goal (Stopline ≥ 1.0×) is below that
- * limit on this machine, whatever Stopline's code does.
+ * nearest measure we have of what "the history kept" costs on this server, next to graphile-worker batched, which keeps
+ * none (it deletes a job once done): as lean as we could write it, not a proof that nothing leaner exists. Slower than
+ * graphile-worker batched, it says §2's goal (Stopline ≥ 1.0×) sits above what keeping the history this way reaches.
  */
 import pg from "pg";
 
