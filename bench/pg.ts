@@ -29,8 +29,9 @@
  *  D. HTTP: POST /api/tasks with 16 concurrent clients (autocannon) for 8 s: requests/s and p99; then BENCH_PG_D_STOPS
  *     (1,000) of those tasks get 10 children each — 5 running in a live worker process (bench/pg-worker.ts, each until
  *     its AbortSignal fires) and 5 queued — and each is stopped once by POST /api/tasks/{id}/cancel (16 clients):
- *     requests/s, p99, and Stops/s from the first request to the last task settled. One discarded warm-up round
- *     (BENCH_PG_WARMUP), then 3 rounds.
+ *     requests/s, p99, and Stops/s from the first request to the last task settled; then as many other tasks, their
+ *     Stops sent at a steady BENCH_PG_D_PACED_RATE a second (500; an open loop, each latency from its request's
+ *     scheduled time): p50 / p99 at that rate. One discarded warm-up round (BENCH_PG_WARMUP), then 3 rounds.
  * The last line is one JSON object with the figures.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -64,6 +65,7 @@ import { startEscalationDeliveries } from "../lib/escalation/deliverer";
 import { startTurnSettler } from "../lib/agent/settle-turn";
 import { buildNeeded, writeStamp } from "../scripts/start/build-stamp";
 import { size } from "./smoke";
+import { pacedRequests } from "./paced-client";
 import { percentile, round } from "./stats";
 
 function argValue(flag: string): string | undefined {
@@ -80,6 +82,7 @@ const TASKS = 100; // the items are spread over 100 tasks (an agent's turn has a
 const DB_PREFIX = process.env.BENCH_PG_DB_PREFIX ?? "stopline_bench"; // the bench's databases: <prefix>_<part>_<random>, dropped after
 const PORT = Number(process.env.BENCH_PG_PORT ?? 3950);
 const D_STOPS = Number(process.env.BENCH_PG_D_STOPS ?? size(1_000, 20)); // part D: tasks stopped per round (10 children each)
+const D_PACED_RATE = Number(process.env.BENCH_PG_D_PACED_RATE ?? size(500, 50)); // part D: Stops a second of its paced run
 const PARTS = process.env.BENCH_PG_PARTS ?? "AHBCD"; // to run parts alone while working on one
 // Part A's sides besides Stopline on PostgreSQL (e.g. "" to profile Stopline alone; the figures need all of them).
 const SIDES = process.env.BENCH_PG_A_SIDES ?? "graphile,batched,floor,sqlite";
@@ -998,11 +1001,37 @@ async function sse(database: Database, app: ChildProcess, tokens: string[], subs
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerEventMs: (cpuAfter - cpuBefore) / 100, elapsed, latencies };
 }
 
+/** What a run of requests gave: requests answered a second, latency p50 / p99 (ms), seconds from the first to the last answer. */
+type HttpFigures = { rps: number; p99: number; p50: number; s: number };
+
+/** The Stops of part D's paced run, sent at `rate` a second on an open loop (bench/paced-client.ts). */
+async function pacedPosts(tokens: string[], paths: string[], body: string, rate: number, onAllAnswered?: () => void): Promise<HttpFigures> {
+  const { latencies, ms, failures } = await pacedRequests(
+    { host: "127.0.0.1", port: PORT },
+    paths.map((p, i) => ({
+      method: "POST",
+      path: p,
+      headers: { "content-type": "application/json", authorization: `Bearer ${tokens[i % tokens.length]}` },
+      body,
+    })),
+    rate,
+    onAllAnswered,
+  );
+  if (failures.length) throw new Error(`${failures.length} paced requests failed, e.g. ${failures[0]}`);
+  return { rps: paths.length / (ms / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), s: ms / 1000 };
+}
+
 /**
  * 16 clients for 8 s (smoke: 1 s; `BENCH_PG_HTTP_S` to change it — shorter creations leave a profile of part D's
  * Stops less diluted) — or, with `amount`, until that many requests were answered.
  */
-async function http(tokens: string[], path: (i: number) => string, body: (i: number) => string, amount?: number, onAllAnswered?: () => void) {
+async function http(
+  tokens: string[],
+  path: (i: number) => string,
+  body: (i: number) => string,
+  amount?: number,
+  onAllAnswered?: () => void,
+): Promise<HttpFigures> {
   let i = 0;
   let answered = 0;
   const from = performance.now();
@@ -1203,8 +1232,9 @@ try {
   // Part C's figures of a measurement (not its 100,000 latencies).
   const figuresOf = ({ p50, p99, cpuPerEventMs }: typeof c100) => ({ p50, p99, cpuPerEventMs });
   const c1000 = { ...c100 };
-  const creates: { rps: number; p99: number; p50: number; s: number }[] = [];
-  const cancels: { rps: number; p99: number; p50: number; s: number }[] = [];
+  const creates: HttpFigures[] = [];
+  const cancels: HttpFigures[] = [];
+  const pacedCancels: HttpFigures[] = [];
   const allSettled: { stops: number; s: number }[] = [];
   const dRound = (r: number) => (r < WARMUP ? "warm-up (discarded)" : `round ${r - WARMUP + 1}`);
   if (PARTS.includes("C") || PARTS.includes("D")) {
@@ -1228,6 +1258,59 @@ try {
     // Part D's clients only send requests and poll: this process's live view (part C's) would be a third reader of
     // every event, its reads counted in PostgreSQL's CPU per Stop. The children it inserts wake the worker by NOTIFY.
     if (PARTS.includes("D")) await liveLedger(database).stop();
+    /**
+     * Gives each of `stopped` 10 children (5 running in the worker process, 5 queued), sends their Stops with `send`, and
+     * runs the clock from the first request until every one of them is cancelled with its settlement recorded. The
+     * settlements are polled from the last answer on (the last Stop cannot settle before its boundary is answered), every
+     * 5 ms, each poll asking only about the tasks not yet seen settled: until 2026-12-07 the poll ran every 50 ms during
+     * the requests over all 1,000 tasks (~4.6 ms of PostgreSQL per poll, 3–8% of its CPU per Stop, taken from the Stops).
+     */
+    const stopTasks = async (stopped: string[], send: (stopped: string[], onAllAnswered: () => void) => Promise<HttpFigures>) => {
+      await database.pg!.query(
+        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt")
+      SELECT c.id, c.tid, 'local_worker', CASE WHEN c.g <= 5 THEN 'bench.cooperative' ELSE 'bench.queued' END, c.id, 'queued', 1, 'abort_signal', c.id || ':key',
+             timezone('UTC', now()), timezone('UTC', now())
+      FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`,
+        [stopped],
+      );
+      await database.pg!.query(`SELECT pg_notify('stopline_ledger', 'bench')`); // wakes the worker's claims
+      const runningOf = async () =>
+        (
+          await database.pg!.query<{ n: number }>(`SELECT count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) AND "status" = 'running'`, [
+            stopped,
+          ])
+        )[0].n;
+      await until(async () => (await runningOf()) === stopped.length * 5, `${stopped.length * 5} children running in the worker process`, 300_000);
+      const unsettled = new Set(stopped);
+      const everyStopSettled = async () => {
+        const rows = await database.pg!.query<{ id: string }>(
+          `SELECT "id" FROM "Task" WHERE "id" = ANY($1::text[]) AND "stage" = 'cancelled' AND "settledAt" IS NOT NULL`,
+          [[...unsettled]],
+        );
+        for (const row of rows) unsettled.delete(row.id);
+        return unsettled.size === 0;
+      };
+      if (STATEMENTS) await adminQuery(`SELECT pg_stat_statements_reset()`);
+      const stopsCpu = cpuMeter(app!, worker?.child ?? null);
+      const stopsWal0 = await walLsn();
+      const stopsFrom = wallNow();
+      let allAnswered!: () => void;
+      const answered = new Promise<void>((r) => (allAnswered = r));
+      const allDone = answered.then(() => until(everyStopSettled, `all ${stopped.length} Stops settled`, 600_000, 5)).then(() => wallNow());
+      const requests = await send(stopped, allAnswered);
+      allAnswered(); // also when a request got no answer at all: the poll then runs into its timeout instead of waiting forever
+      const settledAt = await allDone;
+      const perStop = stopsCpu(stopped.length);
+      // WAL per Stop (the server's, from the first request to the last settlement: nothing else writes meanwhile).
+      const walPerStop = ((await walLsn()) - stopsWal0) / stopped.length;
+      if (STATEMENTS) await logStatements(new URL(url).pathname.slice(1), stopped.length, "Stop");
+      const outcome = await database.pg!.query<{ status: string; n: number }>(
+        `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
+        [stopped],
+      );
+      const detail = `children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}; CPU ms per Stop: app ${perStop.app}, worker process ${perStop.worker}, PostgreSQL ${perStop.postgres}, clients ${perStop.bench}; WAL ${round(walPerStop, 0)} B per Stop`;
+      return { requests, settled: { stops: stopped.length, s: (settledAt - stopsFrom) / 1000 }, detail };
+    };
     // One discarded warm-up round first (BENCH_PG_WARMUP, as part A): the app's first round ran its code cold — in every
     // run of 2026-12-07 it was the slowest by 20–30% (345 vs 435 and 498 Stops/s, 356 vs 394 and 452).
     for (let r = 0; r < (PARTS.includes("D") ? WARMUP + size(3, 1) : 0); r++) {
@@ -1248,72 +1331,43 @@ try {
       const ids = (await database.pg!.query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "stage" = 'active' AND "title" LIKE $1`, [`http ${r}.%`])).map(
         (row) => row.id,
       );
-      // Real children (issue 22 §5): 10 per task of D_STOPS tasks — 5 running in a live worker process (bench/pg-worker.ts:
-      // each runs until its AbortSignal fires, then reports, as `npm run worker` runs them) and 5 queued (a tool no worker
-      // serves) — then each of those tasks stopped once, and the clock runs on until every one of them is cancelled
-      // (every child ended) with its settlement recorded.
-      const stopped = ids.slice(0, D_STOPS);
-      await database.pg!.query(
-        `INSERT INTO "WorkItem" ("id","taskId","kind","toolName","correlationId","status","preparedIntentVersion","mechanism","idempotencyKey","createdAt","updatedAt")
-      SELECT c.id, c.tid, 'local_worker', CASE WHEN c.g <= 5 THEN 'bench.cooperative' ELSE 'bench.queued' END, c.id, 'queued', 1, 'abort_signal', c.id || ':key',
-             timezone('UTC', now()), timezone('UTC', now())
-      FROM (SELECT t."id" AS tid, g, gen_random_uuid()::text AS id FROM "Task" t CROSS JOIN generate_series(1, 10) g WHERE t."id" = ANY($1::text[])) c`,
-        [stopped],
-      );
-      await database.pg!.query(`SELECT pg_notify('stopline_ledger', 'bench')`); // wakes the worker's claims
-      const runningOf = async () =>
-        (
-          await database.pg!.query<{ n: number }>(`SELECT count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) AND "status" = 'running'`, [
-            stopped,
-          ])
-        )[0].n;
-      await until(async () => (await runningOf()) === stopped.length * 5, `${stopped.length * 5} children running in the worker process`, 300_000);
-      // Both clocks from the first request: the requests' own (autocannon), and this one — until the last task is
-      // cancelled with its settlement recorded. The settlements are polled from the last answer on (the last Stop
-      // cannot settle before its boundary is answered), every 5 ms, each poll asking only about the tasks not yet
-      // seen settled: until 2026-12-07 the poll ran every 50 ms during the requests over all 1,000 tasks (~4.6 ms of
-      // PostgreSQL per poll, 3–8% of its CPU per Stop, taken from the Stops it measured).
-      const unsettled = new Set(stopped);
-      const everyStopSettled = async () => {
-        const rows = await database.pg!.query<{ id: string }>(
-          `SELECT "id" FROM "Task" WHERE "id" = ANY($1::text[]) AND "stage" = 'cancelled' AND "settledAt" IS NOT NULL`,
-          [[...unsettled]],
-        );
-        for (const row of rows) unsettled.delete(row.id);
-        return unsettled.size === 0;
-      };
-      if (STATEMENTS) await adminQuery(`SELECT pg_stat_statements_reset()`);
-      const stopsCpu = cpuMeter(app, worker?.child ?? null);
-      const stopsWal0 = await walLsn();
-      const stopsFrom = wallNow();
-      let allAnswered!: () => void;
-      const answered = new Promise<void>((r) => (allAnswered = r));
-      const allDone = answered.then(() => until(everyStopSettled, `all ${stopped.length} Stops settled`, 600_000, 5)).then(() => wallNow());
-      cancels.push(
-        await http(
+      // Real children (issue 22 §5): 10 per task — 5 running in a live worker process (bench/pg-worker.ts: each runs until
+      // its AbortSignal fires, then reports, as `npm run worker` runs them) and 5 queued (a tool no worker serves) — then
+      // each of those tasks stopped once, and the clock runs on until every one of them is cancelled (every child ended)
+      // with its settlement recorded. Twice per round, on tasks of their own: first as fast as 16 clients go (the most
+      // Stops a second this machine serves, and their latency at that saturation), then at a steady D_PACED_RATE a
+      // second (the issue's 500/s: the latency a Stop gets at that rate, which saturation's queueing does not tell).
+      if (ids.length < 2 * D_STOPS)
+        throw new Error(`part D needs ${2 * D_STOPS} tasks a round; only ${ids.length} were created (a longer BENCH_PG_HTTP_S creates more)`);
+      const saturated = await stopTasks(ids.slice(0, D_STOPS), (stopped, onAllAnswered) =>
+        http(
           tokens,
           (n) => `/api/tasks/${stopped[n % stopped.length]}/cancel`,
           () => JSON.stringify({ reason: "bench" }),
           stopped.length,
-          allAnswered,
+          onAllAnswered,
         ),
       );
-      allAnswered(); // also when a request got no answer at all: the poll then runs into its timeout instead of waiting forever
-      const settledAt = await allDone;
-      allSettled.push({ stops: stopped.length, s: (settledAt - stopsFrom) / 1000 });
-      const perStop = stopsCpu(stopped.length);
-      // WAL per Stop (the server's, from the first request to the last settlement: nothing else writes meanwhile).
-      const walPerStop = ((await walLsn()) - stopsWal0) / stopped.length;
-      if (STATEMENTS) await logStatements(new URL(url).pathname.slice(1), stopped.length, "Stop");
-      const outcome = await database.pg!.query<{ status: string; n: number }>(
-        `SELECT "status", count(*)::int AS n FROM "WorkItem" WHERE "taskId" = ANY($1::text[]) GROUP BY "status" ORDER BY "status"`,
-        [stopped],
+      cancels.push(saturated.requests);
+      allSettled.push(saturated.settled);
+      log(
+        `  D ${dRound(r)}: ${D_STOPS} Stops, 16 clients → all settled in ${round(saturated.settled.s, 2)} s (${round(D_STOPS / saturated.settled.s, 0)} Stops/s end to end; the requests answered in ${round(saturated.requests.s, 2)} s); ${saturated.detail}`,
+      );
+      const paced = await stopTasks(ids.slice(D_STOPS, 2 * D_STOPS), (stopped, onAllAnswered) =>
+        pacedPosts(
+          tokens,
+          stopped.map((id) => `/api/tasks/${id}/cancel`),
+          JSON.stringify({ reason: "bench" }),
+          D_PACED_RATE,
+          onAllAnswered,
+        ),
+      );
+      pacedCancels.push(paced.requests);
+      log(
+        `  D ${dRound(r)}: ${D_STOPS} Stops at ${D_PACED_RATE}/s → answered at ${round(paced.requests.rps, 0)}/s p50 ${round(paced.requests.p50)} / p99 ${round(paced.requests.p99)} ms (from each request's scheduled time), all settled in ${round(paced.settled.s, 2)} s; ${paced.detail}`,
       );
       log(
-        `  D ${dRound(r)}: ${stopped.length} Stops → all settled in ${round(allSettled[r].s, 2)} s (${round(stopped.length / allSettled[r].s, 0)} Stops/s end to end; the requests answered in ${round(cancels[r].s, 2)} s); children ${outcome.map((o) => `${o.status} ${o.n}`).join(", ")}; CPU ms per Stop: app ${perStop.app}, worker process ${perStop.worker}, PostgreSQL ${perStop.postgres}, clients ${perStop.bench}; WAL ${round(walPerStop, 0)} B per Stop`,
-      );
-      log(
-        `  D ${dRound(r)}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms`,
+        `  D ${dRound(r)}: POST /api/tasks ${round(creates[r].rps, 0)}/s p50 ${creates[r].p50} / p99 ${creates[r].p99} ms · POST /api/tasks/{id}/cancel ${round(cancels[r].rps, 0)}/s p50 ${cancels[r].p50} / p99 ${cancels[r].p99} ms (16 clients) · at ${D_PACED_RATE}/s p99 ${round(paced.requests.p99)} ms`,
       );
     }
     stopApp(app);
@@ -1370,6 +1424,10 @@ try {
     api_cancel_rps: round(median(cancels.slice(WARMUP).map((x) => x.rps)), 0),
     api_cancel_p99_ms: median(cancels.slice(WARMUP).map((x) => x.p99)),
     api_cancel_settled_per_s: round(median(allSettled.slice(WARMUP).map((x) => x.stops / x.s)), 0),
+    // The same Stops sent at a steady D_PACED_RATE a second (open loop): the latency at the issue's rate.
+    api_cancel_paced_rate: PARTS.includes("D") ? D_PACED_RATE : null,
+    api_cancel_paced_p50_ms: round(median(pacedCancels.slice(WARMUP).map((x) => x.p50)), 1),
+    api_cancel_paced_p99_ms: round(median(pacedCancels.slice(WARMUP).map((x) => x.p99)), 1),
   };
   console.log(JSON.stringify(figures));
 } finally {

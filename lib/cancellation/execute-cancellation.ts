@@ -16,7 +16,7 @@ import { waitForChildren } from "./wait-for-children";
 import type { EngineOptions } from "./engine-options";
 import { cancelQueued } from "./steps/2-remove-queued";
 import { recordPlanOnce } from "./steps/3-plan";
-import { abortChildren, stopChild, stopsByAbortSignal, STOPPING_BY_ITSELF } from "./steps/4-stop-running";
+import { abortChildren, countStoppingByItself, stopChild, stopsByAbortSignal } from "./steps/4-stop-running";
 import { awaitingCleanup, cleanupAndVerify } from "./steps/6-clean-up-and-verify";
 import { BUSY_STATUSES, settleIfNothingInFlight, settleTaskIn } from "./steps/8-settle";
 
@@ -89,11 +89,7 @@ export async function executeCancellation(
   }
 
   // 4. children stopping by themselves get time to report (partial results are classified by their runners)
-  const stillStopping = await waitForChildren(
-    { taskId },
-    () => database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } }),
-    o.settleTimeoutMs,
-  );
+  const stillStopping = await waitForChildren({ taskId }, () => countStoppingByItself(database, taskId), o.settleTimeoutMs);
   // …and when that left nothing in flight (the common case: every child stopped on its signal) and nothing to account
   // for, the pass ends as a Stop that found nothing in flight does: the same checks, read again now, and on PostgreSQL
   // one statement — steps 5–7 would find nothing to act on (issue 22 §5: ~15 statements less per such Stop).

@@ -61,6 +61,15 @@ const factsOf = coalescerPerOwner(
     }),
 );
 
+/** One coalescer per pool: the tasks of passes that read them while one read was in flight are read together. */
+const tasksOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (taskIds: string[]) => {
+      const rows = await pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = ANY($1::text[])`, [taskIds], "stopline_tasks_by_id");
+      return new Map(rows.map((t) => [t.id, t]));
+    }),
+);
+
 /**
  * What the engine's pass reads before it plans (null: no such task, or no boundary on it); `known`: the task as the
  * engine's claim returned it. On PostgreSQL the children and the counts are one statement on `pg` (through Prisma's
@@ -72,7 +81,7 @@ export async function readBoundaryFacts(database: Database, taskId: string, know
   const task =
     known ??
     (await onEngine(database, {
-      postgres: async (pg) => (await pg.query<Task>(`SELECT * FROM "Task" WHERE "id" = $1`, [taskId], "stopline_task_by_id"))[0] ?? null,
+      postgres: async (pg) => (await tasksOf(pg).load(taskId)) ?? null,
       sqlite: async () => await database.prisma.task.findUnique({ where: { id: taskId } }),
     }));
   const boundaryAt = task?.cancelRequestedAt;

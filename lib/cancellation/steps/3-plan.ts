@@ -1,5 +1,7 @@
 import { onEngine, type Database } from "../../db/client";
-import { recordPlanOnPg } from "../../ledger/sql/record-plan";
+import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
+import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
+import { recordPlansOnPg, type PlanToRecord } from "../../ledger/sql/record-plan";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
 import { writeLedger, type Writer } from "../../ledger/write";
@@ -9,6 +11,27 @@ import { ENGINE_ACTOR } from "../step-log";
 import type { EngineOptions } from "../engine-options";
 
 // Step 3: the plan — one per task, however many engine runs.
+
+/**
+ * One coalescer per pool: the plans of Stops whose passes reach step 3 while one is being recorded are recorded
+ * together, in one statement (each its own guarded write with its event). In task id order, so two engines' batches
+ * lock shared tasks in the same order; two plans of one task in a batch go in successive statements.
+ */
+const plansOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (asked: PlanToRecord<CancellationPlan>[]) => {
+      const answers = new Map<PlanToRecord<CancellationPlan>, { plan: CancellationPlan; recorded: boolean } | null>();
+      for (let left = [...asked].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)); left.length; ) {
+        const seen = new Set<string>();
+        const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
+        left = left.filter((r) => !once.includes(r));
+        // A deadlock victim or a serialization failure committed nothing: sent again.
+        const recorded = await sendAgainIfTransient(() => recordPlansOnPg(pg, once));
+        for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
+      }
+      return answers;
+    }),
+);
 
 /**
  * One plan per task, however many engine runs (duplicate Stops, several instances, a takeover after a crash):
@@ -24,7 +47,11 @@ export async function recordPlanOnce(
   if (task.cancelPlan) return { plan: task.cancelPlan as CancellationPlan, recorded: false };
   const plan = await planFor(activeCallsOf(items, o.registry), o.planner);
   return onEngine(database, {
-    postgres: (pg) => recordPlanOnPg(pg, { taskId, plan, reason: plan.fallbackReason ?? null, actor: ENGINE_ACTOR }),
+    postgres: async (pg) => {
+      const stands = await plansOf(pg).load({ taskId, plan, reason: plan.fallbackReason ?? null, actor: ENGINE_ACTOR });
+      if (!stands) throw new Error(`task ${taskId} not found while recording its plan`);
+      return stands;
+    },
     sqlite: () => writeLedger(database, (w) => recordPlanIn(w, taskId, plan)),
   });
 }

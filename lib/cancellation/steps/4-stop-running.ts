@@ -1,4 +1,6 @@
 import { onEngine, type Database } from "../../db/client";
+import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
+import type { PgDirect } from "../../db/pg";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { markUncertain } from "../../ledger/mark-uncertain";
 import { isTerminalItem, Mechanism, ReviewItemKind, WorkItemStatus } from "../../ledger/states";
@@ -29,6 +31,36 @@ export const STOPPING_BY_ITSELF = {
   status: WorkItemStatus.cancelling,
   OR: [{ mechanism: Mechanism.abortSignal }, { cancelWithdrawnAt: { not: null }, leaseToken: { not: null } }],
 };
+
+/** STOPPING_BY_ITSELF in SQL, for the children of row alias `w` (the same rule: a test counts the same rows both ways). */
+export const stoppingByItselfSql = (w: string) =>
+  `${w}."status" = '${WorkItemStatus.cancelling}' AND (${w}."mechanism" = '${Mechanism.abortSignal}' OR (${w}."cancelWithdrawnAt" IS NOT NULL AND ${w}."leaseToken" IS NOT NULL))`;
+
+/**
+ * One coalescer per pool: the passes waiting for their tasks' children (a mass Stop has hundreds, each reading again at
+ * every report of its task) count in one statement for all the tasks asked about meanwhile.
+ */
+const stoppingByItselfOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (taskIds: string[]) => {
+      const rows = await pg.query<{ taskId: string; n: number }>(
+        `SELECT w."taskId", count(*)::int AS n FROM "WorkItem" w WHERE w."taskId" = ANY($1::text[]) AND ${stoppingByItselfSql("w")} GROUP BY w."taskId"`,
+        [taskIds],
+        "stopline_stopping_by_itself",
+      );
+      const counts = new Map(taskIds.map((id) => [id, 0]));
+      for (const row of rows) counts.set(row.taskId, row.n);
+      return counts;
+    }),
+);
+
+/** How many of the task's children are stopping by themselves (STOPPING_BY_ITSELF): what step 4 waits for. */
+export function countStoppingByItself(database: Database, taskId: string): Promise<number> {
+  return onEngine(database, {
+    postgres: async (pg) => (await stoppingByItselfOf(pg).load(taskId)) ?? 0,
+    sqlite: () => database.prisma.workItem.count({ where: { taskId, ...STOPPING_BY_ITSELF } }),
+  });
+}
 
 /** A child this step stops by firing its AbortSignal (not one its service already accepted: that one is asked about). */
 export function stopsByAbortSignal(item: Pick<WorkItem, "mechanism" | "status">, action: PlanAction): boolean {

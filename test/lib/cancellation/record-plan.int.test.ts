@@ -51,4 +51,38 @@ describe("recording a Stop's plan", () => {
     expect(later).toEqual({ plan: runs[0].plan, recorded: false });
     expect(await t.database.prisma.ledgerEvent.count({ where: { taskId: task.id, type: LedgerEvent.cancellationPlanned } })).toBe(1);
   });
+
+  it("the plans of many Stops recorded at once (one statement on PostgreSQL): each task its own plan and one event", async () => {
+    const options = { registry: new ToolRegistry() };
+    const stops = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const task = await createTask(t.database, { title: `planned together ${i}`, ownerId: "alice" }, actor);
+        const children = [];
+        for (let c = 0; c <= i % 3; c++)
+          children.push(
+            await scheduleWorkItem(
+              t.database,
+              { taskId: task.id, kind: "local_worker", toolName: "plan.tool", mechanism: "abort_signal", intentVersion: 1 },
+              actor,
+            ),
+          );
+        await requestCancellation(t.database, { taskId: task.id, actor });
+        return { task, children };
+      }),
+    );
+    const runs = await Promise.all(
+      stops.map(async ({ task }) =>
+        recordPlanOnce(t.database, { id: task.id, cancelPlan: null }, await t.database.prisma.workItem.findMany({ where: { taskId: task.id } }), options),
+      ),
+    );
+    for (const [i, { task, children }] of stops.entries()) {
+      expect(runs[i].recorded).toBe(true);
+      expect(runs[i].plan.steps.map((s) => s.tool_call_id).sort()).toEqual(children.map((c) => c.id).sort());
+      const stored = await t.database.prisma.task.findUniqueOrThrow({ where: { id: task.id } });
+      expect(stored.cancelPlan).toEqual(runs[i].plan);
+      const events = await t.database.prisma.ledgerEvent.findMany({ where: { taskId: task.id, type: LedgerEvent.cancellationPlanned } });
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ entityId: task.id, actor: ENGINE_ACTOR, data: runs[i].plan });
+    }
+  });
 });
