@@ -79,7 +79,8 @@ report AS (
 -- Each reported item is read by its id (a lateral lookup; LIMIT 1 keeps the planner from folding it into a join): as a
 -- join on id and token, the planner could read every leased item through WorkItem_leased_idx (statistics gathered
 -- before a burst call it small) and hash them — 1,500 leased items, 1,500 rows read for one report.
-item AS (
+-- MATERIALIZED: read once, by id, before the update (inlined into it, the planner may fold the lateral into a join).
+item AS MATERIALIZED (
   SELECT r.*, w."status" AS "from"
   FROM report r CROSS JOIN LATERAL (SELECT * FROM "WorkItem" w WHERE w."id" = r."id" LIMIT 1) w JOIN "Task" t ON t."id" = w."taskId"
   WHERE w."leaseToken" = r."token" AND w."status" = ANY(string_to_array(r."fromStates", ','))
@@ -90,23 +91,26 @@ done AS (
     "partialComplete" = COALESCE(i."partialComplete", w."partialComplete"), "error" = i."error", "finishedAt" = now.t,
     "leaseToken" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
   FROM item i, now WHERE w."id" = i."id" AND w."leaseToken" = i."token" AND w."status" = i."from"
-  RETURNING w.*, i."from" AS "_from"
+  -- What the events below need of the report, carried here: joined back to \`item\` (two CTEs the planner guesses at one
+  -- row each) they were nested loops, quadratic in the batch — 18 ms of a 64-report statement (bench:pg part D).
+  RETURNING w.*, i."from" AS "_from", i."actor" AS "_actor", i."effectOutcome" AS "_effectOutcome",
+    i."externalRecordId" AS "_externalRecordId", i."externalVersion" AS "_externalVersion"
 ),
 finished AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT d."taskId", d."id", 'workItem', d."id", i."actor", '${LedgerEvent.workItemFinished}', d."_from", d."status", i."error", NULL, now.t
-  FROM done d JOIN item i ON i."id" = d."id", now
+  SELECT d."taskId", d."id", 'workItem', d."id", d."_actor", '${LedgerEvent.workItemFinished}', d."_from", d."status", d."error", NULL, now.t
+  FROM done d, now
   RETURNING "seq", "workItemId"
 ),
 -- The item's own recorded submission follows its report: completed → committed, otherwise not committed.
 effect AS (
-  UPDATE "SideEffect" s SET "outcome" = i."effectOutcome",
-    "externalRecordId" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalRecordId", s."externalRecordId") ELSE s."externalRecordId" END,
-    "externalVersion" = CASE WHEN i."effectOutcome" = 'committed' THEN COALESCE(i."externalVersion", s."externalVersion") ELSE s."externalVersion" END,
+  UPDATE "SideEffect" s SET "outcome" = d."_effectOutcome",
+    "externalRecordId" = CASE WHEN d."_effectOutcome" = 'committed' THEN COALESCE(d."_externalRecordId", s."externalRecordId") ELSE s."externalRecordId" END,
+    "externalVersion" = CASE WHEN d."_effectOutcome" = 'committed' THEN COALESCE(d."_externalVersion", s."externalVersion") ELSE s."externalVersion" END,
     "rowVersion" = s."rowVersion" + 1, "updatedAt" = now.t
-  FROM done d JOIN item i ON i."id" = d."id", now
+  FROM done d, now
   WHERE d."operationId" IS NOT NULL AND s."operationId" = d."operationId" AND s."outcome" = 'unknown'
-  RETURNING s."id", s."taskId", d."id" AS "workItemId", d."status", i."actor", i."effectOutcome"
+  RETURNING s."id", s."taskId", d."id" AS "workItemId", d."status", d."_actor" AS "actor", d."_effectOutcome" AS "effectOutcome"
 ),
 settled AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
@@ -139,18 +143,28 @@ claim_event AS (
   FROM claimed c, now
   RETURNING "seq", "workItemId"
 )
-SELECT 'claimed' AS "_kind", e."seq" AS "_seq", NULL::int AS "_effectSeq", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
-FROM claimed c JOIN claim_event e ON e."workItemId" = c."id"
+-- The rows and their events' sequence numbers come back as rows of their own, paired by item id by the caller: joined
+-- here (CTEs the planner guesses at one row each) they were nested loops, quadratic in the batch.
+SELECT 'claimed' AS "_kind", NULL::bigint AS "_seq", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
+FROM claimed c
+UNION ALL
+SELECT 'claimed_event', e."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `e."workItemId"` : "NULL")).join(", ")}
+FROM claim_event e
 UNION ALL
 -- A report's row is the whole item only when the caller wants it back (a worker's own report over HTTP); a pool's
 -- slots need only its id and outcome (the rest is the largest part of the answer).
-SELECT 'done', f."seq", (SELECT min(s."seq") FROM settled s WHERE s."workItemId" = d."id"),
-  ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
-FROM done d JOIN finished f ON f."workItemId" = d."id"
+SELECT 'done', NULL, ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
+FROM done d
+UNION ALL
+SELECT 'finished_event', f."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `f."workItemId"` : "NULL")).join(", ")}
+FROM finished f
+UNION ALL
+SELECT 'settled_event', s."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `s."workItemId"` : "NULL")).join(", ")}
+FROM settled s
 UNION ALL
 -- Always one row with how many candidates there were: fewer claimed than that means a candidate lost its task's
 -- re-check (a boundary committed meanwhile), which is worth another look at once.
-SELECT 'candidates', (SELECT count(*) FROM candidate)::int, NULL, ${WORK_ITEM_COLUMNS.map(() => "NULL").join(", ")}`;
+SELECT 'candidates', (SELECT count(*) FROM candidate), ${WORK_ITEM_COLUMNS.map(() => "NULL").join(", ")}`;
 
 type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number };
 /** Where the queue's live head was last seen: a claim may start its scan there (see QueueHead in report-and-claim.ts). */
@@ -229,22 +243,47 @@ export async function reportAndClaimOnPg(
   const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
   const events: Parameters<typeof announce>[0] = [];
   const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
+  // Each event's sequence number by its item (a row of its own: see the statement's last SELECT); an item's first
+  // settled side effect is the one its report names.
+  const seqOf = { claimed_event: new Map<string, number>(), finished_event: new Map<string, number>(), settled_event: new Map<string, number>() };
+  for (const row of rows) {
+    const kind = row._kind as string;
+    if (kind !== "claimed_event" && kind !== "finished_event" && kind !== "settled_event") continue;
+    const seqs = seqOf[kind];
+    const seq = Number(row._seq);
+    const id = row.id as string;
+    if (!seqs.has(id) || seq < seqs.get(id)!) seqs.set(id, seq);
+  }
   for (const row of rows) {
     if (row._kind === "candidates") {
-      out.candidates = row._seq as number;
+      out.candidates = Number(row._seq);
       continue;
     }
+    if (row._kind !== "claimed" && row._kind !== "done") continue;
     const item = own<WorkItem>(row);
     if (row._kind === "claimed") {
       out.claimed.push(item);
-      events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemClaimed, toState: WorkItemStatus.running });
+      events.push({
+        seq: seqOf.claimed_event.get(item.id)!,
+        taskId: item.taskId,
+        workItemId: item.id,
+        type: LedgerEvent.workItemClaimed,
+        toState: WorkItemStatus.running,
+      });
       continue;
     }
     out.done.set(item.id, item);
-    events.push({ seq: row._seq as number, taskId: item.taskId, workItemId: item.id, type: LedgerEvent.workItemFinished, toState: item.status });
-    if (row._effectSeq != null) {
+    events.push({
+      seq: seqOf.finished_event.get(item.id)!,
+      taskId: item.taskId,
+      workItemId: item.id,
+      type: LedgerEvent.workItemFinished,
+      toState: item.status,
+    });
+    const effectSeq = seqOf.settled_event.get(item.id);
+    if (effectSeq !== undefined) {
       events.push({
-        seq: row._effectSeq as number,
+        seq: effectSeq,
         taskId: item.taskId,
         workItemId: item.id,
         type: LedgerEvent.sideEffectSettled,

@@ -9,7 +9,8 @@ import { cancelQueuedAndClaimRunsOnPg } from "../../../lib/ledger/sql/remove-que
 import { settleQuietlyOnPg } from "../../../lib/ledger/sql/settle-quietly";
 import { OPEN_REVIEW_STATUSES, TaskStage, WorkItemStatus } from "../../../lib/ledger/states";
 import { BUSY_STATUSES } from "../../../lib/cancellation/steps/8-settle";
-import { explainPlan, type PlanNode, planOfCall, rowsRead, scansOf } from "../../support/explain-plan";
+import { LedgerEvent } from "../../../lib/ledger/events";
+import { explainPlan, nodesOf, type PlanNode, planOfCall, rowsRead, scansOf } from "../../support/explain-plan";
 
 // A mass Stop (an incident, a kill switch, a busy hour): hundreds of tasks are `cancel_requested` at once — a stage
 // that is transient, so the statistics, gathered before, call it rare. Each Stop's own statements must still read
@@ -149,5 +150,39 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
     );
     for (const read of taskRowsRead(cas)) expect(read).toBeLessThanOrEqual(1);
     await releaseEngineRun(t.database, task.id, "engine-a").catch(() => {});
+  });
+
+  it("20 Stops arriving together: one statement records their boundaries, no part of it read again per task, each answered with its own task", async () => {
+    const tasks = [];
+    for (let i = 0; i < 20; i++) tasks.push(await createTask(t.database, { title: `together ${i}`, ownerId: "alice" }, actor));
+    const stops = await planOf("stopline_boundaries", true, () =>
+      Promise.all(tasks.map((task) => requestCancellation(t.database, { taskId: task.id, reason: `stop ${task.id}`, actor }))),
+    );
+    // A CTE read once per row of another is a nested loop over two CTEs, quadratic in the batch (the plan's estimate of
+    // every CTE is one row); the boundary is on the Stop request's path.
+    const rereadCtes = nodesOf(stops.plan).filter(
+      (n) => n["Node Type"] === "CTE Scan" && (n["Actual Loops"] as number) > 1 && (n["Actual Rows"] as number) > 1,
+    );
+    expect(rereadCtes.map((n) => n["CTE Name"])).toEqual([]);
+    for (const [i, result] of stops.result.entries()) {
+      expect(result.kind).toBe("boundary");
+      if (result.kind !== "boundary") continue;
+      expect(result.boundary).toMatchObject({ taskId: tasks[i].id, reason: `stop ${tasks[i].id}`, intentVersion: 2, alreadyRequested: false });
+    }
+    // Stopped again, some of them with a task that never was: the first boundary stands, the unknown task is not found.
+    const again = await Promise.allSettled([
+      ...tasks.slice(0, 3).map((task) => requestCancellation(t.database, { taskId: task.id, reason: "again", actor })),
+      requestCancellation(t.database, { taskId: "no-such-task", reason: "again", actor }),
+    ]);
+    for (const [i, settled] of again.slice(0, 3).entries()) {
+      expect(settled.status).toBe("fulfilled");
+      const result = (settled as PromiseFulfilledResult<Awaited<ReturnType<typeof requestCancellation>>>).value;
+      expect(result.kind === "boundary" && result.boundary).toMatchObject({ taskId: tasks[i].id, reason: `stop ${tasks[i].id}`, alreadyRequested: true });
+    }
+    expect(again[3].status).toBe("rejected");
+    const events = await t.database.prisma.ledgerEvent.findMany({
+      where: { taskId: { in: tasks.map((task) => task.id) }, type: LedgerEvent.taskCancelRequested },
+    });
+    expect(events.map((e) => e.taskId).sort()).toEqual(tasks.map((task) => task.id).sort());
   });
 });
