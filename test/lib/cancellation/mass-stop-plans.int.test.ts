@@ -153,7 +153,7 @@ describe.skipIf(testEngine() !== "postgres")("a mass Stop: each Stop's statement
   });
 
   it("20 Stops arriving together: one statement records their boundaries, no part of it read again per task, each answered with its own task", async () => {
-    const tasks = [];
+    const tasks: { id: string }[] = [];
     for (let i = 0; i < 20; i++) tasks.push(await createTask(t.database, { title: `together ${i}`, ownerId: "alice" }, actor));
     const stops = await planOf("stopline_boundaries", true, () =>
       Promise.all(tasks.map((task) => requestCancellation(t.database, { taskId: task.id, reason: `stop ${task.id}`, actor }))),
