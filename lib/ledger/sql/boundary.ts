@@ -35,13 +35,14 @@ event AS (
   ORDER BY r."id"
   RETURNING "seq", "taskId"
 )
--- Each part as rows of its own, paired by task id by the caller: joined here (CTEs the planner guesses at one row each)
--- they were nested loops, quadratic in the batch. A task recorded now comes back twice: as it was, and as recorded.
-SELECT 'recorded' AS "_kind", NULL::int AS "_seq", ${TASK_COLUMNS.map((c) => `r."${c}"`).join(", ")} FROM recorded r
+-- The tasks recorded now, those found as they were (already stopped, or ended), and the events in one row of two arrays
+-- (sequence numbers, task ids) paired by the caller: joined here (CTEs the planner guesses at one row each) they were
+-- nested loops, quadratic in the batch.
+SELECT 'recorded' AS "_kind", NULL::int[] AS "_seqs", NULL::text[] AS "_ids", ${TASK_COLUMNS.map((c) => `r."${c}"`).join(", ")} FROM recorded r
 UNION ALL
-SELECT 'event', e."seq", ${TASK_COLUMNS.map((c) => (c === "id" ? `e."taskId"` : "NULL")).join(", ")} FROM event e
+SELECT 'events', array_agg(e."seq"), array_agg(e."taskId"), ${TASK_COLUMNS.map(() => "NULL").join(", ")} FROM event e
 UNION ALL
-SELECT 'current', NULL, ${TASK_COLUMNS.map((c) => `c."${c}"`).join(", ")} FROM current c`;
+SELECT 'current', NULL, NULL, ${TASK_COLUMNS.map((c) => `c."${c}"`).join(", ")} FROM current c WHERE NOT EXISTS (SELECT 1 FROM recorded r WHERE r."id" = c."id")`;
 
 export interface BoundaryRequest {
   taskId: string;
@@ -78,10 +79,13 @@ export async function recordBoundariesOnPg(pg: PgDirect, requests: BoundaryReque
   const current = new Map<string, Row>();
   const events: Parameters<typeof announce>[0] = [];
   for (const row of rows) {
-    const taskId = row.id as string;
-    if (row._kind === "recorded") recorded.set(taskId, row);
-    else if (row._kind === "current") current.set(taskId, row);
-    else events.push({ seq: row._seq as number, taskId, workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested });
+    if (row._kind === "recorded") recorded.set(row.id as string, row);
+    else if (row._kind === "current") current.set(row.id as string, row);
+    else {
+      const taskIds = (row._ids as string[] | null) ?? [];
+      for (const [i, seq] of ((row._seqs as number[] | null) ?? []).entries())
+        events.push({ seq, taskId: taskIds[i], workItemId: null, type: LedgerEvent.taskCancelRequested, toState: TaskStage.cancelRequested });
+    }
   }
   announce(events.sort((a, b) => a.seq - b.seq));
   return requests.map((r) => {

@@ -64,6 +64,9 @@ function claimCandidates(count: number, tools: number | null, fromHead: boolean)
   return `SELECT * FROM (${each.join("\n    UNION ALL ")}) c ORDER BY c."createdAt", c."id" LIMIT ${count}`;
 }
 
+/** An aggregate row's work item columns: none. */
+const NO_ITEM = WORK_ITEM_COLUMNS.map(() => "NULL").join(", ");
+
 const reportsAndClaims = (count: number, tools: number | null, fromHead: boolean, whole: boolean) => `
 WITH ${NOW},
 report AS (
@@ -143,28 +146,25 @@ claim_event AS (
   FROM claimed c, now
   RETURNING "seq", "workItemId"
 )
--- The rows and their events' sequence numbers come back as rows of their own, paired by item id by the caller: joined
--- here (CTEs the planner guesses at one row each) they were nested loops, quadratic in the batch.
-SELECT 'claimed' AS "_kind", NULL::bigint AS "_seq", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
+-- The items' rows, then each kind of event in one row of two arrays (sequence numbers, item ids), paired by the caller:
+-- joined here (CTEs the planner guesses at one row each) they were nested loops, quadratic in the batch.
+SELECT 'claimed' AS "_kind", NULL::int[] AS "_seqs", NULL::text[] AS "_ids", ${WORK_ITEM_COLUMNS.map((c) => `c."${c}"`).join(", ")}
 FROM claimed c
-UNION ALL
-SELECT 'claimed_event', e."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `e."workItemId"` : "NULL")).join(", ")}
-FROM claim_event e
 UNION ALL
 -- A report's row is the whole item only when the caller wants it back (a worker's own report over HTTP); a pool's
 -- slots need only its id and outcome (the rest is the largest part of the answer).
-SELECT 'done', NULL, ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
+SELECT 'done', NULL, NULL, ${WORK_ITEM_COLUMNS.map((c) => (whole || c === "id" || c === "taskId" || c === "status" ? `d."${c}"` : "NULL")).join(", ")}
 FROM done d
 UNION ALL
-SELECT 'finished_event', f."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `f."workItemId"` : "NULL")).join(", ")}
-FROM finished f
+SELECT 'claimed_events', array_agg(e."seq"), array_agg(e."workItemId"), ${NO_ITEM} FROM claim_event e
 UNION ALL
-SELECT 'settled_event', s."seq", ${WORK_ITEM_COLUMNS.map((c) => (c === "id" ? `s."workItemId"` : "NULL")).join(", ")}
-FROM settled s
+SELECT 'finished_events', array_agg(f."seq"), array_agg(f."workItemId"), ${NO_ITEM} FROM finished f
+UNION ALL
+SELECT 'settled_events', array_agg(s."seq"), array_agg(s."workItemId"), ${NO_ITEM} FROM settled s
 UNION ALL
 -- Always one row with how many candidates there were: fewer claimed than that means a candidate lost its task's
 -- re-check (a boundary committed meanwhile), which is worth another look at once.
-SELECT 'candidates', (SELECT count(*) FROM candidate), ${WORK_ITEM_COLUMNS.map(() => "NULL").join(", ")}`;
+SELECT 'candidates', ARRAY[(SELECT count(*) FROM candidate)::int], NULL, ${NO_ITEM}`;
 
 type ClaimParams = { workerId: string; toolNames?: string[]; leaseMs: number };
 /** Where the queue's live head was last seen: a claim may start its scan there (see QueueHead in report-and-claim.ts). */
@@ -243,28 +243,24 @@ export async function reportAndClaimOnPg(
   const out: ReportsAndClaims = { done: new Map(), claimed: [], candidates: 0 };
   const events: Parameters<typeof announce>[0] = [];
   const outcomes = new Map(reports.map((r) => [r.input.workItemId, r.input.outcome]));
-  // Each event's sequence number by its item (a row of its own: see the statement's last SELECT); an item's first
-  // settled side effect is the one its report names.
-  const seqOf = { claimed_event: new Map<string, number>(), finished_event: new Map<string, number>(), settled_event: new Map<string, number>() };
+  // Each event's sequence number by its item (an aggregate row per kind: see the statement's last SELECT); an item's
+  // first settled side effect is the one its report names.
+  const seqOf = { claimed_events: new Map<string, number>(), finished_events: new Map<string, number>(), settled_events: new Map<string, number>() };
   for (const row of rows) {
     const kind = row._kind as string;
-    if (kind !== "claimed_event" && kind !== "finished_event" && kind !== "settled_event") continue;
+    if (kind === "candidates") out.candidates = (row._seqs as number[])[0];
+    if (kind !== "claimed_events" && kind !== "finished_events" && kind !== "settled_events") continue;
     const seqs = seqOf[kind];
-    const seq = Number(row._seq);
-    const id = row.id as string;
-    if (!seqs.has(id) || seq < seqs.get(id)!) seqs.set(id, seq);
+    const ids = (row._ids as string[] | null) ?? [];
+    for (const [i, seq] of ((row._seqs as number[] | null) ?? []).entries()) if (!seqs.has(ids[i]) || seq < seqs.get(ids[i])!) seqs.set(ids[i], seq);
   }
   for (const row of rows) {
-    if (row._kind === "candidates") {
-      out.candidates = Number(row._seq);
-      continue;
-    }
     if (row._kind !== "claimed" && row._kind !== "done") continue;
     const item = own<WorkItem>(row);
     if (row._kind === "claimed") {
       out.claimed.push(item);
       events.push({
-        seq: seqOf.claimed_event.get(item.id)!,
+        seq: seqOf.claimed_events.get(item.id)!,
         taskId: item.taskId,
         workItemId: item.id,
         type: LedgerEvent.workItemClaimed,
@@ -274,13 +270,13 @@ export async function reportAndClaimOnPg(
     }
     out.done.set(item.id, item);
     events.push({
-      seq: seqOf.finished_event.get(item.id)!,
+      seq: seqOf.finished_events.get(item.id)!,
       taskId: item.taskId,
       workItemId: item.id,
       type: LedgerEvent.workItemFinished,
       toState: item.status,
     });
-    const effectSeq = seqOf.settled_event.get(item.id);
+    const effectSeq = seqOf.settled_events.get(item.id);
     if (effectSeq !== undefined) {
       events.push({
         seq: effectSeq,
