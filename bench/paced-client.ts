@@ -17,6 +17,8 @@ export interface PacedRequest {
 
 export interface PacedFigures {
   latencies: number[];
+  /** Per answer (in the order of `latencies`): when its request was due, in ms from the first. */
+  dueAt: number[];
   /** Milliseconds from the first scheduled request to the last answer. */
   ms: number;
   failures: string[];
@@ -31,6 +33,7 @@ export async function pacedRequests(
   const free: Connection[] = [];
   const all: Connection[] = [];
   const latencies: number[] = [];
+  const dueAt: number[] = [];
   const failures: string[] = [];
   const from = performance.now();
   let lastAnswer = from;
@@ -59,6 +62,7 @@ export async function pacedRequests(
     used.send(bytes, (status, error) => {
       lastAnswer = performance.now();
       latencies.push(lastAnswer - scheduled);
+      dueAt.push(scheduled - from);
       if (error || status === null) settle(`${request.path}: ${error?.message ?? "no answer"}`);
       else settle(status >= 300 ? `${request.path} → ${status}` : undefined);
       if (!error) free.push(used);
@@ -66,7 +70,7 @@ export async function pacedRequests(
   }
   if (requests.length) await finished;
   for (const c of all) c.close();
-  return { latencies, ms: lastAnswer - from, failures };
+  return { latencies, dueAt, ms: lastAnswer - from, failures };
 }
 
 /** One keep-alive connection carrying one request at a time; it reads an answer's status line and its length only. */

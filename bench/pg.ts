@@ -36,7 +36,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
@@ -1006,7 +1006,7 @@ type HttpFigures = { rps: number; p99: number; p50: number; s: number };
 
 /** The Stops of part D's paced run, sent at `rate` a second on an open loop (bench/paced-client.ts). */
 async function pacedPosts(tokens: string[], paths: string[], body: string, rate: number, onAllAnswered?: () => void): Promise<HttpFigures> {
-  const { latencies, ms, failures } = await pacedRequests(
+  const { latencies, dueAt, ms, failures } = await pacedRequests(
     { host: "127.0.0.1", port: PORT },
     paths.map((p, i) => ({
       method: "POST",
@@ -1018,6 +1018,15 @@ async function pacedPosts(tokens: string[], paths: string[], body: string, rate:
     onAllAnswered,
   );
   if (failures.length) throw new Error(`${failures.length} paced requests failed, e.g. ${failures[0]}`);
+  // BENCH_PG_D_LATENCIES=<dir>: each paced run's latencies by when their requests were due (to see whether the slow
+  // ones come together — a stall — or apart).
+  if (process.env.BENCH_PG_D_LATENCIES) {
+    mkdirSync(process.env.BENCH_PG_D_LATENCIES, { recursive: true });
+    writeFileSync(
+      path.join(process.env.BENCH_PG_D_LATENCIES, `paced-${Date.now()}.json`),
+      JSON.stringify(dueAt.map((due, i) => [round(due, 1), round(latencies[i], 1)])),
+    );
+  }
   return { rps: paths.length / (ms / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), s: ms / 1000 };
 }
 

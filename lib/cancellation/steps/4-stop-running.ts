@@ -16,7 +16,7 @@ import { claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
 import type { EngineOptions } from "../engine-options";
 import { stepEvent } from "../../observability/tracing";
-import { abortStepDetail, abortRunningOnPg, abortRunningOnSqlite } from "../../ledger/sql/abort-running";
+import { abortStepDetail, abortRunningOnPg, abortRunningOnSqlite, type AbortOutcome, type AbortRequest } from "../../ledger/sql/abort-running";
 
 // Step 4: each child in flight is stopped through its mechanism; cooperative ones get time to report.
 
@@ -69,9 +69,29 @@ export function stopsByAbortSignal(item: Pick<WorkItem, "mechanism" | "status">,
 }
 
 /**
- * Stops children by their AbortSignal, all of one task at once (one statement; lib/ledger/sql/abort-running.ts): a
- * running one moves to `cancelling` — its worker's signal fires on that event — and each one's step is logged (a
- * repeated run logs only what it moved). Returns, per child, the step it logged (null: none), for its span.
+ * One coalescer per pool: the passes that stop their children by AbortSignal while one such statement is in flight
+ * (a mass Stop, a busy hour) stop them together, in one statement — each child its own guarded move with its events.
+ * Two passes of one task in a batch go in successive statements.
+ */
+const abortsOf = coalescerPerOwner(
+  (pg: PgDirect) =>
+    new Coalescer(async (asked: AbortRequest[]) => {
+      const answers = new Map<AbortRequest, AbortOutcome[]>();
+      for (let left = asked; left.length; ) {
+        const seen = new Set<string>();
+        const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
+        left = left.filter((r) => !once.includes(r));
+        const outcomes = await abortRunningOnPg(pg, once, ENGINE_ACTOR);
+        for (const [i, r] of once.entries()) answers.set(r, outcomes[i]);
+      }
+      return answers;
+    }),
+);
+
+/**
+ * Stops children by their AbortSignal, all of one task at once (one statement, on PostgreSQL shared with other tasks'
+ * passes; lib/ledger/sql/abort-running.ts): a running one moves to `cancelling` — its worker's signal fires on that
+ * event — and each one's step is logged (a repeated run logs only what it moved). Returns, per child, the step it logged (null: none), for its span.
  */
 export async function abortChildren(database: Database, taskId: string, children: { item: WorkItem; action: PlanAction }[], firstRun: boolean) {
   if (!children.length) return [];
@@ -82,7 +102,7 @@ export async function abortChildren(database: Database, taskId: string, children
   }));
   const outcomes = await onEngine(database, {
     sqlite: (direct) => abortRunningOnSqlite(direct, taskId, targets, ENGINE_ACTOR, firstRun),
-    postgres: (pg) => abortRunningOnPg(pg, taskId, targets, ENGINE_ACTOR, firstRun),
+    postgres: async (pg) => (await abortsOf(pg).load({ taskId, targets, firstRun }))!,
   });
   return outcomes.map((o, i) =>
     o.logged ? { taskId, workItemId: o.id, action: targets[i].action, success: true, detail: abortStepDetail(o.moved, targets[i].seenStatus) } : null,

@@ -5,9 +5,10 @@ import { LedgerEvent } from "../events";
 import { announce, EVENT_COLUMNS, NOW } from "./pg";
 import { insertEvent, prepared, run, sqliteTime, type Direct } from "./sqlite";
 
-// Step 4 of a Stop for the children stopped by their AbortSignal, on each database: every such child of the task in
-// one statement (PostgreSQL) or one transaction (SQLite) — a running one moves to `cancelling` with its event, and
-// each one's stop action is logged as the engine's step — instead of two transactions per child.
+// Step 4 of a Stop for the children stopped by their AbortSignal, on each database: every such child of the task (on
+// PostgreSQL with those of other tasks whose passes got there at the same moment) in one statement, or on SQLite one
+// transaction: a running one moves to `cancelling` with its event, and each one's stop action is logged as the
+// engine's step — instead of two transactions per child.
 
 /** A child stopped by its AbortSignal: its planned action (`abort` or `abort_await_partial`) and the status the pass read. */
 export interface AbortTarget {
@@ -33,10 +34,10 @@ export const abortStepDetail = (moved: boolean, seenStatus: string) => (moved ? 
 // heartbeat) is returned as skipped, without a step, and moved alone by the caller (one row cannot close a cycle).
 const ABORT_RUNNING = (skipLocked: boolean) => `
 WITH ${NOW},
-child AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(id, action, seen, ord)),
+child AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS c(id, action, seen, "taskId", "firstRun", ord)),
 running AS (
   SELECT w."id" FROM "WorkItem" w JOIN child c ON c.id = w."id"
-  WHERE w."taskId" = $1 AND w."status" = '${WorkItemStatus.running}' AND w."mechanism" = '${Mechanism.abortSignal}' AND c.seen = '${WorkItemStatus.running}'
+  WHERE w."taskId" = c."taskId" AND w."status" = '${WorkItemStatus.running}' AND w."mechanism" = '${Mechanism.abortSignal}' AND c.seen = '${WorkItemStatus.running}'
 ),
 locked AS (
   SELECT w."id" FROM "WorkItem" w JOIN running r ON r."id" = w."id"
@@ -52,54 +53,68 @@ moved AS (
 ),
 events AS (
   INSERT INTO "LedgerEvent" ${EVENT_COLUMNS}
-  SELECT $1, e.id, e.entity_type, e.entity_id, $5, e.type, e.from_state, e.to_state, e.reason, e.data, now.t
+  SELECT e."taskId", e.id, e.entity_type, e.entity_id, $6, e.type, e.from_state, e.to_state, e.reason, e.data, now.t
   FROM (
-    SELECT c.ord, 0 AS k, c.id, 'workItem' AS entity_type, c.id AS entity_id, '${LedgerEvent.workItemCancelling}' AS type,
+    SELECT c.ord, 0 AS k, c."taskId", c.id, 'workItem' AS entity_type, c.id AS entity_id, '${LedgerEvent.workItemCancelling}' AS type,
       '${WorkItemStatus.running}' AS from_state, '${WorkItemStatus.cancelling}' AS to_state, 'AbortSignal sent' AS reason, NULL::jsonb AS data
     FROM child c JOIN moved m ON m."id" = c.id
     UNION ALL
-    SELECT c.ord, 1, c.id, 'task', $1, '${LedgerEvent.cancellationStep}', NULL, NULL,
+    SELECT c.ord, 1, c."taskId", c.id, 'task', c."taskId", '${LedgerEvent.cancellationStep}', NULL, NULL,
       CASE WHEN m."id" IS NOT NULL THEN '${ABORT_FIRED}' ELSE 'already ' || c.seen END,
       jsonb_build_object('action', c.action, 'success', true)
     FROM child c LEFT JOIN moved m ON m."id" = c.id
-    WHERE (m."id" IS NOT NULL OR $6::boolean) AND NOT EXISTS (SELECT 1 FROM skipped s WHERE s."id" = c.id)
+    WHERE (m."id" IS NOT NULL OR c."firstRun") AND NOT EXISTS (SELECT 1 FROM skipped s WHERE s."id" = c.id)
   ) e, now
   ORDER BY e.ord, e.k
-  RETURNING "seq", "workItemId", "type", "toState"
+  RETURNING "seq", "taskId", "workItemId", "type", "toState"
 )
-SELECT "seq", "workItemId", "type", "toState" FROM events
-UNION ALL SELECT NULL, "id", 'skipped', NULL FROM skipped
+SELECT "seq", "taskId", "workItemId", "type", "toState" FROM events
+UNION ALL SELECT NULL, NULL, "id", 'skipped', NULL FROM skipped
 ORDER BY "seq"`;
 
 type AbortRow = {
   seq: number | null;
+  taskId: string | null;
   workItemId: string;
   type: typeof LedgerEvent.workItemCancelling | typeof LedgerEvent.cancellationStep | "skipped";
   toState: string | null;
 };
 
-export async function abortRunningOnPg(pg: PgDirect, taskId: string, targets: AbortTarget[], actor: string, firstRun: boolean): Promise<AbortOutcome[]> {
+/** One task's children to stop by their AbortSignal, as one pass asks (firstRun: its steps are logged even if not moved). */
+export interface AbortRequest {
+  taskId: string;
+  targets: AbortTarget[];
+  firstRun: boolean;
+}
+
+/**
+ * The children of one or more tasks (each task at most once), in one statement. Returns, per request in its order,
+ * the outcome of each of its targets in theirs.
+ */
+export async function abortRunningOnPg(pg: PgDirect, requests: AbortRequest[], actor: string): Promise<AbortOutcome[][]> {
   checkSqlMove("abortRunning");
-  const statement = (some: AbortTarget[], skipLocked: boolean) =>
+  type Flat = AbortTarget & { taskId: string; firstRun: boolean };
+  const statement = (some: Flat[], skipLocked: boolean) =>
     pg.query<AbortRow>(
       ABORT_RUNNING(skipLocked),
-      [taskId, some.map((t) => t.id), some.map((t) => t.action), some.map((t) => t.seenStatus), actor, firstRun],
+      [some.map((t) => t.id), some.map((t) => t.action), some.map((t) => t.seenStatus), some.map((t) => t.taskId), some.map((t) => t.firstRun), actor],
       skipLocked ? "stopline_abort_running" : "stopline_abort_running_one",
     );
-  const rows = await statement(targets, targets.length > 1);
+  const flat: Flat[] = requests.flatMap((r) => r.targets.map((t) => ({ ...t, taskId: r.taskId, firstRun: r.firstRun })));
+  const rows = await statement(flat, flat.length > 1);
   // Children whose row was locked: one at a time, each waiting for its lock (a single row cannot close a cycle).
   for (const row of rows.filter((r) => r.type === "skipped"))
     rows.push(
       ...(await statement(
-        targets.filter((t) => t.id === row.workItemId),
+        flat.filter((t) => t.id === row.workItemId),
         false,
       )),
     );
   const recorded = rows.filter((r): r is AbortRow & { seq: number; type: Exclude<AbortRow["type"], "skipped"> } => r.type !== "skipped");
-  announce(recorded.map((r) => ({ seq: r.seq, taskId, workItemId: r.workItemId, type: r.type, toState: r.toState })));
+  announce(recorded.map((r) => ({ seq: r.seq, taskId: r.taskId, workItemId: r.workItemId, type: r.type, toState: r.toState })).sort((a, b) => a.seq - b.seq));
   const moved = new Set(recorded.filter((r) => r.type === LedgerEvent.workItemCancelling).map((r) => r.workItemId));
   const logged = new Set(recorded.filter((r) => r.type === LedgerEvent.cancellationStep).map((r) => r.workItemId));
-  return targets.map((t) => ({ id: t.id, moved: moved.has(t.id), logged: logged.has(t.id) }));
+  return requests.map((r) => r.targets.map((t) => ({ id: t.id, moved: moved.has(t.id), logged: logged.has(t.id) })));
 }
 
 export function abortRunningOnSqlite(direct: Direct, taskId: string, targets: AbortTarget[], actor: string, firstRun: boolean): Promise<AbortOutcome[]> {

@@ -10,6 +10,7 @@ import { abortChildren } from "../../../lib/cancellation/steps/4-stop-running";
 import { PlanAction } from "../../../lib/cancellation/plan";
 import { onCommitted } from "../../../lib/events/bus";
 import pg from "pg";
+import { recordStatements } from "../../support/explain-plan";
 
 /**
  * Issue 22 §5: the children a Stop ends by their AbortSignal are stopped all at once — one statement on PostgreSQL,
@@ -102,6 +103,42 @@ describe(`stopping a task's AbortSignal children at once (${testEngine()})`, () 
     // A child of another task named under this task's id: the statement is scoped to the task, so nothing moves.
     expect(await abortChildren(t.database, task.id, [{ item: other.running[0], action: PlanAction.abort }], false)).toEqual([null]);
     expect(await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: other.running[0].id } })).toMatchObject({ status: WorkItemStatus.running });
+  });
+
+  it("the passes of Stops of several tasks at the same moment: each task's children moved and logged under it (one statement on PostgreSQL)", async () => {
+    const stops = [];
+    for (let i = 0; i < 4; i++) stops.push(await taskWithRunningChildren(2));
+    const sent = recordStatements(t.database.pg);
+    const steps = await Promise.all([
+      ...stops.map(({ task, running }) =>
+        abortChildren(
+          t.database,
+          task.id,
+          running.map((item) => ({ item, action: PlanAction.abort })),
+          true,
+        ),
+      ),
+      // A child of the first task named under the second's id: scoped to its task, it is not touched.
+      abortChildren(t.database, stops[1].task.id, [{ item: stops[0].running[0], action: PlanAction.abort }], false),
+    ]);
+    sent.stop();
+    if (t.database.pg) expect(sent.names.filter((n) => n.startsWith("stopline_abort_running"))).toHaveLength(2); // the second pass of task 2 goes after
+    for (const [i, { task, running }] of stops.entries()) {
+      expect(steps[i].map((s) => s && [s.taskId, s.workItemId, s.detail])).toEqual(
+        running.map((item) => [task.id, item.id, "AbortSignal fired; waiting for the child to stop"]),
+      );
+      const events = await eventsOf(task.id);
+      expect(events.map((e) => [e.workItemId, e.type])).toEqual(
+        running.flatMap((item) => [
+          [item.id, LedgerEvent.workItemCancelling],
+          [item.id, LedgerEvent.cancellationStep],
+        ]),
+      );
+      expect(events.filter((e) => e.type === LedgerEvent.cancellationStep).every((e) => e.entityId === task.id)).toBe(true);
+      for (const item of running)
+        expect(await t.database.prisma.workItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: WorkItemStatus.cancelling });
+    }
+    expect(steps[4]).toEqual([null]);
   });
 
   // PostgreSQL only (SQLite has one writer): a worker's report statement locks the rows of the items it finishes, of
