@@ -75,3 +75,20 @@ export function coalescerPerOwner<O extends object, K, V>(make: (owner: O) => Co
     return coalescer;
   };
 }
+
+/**
+ * Answers a batch whose requests may name the same task more than once: each task at most once per statement (`send`
+ * gets distinct tasks, in task id order — the order every shared statement locks tasks in), the rest in successive
+ * statements, so a second request of a task finds what the first one wrote.
+ */
+export async function oncePerStatement<R extends { taskId: string }, A>(requests: R[], send: (once: R[]) => Promise<A[]>): Promise<Map<R, A>> {
+  const answers = new Map<R, A>();
+  for (let left = [...requests].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)); left.length; ) {
+    const seen = new Set<string>();
+    const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
+    left = left.filter((r) => !once.includes(r));
+    const answered = await send(once);
+    for (const [i, r] of once.entries()) answers.set(r, answered[i]);
+  }
+  return answers;
+}

@@ -3,9 +3,8 @@ import { stopStep } from "../../observability/tracing";
 import { AppError, ErrorCode } from "../../errors";
 import { isTerminalTask, StopScope, TaskStage } from "../../ledger/states";
 import { recordBoundariesOnPg, recordBoundaryOnSqlite, type BoundaryRequest } from "../../ledger/sql/boundary";
-import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
+import { Coalescer, coalescerPerOwner, oncePerStatement } from "../../db/coalesce";
 import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
-import type { Task } from "../../db/generated/sqlite/client.ts";
 import { LedgerEvent } from "../../ledger/events";
 import { casUpdate, conflict, writeLedger } from "../../ledger/write";
 
@@ -32,18 +31,8 @@ export type CancellationRequestResult =
 const boundariesOf = coalescerPerOwner(
   (pg: PgDirect) =>
     new Coalescer(
-      async (requests: BoundaryRequest[]) => {
-        const answers = new Map<BoundaryRequest, { task: Task | null; recorded: boolean }>();
-        for (let left = requests; left.length; ) {
-          const seen = new Set<string>();
-          const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
-          left = left.filter((r) => !once.includes(r));
-          // A deadlock victim or a serialization failure committed nothing: sent again.
-          const recorded = await sendAgainIfTransient(() => recordBoundariesOnPg(pg, once));
-          for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
-        }
-        return answers;
-      },
+      // A deadlock victim or a serialization failure committed nothing: sent again.
+      (requests: BoundaryRequest[]) => oncePerStatement(requests, (once) => sendAgainIfTransient(() => recordBoundariesOnPg(pg, once))),
       { maxInFlight: 2 },
     ),
 );

@@ -1,5 +1,5 @@
 import { onEngine, type Database } from "../../db/client";
-import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
+import { Coalescer, coalescerPerOwner, oncePerStatement } from "../../db/coalesce";
 import { sendAgainIfTransient, type PgDirect } from "../../db/pg";
 import { recordPlansOnPg, type PlanToRecord } from "../../ledger/sql/record-plan";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
@@ -19,18 +19,8 @@ import type { EngineOptions } from "../engine-options";
  */
 const plansOf = coalescerPerOwner(
   (pg: PgDirect) =>
-    new Coalescer(async (asked: PlanToRecord<CancellationPlan>[]) => {
-      const answers = new Map<PlanToRecord<CancellationPlan>, { plan: CancellationPlan; recorded: boolean } | null>();
-      for (let left = [...asked].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)); left.length; ) {
-        const seen = new Set<string>();
-        const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
-        left = left.filter((r) => !once.includes(r));
-        // A deadlock victim or a serialization failure committed nothing: sent again.
-        const recorded = await sendAgainIfTransient(() => recordPlansOnPg(pg, once));
-        for (const [i, r] of once.entries()) answers.set(r, recorded[i]);
-      }
-      return answers;
-    }),
+    // A deadlock victim or a serialization failure committed nothing: sent again.
+    new Coalescer((asked: PlanToRecord<CancellationPlan>[]) => oncePerStatement(asked, (once) => sendAgainIfTransient(() => recordPlansOnPg(pg, once)))),
 );
 
 /**

@@ -1,5 +1,5 @@
 import { onEngine, type Database } from "../../db/client";
-import { Coalescer, coalescerPerOwner } from "../../db/coalesce";
+import { Coalescer, coalescerPerOwner, oncePerStatement } from "../../db/coalesce";
 import type { PgDirect } from "../../db/pg";
 import type { WorkItem } from "../../db/generated/sqlite/client.ts";
 import { markUncertain } from "../../ledger/mark-uncertain";
@@ -16,7 +16,7 @@ import { claimDispatch, recordCancelAnswer } from "../dispatch-fence";
 import { ENGINE_ACTOR, logStep, withRetries } from "../step-log";
 import type { EngineOptions } from "../engine-options";
 import { stepEvent } from "../../observability/tracing";
-import { abortStepDetail, abortRunningOnPg, abortRunningOnSqlite, type AbortOutcome, type AbortRequest } from "../../ledger/sql/abort-running";
+import { abortStepDetail, abortRunningOnPg, abortRunningOnSqlite, type AbortRequest } from "../../ledger/sql/abort-running";
 
 // Step 4: each child in flight is stopped through its mechanism; cooperative ones get time to report.
 
@@ -74,18 +74,7 @@ export function stopsByAbortSignal(item: Pick<WorkItem, "mechanism" | "status">,
  * Two passes of one task in a batch go in successive statements.
  */
 const abortsOf = coalescerPerOwner(
-  (pg: PgDirect) =>
-    new Coalescer(async (asked: AbortRequest[]) => {
-      const answers = new Map<AbortRequest, AbortOutcome[]>();
-      for (let left = asked; left.length; ) {
-        const seen = new Set<string>();
-        const once = left.filter((r) => !seen.has(r.taskId) && !!seen.add(r.taskId));
-        left = left.filter((r) => !once.includes(r));
-        const outcomes = await abortRunningOnPg(pg, once, ENGINE_ACTOR);
-        for (const [i, r] of once.entries()) answers.set(r, outcomes[i]);
-      }
-      return answers;
-    }),
+  (pg: PgDirect) => new Coalescer((asked: AbortRequest[]) => oncePerStatement(asked, (once) => abortRunningOnPg(pg, once, ENGINE_ACTOR))),
 );
 
 /**

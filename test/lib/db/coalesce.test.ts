@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Coalescer } from "../../../lib/db/coalesce";
+import { Coalescer, oncePerStatement } from "../../../lib/db/coalesce";
 
 // Reads of concurrent requests share a statement; none is answered by a read older than itself.
 
@@ -78,5 +78,24 @@ describe("Coalescer", () => {
     const answers = await Promise.all(["a", "b", "c", "d", "e"].map((k) => coalescer.load(k)));
     expect(answers).toEqual(["A", "B", "C", "D", "E"]);
     expect(reads).toEqual([["a", "b"], ["c", "d"], ["e"]]);
+  });
+});
+
+describe("a shared write's batch, each task at most once per statement", () => {
+  it("names each task once per statement, in task id order; a repeat goes in the next statement, after the first's answer", async () => {
+    const statements: string[][] = [];
+    const requests = [
+      { taskId: "c", n: 1 },
+      { taskId: "a", n: 2 },
+      { taskId: "c", n: 3 },
+      { taskId: "b", n: 4 },
+      { taskId: "c", n: 5 },
+    ];
+    const answers = await oncePerStatement(requests, async (once) => {
+      statements.push(once.map((r) => `${r.taskId}${r.n}`));
+      return once.map((r) => r.n * 10);
+    });
+    expect(statements).toEqual([["a2", "b4", "c1"], ["c3"], ["c5"]]);
+    expect(requests.map((r) => answers.get(r))).toEqual([10, 20, 30, 40, 50]);
   });
 });
