@@ -80,7 +80,8 @@ const abortsOf = coalescerPerOwner(
 /**
  * Stops children by their AbortSignal, all of one task at once (one statement, on PostgreSQL shared with other tasks'
  * passes; lib/ledger/sql/abort-running.ts): a running one moves to `cancelling` — its worker's signal fires on that
- * event — and each one's step is logged (a repeated run logs only what it moved). Returns, per child, the step it logged (null: none), for its span.
+ * event — and each one's step is logged (a repeated run logs only what it moved). Returns, per child, the step it
+ * logged (null: none), for its span.
  */
 export async function abortChildren(database: Database, taskId: string, children: { item: WorkItem; action: PlanAction }[], firstRun: boolean) {
   if (!children.length) return [];
