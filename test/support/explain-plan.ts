@@ -9,6 +9,21 @@ export type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
 /** Every node of a plan, depth first. */
 export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
+/**
+ * The CTEs a plan reads again for each row of another part of it — a nested loop over two CTEs, quadratic in the
+ * batch: a CTE scan run more than once, or a Materialize run more than once over a CTE scan, returning more than the
+ * one row (`now`, the clock) a per-row read may return.
+ */
+export function rereadCtes(plan: PlanNode): string[] {
+  const many = (n: PlanNode) => (n["Actual Loops"] as number) > 1 && (n["Actual Rows"] as number) > 1;
+  const cteScans = (n: PlanNode) => nodesOf(n).filter((m) => m["Node Type"] === "CTE Scan" && (m["Actual Rows"] as number) > 1);
+  return nodesOf(plan).flatMap((n) => {
+    if (n["Node Type"] === "CTE Scan" && many(n)) return [n["CTE Name"] as string];
+    if (n["Node Type"] === "Materialize" && many(n)) return cteScans(n).map((m) => m["CTE Name"] as string);
+    return [];
+  });
+}
+
 /** The rows a scan node read: those it returned over all its loops, and those its filter removed. */
 export const rowsRead = (n: PlanNode) => (n["Actual Rows"] as number) * (n["Actual Loops"] as number) + ((n["Rows Removed by Filter"] as number) ?? 0);
 
@@ -52,13 +67,20 @@ let explained = 0;
  * The plan of `sql` with `params`, run under EXPLAIN (ANALYZE) in a transaction that is rolled back (nothing it
  * writes stays). `generic`: planned as a pool's connection plans a named statement after its first runs (one plan for
  * any parameters); otherwise with these parameters, as an unnamed statement is. `types`: the parameters' types where
- * PostgreSQL cannot infer them from the statement.
+ * PostgreSQL cannot infer them from the statement. `settings`: planner settings for this plan only (`SET LOCAL`), e.g.
+ * joins forced to nested loops, to see what a statement does under the worst join the planner could pick.
  */
-export async function explainPlan(pg: PgDirect, sql: string, params: unknown[], options: { generic: boolean; types?: string[] }): Promise<PlanNode> {
+export async function explainPlan(
+  pg: PgDirect,
+  sql: string,
+  params: unknown[],
+  options: { generic: boolean; types?: string[]; settings?: Record<string, string> },
+): Promise<PlanNode> {
   const name = `explained_${++explained}`; // a prepared statement outlives the transaction: one name per use
   return pg
     .transaction(async (client) => {
       await client.query(`SET LOCAL plan_cache_mode = ${options.generic ? "force_generic_plan" : "force_custom_plan"}`);
+      for (const [setting, value] of Object.entries(options.settings ?? {})) await client.query(`SET LOCAL ${setting} = ${value}`);
       await client.query(`PREPARE ${name}${options.types ? `(${options.types.slice(0, params.length).join(", ")})` : ""} AS ${sql}`);
       const element = (v: unknown) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, "\\$&")}"`);
       const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(v)));

@@ -28,10 +28,10 @@ import { insertEvent, prepared, run, sqliteTime, toWorkItem, type Direct } from 
  * WorkItem_queued_idx on toolName, createdAt, id: a claim reads no other tool's queued items), each one's task
  * checked per row by a scalar subquery — a shape the planner cannot turn around, so a claim costs the same with or
  * without table statistics — and locked FOR UPDATE SKIP LOCKED (claimers never wait on each other).
- * Their tasks are then locked FOR KEY SHARE and checked again on the locked rows: the boundary locks the task FOR
- * UPDATE, so a claim either commits before the boundary (the engine then sees the item running and stops it) or
- * waits for it and re-checks the task on its newest version — after the boundary's commit nothing is claimed
- * (invariant 2). Each claimed item gets its own fencing token (a random UUID).
+ * Their tasks are then locked FOR KEY SHARE, in task id order, and checked again on the locked rows: the boundary
+ * locks the task FOR UPDATE, so a claim either commits before the boundary (the engine then sees the item running and
+ * stops it) or waits for it and re-checks the task on its newest version — after the boundary's commit nothing is
+ * claimed (invariant 2). Each claimed item gets its own fencing token (a random UUID).
  */
 
 /**
@@ -124,16 +124,25 @@ settled AS (
 candidate AS (
   ${claimCandidates(count, tools, fromHead)}
 ),
-task AS (
-  SELECT t."id", t."intentVersion" FROM "Task" t
-  WHERE t."id" IN (SELECT "taskId" FROM candidate) AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL
-  FOR KEY SHARE OF t
+-- Each candidate's task locked FOR KEY SHARE and checked on the locked row (its newest version, should a boundary have
+-- committed meanwhile), read by its id in a lateral lookup, the candidates in task id order: the order the boundary
+-- locks tasks FOR UPDATE in, which conflicts with KEY SHARE (two statements locking shared tasks in different orders
+-- could deadlock). The candidate's columns ride along: a join of \`candidate\` with a CTE of its tasks was two CTEs
+-- the planner guesses at one row each.
+ready AS (
+  SELECT c."id", c."status"
+  FROM (SELECT * FROM candidate ORDER BY "taskId", "id") c
+  CROSS JOIN LATERAL (
+    SELECT 1 FROM "Task" t
+    WHERE t."id" = c."taskId" AND t."stage" = 'active' AND t."cancelRequestedAt" IS NULL AND t."intentVersion" = c."preparedIntentVersion"
+    LIMIT 1 FOR KEY SHARE OF t
+  ) k
 ),
 claimed AS (
   UPDATE "WorkItem" w SET "status" = 'running', "leaseOwner" = $14, "leaseToken" = gen_random_uuid()::text,
     "leaseExpiresAt" = now.t + make_interval(secs => $15::double precision / 1000), "heartbeatAt" = now.t,
     "startedAt" = COALESCE(w."startedAt", now.t), "attempt" = w."attempt" + 1, "rowVersion" = w."rowVersion" + 1, "updatedAt" = now.t
-  FROM candidate c JOIN task k ON k."id" = c."taskId" AND k."intentVersion" = c."preparedIntentVersion", now
+  FROM ready c, now
   -- The status compared with the one the candidate read (not the literal 'queued': that would let the planner read
   -- the update's rows through the queue's partial index, every queued item, instead of by id).
   WHERE w."id" = c."id" AND w."status" = c."status"
