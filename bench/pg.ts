@@ -12,13 +12,13 @@
  *     Per side: jobs/s, WAL bytes, write commits and CPU (this process + PostgreSQL's) per item; headline ratio
  *     batched vs batched, then unbatched.
  *     BENCH_PG_WAL_RANGE=1 prints each side's WAL range (for `pg_waldump --stats=record`; keep the segments with wal_keep_size).
- *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 20,000, smoke 2,000): the same operations on an empty
+ *  H. cost as the ledger grows (--history N / BENCH_PG_HISTORY; 1,000,000, smoke 2,000): the same operations on an empty
  *     database and on one holding N finished items and 5·N events (bench/pg-history.ts): claim → complete, a Stop's
  *     boundary and its 200 queued children cancelled, the console's task list, the audit query, the review queue, SSE
  *     delivery p99 (an app on each; one warm-up, then BENCH_PG_H_SSE_PAIRS measurements per database per round, 4); all but claim → complete
  *     measured side by side on both databases, alternating; each slowdown % and the worst (history_slowdown_pct) —
- *     medians over BENCH_PG_H_ROUNDS rounds (3) whose order alternates; the Stops' latencies and SSE deliveries pooled
- *     over the rounds, one median / p99 per database.
+ *     medians over BENCH_PG_H_ROUNDS rounds (5) whose order alternates; the Stops' latencies and SSE deliveries pooled
+ *     over the rounds, one median / p99 per database; each round's own slowdown printed beside each figure.
  *  B. cancel fan-out: a task with 1,000 queued children and 100 running ones in ANOTHER worker process
  *     (bench/pg-worker.ts); Stop in this process (its engine removes the queued children): boundary latency,
  *     boundary → all queued cancelled, boundary → each running child's AbortSignal in the other process; 5 runs;
@@ -31,7 +31,8 @@
  *     its AbortSignal fires) and 5 queued — and each is stopped once by POST /api/tasks/{id}/cancel (16 clients):
  *     requests/s, p99, and Stops/s from the first request to the last task settled; then as many other tasks, their
  *     Stops sent at a steady BENCH_PG_D_PACED_RATE a second (500; an open loop, each latency from its request's
- *     scheduled time): p50 / p99 at that rate. One discarded warm-up round (BENCH_PG_WARMUP), then 3 rounds.
+ *     scheduled time): p50 / p99 at that rate, and the share of the machine's cores the paced Stops' CPU (every process)
+ *     keeps busy at that rate. One discarded warm-up round (BENCH_PG_WARMUP), then 3 rounds.
  * The last line is one JSON object with the figures.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -663,10 +664,15 @@ async function cancelFanOut() {
 
 // ---- H. cost as the ledger grows ----------------------------------------------------------------------
 
-const HISTORY = Number(argValue("--history") ?? process.env.BENCH_PG_HISTORY ?? size(20_000, 2_000));
+// §3's size by default (1,000,000 finished items, 5,000,000 events; ~47 s to load on 2 cores, twice per round).
+const HISTORY = Number(argValue("--history") ?? process.env.BENCH_PG_HISTORY ?? size(1_000_000, 2_000));
 const H_ITEMS = Number(process.env.BENCH_PG_H_ITEMS ?? size(20_000, 300));
-/** Rounds of part H (each probes both databases, the order alternating): BENCH_PG_H_ROUNDS, default 3 (smoke 1). */
-const H_ROUNDS = Math.max(1, Number(process.env.BENCH_PG_H_ROUNDS ?? size(3, 1)));
+/**
+ * Rounds of part H (each probes both databases, the order alternating): BENCH_PG_H_ROUNDS, default 5 (smoke 1). A
+ * round's own slowdowns spread by ±15–30% on 2 cores (2026-12-08: the boundary from −25% to +16% over five rounds);
+ * three rounds left a worst of seven decided by that noise (10.5% in one run, −10.2% on the same figure in the next).
+ */
+const H_ROUNDS = Math.max(1, Number(process.env.BENCH_PG_H_ROUNDS ?? size(5, 1)));
 
 interface HistoryProbe {
   jobsPerS: number;
