@@ -234,10 +234,14 @@ describe("the turn settler reads only what a turn needs", () => {
     const stopSettler = startTurnSettler({ ...t.database, prisma: watched } as unknown as typeof t.database, { sweepMs: 60_000 });
     try {
       await new Promise((r) => setTimeout(r, 100)); // the settler's first sweep
+      const queued = (await t.database.prisma.workItem.findMany({ where: { taskId: turn.taskId, status: "queued" }, select: { id: true } })).map((w) => w.id);
+      expect(queued.length).toBeGreaterThan(0);
       reads.length = 0;
       await requestCancellation(t.database, { taskId: turn.taskId, reason: "user pressed Stop", actor: "user:bo" });
-      // The Stop's queued children leave dispatch: endings the settler hears, and used to answer with a read of the task.
-      expect(await cancelQueued(t.database, turn.taskId)).toBeGreaterThan(0);
+      // The Stop's queued children leave dispatch — here, or first by the file's engine, which hears the same boundary
+      // (the race this test used to assert on): endings the settler hears, and used to answer with a read of the task.
+      await cancelQueued(t.database, turn.taskId);
+      await until(async () => (await t.database.prisma.workItem.count({ where: { id: { in: queued }, status: "cancelled" } })) === queued.length);
       await new Promise((r) => setTimeout(r, 300));
       expect(reads.filter((id) => id === turn.taskId)).toEqual([]);
     } finally {
